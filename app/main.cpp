@@ -1,0 +1,162 @@
+#include "DesktopBackend.h"
+#include "Host.h"
+#include "SocketPath.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QLoggingCategory>
+#include <QSocketNotifier>
+
+#include <csignal>
+#include <cstdio>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace {
+
+Q_LOGGING_CATEGORY(lcApp, "msgcode.app")
+
+enum ExitCode { ExitOk = 0, ExitStartFailed = 1, ExitUsage = 2, ExitAlreadyRunning = 3 };
+
+int g_signalPipe[2] = {-1, -1};
+
+void onSignal(int signal)
+{
+    const char byte = static_cast<char>(signal);
+    [[maybe_unused]] const auto n = ::write(g_signalPipe[1], &byte, 1);
+}
+
+// SIGINT/SIGTERM arrive on a self-pipe so shutdown runs on the event loop, not in a handler.
+void installSignalHandlers()
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, g_signalPipe) != 0)
+        return;
+    struct sigaction action{};
+    action.sa_handler = onSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
+    ::signal(SIGPIPE, SIG_IGN);
+}
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("Host", text);
+}
+
+void printErr(const QString& text)
+{
+    std::fprintf(stderr, "%s\n", qPrintable(text));
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    qSetMessagePattern(QStringLiteral("%{time yyyy-MM-ddTHH:mm:ss.zzz} %{if-category}%{category} %{endif}%{type}: "
+                                      "%{message}"));
+    // Debug lines only when asked for (QT_LOGGING_RULES="msgcode.*.debug=true").
+    if (qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))
+        QLoggingCategory::setFilterRules(QStringLiteral("msgcode.*.debug=false"));
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("msgcode-desktop-host"));
+    QCoreApplication::setOrganizationName(QStringLiteral("msgcode"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(MDH_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        tr("msgcode Desktop Host: holds the desktop permissions and serves the msgcode desktop bridge."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption headless(QStringLiteral("headless"), tr("Run the bridge only, without tray or windows."));
+    const QCommandLineOption socket(QStringLiteral("socket"),
+                                    tr("Serve on this socket path (default: $MSGCODE_DESKTOP_SOCKET or "
+                                       "$XDG_RUNTIME_DIR/msgcode/com.msgcode.desktop.bridge.sock)."),
+                                    tr("path"));
+    const QCommandLineOption workspaceRoot(QStringLiteral("workspace-root"),
+                                           tr("Evidence may only be written below this directory (default: "
+                                              "$WORKSPACE_ROOT)."),
+                                           tr("dir"));
+    const QCommandLineOption maxLine(QStringLiteral("max-line-bytes"),
+                                     tr("Longest request line accepted (default: 16777216)."), tr("bytes"));
+    const QCommandLineOption partialTimeout(QStringLiteral("partial-line-timeout-ms"),
+                                            tr("Close a client that leaves a line unfinished this long (default: "
+                                               "10000)."),
+                                            tr("ms"));
+    const QCommandLineOption queueCapacity(QStringLiteral("queue-capacity"),
+                                           tr("Executions that may wait behind the running one (default: 64)."),
+                                           tr("count"));
+    const QCommandLineOption insecureSocket(QStringLiteral("insecure-test-socket-mode"),
+                                            tr("Tests only: make the socket world-accessible so the peer-uid check "
+                                               "can be exercised by another user."));
+    parser.addOptions({headless, socket, workspaceRoot, maxLine, partialTimeout, queueCapacity, insecureSocket});
+    parser.process(app);
+
+    if (!parser.isSet(headless)) {
+        printErr(tr("msgcode-desktop-host: this build has no tray or windows yet; start it with --headless."));
+        return ExitUsage;
+    }
+
+    const auto positiveOption = [&](const QCommandLineOption& option, qint64 fallback, qint64* out) {
+        if (!parser.isSet(option)) {
+            *out = fallback;
+            return true;
+        }
+        bool ok = false;
+        *out = parser.value(option).toLongLong(&ok);
+        if (!ok || *out <= 0) {
+            printErr(tr("msgcode-desktop-host: --%1 needs a positive number").arg(option.names().constFirst()));
+            return false;
+        }
+        return true;
+    };
+    qint64 maxLineBytes = 0, partialMs = 0, queueCap = 0;
+    if (!positiveOption(maxLine, Bridge::LineFramer::kDefaultMaxLineBytes, &maxLineBytes) ||
+        !positiveOption(partialTimeout, 10000, &partialMs) || !positiveOption(queueCapacity, 64, &queueCap))
+        return ExitUsage;
+
+    Bridge::HostOptions options;
+    options.server.socketPath = parser.isSet(socket) ? parser.value(socket) : Bridge::defaultSocketPath();
+    options.server.maxLineBytes = maxLineBytes;
+    options.server.partialLineTimeoutMs = static_cast<int>(partialMs);
+    options.server.insecureSocketModeForTests = parser.isSet(insecureSocket);
+    options.executor.queueCapacity = static_cast<int>(queueCap);
+    options.workspaceRoot =
+        parser.isSet(workspaceRoot) ? parser.value(workspaceRoot) : qEnvironmentVariable("WORKSPACE_ROOT");
+    options.backendFactory = [] {
+        return std::make_unique<Automation::UnavailableBackend>(
+            QStringLiteral("this build has no automation backend for this platform yet: observe, find, click, "
+                           "typeText, hotkey and waitUntil cannot run"));
+    };
+
+    installSignalHandlers();
+    Bridge::Host host(options);
+    QString error;
+    bool alreadyServed = false;
+    if (!host.start(&error, &alreadyServed)) {
+        printErr(QStringLiteral("msgcode-desktop-host: ") + error);
+        return alreadyServed ? ExitAlreadyRunning : ExitStartFailed;
+    }
+
+    QSocketNotifier notifier(g_signalPipe[0], QSocketNotifier::Read);
+    QObject::connect(&notifier, &QSocketNotifier::activated, &app, [&] {
+        char byte = 0;
+        [[maybe_unused]] const auto n = ::read(g_signalPipe[0], &byte, 1);
+        qCInfo(lcApp) << "received signal" << int(byte) << "- shutting down";
+        notifier.setEnabled(false);
+        host.shutdown();
+        QCoreApplication::quit();
+    });
+
+    std::printf("%s\n", qPrintable(tr("msgcode-desktop-host %1 serving on %2")
+                                       .arg(QStringLiteral(MDH_VERSION), host.server().socketPath())));
+    std::fflush(stdout);
+    qCInfo(lcApp) << "serving on" << host.server().socketPath() << "workspace root"
+                  << (host.dispatcher().workspace().isConfigured() ? host.dispatcher().workspace().rootRealPath()
+                                                                   : QStringLiteral("(none)"));
+    const int code = QCoreApplication::exec();
+    host.shutdown();
+    return code;
+}

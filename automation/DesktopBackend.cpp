@@ -1,0 +1,62 @@
+#include "DesktopBackend.h"
+
+namespace Automation {
+
+DesktopBackend::~DesktopBackend() = default;
+
+UnavailableBackend::UnavailableBackend(QString reason) : m_reason(std::move(reason)) {}
+
+BackendInfo UnavailableBackend::info()
+{
+    return BackendInfo{QStringLiteral("unavailable"), false, m_reason, {}};
+}
+
+Error UnavailableBackend::error() const
+{
+    // Not retryable: the same host will never grow a backend by being asked again.
+    return Error::make(ErrorCode::HostNotReady, m_reason, QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_backend")}})
+        .withRetryable(false);
+}
+
+Result<ResolvedRoute> UnavailableBackend::resolveRoute(const Route&, const CallContext&)
+{
+    return error();
+}
+
+Status UnavailableBackend::focusWindow(const ResolvedRoute&, const CallContext&)
+{
+    return error();
+}
+
+Result<Snapshot> UnavailableBackend::snapshot(const ResolvedRoute&, const SnapshotBounds&, const CallContext&)
+{
+    return error();
+}
+
+Result<Screenshot> UnavailableBackend::screenshot(const CallContext&)
+{
+    return error();
+}
+
+Result<ActionOutcome> UnavailableBackend::press(const ResolvedRoute&, const Node&, const CallContext&)
+{
+    return error();
+}
+
+Result<ActionOutcome> UnavailableBackend::clickAt(const ResolvedRoute&, QPoint, const CallContext&)
+{
+    return error();
+}
+
+Result<TypeOutcome> UnavailableBackend::typeText(const ResolvedRoute&, const Node*, const QString&,
+                                                 const TypeOptions&, const CallContext&)
+{
+    return error();
+}
+
+Result<ActionOutcome> UnavailableBackend::sendChord(const ResolvedRoute&, const KeyChord&, int, const CallContext&)
+{
+    return error();
+}
+
+} // namespace Automation

@@ -1,0 +1,109 @@
+#pragma once
+
+#include "CallContext.h"
+#include "Error.h"
+#include "Keys.h"
+#include "Types.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+
+namespace Automation {
+
+/// What the backend says about itself, for doctor.
+struct BackendInfo
+{
+    QString name;          ///< "atspi", "macos", "unavailable", "fake"
+    bool available = false;
+    QString message;
+    QJsonObject details;
+};
+
+/// A PNG screenshot of the screen.
+struct Screenshot
+{
+    QByteArray png;
+    int width = 0;
+    int height = 0;
+    QDateTime takenAt;
+};
+
+/// How an action was delivered and what was seen of its effect (DESIGN.md 7).
+struct ActionOutcome
+{
+    QString deliveredBy; ///< e.g. "accessibilityAction:press", "pointer", "keyboard"
+    bool verified = false;
+    QJsonObject details;
+};
+
+struct TypeOptions
+{
+    bool clearBefore = false;
+};
+
+/// How typeText delivered the text and whether it was read back.
+struct TypeOutcome
+{
+    QString path; ///< "editableText", "clipboard" or "keys"
+    bool readBack = false;
+    std::optional<bool> matched;
+    QJsonObject details;
+};
+
+/// The platform layer. Lives on the executor's worker thread and is only ever called from it.
+/// Every call honours the CallContext: it returns DESKTOP_TIMEOUT / DESKTOP_ABORTED once the
+/// context says so, and never injects input after cancellation.
+class DesktopBackend
+{
+public:
+    virtual ~DesktopBackend();
+
+    virtual BackendInfo info() = 0;
+
+    /// Resolves a route (default: the frontmost app and its active window). Never the host itself.
+    virtual Result<ResolvedRoute> resolveRoute(const Route& route, const CallContext& context) = 0;
+    /// Raises and focuses the route's window.
+    virtual Status focusWindow(const ResolvedRoute& route, const CallContext& context) = 0;
+    /// A bounded snapshot of the route's window (or app when it has no window).
+    virtual Result<Snapshot> snapshot(const ResolvedRoute& route, const SnapshotBounds& bounds,
+                                      const CallContext& context) = 0;
+    virtual Result<Screenshot> screenshot(const CallContext& context) = 0;
+    /// The element's accessibility action (press/click/activate). ElementNotFound-class error
+    /// with details.reason "no_action" when it has none.
+    virtual Result<ActionOutcome> press(const ResolvedRoute& route, const Node& element,
+                                        const CallContext& context) = 0;
+    /// A pointer click at global coordinates.
+    virtual Result<ActionOutcome> clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context) = 0;
+    /// Types into `target` (focusing it first) or, with no target, into whatever has focus.
+    virtual Result<TypeOutcome> typeText(const ResolvedRoute& route, const Node* target, const QString& text,
+                                         const TypeOptions& options, const CallContext& context) = 0;
+    virtual Result<ActionOutcome> sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
+                                            const CallContext& context) = 0;
+};
+
+/// The backend of a build or platform that has none yet: every automation call answers a
+/// clear contract error instead of pretending.
+class UnavailableBackend final : public DesktopBackend
+{
+public:
+    explicit UnavailableBackend(QString reason);
+
+    BackendInfo info() override;
+    Result<ResolvedRoute> resolveRoute(const Route& route, const CallContext& context) override;
+    Status focusWindow(const ResolvedRoute& route, const CallContext& context) override;
+    Result<Snapshot> snapshot(const ResolvedRoute& route, const SnapshotBounds& bounds,
+                              const CallContext& context) override;
+    Result<Screenshot> screenshot(const CallContext& context) override;
+    Result<ActionOutcome> press(const ResolvedRoute& route, const Node& element, const CallContext& context) override;
+    Result<ActionOutcome> clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context) override;
+    Result<TypeOutcome> typeText(const ResolvedRoute& route, const Node* target, const QString& text,
+                                 const TypeOptions& options, const CallContext& context) override;
+    Result<ActionOutcome> sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
+                                    const CallContext& context) override;
+
+private:
+    Error error() const;
+    QString m_reason;
+};
+
+} // namespace Automation

@@ -1,0 +1,175 @@
+#pragma once
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QList>
+#include <QPoint>
+#include <QRegularExpression>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace Automation {
+
+/// A rectangle in global screen coordinates, logical pixels, top-left origin (DESIGN.md 4).
+struct Frame
+{
+    int x = 0;
+    int y = 0;
+    int width = 0;
+    int height = 0;
+
+    bool isEmpty() const { return width <= 0 || height <= 0; }
+    QPoint center() const { return {x + width / 2, y + height / 2}; }
+    QJsonObject toJson() const;
+    static std::optional<Frame> fromJson(const QJsonObject& object);
+    friend bool operator==(const Frame&, const Frame&) = default;
+};
+
+/// State bits of a node, platform-neutral.
+enum NodeState : quint32 {
+    StateEnabled = 1u << 0,
+    StateFocused = 1u << 1,
+    StateSelected = 1u << 2,
+    StateChecked = 1u << 3,
+    StateEditable = 1u << 4,
+    StateSecure = 1u << 5,
+    StateVisible = 1u << 6,
+    StateShowing = 1u << 7,
+    StateFocusable = 1u << 8,
+    StateActive = 1u << 9,
+    StateModal = 1u << 10,
+};
+
+/// One accessible element of a Snapshot (DESIGN.md 7).
+struct Node
+{
+    QString elementId;  ///< "e:123", valid while the host remembers its snapshot
+    QString role;       ///< AX vocabulary: AXButton, AXTextField, ...
+    QString subrole;    ///< AX subrole where one applies, e.g. AXDialog, AXSecureTextField
+    QString nativeRole; ///< the platform's own role name, e.g. "push button"
+    QString title;
+    QString value;
+    bool hasValue = false; ///< value was read (text is read only when asked, never from secure fields)
+    QString identifier;
+    QString description;
+    Frame frame;
+    quint32 states = 0;
+    QStringList actions;
+    QList<int> path;   ///< child indexes from the window root
+    QString handle;    ///< backend-private address of the element; never leaves the host
+    int parent = -1;   ///< index into Snapshot::nodes
+    QList<int> children;
+
+    bool has(NodeState state) const { return (states & state) != 0; }
+    QStringList stateNames() const;
+};
+
+/// Bounds of one traversal (plan 4.2).
+struct SnapshotBounds
+{
+    int maxDepth = 8;
+    int maxNodes = 2000;
+    int maxWallTimeMs = 10000;
+    bool includeText = false;
+};
+
+/// An immutable tree of nodes in document order; nodes[0] is the root.
+struct Snapshot
+{
+    QString appName;
+    QString bundleId;
+    qint64 pid = 0;
+    QString windowTitle;
+    QList<Node> nodes;
+    SnapshotBounds bounds;
+    qint64 elapsedMs = 0;
+    bool truncated = false;
+    QString truncatedReason; ///< "maxDepth", "maxNodes", "maxWallTimeMs"
+    QDateTime takenAt;
+
+    /// The nested tree as written to ax.json; handles stay inside the host.
+    QJsonObject toJson() const;
+    QJsonObject metadataJson() const;
+};
+
+enum class FocusPolicy { FocusIfNeeded, RequireFocused, FailIfNotFocused };
+std::optional<FocusPolicy> focusPolicyFromName(const QString& name);
+QString focusPolicyName(FocusPolicy policy);
+
+/// The target context of a request (contract 4.3, plan 2.0).
+struct Route
+{
+    std::optional<QString> bundleId;
+    std::optional<qint64> pid;
+    std::optional<QString> windowTitlePattern;
+    std::optional<FocusPolicy> focusPolicy;
+};
+
+/// What a Route resolved to.
+struct ResolvedRoute
+{
+    QString appName;
+    QString bundleId;
+    qint64 pid = 0;
+    QString windowTitle;
+    QString appHandle;
+    QString windowHandle;
+    bool windowFocused = false;
+    Frame windowFrame;
+
+    /// contract 5.3 routeResolved, plus pid and app name.
+    QJsonObject toJson() const;
+};
+
+/// A text condition: equals, contains or regex.
+struct TextMatch
+{
+    enum class Mode { Equals, Contains, Regex };
+    Mode mode = Mode::Contains;
+    QString pattern;
+    QRegularExpression regex;
+};
+
+/// Element selector (contract 4.4 P0 plus plan 2.0).
+struct Selector
+{
+    std::optional<QString> byRole;
+    std::optional<TextMatch> title;
+    std::optional<TextMatch> value;
+    std::optional<QString> byIdentifier;
+    bool enabledOnly = false;
+    bool visibleOnly = false;
+    bool caseSensitive = false;
+    int limit = 10;
+
+    bool needsText() const { return value.has_value(); }
+};
+
+/// A ranked match of a selector.
+struct Candidate
+{
+    int nodeIndex = -1;
+    int score = 0;
+    QStringList reasons;
+};
+
+/// The host's short-lived reference to an element (contract 4.5).
+struct ElementRef
+{
+    QString elementId;
+    QString fingerprint;
+    QString role;
+    QString title;
+    std::optional<QString> value;
+    Frame frame;
+
+    static ElementRef fromNode(const Node& node);
+    QJsonObject toJson() const;
+};
+
+/// contract 4.5: "role|title|x=,y=,w=,h=".
+QString fingerprintOf(const Node& node);
+
+} // namespace Automation

@@ -1,0 +1,361 @@
+#include "Executor.h"
+
+#include <QLoggingCategory>
+#include <QTimer>
+
+namespace Bridge {
+
+Q_LOGGING_CATEGORY(lcExecutor, "msgcode.bridge.executor")
+
+using Automation::CancelToken;
+using Automation::Error;
+using Automation::ErrorCode;
+using Automation::Result;
+
+struct Executor::Job
+{
+    JobSpec spec;
+    std::shared_ptr<CancelToken> cancel = std::make_shared<CancelToken>();
+    QTimer* timer = nullptr;
+    bool started = false;
+    bool answered = false;
+};
+
+// The worker outlives its owner only when a backend call is stuck at shutdown; this link lets
+// it find out instead of posting to a deleted object.
+struct Executor::OwnerLink
+{
+    QMutex mutex;
+    Executor* owner = nullptr;
+};
+
+/// Lives on the worker thread; owns the backend and the element cache.
+class ExecutorWorker final : public QObject
+{
+public:
+    ExecutorWorker(std::shared_ptr<Executor::OwnerLink> link, Executor::BackendFactory factory)
+        : m_link(std::move(link)), m_factory(std::move(factory))
+    {
+    }
+
+    void start()
+    {
+        m_backend = m_factory();
+        post([info = m_backend->info()](Executor* owner) { owner->setBackendInfo(info); });
+    }
+
+    void stop() { m_backend.reset(); }
+
+    void run(const std::shared_ptr<Executor::Job>& job)
+    {
+        auto& record = *job->spec.record;
+        const Automation::CallContext call(job->spec.deadline, job->cancel);
+        Result<QJsonObject> result = Error::make(ErrorCode::InternalError, QStringLiteral("job did not run"));
+        if (auto stop = call.checkpoint()) {
+            result = *stop;
+        } else if (auto err = record.open()) {
+            // No evidence, no execution: a side effect that leaves no record is not allowed.
+            result = Error::make(ErrorCode::WorkspaceForbidden,
+                                 QStringLiteral("cannot create the evidence directory: %1").arg(*err),
+                                 QJsonObject{{QStringLiteral("reason"), QStringLiteral("evidence_unwritable")},
+                                             {QStringLiteral("evidenceDir"), record.dirPath()}});
+        } else {
+            record.trace(QStringLiteral("start"), 0, true,
+                         QJsonObject{{QStringLiteral("remainingMs"), call.remainingMs()}});
+            JobContext context{*m_backend, call, record, m_elements};
+            try {
+                result = job->spec.run(context);
+            } catch (const std::exception& e) {
+                result = Error::make(ErrorCode::InternalError,
+                                     QStringLiteral("unexpected failure: %1").arg(QString::fromLocal8Bit(e.what())));
+            } catch (...) {
+                result = Error::make(ErrorCode::InternalError, QStringLiteral("unexpected failure"));
+            }
+        }
+        post([job, result, info = m_backend->info()](Executor* owner) {
+            owner->setBackendInfo(info);
+            owner->onWorkerFinished(job, result);
+        });
+    }
+
+private:
+    template <typename F>
+    void post(F&& function)
+    {
+        QMutexLocker lock(&m_link->mutex);
+        if (Executor* owner = m_link->owner) {
+            QMetaObject::invokeMethod(
+                owner, [owner, function = std::forward<F>(function)]() { function(owner); }, Qt::QueuedConnection);
+        }
+    }
+
+    std::shared_ptr<Executor::OwnerLink> m_link;
+    Executor::BackendFactory m_factory;
+    std::unique_ptr<Automation::DesktopBackend> m_backend;
+    ElementCache m_elements;
+};
+
+
+Executor::Executor(BackendFactory factory, ExecutorOptions options, QObject* parent)
+    : QObject(parent), m_options(options)
+{
+    m_link = std::make_shared<OwnerLink>();
+    m_link->owner = this;
+    m_thread = new QThread;
+    m_thread->setObjectName(QStringLiteral("mdh-automation"));
+    m_worker = new ExecutorWorker(m_link, std::move(factory));
+    m_worker->moveToThread(m_thread);
+    m_thread->start();
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker] { worker->start(); }, Qt::QueuedConnection);
+    // Evidence is written off the owner thread, in answer order.
+    m_evidencePool.setMaxThreadCount(1);
+    m_evidencePool.setExpiryTimeout(-1);
+    m_backendInfo.name = QStringLiteral("starting");
+    m_backendInfo.message = QStringLiteral("the automation backend is starting");
+}
+
+Executor::~Executor()
+{
+    shutdown();
+}
+
+QString Executor::runningExecutionId() const
+{
+    return m_running ? m_running->spec.executionId : QString();
+}
+
+QStringList Executor::queuedExecutionIds() const
+{
+    QStringList ids;
+    for (const auto& job : m_queue)
+        ids.append(job->spec.executionId);
+    return ids;
+}
+
+bool Executor::contains(const QString& executionId) const
+{
+    return m_byId.contains(executionId);
+}
+
+Automation::BackendInfo Executor::backendInfo() const
+{
+    QMutexLocker lock(&m_infoMutex);
+    return m_backendInfo;
+}
+
+void Executor::setBackendInfo(const Automation::BackendInfo& info)
+{
+    QMutexLocker lock(&m_infoMutex);
+    m_backendInfo = info;
+}
+
+std::optional<Error> Executor::submit(JobSpec spec)
+{
+    if (m_shutDown)
+        return Error::make(ErrorCode::HostNotReady, QStringLiteral("the host is shutting down"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("shutting_down")}})
+            .withRetryable(false);
+    if (static_cast<int>(m_queue.size()) >= m_options.queueCapacity)
+        return Error::make(ErrorCode::HostNotReady,
+                           QStringLiteral("%1 executions are already queued; try again shortly")
+                               .arg(m_options.queueCapacity),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("queue_full")},
+                                       {QStringLiteral("queueCapacity"), m_options.queueCapacity}});
+    if (m_byId.contains(spec.executionId))
+        return Error::invalidRequest(QStringLiteral("execution %1 is already in progress").arg(spec.executionId),
+                                     -32600, QJsonObject{{QStringLiteral("reason"), QStringLiteral("duplicate")}});
+
+    auto job = std::make_shared<Job>();
+    job->spec = std::move(spec);
+    job->timer = new QTimer(this);
+    job->timer->setSingleShot(true);
+    job->timer->setTimerType(Qt::PreciseTimer);
+    std::weak_ptr<Job> weak = job;
+    connect(job->timer, &QTimer::timeout, this, [this, weak] {
+        if (auto j = weak.lock())
+            onDeadline(j);
+    });
+    job->timer->start(static_cast<int>(std::max<qint64>(0, job->spec.deadline.remainingTime())));
+    job->spec.record->trace(QStringLiteral("queued"), 0, true,
+                            QJsonObject{{QStringLiteral("position"), static_cast<int>(m_queue.size())},
+                                        {QStringLiteral("running"), runningExecutionId()}});
+    m_byId.insert(job->spec.executionId, job);
+    m_queue.push_back(job);
+    pump();
+    return std::nullopt;
+}
+
+void Executor::pump()
+{
+    if (m_running || m_shutDown || m_queue.empty())
+        return;
+    m_running = m_queue.front();
+    m_queue.pop_front();
+    m_running->started = true;
+    Q_EMIT jobStarted(m_running->spec.executionId);
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, job = m_running] { worker->run(job); },
+                              Qt::QueuedConnection);
+}
+
+void Executor::onDeadline(const std::shared_ptr<Job>& job)
+{
+    if (job->answered)
+        return;
+    job->cancel->cancel(CancelToken::Reason::TimedOut);
+    const bool queued = !job->started;
+    if (queued)
+        std::erase(m_queue, job);
+    answer(job, Error::make(ErrorCode::Timeout,
+                            QStringLiteral("the request did not finish within %1 ms").arg(job->spec.timeoutMs),
+                            QJsonObject{{QStringLiteral("timeoutMs"), job->spec.timeoutMs},
+                                        {QStringLiteral("phase"), queued ? QStringLiteral("queued")
+                                                                         : QStringLiteral("running")}}));
+}
+
+Executor::AbortOutcome Executor::abort(const QString& executionId)
+{
+    const auto job = m_byId.value(executionId);
+    if (!job)
+        return m_finished.contains(executionId) ? AbortOutcome::Finished : AbortOutcome::Unknown;
+    job->cancel->cancel(CancelToken::Reason::Aborted);
+    if (!job->started)
+        std::erase(m_queue, job);
+    answer(job, Error::make(ErrorCode::Aborted, QStringLiteral("the execution was aborted"),
+                            QJsonObject{{QStringLiteral("executionId"), executionId},
+                                        {QStringLiteral("phase"), job->started ? QStringLiteral("running")
+                                                                               : QStringLiteral("queued")}}));
+    return AbortOutcome::Aborted;
+}
+
+int Executor::abortAll(CancelToken::Reason reason)
+{
+    std::vector<std::shared_ptr<Job>> jobs;
+    if (m_running && !m_running->answered)
+        jobs.push_back(m_running);
+    jobs.insert(jobs.end(), m_queue.begin(), m_queue.end());
+    m_queue.clear();
+    const QString why = reason == CancelToken::Reason::Shutdown ? QStringLiteral("the host is shutting down")
+                                                                : QStringLiteral("all automation was stopped");
+    for (const auto& job : jobs) {
+        job->cancel->cancel(reason);
+        answer(job, Error::make(ErrorCode::Aborted, why,
+                                QJsonObject{{QStringLiteral("executionId"), job->spec.executionId},
+                                            {QStringLiteral("reason"), reason == CancelToken::Reason::Shutdown
+                                                                           ? QStringLiteral("shutdown")
+                                                                           : QStringLiteral("stop")}}));
+    }
+    return static_cast<int>(jobs.size());
+}
+
+void Executor::connectionClosed(quint64 connectionId)
+{
+    std::vector<std::shared_ptr<Job>> jobs;
+    if (m_running && !m_running->answered && m_running->spec.connectionId == connectionId)
+        jobs.push_back(m_running);
+    for (const auto& job : m_queue) {
+        if (job->spec.connectionId == connectionId)
+            jobs.push_back(job);
+    }
+    for (const auto& job : jobs) {
+        job->cancel->cancel(CancelToken::Reason::Disconnected);
+        if (!job->started)
+            std::erase(m_queue, job);
+        answer(job, Error::make(ErrorCode::Aborted, QStringLiteral("the client disconnected"),
+                                QJsonObject{{QStringLiteral("executionId"), job->spec.executionId},
+                                            {QStringLiteral("reason"), QStringLiteral("disconnected")}}));
+    }
+}
+
+void Executor::rememberFinished(const QString& executionId)
+{
+    m_finished.insert(executionId, true);
+    m_finishedOrder.push_back(executionId);
+    while (static_cast<int>(m_finishedOrder.size()) > m_options.rememberFinished) {
+        m_finished.remove(m_finishedOrder.front());
+        m_finishedOrder.pop_front();
+    }
+}
+
+void Executor::answer(const std::shared_ptr<Job>& job, const Result<QJsonObject>& result)
+{
+    if (job->answered)
+        return;
+    job->answered = true;
+    if (job->timer) {
+        job->timer->stop();
+        job->timer->deleteLater();
+        job->timer = nullptr;
+    }
+    m_byId.remove(job->spec.executionId);
+    rememberFinished(job->spec.executionId);
+
+    const QString outcome = result.ok() ? QStringLiteral("ok") : Automation::errorCodeName(result.error().code);
+    const QString message = result.ok() ? QString() : result.error().message;
+    const QJsonObject envelope = job->spec.envelope(result);
+    auto record = job->spec.record;
+    auto done = job->spec.done;
+    const QString id = job->spec.executionId;
+    // Evidence is on disk before the answer leaves (DESIGN.md 3), written off this thread.
+    m_evidencePool.start([this, record, envelope, outcome, message, done, result, id] {
+        const auto error = record->finalize(envelope, outcome, message);
+        QMetaObject::invokeMethod(
+            this,
+            [this, done, result, error, id, outcome, dir = record->dirPath()] {
+                Result<QJsonObject> answered = result;
+                if (error) {
+                    qCWarning(lcExecutor) << "evidence for" << id << "was not written completely:" << *error;
+                    if (answered.ok())
+                        answered.value().insert(QStringLiteral("evidenceError"), *error);
+                    else
+                        answered = Error(result.error()).withDetail(QStringLiteral("evidenceError"), *error);
+                }
+                if (done)
+                    done(answered);
+                Q_EMIT jobAnswered(id, outcome);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void Executor::onWorkerFinished(const std::shared_ptr<Job>& job, const Result<QJsonObject>& result)
+{
+    if (m_running == job)
+        m_running.reset();
+    if (job->answered) {
+        // Answered earlier (timeout, abort): keep the late return in the trace for the record.
+        job->spec.record->trace(QStringLiteral("backend_returned_after_answer"), 0, result.ok(),
+                                QJsonObject{{QStringLiteral("outcome"),
+                                             result.ok() ? QStringLiteral("ok")
+                                                         : Automation::errorCodeName(result.error().code)}});
+        auto record = job->spec.record;
+        m_evidencePool.start([record] { record->rewriteTrace(); });
+    } else {
+        answer(job, result);
+    }
+    pump();
+}
+
+void Executor::shutdown(int waitMs)
+{
+    if (m_shutDown)
+        return;
+    abortAll(CancelToken::Reason::Shutdown);
+    m_shutDown = true;
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker] { worker->stop(); }, Qt::QueuedConnection);
+    m_thread->quit();
+    if (m_thread->wait(waitMs)) {
+        delete m_worker;
+        delete m_thread;
+    } else {
+        // A backend call is stuck; the process is going away, so leave the thread behind rather
+        // than destroy a running QThread. The worker will find its owner gone.
+        qCWarning(lcExecutor) << "the automation worker did not stop within" << waitMs << "ms; leaving it behind";
+        QMutexLocker lock(&m_link->mutex);
+        m_link->owner = nullptr;
+    }
+    m_worker = nullptr;
+    m_thread = nullptr;
+    m_evidencePool.waitForDone();
+}
+
+} // namespace Bridge

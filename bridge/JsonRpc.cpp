@@ -1,0 +1,108 @@
+#include "JsonRpc.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QStringDecoder>
+
+namespace Bridge::JsonRpc {
+
+using Automation::Error;
+
+namespace {
+
+bool isValidUtf8(const QByteArray& bytes)
+{
+    QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+    (void)decoder.decode(bytes);
+    return !decoder.hasError();
+}
+
+} // namespace
+
+Automation::Result<QJsonValue> decode(const QByteArray& line)
+{
+    // Qt's JSON parser replaces broken UTF-8 silently; the contract says UTF-8, so refuse it.
+    if (!isValidUtf8(line))
+        return Error::invalidRequest(QStringLiteral("Parse error: the line is not valid UTF-8"), -32700,
+                                     QJsonObject{{QStringLiteral("reason"), QStringLiteral("invalid_utf8")}});
+    QJsonParseError parseError{};
+    const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return Error::invalidRequest(QStringLiteral("Parse error: ") + parseError.errorString(), -32700,
+                                     QJsonObject{{QStringLiteral("reason"), QStringLiteral("invalid_json")},
+                                                 {QStringLiteral("offset"), parseError.offset}});
+    if (doc.isArray())
+        return QJsonValue(doc.array());
+    return QJsonValue(doc.object());
+}
+
+std::variant<Request, Invalid> parseRequest(const QJsonValue& value)
+{
+    if (!value.isObject())
+        return Invalid{Error::invalidRequest(QStringLiteral("Invalid request: expected a JSON object"), -32600), {}};
+    const QJsonObject object = value.toObject();
+
+    Request request;
+    const auto idIt = object.constFind(QLatin1String("id"));
+    if (idIt == object.constEnd()) {
+        request.notification = true;
+    } else if (idIt->isString() || idIt->isDouble() || idIt->isNull()) {
+        request.id = *idIt;
+    } else {
+        return Invalid{Error::invalidRequest(QStringLiteral("Invalid request: id must be a string, number or null"),
+                                             -32600, QJsonObject{{QStringLiteral("field"), QStringLiteral("id")}}),
+                       {}};
+    }
+
+    if (object.value(QLatin1String("jsonrpc")) != QJsonValue(QStringLiteral("2.0")))
+        return Invalid{Error::invalidRequest(QStringLiteral("Invalid request: jsonrpc must be \"2.0\""), -32600,
+                                             QJsonObject{{QStringLiteral("field"), QStringLiteral("jsonrpc")}}),
+                       request.id};
+
+    const QJsonValue method = object.value(QLatin1String("method"));
+    if (!method.isString() || method.toString().isEmpty())
+        return Invalid{Error::invalidRequest(QStringLiteral("Invalid request: method must be a non-empty string"),
+                                             -32600, QJsonObject{{QStringLiteral("field"), QStringLiteral("method")}}),
+                       request.id};
+    request.method = method.toString();
+
+    const auto paramsIt = object.constFind(QLatin1String("params"));
+    if (paramsIt != object.constEnd()) {
+        if (!paramsIt->isObject())
+            return Invalid{Error::invalidParam(QStringLiteral("params"), QStringLiteral("params must be an object")),
+                           request.id};
+        request.params = paramsIt->toObject();
+    }
+    return request;
+}
+
+QJsonObject resultResponse(const QJsonValue& id, const QJsonObject& result)
+{
+    return QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                       {QStringLiteral("id"), id},
+                       {QStringLiteral("result"), result}};
+}
+
+QJsonObject errorResponse(const QJsonValue& id, const Error& error)
+{
+    return QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                       {QStringLiteral("id"), id},
+                       {QStringLiteral("error"), error.toJson()}};
+}
+
+QByteArray encodeLine(const QJsonObject& object)
+{
+    QByteArray line = QJsonDocument(object).toJson(QJsonDocument::Compact);
+    line.append('\n');
+    return line;
+}
+
+QByteArray encodeLine(const QJsonArray& array)
+{
+    QByteArray line = QJsonDocument(array).toJson(QJsonDocument::Compact);
+    line.append('\n');
+    return line;
+}
+
+} // namespace Bridge::JsonRpc

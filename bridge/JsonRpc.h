@@ -1,0 +1,43 @@
+#pragma once
+
+#include "Error.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QJsonValue>
+
+#include <variant>
+
+namespace Bridge::JsonRpc {
+
+/// One parsed JSON-RPC 2.0 request object.
+struct Request
+{
+    QJsonValue id;             ///< string, number or null
+    bool notification = false; ///< no "id" member: no answer is sent
+    QString method;
+    QJsonObject params;
+};
+
+/// A request object that failed the envelope checks; `id` is echoed when it was readable.
+struct Invalid
+{
+    Automation::Error error;
+    QJsonValue id;
+};
+
+/// Decodes one line: valid UTF-8 and valid JSON, else DESKTOP_INVALID_REQUEST with -32700.
+Automation::Result<QJsonValue> decode(const QByteArray& line);
+
+/// Checks the envelope of one request object (contract 3.1): jsonrpc "2.0", id string/number/null
+/// or absent, method a string, params an object or absent.
+std::variant<Request, Invalid> parseRequest(const QJsonValue& value);
+
+QJsonObject resultResponse(const QJsonValue& id, const QJsonObject& result);
+QJsonObject errorResponse(const QJsonValue& id, const Automation::Error& error);
+
+/// Compact JSON plus '\n'.
+QByteArray encodeLine(const QJsonObject& object);
+QByteArray encodeLine(const QJsonArray& array);
+
+} // namespace Bridge::JsonRpc

@@ -1,0 +1,157 @@
+#include "Meta.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QUuid>
+
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <sys/stat.h>
+
+namespace Bridge {
+
+using Automation::Error;
+using Automation::ErrorCode;
+
+namespace {
+
+bool isInteger(const QJsonValue& value)
+{
+    if (!value.isDouble())
+        return false;
+    const double d = value.toDouble();
+    return std::isfinite(d) && std::floor(d) == d;
+}
+
+} // namespace
+
+Automation::Result<Meta> parseMeta(const QJsonObject& params, bool workspaceRequired)
+{
+    const auto metaIt = params.constFind(QLatin1String("meta"));
+    if (metaIt == params.constEnd())
+        return Error::invalidParam(QStringLiteral("meta"), QStringLiteral("params.meta is required (contract 4.1)"));
+    if (!metaIt->isObject())
+        return Error::invalidParam(QStringLiteral("meta"), QStringLiteral("params.meta must be an object"));
+    const QJsonObject meta = metaIt->toObject();
+    Meta out;
+
+    const QJsonValue version = meta.value(QLatin1String("schemaVersion"));
+    if (version.isUndefined())
+        return Error::invalidParam(QStringLiteral("meta.schemaVersion"), QStringLiteral("meta.schemaVersion is required"));
+    if (!isInteger(version))
+        return Error::invalidParam(QStringLiteral("meta.schemaVersion"),
+                                   QStringLiteral("meta.schemaVersion must be an integer"));
+    if (version.toDouble() != Meta::kSchemaVersion)
+        return Error::invalidParam(QStringLiteral("meta.schemaVersion"),
+                                   QStringLiteral("meta.schemaVersion %1 is not supported; this host speaks 1")
+                                       .arg(version.toDouble()))
+            .withDetail(QStringLiteral("supported"), QJsonArray{Meta::kSchemaVersion});
+
+    const QJsonValue requestId = meta.value(QLatin1String("requestId"));
+    if (!requestId.isString())
+        return Error::invalidParam(QStringLiteral("meta.requestId"),
+                                   requestId.isUndefined() ? QStringLiteral("meta.requestId is required")
+                                                           : QStringLiteral("meta.requestId must be a string"));
+    const QString idText = requestId.toString();
+    const QUuid uuid = QUuid::fromString(idText);
+    // Only the canonical 36-character form: ids become directory names and are compared as text.
+    if (idText.size() != 36 || uuid.isNull())
+        return Error::invalidParam(QStringLiteral("meta.requestId"),
+                                   QStringLiteral("meta.requestId must be a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)"));
+    out.requestId = uuid.toString(QUuid::WithoutBraces);
+
+    const QJsonValue workspace = meta.value(QLatin1String("workspacePath"));
+    if (workspace.isUndefined() || workspace.isNull()) {
+        if (workspaceRequired)
+            return Error::invalidParam(QStringLiteral("meta.workspacePath"),
+                                       QStringLiteral("meta.workspacePath is required"));
+    } else if (!workspace.isString() || workspace.toString().isEmpty()) {
+        return Error::invalidParam(QStringLiteral("meta.workspacePath"),
+                                   QStringLiteral("meta.workspacePath must be a non-empty string"));
+    } else if (!workspace.toString().startsWith(QLatin1Char('/'))) {
+        return Error::invalidParam(QStringLiteral("meta.workspacePath"),
+                                   QStringLiteral("meta.workspacePath must be an absolute path"));
+    } else {
+        out.workspacePath = workspace.toString();
+    }
+
+    const QJsonValue timeout = meta.value(QLatin1String("timeoutMs"));
+    if (!timeout.isUndefined()) {
+        if (!isInteger(timeout) || timeout.toDouble() < 1 || timeout.toDouble() > Meta::kMaxTimeoutMs)
+            return Error::invalidParam(QStringLiteral("meta.timeoutMs"),
+                                       QStringLiteral("meta.timeoutMs must be an integer from 1 to %1")
+                                           .arg(Meta::kMaxTimeoutMs));
+        out.timeoutMs = static_cast<int>(timeout.toDouble());
+    }
+    return out;
+}
+
+WorkspacePolicy::WorkspacePolicy(const QString& root) : m_rootGiven(root)
+{
+    if (root.isEmpty()) {
+        m_problem = QStringLiteral("WORKSPACE_ROOT is not set; the host was started without a workspace root, so it "
+                                   "refuses every method that writes evidence");
+        return;
+    }
+    const auto real = realPath(root);
+    if (!real) {
+        m_problem = QStringLiteral("WORKSPACE_ROOT %1 does not exist").arg(root);
+        return;
+    }
+    struct stat st{};
+    if (::stat(QFile::encodeName(*real).constData(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        m_problem = QStringLiteral("WORKSPACE_ROOT %1 is not a directory").arg(root);
+        return;
+    }
+    m_rootReal = *real;
+}
+
+std::optional<QString> WorkspacePolicy::realPath(const QString& path)
+{
+    char resolved[PATH_MAX];
+    if (!::realpath(QFile::encodeName(path).constData(), resolved))
+        return std::nullopt;
+    return QFile::decodeName(resolved);
+}
+
+bool WorkspacePolicy::isUnder(const QString& path, const QString& root)
+{
+    if (root == QLatin1String("/"))
+        return path.startsWith(QLatin1Char('/'));
+    // A plain prefix test would let "/ws-evil" pass for "/ws": compare on a component boundary.
+    return path == root || (path.startsWith(root) && path.at(root.size()) == QLatin1Char('/'));
+}
+
+Automation::Result<QString> WorkspacePolicy::check(const QString& workspacePath) const
+{
+    if (!isConfigured())
+        return Error::make(ErrorCode::WorkspaceForbidden, m_problem,
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("workspace_root_unset")},
+                                       {QStringLiteral("workspacePath"), workspacePath}});
+    const auto real = realPath(workspacePath);
+    if (!real)
+        return Error::make(ErrorCode::WorkspaceForbidden,
+                           QStringLiteral("meta.workspacePath %1 does not exist").arg(workspacePath),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("not_found")},
+                                       {QStringLiteral("workspacePath"), workspacePath}});
+    struct stat st{};
+    if (::stat(QFile::encodeName(*real).constData(), &st) != 0 || !S_ISDIR(st.st_mode))
+        return Error::make(ErrorCode::WorkspaceForbidden,
+                           QStringLiteral("meta.workspacePath %1 is not a directory").arg(workspacePath),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("not_a_directory")},
+                                       {QStringLiteral("workspacePath"), workspacePath}});
+    if (!isUnder(*real, m_rootReal))
+        return Error::make(ErrorCode::WorkspaceForbidden,
+                           QStringLiteral("meta.workspacePath %1 resolves to %2, which is outside the workspace root %3")
+                               .arg(workspacePath, *real, m_rootReal),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("outside_root")},
+                                       {QStringLiteral("workspacePath"), workspacePath},
+                                       {QStringLiteral("resolvedPath"), *real},
+                                       {QStringLiteral("workspaceRoot"), m_rootReal}});
+    return *real;
+}
+
+} // namespace Bridge

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "Error.h"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+
+namespace Bridge {
+
+/// contract 4.1, with DESIGN.md 4's rules.
+struct Meta
+{
+    static constexpr int kSchemaVersion = 1;
+    static constexpr int kDefaultTimeoutMs = 60000;
+    static constexpr int kMaxTimeoutMs = 600000;
+
+    int schemaVersion = kSchemaVersion;
+    QString requestId; ///< a UUID, lower case, no braces
+    std::optional<QString> workspacePath;
+    int timeoutMs = kDefaultTimeoutMs;
+};
+
+/// Parses params.meta. `workspaceRequired` for methods that write evidence.
+Automation::Result<Meta> parseMeta(const QJsonObject& params, bool workspaceRequired);
+
+/// Where evidence may be written: realpath(workspacePath) must lie under realpath(WORKSPACE_ROOT)
+/// on a path-component boundary (contract 2.1, DESIGN.md 4).
+class WorkspacePolicy
+{
+public:
+    /// `root` as given (usually $WORKSPACE_ROOT); resolved once, now.
+    explicit WorkspacePolicy(const QString& root);
+
+    bool isConfigured() const { return !m_rootReal.isEmpty(); }
+    QString rootRealPath() const { return m_rootReal; }
+    QString rootAsGiven() const { return m_rootGiven; }
+    /// Why the root is unusable, when it is.
+    QString configurationProblem() const { return m_problem; }
+
+    /// realpath of `workspacePath` when allowed, else DESKTOP_WORKSPACE_FORBIDDEN with a reason.
+    Automation::Result<QString> check(const QString& workspacePath) const;
+
+    /// realpath(3); nullopt when the path does not exist.
+    static std::optional<QString> realPath(const QString& path);
+    /// Whether `path` is `root` or lies below it on a component boundary. Both must be real paths.
+    static bool isUnder(const QString& path, const QString& root);
+
+private:
+    QString m_rootGiven;
+    QString m_rootReal;
+    QString m_problem;
+};
+
+} // namespace Bridge

@@ -1,0 +1,547 @@
+#include "Methods.h"
+
+#include "SelectorEngine.h"
+
+#include <QCryptographicHash>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QThread>
+
+namespace Bridge::Methods {
+
+using namespace Automation;
+using Step = Evidence::ExecutionRecord::Step;
+
+namespace {
+
+QByteArray pretty(const QJsonObject& object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Indented);
+}
+
+// Writes one artifact; a failure to record evidence fails the request.
+std::optional<Error> writeArtifact(JobContext& ctx, const QString& name, const QByteArray& bytes)
+{
+    if (auto err = ctx.record.writeArtifact(name, bytes))
+        return Error::make(ErrorCode::InternalError, QStringLiteral("cannot write evidence %1: %2").arg(name, *err),
+                           QJsonObject{{QStringLiteral("evidenceDir"), ctx.record.dirPath()}});
+    return std::nullopt;
+}
+
+QJsonObject evidence(JobContext& ctx, QJsonObject extra = {})
+{
+    extra.insert(QStringLiteral("dir"), ctx.record.dirPath());
+    return extra;
+}
+
+QJsonObject baseResult(JobContext& ctx)
+{
+    return QJsonObject{{QStringLiteral("executionId"), ctx.record.executionId()}};
+}
+
+// Resolves the route and applies its focus policy (plan 2.0):
+//  focusIfNeeded    raise and focus the window when it is not focused (default for side effects);
+//  requireFocused   the same, then fail with DESKTOP_FOCUS_LOST if it still is not focused;
+//  failIfNotFocused never change focus; fail when the window is not already focused.
+Result<ResolvedRoute> resolveRoute(JobContext& ctx, const Route& route, bool sideEffect)
+{
+    Step step(ctx.record, QStringLiteral("route.resolve"));
+    auto resolved = ctx.backend.resolveRoute(route, ctx.call);
+    if (!resolved) {
+        step.finish(false, resolved.error().toJson());
+        return resolved;
+    }
+    step.finish(true, resolved->toJson());
+
+    const auto policy = route.focusPolicy ? route.focusPolicy
+                                          : (sideEffect ? std::optional(FocusPolicy::FocusIfNeeded) : std::nullopt);
+    if (!policy || resolved->windowFocused)
+        return resolved;
+    const QJsonObject where{{QStringLiteral("focusPolicy"), focusPolicyName(*policy)},
+                            {QStringLiteral("route"), resolved->toJson()}};
+    if (*policy == FocusPolicy::FailIfNotFocused)
+        return Error::make(ErrorCode::FocusLost,
+                           QStringLiteral("the target window \"%1\" is not focused").arg(resolved->windowTitle), where);
+    Step focus(ctx.record, QStringLiteral("route.focus"));
+    if (auto stop = ctx.call.checkpoint())
+        return *stop;
+    const auto focused = ctx.backend.focusWindow(resolved.value(), ctx.call);
+    if (!focused) {
+        focus.finish(false, focused.error().toJson());
+        return focused.error();
+    }
+    if (*policy == FocusPolicy::RequireFocused) {
+        auto again = ctx.backend.resolveRoute(route, ctx.call);
+        if (!again)
+            return again;
+        if (!again->windowFocused || again->pid != resolved->pid) {
+            focus.finish(false);
+            return Error::make(ErrorCode::FocusLost,
+                               QStringLiteral("the target window \"%1\" did not take focus").arg(resolved->windowTitle),
+                               where);
+        }
+        resolved = again;
+    } else {
+        resolved->windowFocused = true;
+    }
+    focus.finish(true);
+    return resolved;
+}
+
+Result<Snapshot> takeSnapshot(JobContext& ctx, const ResolvedRoute& route, const SnapshotBounds& bounds)
+{
+    Step step(ctx.record, QStringLiteral("snapshot"));
+    if (auto stop = ctx.call.checkpoint())
+        return *stop;
+    auto snapshot = ctx.backend.snapshot(route, bounds, ctx.call);
+    if (!snapshot) {
+        step.finish(false, snapshot.error().toJson());
+        return snapshot;
+    }
+    ctx.elements.adopt(snapshot.value(), route);
+    step.finish(true, snapshot->metadataJson());
+    return snapshot;
+}
+
+std::optional<Error> writeTree(JobContext& ctx, const Snapshot& snapshot, QJsonObject extra = {})
+{
+    QJsonObject tree = snapshot.toJson();
+    for (auto it = extra.constBegin(); it != extra.constEnd(); ++it)
+        tree.insert(it.key(), it.value());
+    return writeArtifact(ctx, QStringLiteral("ax.json"), pretty(tree));
+}
+
+std::optional<Error> writeCandidates(JobContext& ctx, const Snapshot& snapshot, const Selector& selector,
+                                     const QList<Candidate>& candidates, const QJsonObject& selectorJson)
+{
+    return writeArtifact(ctx, QStringLiteral("selectors/candidates.json"),
+                         pretty(SelectorEngine::candidatesJson(snapshot, selector, candidates, selectorJson)));
+}
+
+Result<QString> screenshotTo(JobContext& ctx, const QString& name)
+{
+    Step step(ctx.record, QStringLiteral("screenshot:") + name);
+    auto shot = ctx.backend.screenshot(ctx.call);
+    if (!shot) {
+        step.finish(false, shot.error().toJson());
+        return shot.error();
+    }
+    if (auto err = writeArtifact(ctx, name, shot->png))
+        return *err;
+    step.finish(true, QJsonObject{{QStringLiteral("width"), shot->width},
+                                  {QStringLiteral("height"), shot->height},
+                                  {QStringLiteral("takenAt"), shot->takenAt.toString(Qt::ISODateWithMs)}});
+    return name;
+}
+
+QString describeFingerprintChange(const Node& was, const Node& now)
+{
+    QStringList changes;
+    if (was.role != now.role)
+        changes.append(QStringLiteral("role %1 -> %2").arg(was.role, now.role));
+    if (was.title != now.title)
+        changes.append(QStringLiteral("title \"%1\" -> \"%2\"").arg(was.title, now.title));
+    if (!(was.frame == now.frame))
+        changes.append(QStringLiteral("frame moved or resized"));
+    return changes.join(QStringLiteral("; "));
+}
+
+struct ResolvedTarget
+{
+    Node node;
+    QString via; ///< "elementRef", "elementRef:reresolved", "selector"
+    Snapshot snapshot;
+    QList<Candidate> candidates;
+};
+
+// contract 4.5 + DESIGN.md 7: an elementRef is used when its element is still there with the
+// same fingerprint; otherwise it is re-resolved once from a fresh snapshot, and refused with
+// DESKTOP_STALE_SNAPSHOT (saying what changed) when that fails too.
+Result<ResolvedTarget> resolveTarget(JobContext& ctx, ResolvedRoute& route, const TargetParams& target,
+                                     bool includeText)
+{
+    ResolvedTarget out;
+    auto fresh = takeSnapshot(ctx, route, searchBounds(ctx.call, includeText));
+    if (!fresh)
+        return fresh.error();
+    out.snapshot = fresh.value();
+    if (auto err = writeTree(ctx, out.snapshot))
+        return *err;
+
+    if (target.elementRef) {
+        const auto& ref = *target.elementRef;
+        Step step(ctx.record, QStringLiteral("target.elementRef"));
+        const ElementCache::Entry* cached = ctx.elements.find(ref.elementId);
+        const QString wanted = ref.fingerprint ? *ref.fingerprint : (cached ? fingerprintOf(cached->node) : QString());
+        // The same element (same backend handle) with the same fingerprint.
+        if (cached) {
+            for (const auto& node : out.snapshot.nodes) {
+                if (node.handle == cached->node.handle && !node.handle.isEmpty()) {
+                    if (wanted.isEmpty() || fingerprintOf(node) == wanted) {
+                        out.node = node;
+                        out.via = QStringLiteral("elementRef");
+                        step.finish(true, QJsonObject{{QStringLiteral("elementId"), ref.elementId}});
+                        return out;
+                    }
+                    break;
+                }
+            }
+        }
+        // Re-resolve once: a unique element of the fresh snapshot with the same fingerprint.
+        QList<int> same;
+        for (int i = 0; i < out.snapshot.nodes.size(); ++i) {
+            if (!wanted.isEmpty() && fingerprintOf(out.snapshot.nodes.at(i)) == wanted)
+                same.append(i);
+        }
+        if (same.size() == 1) {
+            out.node = out.snapshot.nodes.at(same.first());
+            out.via = QStringLiteral("elementRef:reresolved");
+            step.finish(true, QJsonObject{{QStringLiteral("elementId"), ref.elementId},
+                                          {QStringLiteral("reresolvedTo"), out.node.elementId}});
+            return out;
+        }
+        if (!target.selector) {
+            QJsonObject details{{QStringLiteral("elementId"), ref.elementId},
+                                {QStringLiteral("fingerprint"), wanted},
+                                {QStringLiteral("known"), cached != nullptr},
+                                {QStringLiteral("sameFingerprintCount"), static_cast<int>(same.size())}};
+            QString what = cached ? QStringLiteral("the element is gone") : QStringLiteral("the elementId is unknown or expired");
+            if (cached) {
+                for (const auto& node : out.snapshot.nodes) {
+                    if (node.handle == cached->node.handle && !node.handle.isEmpty()) {
+                        what = QStringLiteral("the element changed: ") + describeFingerprintChange(cached->node, node);
+                        details.insert(QStringLiteral("currentFingerprint"), fingerprintOf(node));
+                        break;
+                    }
+                }
+            }
+            if (same.size() > 1)
+                what = QStringLiteral("%1 elements now share the fingerprint").arg(same.size());
+            details.insert(QStringLiteral("change"), what);
+            step.finish(false, details);
+            return Error::make(ErrorCode::StaleSnapshot,
+                               QStringLiteral("elementRef %1 is stale: %2; observe or find again").arg(ref.elementId, what),
+                               details);
+        }
+        step.finish(false, QJsonObject{{QStringLiteral("fallback"), QStringLiteral("selector")}});
+    }
+
+    Step step(ctx.record, QStringLiteral("target.selector"));
+    out.candidates = SelectorEngine::match(out.snapshot, *target.selector);
+    if (auto err = writeCandidates(ctx, out.snapshot, *target.selector, out.candidates, target.selectorJson))
+        return *err;
+    if (out.candidates.isEmpty()) {
+        QJsonObject details{{QStringLiteral("selector"), target.selectorJson},
+                            {QStringLiteral("nodeCount"), static_cast<int>(out.snapshot.nodes.size())},
+                            {QStringLiteral("truncated"), out.snapshot.truncated}};
+        step.finish(false, details);
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no element matches the selector"), details);
+    }
+    out.node = out.snapshot.nodes.at(out.candidates.first().nodeIndex);
+    out.via = QStringLiteral("selector");
+    step.finish(true, QJsonObject{{QStringLiteral("elementId"), out.node.elementId},
+                                  {QStringLiteral("matched"), static_cast<int>(out.candidates.size())}});
+    return out;
+}
+
+QString textDigest(const QString& text)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha256).toHex());
+}
+
+} // namespace
+
+SnapshotBounds searchBounds(const CallContext& call, bool includeText)
+{
+    SnapshotBounds bounds;
+    bounds.maxDepth = 64;
+    bounds.maxNodes = 20000;
+    bounds.maxWallTimeMs = static_cast<int>(std::min<qint64>(call.remainingMs(), 30000));
+    bounds.includeText = includeText;
+    return bounds;
+}
+
+JobFunction observe(ObserveParams params)
+{
+    return [params](JobContext& ctx) -> Result<QJsonObject> {
+        auto route = resolveRoute(ctx, params.route, false);
+        if (!route)
+            return route.error();
+        QJsonObject result = baseResult(ctx);
+        result.insert(QStringLiteral("routeResolved"), route->toJson());
+        QJsonObject ev;
+        QJsonObject timing;
+        std::optional<Snapshot> snapshot;
+        if (params.includeAxTree) {
+            auto snap = takeSnapshot(ctx, route.value(), params.bounds);
+            if (!snap)
+                return snap.error();
+            snapshot = snap.value();
+            timing.insert(QStringLiteral("axTreeAt"), snapshot->takenAt.toString(Qt::ISODateWithMs));
+            timing.insert(QStringLiteral("axTreeMs"), snapshot->elapsedMs);
+            result.insert(QStringLiteral("axTree"), snapshot->metadataJson());
+        }
+        // The screenshot right after the tree, so both describe the same moment as closely as
+        // the tree's traversal allows (plan 2.4); the skew is recorded.
+        if (params.includeScreenshot) {
+            const QDateTime before = QDateTime::currentDateTimeUtc();
+            auto shot = screenshotTo(ctx, QStringLiteral("observe.png"));
+            if (!shot)
+                return shot.error();
+            ev.insert(QStringLiteral("screenshotPath"), shot.value());
+            timing.insert(QStringLiteral("screenshotAt"), before.toString(Qt::ISODateWithMs));
+            if (snapshot)
+                timing.insert(QStringLiteral("skewMs"), snapshot->takenAt.msecsTo(before));
+        }
+        if (snapshot) {
+            if (auto err = writeTree(ctx, *snapshot, QJsonObject{{QStringLiteral("timing"), timing}}))
+                return *err;
+            ev.insert(QStringLiteral("axPath"), QStringLiteral("ax.json"));
+        }
+        result.insert(QStringLiteral("timing"), timing);
+        result.insert(QStringLiteral("evidence"), evidence(ctx, ev));
+        return result;
+    };
+}
+
+JobFunction find(FindParams params)
+{
+    return [params](JobContext& ctx) -> Result<QJsonObject> {
+        auto route = resolveRoute(ctx, params.route, false);
+        if (!route)
+            return route.error();
+        auto snapshot = takeSnapshot(ctx, route.value(), searchBounds(ctx.call, params.selector.needsText()));
+        if (!snapshot)
+            return snapshot.error();
+        Step step(ctx.record, QStringLiteral("select"));
+        const auto candidates = SelectorEngine::match(snapshot.value(), params.selector);
+        step.finish(true, QJsonObject{{QStringLiteral("matched"), static_cast<int>(candidates.size())}});
+        if (auto err = writeTree(ctx, snapshot.value()))
+            return *err;
+        if (auto err = writeCandidates(ctx, snapshot.value(), params.selector, candidates, params.selectorJson))
+            return *err;
+        QJsonArray refs;
+        for (int i = 0; i < candidates.size() && i < params.selector.limit; ++i)
+            refs.append(ElementRef::fromNode(snapshot->nodes.at(candidates.at(i).nodeIndex)).toJson());
+        QJsonObject result = baseResult(ctx);
+        result.insert(QStringLiteral("elementRefs"), refs);
+        result.insert(QStringLiteral("matched"), static_cast<int>(candidates.size()));
+        result.insert(QStringLiteral("routeResolved"), route->toJson());
+        result.insert(QStringLiteral("truncated"), snapshot->truncated);
+        result.insert(QStringLiteral("evidence"),
+                      evidence(ctx, QJsonObject{{QStringLiteral("axPath"), QStringLiteral("ax.json")},
+                                                {QStringLiteral("candidatesPath"),
+                                                 QStringLiteral("selectors/candidates.json")}}));
+        return result;
+    };
+}
+
+JobFunction click(ClickParams params)
+{
+    return [params](JobContext& ctx) -> Result<QJsonObject> {
+        Route routeSpec = params.route;
+        // A cached elementRef names its app: without an explicit route, act there.
+        if (params.target.elementRef && !routeSpec.bundleId && !routeSpec.pid) {
+            if (const auto* cached = ctx.elements.find(params.target.elementRef->elementId))
+                routeSpec.pid = cached->route.pid;
+        }
+        auto route = resolveRoute(ctx, routeSpec, true);
+        if (!route)
+            return route.error();
+        auto target = resolveTarget(ctx, route.value(), params.target, false);
+        if (!target)
+            return target.error();
+        const Node& node = target->node;
+        QJsonObject ev{{QStringLiteral("beforeScreenshot"), QJsonValue()},
+                       {QStringLiteral("afterScreenshot"), QJsonValue()}};
+        if (auto stop = ctx.call.checkpoint())
+            return *stop;
+
+        Result<ActionOutcome> outcome = Error::make(ErrorCode::InternalError, QStringLiteral("no click attempted"));
+        {
+            Step step(ctx.record, QStringLiteral("click.press"));
+            outcome = ctx.backend.press(route.value(), node, ctx.call);
+            step.finish(outcome.ok(), outcome.ok() ? outcome->details : outcome.error().toJson());
+        }
+        const bool noAction = !outcome && outcome.error().details.value(QStringLiteral("reason")) ==
+                                              QJsonValue(QStringLiteral("no_action"));
+        if (noAction && params.allowCoordinateFallback) {
+            if (node.frame.isEmpty())
+                return Error::make(ErrorCode::ElementNotFound,
+                                   QStringLiteral("the element has no action and no on-screen frame to click"),
+                                   QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_frame")},
+                                               {QStringLiteral("element"), ElementRef::fromNode(node).toJson()}});
+            // Coordinates are the last resort (plan 2.2): always with before/after evidence.
+            auto before = screenshotTo(ctx, QStringLiteral("before.png"));
+            if (!before)
+                return before.error();
+            ev.insert(QStringLiteral("beforeScreenshot"), before.value());
+            if (auto stop = ctx.call.checkpoint())
+                return *stop;
+            Step step(ctx.record, QStringLiteral("click.pointer"));
+            outcome = ctx.backend.clickAt(route.value(), node.frame.center(), ctx.call);
+            step.finish(outcome.ok());
+            if (!outcome)
+                return outcome.error();
+            auto after = screenshotTo(ctx, QStringLiteral("after.png"));
+            if (!after)
+                return after.error();
+            ev.insert(QStringLiteral("afterScreenshot"), after.value());
+        }
+        if (!outcome)
+            return outcome.error();
+        QJsonObject result = baseResult(ctx);
+        result.insert(QStringLiteral("clicked"), true);
+        result.insert(QStringLiteral("deliveredBy"), outcome->deliveredBy);
+        result.insert(QStringLiteral("verified"), outcome->verified);
+        result.insert(QStringLiteral("target"), ElementRef::fromNode(node).toJson());
+        result.insert(QStringLiteral("targetResolvedVia"), target->via);
+        result.insert(QStringLiteral("routeResolved"), route->toJson());
+        result.insert(QStringLiteral("evidence"), evidence(ctx, ev));
+        return result;
+    };
+}
+
+JobFunction typeText(TypeTextParams params)
+{
+    return [params](JobContext& ctx) -> Result<QJsonObject> {
+        Route routeSpec = params.route;
+        if (params.target && params.target->elementRef && !routeSpec.bundleId && !routeSpec.pid) {
+            if (const auto* cached = ctx.elements.find(params.target->elementRef->elementId))
+                routeSpec.pid = cached->route.pid;
+        }
+        auto route = resolveRoute(ctx, routeSpec, true);
+        if (!route)
+            return route.error();
+        std::optional<ResolvedTarget> target;
+        if (params.target) {
+            auto resolved = resolveTarget(ctx, route.value(), *params.target, false);
+            if (!resolved)
+                return resolved.error();
+            target = resolved.value();
+        }
+        if (auto stop = ctx.call.checkpoint())
+            return *stop;
+        // DESIGN.md 9: the text itself never reaches evidence, only its length and digest.
+        const QJsonObject textInfo{{QStringLiteral("length"), static_cast<int>(params.text.size())},
+                                   {QStringLiteral("sha256"), textDigest(params.text)}};
+        Step step(ctx.record, QStringLiteral("type"));
+        auto outcome = ctx.backend.typeText(route.value(), target ? &target->node : nullptr, params.text,
+                                            TypeOptions{params.clearBefore}, ctx.call);
+        if (!outcome) {
+            step.finish(false, outcome.error().toJson());
+            return outcome.error();
+        }
+        step.finish(true, QJsonObject{{QStringLiteral("path"), outcome->path},
+                                      {QStringLiteral("text"), textInfo},
+                                      {QStringLiteral("readBack"), outcome->readBack}});
+        QJsonObject result = baseResult(ctx);
+        result.insert(QStringLiteral("typed"), true);
+        result.insert(QStringLiteral("path"), outcome->path);
+        result.insert(QStringLiteral("readBack"), outcome->readBack);
+        result.insert(QStringLiteral("matched"), outcome->matched ? QJsonValue(*outcome->matched) : QJsonValue());
+        result.insert(QStringLiteral("text"), textInfo);
+        if (target) {
+            result.insert(QStringLiteral("target"), ElementRef::fromNode(target->node).toJson());
+            result.insert(QStringLiteral("targetResolvedVia"), target->via);
+        }
+        result.insert(QStringLiteral("routeResolved"), route->toJson());
+        result.insert(QStringLiteral("evidence"), evidence(ctx));
+        return result;
+    };
+}
+
+JobFunction hotkey(HotkeyParams params)
+{
+    return [params](JobContext& ctx) -> Result<QJsonObject> {
+        auto route = resolveRoute(ctx, params.route, true);
+        if (!route)
+            return route.error();
+        if (auto stop = ctx.call.checkpoint())
+            return *stop;
+        Step step(ctx.record, QStringLiteral("hotkey"));
+        auto outcome = ctx.backend.sendChord(route.value(), params.chord, params.delayMs, ctx.call);
+        if (!outcome) {
+            step.finish(false, outcome.error().toJson());
+            return outcome.error();
+        }
+        step.finish(true, QJsonObject{{QStringLiteral("keys"), QJsonArray::fromStringList(params.chord.names())}});
+        QJsonObject result = baseResult(ctx);
+        result.insert(QStringLiteral("sent"), true);
+        result.insert(QStringLiteral("keys"), QJsonArray::fromStringList(params.chord.names()));
+        result.insert(QStringLiteral("deliveredBy"), outcome->deliveredBy);
+        result.insert(QStringLiteral("routeResolved"), route->toJson());
+        result.insert(QStringLiteral("evidence"), evidence(ctx));
+        return result;
+    };
+}
+
+JobFunction waitUntil(WaitUntilParams params)
+{
+    return [params](JobContext& ctx) -> Result<QJsonObject> {
+        QElapsedTimer elapsed;
+        elapsed.start();
+        int polls = 0;
+        std::optional<Snapshot> last;
+        QList<Candidate> candidates;
+        std::optional<Error> lastError;
+        while (true) {
+            if (auto stop = ctx.call.checkpoint())
+                return *stop;
+            ++polls;
+            auto route = ctx.backend.resolveRoute(params.route, ctx.call);
+            if (route) {
+                auto snapshot = takeSnapshot(ctx, route.value(), searchBounds(ctx.call, params.selector.needsText()));
+                if (snapshot) {
+                    candidates = SelectorEngine::match(snapshot.value(), params.selector);
+                    last = snapshot.value();
+                    lastError.reset();
+                    if (!candidates.isEmpty())
+                        break;
+                } else if (snapshot.error().code == ErrorCode::Aborted || snapshot.error().code == ErrorCode::Timeout) {
+                    return snapshot.error();
+                } else {
+                    lastError = snapshot.error();
+                }
+            } else {
+                // The app may not be there yet: waiting for it is part of waiting.
+                lastError = route.error();
+            }
+            const qint64 left = params.timeoutMs - elapsed.elapsed();
+            if (left <= 0) {
+                if (last) {
+                    if (auto err = writeTree(ctx, *last))
+                        return *err;
+                }
+                QJsonObject details{{QStringLiteral("timeoutMs"), params.timeoutMs},
+                                    {QStringLiteral("elapsedMs"), elapsed.elapsed()},
+                                    {QStringLiteral("polls"), polls},
+                                    {QStringLiteral("matched"), 0}};
+                if (lastError)
+                    details.insert(QStringLiteral("lastError"), lastError->toJson());
+                return Error::make(ErrorCode::Timeout,
+                                   QStringLiteral("the condition did not hold within %1 ms").arg(params.timeoutMs),
+                                   details);
+            }
+            // Sleep in short slices so an abort or the request deadline ends the wait at once.
+            QDeadlineTimer nap(std::min<qint64>(params.pollMs, left));
+            while (!nap.hasExpired() && !ctx.call.checkpoint())
+                QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(nap.remainingTime(), 1, 10)));
+        }
+        if (auto err = writeTree(ctx, *last))
+            return *err;
+        if (auto err = writeCandidates(ctx, *last, params.selector, candidates, params.selectorJson))
+            return *err;
+        QJsonObject result = baseResult(ctx);
+        result.insert(QStringLiteral("ok"), true);
+        result.insert(QStringLiteral("matched"), static_cast<int>(candidates.size()));
+        result.insert(QStringLiteral("elapsedMs"), elapsed.elapsed());
+        result.insert(QStringLiteral("polls"), polls);
+        result.insert(QStringLiteral("evidence"),
+                      evidence(ctx, QJsonObject{{QStringLiteral("axPath"), QStringLiteral("ax.json")}}));
+        return result;
+    };
+}
+
+} // namespace Bridge::Methods

@@ -1,0 +1,107 @@
+#pragma once
+
+#include "Error.h"
+#include "Keys.h"
+#include "Types.h"
+
+#include <QJsonObject>
+#include <QStringList>
+
+#include <optional>
+
+namespace Bridge {
+
+/// contract 4.2. Token beats phrase.
+struct ConfirmParams
+{
+    std::optional<QString> token;
+    std::optional<QString> phrase;
+    std::optional<QString> approvedAt;
+    std::optional<QString> approver;
+};
+
+/// An elementRef as a client sends it back (contract 5.5): elementId and fingerprint.
+struct ElementRefParams
+{
+    QString elementId;
+    std::optional<QString> fingerprint;
+};
+
+/// target: elementRef or selector (one or both: the ref first, the selector as fallback).
+struct TargetParams
+{
+    std::optional<ElementRefParams> elementRef;
+    std::optional<Automation::Selector> selector;
+    QJsonObject selectorJson;
+};
+
+struct ObserveParams
+{
+    Automation::Route route;
+    bool includeScreenshot = true;
+    bool includeAxTree = true;
+    Automation::SnapshotBounds bounds;
+};
+
+struct FindParams
+{
+    Automation::Route route;
+    Automation::Selector selector;
+    QJsonObject selectorJson;
+};
+
+struct ClickParams
+{
+    Automation::Route route;
+    TargetParams target;
+    ConfirmParams confirm;
+    bool allowCoordinateFallback = false;
+};
+
+struct TypeTextParams
+{
+    Automation::Route route;
+    std::optional<TargetParams> target;
+    QString text;
+    bool clearBefore = false;
+    ConfirmParams confirm;
+};
+
+struct HotkeyParams
+{
+    Automation::Route route;
+    Automation::KeyChord chord;
+    int delayMs = 50;
+    ConfirmParams confirm;
+};
+
+struct WaitUntilParams
+{
+    Automation::Route route;
+    Automation::Selector selector;
+    QJsonObject selectorJson;
+    int pollMs = 500;
+    int timeoutMs = 0;
+};
+
+struct AbortParams
+{
+    QString executionId;
+};
+
+/// Parsers: each returns the typed struct or DESKTOP_INVALID_REQUEST (-32602) naming the field.
+namespace Params {
+Automation::Result<ObserveParams> observe(const QJsonObject& params);
+Automation::Result<FindParams> find(const QJsonObject& params);
+Automation::Result<ClickParams> click(const QJsonObject& params);
+Automation::Result<TypeTextParams> typeText(const QJsonObject& params);
+Automation::Result<HotkeyParams> hotkey(const QJsonObject& params);
+Automation::Result<WaitUntilParams> waitUntil(const QJsonObject& params);
+Automation::Result<AbortParams> abort(const QJsonObject& params);
+
+Automation::Result<Automation::Route> route(const QJsonValue& value, const QString& field);
+Automation::Result<Automation::Selector> selector(const QJsonValue& value, const QString& field);
+Automation::Result<ConfirmParams> confirm(const QJsonValue& value, const QString& field);
+} // namespace Params
+
+} // namespace Bridge

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+#include <sys/types.h>
+
+namespace Bridge {
+
+/// Who is on the other end of a local socket, pinned when the connection is accepted.
+struct PeerInfo
+{
+    qint64 pid = -1;
+    qint64 uid = -1;
+    qint64 gid = -1;
+    QString executable;       ///< /proc/PID/exe, symlinks resolved; empty if unreadable
+    quint64 startTime = 0;    ///< /proc/PID/stat field 22, so a recycled pid is told apart
+    QString auditTokenDigest; ///< DESIGN.md 6: sha256("pid:starttime:uid:exe"), first 8 hex
+
+    /// contract 5.1 `peer`: {pid, auditTokenDigest}.
+    QJsonObject toJson() const;
+    /// The full identity for evidence and audit.
+    QJsonObject toDetailedJson() const;
+};
+
+/// SO_PEERCRED of a connected Unix socket, completed from /proc.
+std::optional<PeerInfo> peerFromSocket(qintptr fd);
+/// The identity of a process from /proc (uid/gid from its status), e.g. this process.
+std::optional<PeerInfo> peerFromPid(qint64 pid);
+
+/// DESIGN.md 6 digest.
+QString auditTokenDigest(qint64 pid, quint64 startTime, qint64 uid, const QString& executable);
+/// Field 22 of /proc/PID/stat; 0 when unreadable.
+quint64 processStartTime(qint64 pid);
+/// /proc/PID/exe resolved; empty when unreadable.
+QString processExecutable(qint64 pid);
+
+} // namespace Bridge

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "PermissionProbe.h"
+
+#include <QDateTime>
+#include <QMutex>
+#include <QObject>
+
+#include <functional>
+#include <memory>
+
+class QThread;
+
+namespace Bridge {
+
+/// Probes the permissions on its own thread every `intervalMs` and keeps the latest report, so
+/// health, doctor and the tray read it without blocking (DESIGN.md 3: the GUI thread never waits).
+class PermissionMonitor final : public QObject
+{
+    Q_OBJECT
+
+public:
+    using ProbeFactory = std::function<std::unique_ptr<Automation::PermissionProbe>()>;
+
+    explicit PermissionMonitor(ProbeFactory factory, int intervalMs = 1000, QObject* parent = nullptr);
+    ~PermissionMonitor() override;
+
+    /// Probes once on the calling thread (startup), then keeps probing in the background.
+    void start();
+    void stop();
+
+    Automation::PermissionReport current() const;
+    QDateTime probedAt() const;
+
+Q_SIGNALS:
+    /// A permission's state changed (emitted on the monitor's thread; connect queued).
+    void changed();
+
+private:
+    void store(const Automation::PermissionReport& report);
+
+    ProbeFactory m_factory;
+    int m_intervalMs;
+    QThread* m_thread = nullptr;
+    QObject* m_worker = nullptr;
+    mutable QMutex m_mutex;
+    Automation::PermissionReport m_report;
+    QDateTime m_probedAt;
+    bool m_hasReport = false;
+};
+
+} // namespace Bridge

@@ -1,0 +1,303 @@
+#include "Server.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLocalSocket>
+#include <QLoggingCategory>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace Bridge {
+
+Q_LOGGING_CATEGORY(lcServer, "msgcode.bridge.server")
+
+using Automation::Error;
+using Automation::ErrorCode;
+
+namespace {
+
+// Zombies keep their pid until reaped, and nothing reaps them on some machines: a lock held by
+// a zombie is stale.
+bool processAlive(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray text = stat.readAll();
+    const qsizetype close = text.lastIndexOf(')');
+    if (close < 0 || close + 2 >= text.size())
+        return false;
+    const char state = text.at(close + 2);
+    return state != 'Z' && state != 'X';
+}
+
+QString describeProcess(qint64 pid)
+{
+    const QString exe = processExecutable(pid);
+    return exe.isEmpty() ? QStringLiteral("pid %1").arg(pid) : QStringLiteral("pid %1, %2").arg(pid).arg(exe);
+}
+
+} // namespace
+
+Connection::Connection(QLocalSocket* socket, quint64 id, const PeerInfo& peer, Server& server)
+    : QObject(&server), m_socket(socket), m_id(id), m_peer(peer), m_server(server),
+      m_framer(server.options().maxLineBytes)
+{
+    m_socket->setParent(this);
+    m_socket->setReadBufferSize(1024 * 1024);
+    m_partialTimer.setSingleShot(true);
+    m_partialTimer.setInterval(server.options().partialLineTimeoutMs);
+    connect(&m_partialTimer, &QTimer::timeout, this, &Connection::onPartialTimeout);
+    connect(m_socket, &QLocalSocket::readyRead, this, &Connection::onReadyRead);
+    connect(m_socket, &QLocalSocket::bytesWritten, this, [this] {
+        if (m_paused && m_socket->bytesToWrite() < m_server.options().maxPendingWriteBytes / 2) {
+            m_paused = false;
+            onReadyRead();
+        }
+    });
+    connect(m_socket, &QLocalSocket::disconnected, this, [this] {
+        m_closing = true;
+        m_partialTimer.stop();
+        Q_EMIT closed(m_id);
+        deleteLater();
+    });
+}
+
+Connection::~Connection() = default;
+
+void Connection::send(const QByteArray& line)
+{
+    if (m_socket->state() != QLocalSocket::ConnectedState)
+        return;
+    m_socket->write(line);
+}
+
+void Connection::refuse(const Error& error)
+{
+    send(JsonRpc::encodeLine(JsonRpc::errorResponse(QJsonValue(), error)));
+    m_closing = true;
+    m_partialTimer.stop();
+    // disconnectFromServer() waits until the pending bytes are written, without blocking.
+    m_socket->disconnectFromServer();
+}
+
+void Connection::onReadyRead()
+{
+    if (m_closing || m_paused)
+        return;
+    const QByteArray bytes = m_socket->readAll();
+    if (!bytes.isEmpty())
+        m_framer.append(bytes);
+    processLines();
+}
+
+void Connection::processLines()
+{
+    while (!m_closing) {
+        // Back-pressure: a client that does not read its answers stops being read.
+        if (m_socket->bytesToWrite() > m_server.options().maxPendingWriteBytes) {
+            m_paused = true;
+            return;
+        }
+        auto item = m_framer.next();
+        if (!item)
+            break;
+        if (item->kind == LineFramer::Item::Kind::TooLong) {
+            qCWarning(lcServer) << "connection" << m_id << "(pid" << m_peer.pid << ") sent a line over"
+                                << m_framer.maxLineBytes() << "bytes; closing it";
+            refuse(Error::invalidRequest(
+                QStringLiteral("line exceeds %1 bytes; closing the connection").arg(m_framer.maxLineBytes()), -32600,
+                QJsonObject{{QStringLiteral("reason"), QStringLiteral("line_too_long")},
+                            {QStringLiteral("maxLineBytes"), m_framer.maxLineBytes()}}));
+            return;
+        }
+        if (item->line.trimmed().isEmpty())
+            continue;
+        const auto decoded = JsonRpc::decode(item->line);
+        if (!decoded) {
+            send(JsonRpc::encodeLine(JsonRpc::errorResponse(QJsonValue(), decoded.error())));
+            continue;
+        }
+        QPointer<Connection> self(this);
+        m_server.dispatcher().dispatch(Caller{m_id, m_peer}, decoded.value(), [self](const QByteArray& line) {
+            if (self)
+                self->send(line);
+        });
+    }
+    if (m_closing)
+        return;
+    if (m_framer.pendingBytes() == 0)
+        m_partialTimer.stop();
+    else if (!m_partialTimer.isActive())
+        m_partialTimer.start();
+}
+
+void Connection::onPartialTimeout()
+{
+    if (m_framer.pendingBytes() == 0 || m_closing)
+        return;
+    qCWarning(lcServer) << "connection" << m_id << "held a partial line for"
+                        << m_server.options().partialLineTimeoutMs << "ms; closing it";
+    refuse(Error::invalidRequest(
+        QStringLiteral("a partial line was not completed within %1 ms; closing the connection")
+            .arg(m_server.options().partialLineTimeoutMs),
+        -32600,
+        QJsonObject{{QStringLiteral("reason"), QStringLiteral("partial_line_timeout")},
+                    {QStringLiteral("timeoutMs"), m_server.options().partialLineTimeoutMs},
+                    {QStringLiteral("pendingBytes"), m_framer.pendingBytes()}}));
+}
+
+Server::Server(Dispatcher& dispatcher, Executor& executor, ServerOptions options, QObject* parent)
+    : QObject(parent), m_dispatcher(dispatcher), m_executor(executor), m_options(std::move(options))
+{
+    connect(&m_server, &QLocalServer::newConnection, this, &Server::onNewConnection);
+}
+
+Server::~Server()
+{
+    close();
+}
+
+bool Server::listen(QString* error, bool* alreadyServed)
+{
+    if (alreadyServed)
+        *alreadyServed = false;
+    const QString path = m_options.socketPath;
+    if (!path.startsWith(QLatin1Char('/'))) {
+        *error = QStringLiteral("the socket path must be absolute: %1").arg(path);
+        return false;
+    }
+    const QString dirPath = QFileInfo(path).absolutePath();
+    const QByteArray dirBytes = QFile::encodeName(dirPath);
+    struct stat st{};
+    if (::stat(dirBytes.constData(), &st) != 0) {
+        if (!QDir().mkpath(dirPath)) {
+            *error = QStringLiteral("cannot create the socket directory %1").arg(dirPath);
+            return false;
+        }
+        ::chmod(dirBytes.constData(), 0700);
+        ::stat(dirBytes.constData(), &st);
+    }
+    if (st.st_uid != ::getuid()) {
+        *error = QStringLiteral("the socket directory %1 belongs to another user (uid %2)").arg(dirPath).arg(st.st_uid);
+        return false;
+    }
+    if ((st.st_mode & 0077) != 0) {
+        // Our own directory: keep it private. (A tests-only looser mode is applied to the socket.)
+        if (!m_options.insecureSocketModeForTests)
+            ::chmod(dirBytes.constData(), 0700);
+    }
+
+    m_lock = std::make_unique<QLockFile>(path + QStringLiteral(".lock"));
+    m_lock->setStaleLockTime(0); // a live host is never displaced because its lock is old
+    if (!m_lock->tryLock(0)) {
+        qint64 pid = 0;
+        QString hostName, appName;
+        if (m_lock->error() == QLockFile::LockFailedError && m_lock->getLockInfo(&pid, &hostName, &appName) &&
+            !processAlive(pid)) {
+            m_lock->removeStaleLockFile();
+        }
+        if (!m_lock->tryLock(0)) {
+            if (m_lock->error() == QLockFile::LockFailedError && alreadyServed)
+                *alreadyServed = true;
+            if (m_lock->error() == QLockFile::LockFailedError && m_lock->getLockInfo(&pid, &hostName, &appName))
+                *error = QStringLiteral("another msgcode-desktop-host (%1) is already serving %2")
+                             .arg(describeProcess(pid), path);
+            else
+                *error = QStringLiteral("cannot take the lock %1.lock").arg(path);
+            m_lock.reset();
+            return false;
+        }
+    }
+
+    if (QFileInfo::exists(path)) {
+        // We hold the lock, so no well-behaved host serves this path; a socket that still answers
+        // belongs to something else and is left alone.
+        QLocalSocket probe;
+        probe.connectToServer(path);
+        if (probe.waitForConnected(300)) {
+            const auto owner = peerFromSocket(probe.socketDescriptor());
+            if (alreadyServed)
+                *alreadyServed = true;
+            *error = QStringLiteral("another process (%1) is serving %2")
+                         .arg(owner ? describeProcess(owner->pid) : QStringLiteral("unknown"), path);
+            m_lock->unlock();
+            m_lock.reset();
+            return false;
+        }
+        qCInfo(lcServer) << "replacing the stale socket" << path;
+        QLocalServer::removeServer(path);
+    }
+
+    m_server.setSocketOptions(QLocalServer::UserAccessOption);
+    if (!m_server.listen(path)) {
+        *error = QStringLiteral("cannot listen on %1: %2").arg(path, m_server.errorString());
+        m_lock->unlock();
+        m_lock.reset();
+        return false;
+    }
+    ::chmod(QFile::encodeName(path).constData(), m_options.insecureSocketModeForTests ? 0666 : 0600);
+    if (m_options.insecureSocketModeForTests)
+        qCWarning(lcServer) << "TEST MODE: the socket" << path << "is world-accessible (0666)";
+    return true;
+}
+
+QString Server::socketMode() const
+{
+    struct stat st{};
+    if (::stat(QFile::encodeName(m_options.socketPath).constData(), &st) != 0)
+        return QString();
+    return QStringLiteral("0%1").arg(st.st_mode & 0777, 3, 8, QLatin1Char('0'));
+}
+
+void Server::close()
+{
+    if (m_server.isListening()) {
+        m_server.close(); // removes the socket file
+        QFile::remove(m_options.socketPath);
+    }
+    if (m_lock) {
+        m_lock->unlock();
+        m_lock.reset();
+    }
+}
+
+void Server::flushAll(int waitMs)
+{
+    QDeadlineTimer deadline(waitMs);
+    for (const auto& connection : std::as_const(m_connections)) {
+        if (!connection)
+            continue;
+        auto* socket = connection->findChild<QLocalSocket*>();
+        while (socket && socket->bytesToWrite() > 0 && !deadline.hasExpired())
+            socket->waitForBytesWritten(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
+    }
+}
+
+void Server::onNewConnection()
+{
+    while (QLocalSocket* socket = m_server.nextPendingConnection()) {
+        const auto peer = peerFromSocket(socket->socketDescriptor());
+        const quint64 id = m_nextId++;
+        auto* connection = new Connection(socket, id, peer.value_or(PeerInfo{}), *this);
+        if (!peer || peer->uid != static_cast<qint64>(::getuid())) {
+            qCWarning(lcServer) << "refused a connection from uid" << (peer ? peer->uid : -1) << "pid"
+                                << (peer ? peer->pid : -1) << ": not the host's user";
+            connection->refuse(Error::make(
+                ErrorCode::CallerForbidden, QStringLiteral("only processes of the host's own user may connect"),
+                QJsonObject{{QStringLiteral("reason"), QStringLiteral("uid_mismatch")},
+                            {QStringLiteral("peerUid"), peer ? peer->uid : -1},
+                            {QStringLiteral("hostUid"), static_cast<qint64>(::getuid())}}));
+            continue;
+        }
+        m_connections.insert(id, connection);
+        connect(connection, &Connection::closed, this, [this](quint64 closedId) {
+            m_connections.remove(closedId);
+            m_executor.connectionClosed(closedId);
+        });
+    }
+}
+
+} // namespace Bridge

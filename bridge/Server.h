@@ -1,0 +1,100 @@
+#pragma once
+
+#include "Dispatcher.h"
+#include "LineFramer.h"
+
+#include <QLocalServer>
+#include <QLockFile>
+#include <QPointer>
+#include <QTimer>
+
+#include <memory>
+
+class QLocalSocket;
+
+namespace Bridge {
+
+struct ServerOptions
+{
+    QString socketPath;
+    qsizetype maxLineBytes = LineFramer::kDefaultMaxLineBytes;
+    int partialLineTimeoutMs = 10000;
+    /// Responses a client has not read yet before the host stops reading its requests.
+    qint64 maxPendingWriteBytes = 64 * 1024 * 1024;
+    /// Tests only: make the socket 0666 so another user can reach it (the uid check must still refuse).
+    bool insecureSocketModeForTests = false;
+};
+
+class Server;
+
+/// One client connection: NDJSON framing, the peer identity pinned at accept, replies in order
+/// of completion (DESIGN.md 4). Lives on the server's thread.
+class Connection final : public QObject
+{
+    Q_OBJECT
+
+public:
+    Connection(QLocalSocket* socket, quint64 id, const PeerInfo& peer, Server& server);
+    ~Connection() override;
+
+    quint64 id() const { return m_id; }
+    const PeerInfo& peer() const { return m_peer; }
+    void send(const QByteArray& line);
+    /// Sends one error line and closes once it is written.
+    void refuse(const Automation::Error& error);
+
+Q_SIGNALS:
+    void closed(quint64 id);
+
+private:
+    void onReadyRead();
+    void processLines();
+    void onPartialTimeout();
+
+    QLocalSocket* m_socket;
+    quint64 m_id;
+    PeerInfo m_peer;
+    Server& m_server;
+    LineFramer m_framer;
+    QTimer m_partialTimer;
+    bool m_closing = false;
+    bool m_paused = false;
+};
+
+/// The local socket front door (DESIGN.md 3): QLocalServer at the socket path, directory 0700,
+/// socket 0600, one live host per path, SO_PEERCRED uid check on every connection.
+class Server final : public QObject
+{
+    Q_OBJECT
+
+public:
+    Server(Dispatcher& dispatcher, Executor& executor, ServerOptions options, QObject* parent = nullptr);
+    ~Server() override;
+
+    /// Takes the instance lock, replaces a stale socket, listens. On failure `error` says why;
+    /// when another host is serving the path it is named (pid and executable).
+    bool listen(QString* error, bool* alreadyServed = nullptr);
+    void close();
+    /// Writes what each client is owed (bounded wait), for shutdown.
+    void flushAll(int waitMs);
+
+    QString socketPath() const { return m_options.socketPath; }
+    QString socketMode() const;
+    int connectionCount() const { return static_cast<int>(m_connections.size()); }
+    const ServerOptions& options() const { return m_options; }
+    Dispatcher& dispatcher() { return m_dispatcher; }
+
+private:
+    friend class Connection;
+    void onNewConnection();
+
+    Dispatcher& m_dispatcher;
+    Executor& m_executor;
+    ServerOptions m_options;
+    QLocalServer m_server;
+    std::unique_ptr<QLockFile> m_lock;
+    QHash<quint64, QPointer<Connection>> m_connections;
+    quint64 m_nextId = 1;
+};
+
+} // namespace Bridge

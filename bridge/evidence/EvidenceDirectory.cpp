@@ -1,0 +1,196 @@
+#include "EvidenceDirectory.h"
+
+#include <QFile>
+#include <QRandomGenerator>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace Evidence {
+
+struct Directory::Handle
+{
+    int fd = -1;
+    ~Handle()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+};
+
+namespace {
+
+QString errnoText(int err)
+{
+    return QString::fromLocal8Bit(std::strerror(err));
+}
+
+// Opens `name` below `dirfd` as a directory, creating it (0700) when missing. O_NOFOLLOW makes a
+// symlink fail with ELOOP/ENOTDIR instead of being followed.
+int openOrCreateDir(int dirfd, const QByteArray& name, bool create, QString* error, const QString& shown)
+{
+    int fd = ::openat(dirfd, name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT && create) {
+        if (::mkdirat(dirfd, name.constData(), 0700) != 0 && errno != EEXIST) {
+            *error = QStringLiteral("cannot create %1: %2").arg(shown, errnoText(errno));
+            return -1;
+        }
+        fd = ::openat(dirfd, name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    }
+    if (fd < 0) {
+        const int err = errno;
+        struct stat st{};
+        if (::fstatat(dirfd, name.constData(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+            *error = QStringLiteral("%1 is a symbolic link; evidence is never written through one").arg(shown);
+        else
+            *error = QStringLiteral("cannot open %1: %2").arg(shown, errnoText(err));
+    }
+    return fd;
+}
+
+} // namespace
+
+bool isPlainRelativePath(const QString& path)
+{
+    if (path.isEmpty() || path.startsWith(QLatin1Char('/')))
+        return false;
+    const auto parts = path.split(QLatin1Char('/'));
+    for (const auto& part : parts) {
+        if (part.isEmpty() || part == QLatin1String(".") || part == QLatin1String(".."))
+            return false;
+    }
+    return true;
+}
+
+Directory::Directory(std::shared_ptr<Handle> handle, QString path) : m_handle(std::move(handle)), m_path(std::move(path))
+{
+}
+
+std::optional<Directory> Directory::open(const QString& workspaceRealPath, const QString& relativeDir, QString* error)
+{
+    if (!workspaceRealPath.startsWith(QLatin1Char('/')) || !isPlainRelativePath(relativeDir)) {
+        *error = QStringLiteral("invalid evidence path");
+        return std::nullopt;
+    }
+    auto handle = std::make_shared<Handle>();
+    handle->fd = ::open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (handle->fd < 0) {
+        *error = QStringLiteral("cannot open /: %1").arg(errnoText(errno));
+        return std::nullopt;
+    }
+    // The workspace itself was resolved with realpath(), so none of its components may be a
+    // symlink now; walking it without following links closes the window between check and use.
+    QString shown;
+    const auto walk = [&](const QString& components, bool create) {
+        for (const auto& part : components.split(QLatin1Char('/'), Qt::SkipEmptyParts)) {
+            shown += QLatin1Char('/') + part;
+            const int next = openOrCreateDir(handle->fd, QFile::encodeName(part), create, error, shown);
+            if (next < 0)
+                return false;
+            ::close(handle->fd);
+            handle->fd = next;
+        }
+        return true;
+    };
+    if (!walk(workspaceRealPath, false) || !walk(relativeDir, true))
+        return std::nullopt;
+    return Directory(std::move(handle), shown + QLatin1Char('/'));
+}
+
+std::optional<QString> Directory::writeFile(const QString& relativeFile, const QByteArray& data) const
+{
+    if (!isPlainRelativePath(relativeFile))
+        return QStringLiteral("invalid evidence file name: %1").arg(relativeFile);
+    auto parts = relativeFile.split(QLatin1Char('/'));
+    const QString fileName = parts.takeLast();
+
+    int dirfd = m_handle->fd;
+    int ownedFd = -1;
+    QString error;
+    QString shown = m_path;
+    for (const auto& part : parts) {
+        shown += part;
+        const int next = openOrCreateDir(dirfd, QFile::encodeName(part), true, &error, shown);
+        if (ownedFd >= 0)
+            ::close(ownedFd);
+        if (next < 0)
+            return error;
+        dirfd = ownedFd = next;
+        shown += QLatin1Char('/');
+    }
+
+    const QByteArray finalName = QFile::encodeName(fileName);
+    const QByteArray tempName = QByteArrayLiteral(".") + finalName + QByteArrayLiteral(".tmp-") +
+                                QByteArray::number(QRandomGenerator::global()->generate64(), 16);
+    const int fd = ::openat(dirfd, tempName.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        error = QStringLiteral("cannot create %1%2: %3").arg(shown, fileName, errnoText(errno));
+        if (ownedFd >= 0)
+            ::close(ownedFd);
+        return error;
+    }
+    qsizetype written = 0;
+    while (written < data.size()) {
+        const ssize_t n = ::write(fd, data.constData() + written, static_cast<size_t>(data.size() - written));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            error = QStringLiteral("cannot write %1%2: %3").arg(shown, fileName, errnoText(errno));
+            break;
+        }
+        written += n;
+    }
+    ::close(fd);
+    if (error.isEmpty() && ::renameat(dirfd, tempName.constData(), dirfd, finalName.constData()) != 0)
+        error = QStringLiteral("cannot rename into %1%2: %3").arg(shown, fileName, errnoText(errno));
+    if (!error.isEmpty())
+        ::unlinkat(dirfd, tempName.constData(), 0);
+    if (ownedFd >= 0)
+        ::close(ownedFd);
+    if (!error.isEmpty())
+        return error;
+    return std::nullopt;
+}
+
+std::optional<QByteArray> Directory::readFile(const QString& relativeFile, qint64 maxBytes) const
+{
+    if (!isPlainRelativePath(relativeFile))
+        return std::nullopt;
+    auto parts = relativeFile.split(QLatin1Char('/'));
+    const QString fileName = parts.takeLast();
+    int dirfd = m_handle->fd;
+    int ownedFd = -1;
+    QString error;
+    for (const auto& part : parts) {
+        const int next = openOrCreateDir(dirfd, QFile::encodeName(part), false, &error, part);
+        if (ownedFd >= 0)
+            ::close(ownedFd);
+        if (next < 0)
+            return std::nullopt;
+        dirfd = ownedFd = next;
+    }
+    const int fd = ::openat(dirfd, QFile::encodeName(fileName).constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (ownedFd >= 0)
+        ::close(ownedFd);
+    if (fd < 0)
+        return std::nullopt;
+    QByteArray out;
+    char buffer[65536];
+    while (out.size() <= maxBytes) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        out.append(buffer, n);
+    }
+    ::close(fd);
+    if (out.size() > maxBytes)
+        return std::nullopt;
+    return out;
+}
+
+} // namespace Evidence

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+namespace Evidence {
+
+/// A directory inside a workspace, opened component by component without following symlinks,
+/// so a symlink planted anywhere below the workspace cannot redirect evidence outside it.
+/// Files are written atomically (temp file + rename) relative to the open directory handle.
+class Directory
+{
+public:
+    /// Opens (creating what is missing) `<workspaceRealPath>/<relativeDir>`. `workspaceRealPath`
+    /// must be absolute; `relativeDir` uses '/' separators and no "." or ".." components.
+    /// Returns nullopt and sets `error` when any component is a symlink or cannot be created.
+    static std::optional<Directory> open(const QString& workspaceRealPath, const QString& relativeDir,
+                                         QString* error);
+
+    /// The absolute path, ending in '/'.
+    QString path() const { return m_path; }
+
+    /// Writes `relativeFile` (which may name one or more subdirectories, created as needed)
+    /// atomically. Returns an error message on failure.
+    std::optional<QString> writeFile(const QString& relativeFile, const QByteArray& data) const;
+
+    /// Reads a file below this directory without following symlinks.
+    std::optional<QByteArray> readFile(const QString& relativeFile, qint64 maxBytes = 64 * 1024 * 1024) const;
+
+private:
+    struct Handle;
+    Directory(std::shared_ptr<Handle> handle, QString path);
+
+    std::shared_ptr<Handle> m_handle;
+    QString m_path;
+};
+
+/// Whether a relative path is made only of plain components (no "", ".", ".." and no leading '/').
+bool isPlainRelativePath(const QString& path);
+
+} // namespace Evidence

@@ -1,0 +1,205 @@
+#include "ExecutionRecord.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+
+namespace Evidence {
+
+namespace {
+
+QByteArray pretty(const QJsonObject& object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Indented);
+}
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("Evidence", text);
+}
+
+} // namespace
+
+ExecutionRecord::ExecutionRecord(QString executionId, QString method, QString workspaceRealPath, QJsonObject request,
+                                 QJsonObject env, QDateTime receivedAt)
+    : m_executionId(std::move(executionId)),
+      m_method(std::move(method)),
+      m_workspace(std::move(workspaceRealPath)),
+      m_request(std::move(request)),
+      m_env(std::move(env)),
+      m_receivedAt(receivedAt.toUTC()),
+      m_relativeDir(relativeDirFor(m_receivedAt, m_executionId))
+{
+    m_clock.start();
+    QString base = m_workspace;
+    if (!base.endsWith(QLatin1Char('/')))
+        base += QLatin1Char('/');
+    m_dirPath = base + m_relativeDir + QLatin1Char('/');
+}
+
+QString ExecutionRecord::relativeDirFor(const QDateTime& receivedAt, const QString& executionId)
+{
+    return QStringLiteral("artifacts/desktop/") + receivedAt.toUTC().date().toString(Qt::ISODate) +
+           QLatin1Char('/') + executionId;
+}
+
+std::optional<QString> ExecutionRecord::open()
+{
+    QMutexLocker lock(&m_mutex);
+    return openLocked();
+}
+
+std::optional<QString> ExecutionRecord::openLocked()
+{
+    if (m_dir)
+        return std::nullopt;
+    if (m_openError)
+        return m_openError;
+    QString error;
+    auto dir = Directory::open(m_workspace, m_relativeDir, &error);
+    if (!dir) {
+        m_openError = error;
+        return m_openError;
+    }
+    m_dir = std::move(dir);
+    for (const auto& [name, object] : {std::pair{QStringLiteral("request.json"), m_request},
+                                       std::pair{QStringLiteral("env.json"), m_env}}) {
+        if (auto err = m_dir->writeFile(name, pretty(object)))
+            return err;
+        m_artifacts.append(name);
+    }
+    return std::nullopt;
+}
+
+std::optional<QString> ExecutionRecord::writeArtifact(const QString& relativeFile, const QByteArray& data)
+{
+    QMutexLocker lock(&m_mutex);
+    if (auto err = openLocked())
+        return err;
+    if (auto err = m_dir->writeFile(relativeFile, data))
+        return err;
+    if (!m_artifacts.contains(relativeFile))
+        m_artifacts.append(relativeFile);
+    return std::nullopt;
+}
+
+QStringList ExecutionRecord::artifacts() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_artifacts;
+}
+
+void ExecutionRecord::trace(const QString& step, qint64 ms, bool ok, const QJsonObject& details)
+{
+    QJsonObject line{
+        {QStringLiteral("t"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
+        {QStringLiteral("sinceStartMs"), m_clock.elapsed()},
+        {QStringLiteral("step"), step},
+        {QStringLiteral("ms"), ms},
+        {QStringLiteral("ok"), ok},
+    };
+    if (!details.isEmpty())
+        line.insert(QStringLiteral("details"), details);
+    QMutexLocker lock(&m_mutex);
+    m_trace.append(line);
+}
+
+ExecutionRecord::Step::Step(ExecutionRecord& record, QString name) : m_record(record), m_name(std::move(name))
+{
+    m_timer.start();
+}
+
+ExecutionRecord::Step::~Step()
+{
+    if (!m_done)
+        finish(false);
+}
+
+void ExecutionRecord::Step::finish(bool ok, const QJsonObject& details)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_record.trace(m_name, m_timer.elapsed(), ok, details);
+}
+
+QByteArray ExecutionRecord::traceBytesLocked() const
+{
+    QByteArray out;
+    for (const auto& line : m_trace) {
+        out += QJsonDocument(line).toJson(QJsonDocument::Compact);
+        out += '\n';
+    }
+    return out;
+}
+
+QByteArray ExecutionRecord::summaryLocked(const QString& outcome, const QString& message) const
+{
+    QString md;
+    md += QStringLiteral("# %1 — %2\n\n").arg(m_method, m_executionId);
+    md += QStringLiteral("- %1: %2\n").arg(tr("Outcome"), outcome);
+    if (!message.isEmpty())
+        md += QStringLiteral("- %1: %2\n").arg(tr("Message"), message);
+    md += QStringLiteral("- %1: %2\n").arg(tr("Received"), m_receivedAt.toString(Qt::ISODateWithMs));
+    md += QStringLiteral("- %1: %2 ms\n").arg(tr("Duration"), QString::number(m_durationMs));
+    const QJsonObject peer = m_env.value(QStringLiteral("peer")).toObject();
+    if (!peer.isEmpty()) {
+        md += QStringLiteral("- %1: pid %2, %3\n")
+                  .arg(tr("Caller"), QString::number(peer.value(QStringLiteral("pid")).toInteger()),
+                       peer.value(QStringLiteral("executable")).toString());
+    }
+    md += QStringLiteral("\n## %1\n\n").arg(tr("Files"));
+    QStringList files = m_artifacts;
+    for (const auto& name : {QStringLiteral("trace.jsonl"), QStringLiteral("response.json"),
+                             QStringLiteral("summary.md")}) {
+        if (!files.contains(name))
+            files.append(name);
+    }
+    for (const auto& file : files)
+        md += QStringLiteral("- `%1`\n").arg(file);
+    md += QStringLiteral("\n## %1\n\n| %2 | ms | ok |\n|---|---:|---|\n")
+              .arg(tr("Trace"), tr("step"));
+    for (const auto& line : m_trace) {
+        md += QStringLiteral("| %1 | %2 | %3 |\n")
+                  .arg(line.value(QStringLiteral("step")).toString(),
+                       QString::number(line.value(QStringLiteral("ms")).toInteger()),
+                       line.value(QStringLiteral("ok")).toBool() ? QStringLiteral("yes") : QStringLiteral("no"));
+    }
+    return md.toUtf8();
+}
+
+std::optional<QString> ExecutionRecord::finalize(const QJsonObject& responseEnvelope, const QString& outcome,
+                                                 const QString& message)
+{
+    QMutexLocker lock(&m_mutex);
+    if (auto err = openLocked())
+        return err;
+    m_durationMs = m_clock.elapsed();
+    m_trace.append(QJsonObject{{QStringLiteral("t"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
+                               {QStringLiteral("sinceStartMs"), m_durationMs},
+                               {QStringLiteral("step"), QStringLiteral("answer")},
+                               {QStringLiteral("ms"), 0},
+                               {QStringLiteral("ok"), outcome == QLatin1String("ok")},
+                               {QStringLiteral("details"), QJsonObject{{QStringLiteral("outcome"), outcome}}}});
+    if (auto err = m_dir->writeFile(QStringLiteral("response.json"), pretty(responseEnvelope)))
+        return err;
+    if (auto err = m_dir->writeFile(QStringLiteral("trace.jsonl"), traceBytesLocked()))
+        return err;
+    if (auto err = m_dir->writeFile(QStringLiteral("summary.md"), summaryLocked(outcome, message)))
+        return err;
+    for (const auto& name : {QStringLiteral("response.json"), QStringLiteral("trace.jsonl"),
+                             QStringLiteral("summary.md")}) {
+        if (!m_artifacts.contains(name))
+            m_artifacts.append(name);
+    }
+    return std::nullopt;
+}
+
+std::optional<QString> ExecutionRecord::rewriteTrace()
+{
+    QMutexLocker lock(&m_mutex);
+    if (auto err = openLocked())
+        return err;
+    return m_dir->writeFile(QStringLiteral("trace.jsonl"), traceBytesLocked());
+}
+
+} // namespace Evidence

@@ -1,0 +1,88 @@
+#pragma once
+
+#include "EvidenceDirectory.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QMutex>
+#include <QStringList>
+
+#include <optional>
+
+namespace Evidence {
+
+/// The evidence of one execution (DESIGN.md 9):
+/// `<workspace>/artifacts/desktop/YYYY-MM-DD/<executionId>/` with request.json, env.json,
+/// trace.jsonl, response.json, summary.md and whatever artifacts the method adds.
+/// Thread-safe: the worker adds artifacts and trace steps while the owner finalises.
+class ExecutionRecord
+{
+public:
+    ExecutionRecord(QString executionId, QString method, QString workspaceRealPath, QJsonObject request,
+                    QJsonObject env, QDateTime receivedAt = QDateTime::currentDateTimeUtc());
+
+    /// The relative directory for an execution: artifacts/desktop/<UTC date>/<executionId>.
+    static QString relativeDirFor(const QDateTime& receivedAt, const QString& executionId);
+
+    QString executionId() const { return m_executionId; }
+    QString method() const { return m_method; }
+    /// The absolute directory path, ending in '/', whether or not it exists yet.
+    QString dirPath() const { return m_dirPath; }
+    QDateTime receivedAt() const { return m_receivedAt; }
+
+    /// Creates the directory (idempotent) and writes request.json and env.json once.
+    std::optional<QString> open();
+    /// Writes one artifact (e.g. "ax.json", "selectors/candidates.json") atomically.
+    std::optional<QString> writeArtifact(const QString& relativeFile, const QByteArray& data);
+    QStringList artifacts() const;
+
+    /// Appends a trace step; `ms` is its duration.
+    void trace(const QString& step, qint64 ms, bool ok, const QJsonObject& details = {});
+
+    /// Times a step from construction to finish() (or destruction, then recorded as failed).
+    class Step
+    {
+    public:
+        Step(ExecutionRecord& record, QString name);
+        ~Step();
+        void finish(bool ok, const QJsonObject& details = {});
+
+    private:
+        ExecutionRecord& m_record;
+        QString m_name;
+        QElapsedTimer m_timer;
+        bool m_done = false;
+    };
+
+    /// Writes response.json, trace.jsonl and summary.md (creating the directory if the
+    /// execution never started). `outcome` is "ok" or an error code; `message` a line for the summary.
+    std::optional<QString> finalize(const QJsonObject& responseEnvelope, const QString& outcome,
+                                    const QString& message);
+    /// Rewrites trace.jsonl after steps arrived late (a backend call that returned after the answer).
+    std::optional<QString> rewriteTrace();
+
+private:
+    std::optional<QString> openLocked();
+    QByteArray traceBytesLocked() const;
+    QByteArray summaryLocked(const QString& outcome, const QString& message) const;
+
+    mutable QMutex m_mutex;
+    QString m_executionId;
+    QString m_method;
+    QString m_workspace;
+    QJsonObject m_request;
+    QJsonObject m_env;
+    QDateTime m_receivedAt;
+    QString m_relativeDir;
+    QString m_dirPath;
+    std::optional<Directory> m_dir;
+    std::optional<QString> m_openError;
+    QStringList m_artifacts;
+    QList<QJsonObject> m_trace;
+    QElapsedTimer m_clock;
+    qint64 m_durationMs = -1;
+};
+
+} // namespace Evidence

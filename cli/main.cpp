@@ -1,0 +1,317 @@
+#include "JsonRpc.h"
+#include "SocketPath.h"
+
+#include <QCommandLineParser>
+#include <QDeadlineTimer>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLocalSocket>
+#include <QUuid>
+
+#include <cstdio>
+
+namespace {
+
+// Exit codes (documented in the README and in --help).
+enum ExitCode {
+    ExitOk = 0,
+    ExitHostError = 1,      ///< the host answered with a contract error
+    ExitUsage = 2,          ///< bad command line
+    ExitNotRunning = 3,     ///< DESKTOP_HOST_NOT_RUNNING
+    ExitProtocol = 4,       ///< no answer in time, or an answer that is not JSON-RPC
+    ExitUnhealthy = 5,      ///< doctor: the host answered, and is not healthy
+};
+
+class Ctl
+{
+    Q_DECLARE_TR_FUNCTIONS(Ctl)
+
+public:
+    QString socketPath;
+    bool json = false;
+    int timeoutMs = 60000;
+    std::optional<QString> workspace;
+
+    int run(const QStringList& args);
+
+private:
+    int health();
+    int doctor();
+    int call(const QString& method, const QJsonObject& params);
+
+    /// Sends one request and waits for its answer; nullopt after printing why it failed.
+    std::optional<QJsonObject> request(const QString& method, QJsonObject params, bool sendWorkspace, int* exitCode);
+    int reportError(const QJsonObject& response);
+    void out(const QString& text) const { std::fprintf(stdout, "%s\n", qPrintable(text)); }
+    void err(const QString& text) const { std::fprintf(stderr, "%s\n", qPrintable(text)); }
+};
+
+QString pretty(const QJsonValue& value)
+{
+    if (value.isObject())
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Indented)).trimmed();
+    if (value.isArray())
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Indented)).trimmed();
+    return value.toVariant().toString();
+}
+
+std::optional<QJsonObject> Ctl::request(const QString& method, QJsonObject params, bool sendWorkspace, int* exitCode)
+{
+    QJsonObject meta{{QStringLiteral("schemaVersion"), 1},
+                     {QStringLiteral("requestId"), QUuid::createUuid().toString(QUuid::WithoutBraces)},
+                     {QStringLiteral("timeoutMs"), timeoutMs}};
+    if (sendWorkspace)
+        meta.insert(QStringLiteral("workspacePath"), workspace ? *workspace : QDir::currentPath());
+    // Fields the caller put in params.meta win over the filled-in ones.
+    const QJsonObject given = params.value(QStringLiteral("meta")).toObject();
+    for (auto it = given.constBegin(); it != given.constEnd(); ++it)
+        meta.insert(it.key(), it.value());
+    params.insert(QStringLiteral("meta"), meta);
+    const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    const QJsonObject envelope{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                               {QStringLiteral("id"), id},
+                               {QStringLiteral("method"), method},
+                               {QStringLiteral("params"), params}};
+
+    QLocalSocket socket;
+    socket.connectToServer(socketPath);
+    if (!socket.waitForConnected(3000)) {
+        const Automation::Error error = Automation::Error::make(
+            Automation::ErrorCode::HostNotRunning,
+            tr("no msgcode-desktop-host is serving %1 (%2); start it with: msgcode-desktop-host --headless")
+                .arg(socketPath, socket.errorString()),
+            QJsonObject{{QStringLiteral("socketPath"), socketPath}});
+        if (json)
+            out(QString::fromUtf8(Bridge::JsonRpc::encodeLine(Bridge::JsonRpc::errorResponse(id, error))).trimmed());
+        err(tr("error: %1: %2").arg(Automation::errorCodeName(error.code), error.message));
+        *exitCode = ExitNotRunning;
+        return std::nullopt;
+    }
+    socket.write(Bridge::JsonRpc::encodeLine(envelope));
+    socket.flush();
+
+    // Wait for our answer; the host may also send one line and close (e.g. a refused caller).
+    QByteArray buffer;
+    QDeadlineTimer deadline(static_cast<qint64>(meta.value(QStringLiteral("timeoutMs")).toInt(timeoutMs)) + 5000);
+    while (!deadline.hasExpired()) {
+        const qsizetype newline = buffer.indexOf('\n');
+        if (newline >= 0) {
+            const QByteArray line = buffer.left(newline);
+            buffer.remove(0, newline + 1);
+            const auto decoded = Bridge::JsonRpc::decode(line);
+            if (!decoded || !decoded->isObject()) {
+                err(tr("error: the host sent something that is not a JSON-RPC answer"));
+                *exitCode = ExitProtocol;
+                return std::nullopt;
+            }
+            const QJsonObject response = decoded->toObject();
+            const QJsonValue rid = response.value(QStringLiteral("id"));
+            if (rid == QJsonValue(id) || (rid.isNull() && response.contains(QStringLiteral("error"))))
+                return response;
+            continue;
+        }
+        if (socket.state() != QLocalSocket::ConnectedState && socket.bytesAvailable() == 0)
+            break;
+        if (!socket.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime()))) &&
+            socket.bytesAvailable() == 0 && socket.state() != QLocalSocket::ConnectedState)
+            break;
+        buffer += socket.readAll();
+    }
+    err(deadline.hasExpired() ? tr("error: no answer from the host in time")
+                              : tr("error: the host closed the connection without answering"));
+    *exitCode = ExitProtocol;
+    return std::nullopt;
+}
+
+int Ctl::reportError(const QJsonObject& response)
+{
+    const QJsonObject error = response.value(QStringLiteral("error")).toObject();
+    err(tr("error: %1: %2")
+            .arg(error.value(QStringLiteral("code")).toString(), error.value(QStringLiteral("message")).toString()));
+    const QJsonObject details = error.value(QStringLiteral("details")).toObject();
+    if (!details.isEmpty())
+        err(tr("details: %1").arg(QString::fromUtf8(QJsonDocument(details).toJson(QJsonDocument::Compact))));
+    if (error.value(QStringLiteral("retryable")).toBool())
+        err(tr("(retryable)"));
+    return ExitHostError;
+}
+
+int Ctl::health()
+{
+    int code = ExitOk;
+    const auto response = request(QStringLiteral("desktop.health"), {}, workspace.has_value(), &code);
+    if (!response)
+        return code;
+    if (json)
+        out(QString::fromUtf8(QJsonDocument(*response).toJson(QJsonDocument::Compact)));
+    if (response->contains(QStringLiteral("error")))
+        return json ? ExitHostError : reportError(*response);
+    if (json)
+        return ExitOk;
+    const QJsonObject r = response->value(QStringLiteral("result")).toObject();
+    const QJsonObject os = r.value(QStringLiteral("os")).toObject();
+    const QJsonObject permissions = r.value(QStringLiteral("permissions")).toObject();
+    const QJsonObject bridge = r.value(QStringLiteral("bridge")).toObject();
+    const QJsonObject peer = r.value(QStringLiteral("peer")).toObject();
+    out(tr("msgcode-desktop-host %1 on %2 (%3)")
+            .arg(r.value(QStringLiteral("hostVersion")).toString(), os.value(QStringLiteral("name")).toString(),
+                 os.value(QStringLiteral("displayServer")).toString()));
+    out(tr("  accessibility:    %1").arg(permissions.value(QStringLiteral("accessibility")).toString()));
+    out(tr("  screen recording: %1").arg(permissions.value(QStringLiteral("screenRecording")).toString()));
+    out(tr("  bridge:           schema %1, %2, %3 queued")
+            .arg(bridge.value(QStringLiteral("schemaVersion")).toInt())
+            .arg(bridge.value(QStringLiteral("running")).toBool() ? tr("busy") : tr("idle"))
+            .arg(bridge.value(QStringLiteral("queued")).toInt()));
+    out(tr("  socket:           %1").arg(socketPath));
+    out(tr("  caller:           pid %1, digest %2")
+            .arg(peer.value(QStringLiteral("pid")).toInteger())
+            .arg(peer.value(QStringLiteral("auditTokenDigest")).toString()));
+    return ExitOk;
+}
+
+int Ctl::doctor()
+{
+    int code = ExitOk;
+    const auto response = request(QStringLiteral("desktop.doctor"), {}, workspace.has_value(), &code);
+    if (!response)
+        return code;
+    if (json)
+        out(QString::fromUtf8(QJsonDocument(*response).toJson(QJsonDocument::Compact)));
+    if (response->contains(QStringLiteral("error")))
+        return json ? ExitHostError : reportError(*response);
+    const QJsonObject r = response->value(QStringLiteral("result")).toObject();
+    const bool healthy = r.value(QStringLiteral("healthy")).toBool();
+    if (!json) {
+        out(healthy ? tr("Healthy: yes") : tr("Healthy: no"));
+        for (const auto& value : r.value(QStringLiteral("checks")).toArray()) {
+            const QJsonObject c = value.toObject();
+            const QString status = c.value(QStringLiteral("status")).toString();
+            const QString mark = status == QLatin1String("ok")        ? tr("[ok]     ")
+                                 : status == QLatin1String("warning") ? tr("[warning]")
+                                                                      : tr("[error]  ");
+            out(QStringLiteral("  %1 %2  %3")
+                    .arg(mark, c.value(QStringLiteral("name")).toString().leftJustified(15),
+                         c.value(QStringLiteral("message")).toString()));
+        }
+        const QJsonObject summary = r.value(QStringLiteral("summary")).toObject();
+        out(tr("%1 checks: %2 ok, %3 warnings, %4 errors")
+                .arg(summary.value(QStringLiteral("total")).toInt())
+                .arg(summary.value(QStringLiteral("passed")).toInt())
+                .arg(summary.value(QStringLiteral("warnings")).toInt())
+                .arg(summary.value(QStringLiteral("errors")).toInt()));
+    }
+    return healthy ? ExitOk : ExitUnhealthy;
+}
+
+int Ctl::call(const QString& method, const QJsonObject& params)
+{
+    int code = ExitOk;
+    const auto response = request(method, params, true, &code);
+    if (!response)
+        return code;
+    if (json) {
+        out(QString::fromUtf8(QJsonDocument(*response).toJson(QJsonDocument::Compact)));
+        return response->contains(QStringLiteral("error")) ? ExitHostError : ExitOk;
+    }
+    if (response->contains(QStringLiteral("error")))
+        return reportError(*response);
+    out(pretty(response->value(QStringLiteral("result"))));
+    return ExitOk;
+}
+
+int Ctl::run(const QStringList& args)
+{
+    const QString command = args.value(0);
+    if (command == QLatin1String("health") && args.size() == 1)
+        return health();
+    if (command == QLatin1String("doctor") && args.size() == 1)
+        return doctor();
+    if (command == QLatin1String("call") && (args.size() == 2 || args.size() == 3)) {
+        QByteArray text = "{}";
+        const QString source = args.value(2);
+        if (source == QLatin1String("-")) {
+            QFile in;
+            if (!in.open(stdin, QIODevice::ReadOnly)) {
+                err(tr("error: cannot read standard input"));
+                return ExitUsage;
+            }
+            text = in.readAll();
+        } else if (source.startsWith(QLatin1Char('@'))) {
+            QFile file(source.mid(1));
+            if (!file.open(QIODevice::ReadOnly)) {
+                err(tr("error: cannot read %1: %2").arg(file.fileName(), file.errorString()));
+                return ExitUsage;
+            }
+            text = file.readAll();
+        } else if (!source.isEmpty()) {
+            text = source.toUtf8();
+        }
+        QJsonParseError parseError{};
+        const QJsonDocument doc = QJsonDocument::fromJson(text, &parseError);
+        if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+            err(tr("error: PARAMS must be a JSON object (%1)").arg(parseError.errorString()));
+            return ExitUsage;
+        }
+        return call(args.at(1), doc.object());
+    }
+    err(tr("usage: msgcode-desktopctl [options] health | doctor | call METHOD [PARAMS_JSON | @FILE | -]"));
+    err(tr("try: msgcode-desktopctl --help"));
+    return ExitUsage;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("msgcode-desktopctl"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(MDH_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "Ctl",
+        "Talks to a running msgcode-desktop-host.\n\n"
+        "Commands:\n"
+        "  health                          host version, permissions, queue\n"
+        "  doctor                          every check, with what to fix\n"
+        "  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in\n\n"
+        "Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,\n"
+        "4 no or malformed answer, 5 doctor found the host unhealthy."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption socket(QStringLiteral("socket"),
+                                    QCoreApplication::translate("Ctl", "The host's socket (default: "
+                                                                       "$MSGCODE_DESKTOP_SOCKET or the standard path)."),
+                                    QCoreApplication::translate("Ctl", "path"));
+    const QCommandLineOption json(QStringLiteral("json"),
+                                  QCoreApplication::translate("Ctl", "Print the raw JSON-RPC response."));
+    const QCommandLineOption timeout(QStringLiteral("timeout"),
+                                     QCoreApplication::translate("Ctl", "meta.timeoutMs (default 60000)."),
+                                     QCoreApplication::translate("Ctl", "ms"));
+    const QCommandLineOption workspace(QStringLiteral("workspace"),
+                                       QCoreApplication::translate("Ctl", "meta.workspacePath (default: the current "
+                                                                          "directory)."),
+                                       QCoreApplication::translate("Ctl", "dir"));
+    parser.addOptions({socket, json, timeout, workspace});
+    parser.addPositionalArgument(QStringLiteral("command"), QCoreApplication::translate("Ctl", "health, doctor or call"));
+    parser.process(app);
+
+    Ctl ctl;
+    ctl.socketPath = parser.isSet(socket) ? parser.value(socket) : Bridge::defaultSocketPath();
+    ctl.json = parser.isSet(json);
+    if (parser.isSet(timeout)) {
+        bool ok = false;
+        ctl.timeoutMs = parser.value(timeout).toInt(&ok);
+        if (!ok || ctl.timeoutMs < 1 || ctl.timeoutMs > 600000) {
+            std::fprintf(stderr, "%s\n",
+                         qPrintable(QCoreApplication::translate("Ctl", "error: --timeout takes 1 to 600000 ms")));
+            return ExitUsage;
+        }
+    }
+    if (parser.isSet(workspace))
+        ctl.workspace = QDir(parser.value(workspace)).absolutePath();
+    return ctl.run(parser.positionalArguments());
+}
