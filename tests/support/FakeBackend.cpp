@@ -1,0 +1,325 @@
+#include "FakeBackend.h"
+
+#include <QBuffer>
+#include <QDeadlineTimer>
+#include <QImage>
+#include <QThread>
+
+namespace Testing {
+
+using namespace Automation;
+
+namespace {
+
+Node makeNode(const QString& role, const QString& nativeRole, const QString& title, Frame frame, quint32 states,
+              QStringList actions, int parent)
+{
+    Node node;
+    node.role = role;
+    node.nativeRole = nativeRole;
+    node.title = title;
+    node.frame = frame;
+    node.states = states;
+    node.actions = std::move(actions);
+    node.parent = parent;
+    return node;
+}
+
+constexpr quint32 kNormal = StateEnabled | StateVisible | StateShowing;
+
+} // namespace
+
+FakeDesktop::FakeDesktop()
+{
+    setTree(defaultTree());
+}
+
+QList<Node> FakeDesktop::defaultTree()
+{
+    QList<Node> nodes;
+    nodes.append(makeNode(QStringLiteral("AXWindow"), QStringLiteral("frame"), QStringLiteral("Fake Window"),
+                          {0, 0, 800, 600}, kNormal | StateActive, {}, -1));
+    Node field = makeNode(QStringLiteral("AXTextField"), QStringLiteral("text"), QStringLiteral("Message"),
+                          {10, 10, 300, 24}, kNormal | StateEditable | StateFocusable, {}, 0);
+    field.hasValue = true;
+    nodes.append(field);
+    nodes.append(makeNode(QStringLiteral("AXButton"), QStringLiteral("push button"), QStringLiteral("Send"),
+                          {320, 10, 80, 24}, kNormal | StateFocusable, {QStringLiteral("press")}, 0));
+    nodes.append(makeNode(QStringLiteral("AXButton"), QStringLiteral("push button"), QStringLiteral("Cancel"),
+                          {410, 10, 80, 24}, StateVisible | StateShowing, {QStringLiteral("press")}, 0));
+    Node status = makeNode(QStringLiteral("AXStaticText"), QStringLiteral("label"), QStringLiteral("Status"),
+                           {10, 50, 200, 20}, kNormal, {}, 0);
+    status.hasValue = true;
+    status.value = QStringLiteral("idle");
+    nodes.append(status);
+    Node secret = makeNode(QStringLiteral("AXTextField"), QStringLiteral("password text"), QStringLiteral("Password"),
+                           {10, 80, 300, 24}, kNormal | StateEditable | StateSecure, {}, 0);
+    secret.subrole = QStringLiteral("AXSecureTextField");
+    nodes.append(secret);
+    nodes.append(makeNode(QStringLiteral("AXImage"), QStringLiteral("image"), QStringLiteral("Logo"),
+                          {600, 500, 64, 64}, kNormal, {}, 0));
+    return nodes;
+}
+
+void FakeDesktop::setTree(QList<Node> nodes)
+{
+    QMutexLocker lock(&m_mutex);
+    for (int i = 0; i < nodes.size(); ++i) {
+        nodes[i].children.clear();
+        nodes[i].handle = QStringLiteral("h:") + nodes[i].title + QLatin1Char(':') + nodes[i].role;
+    }
+    for (int i = 0; i < nodes.size(); ++i) {
+        if (nodes[i].parent >= 0) {
+            nodes[i].path = nodes[nodes[i].parent].path;
+            nodes[i].path.append(static_cast<int>(nodes[nodes[i].parent].children.size()));
+            nodes[nodes[i].parent].children.append(i);
+        }
+    }
+    m_nodes = std::move(nodes);
+}
+
+Snapshot FakeDesktop::snapshotNow()
+{
+    QMutexLocker lock(&m_mutex);
+    Snapshot snapshot;
+    snapshot.appName = QStringLiteral("Fake App");
+    snapshot.bundleId = QStringLiteral("fake-app");
+    snapshot.pid = 4242;
+    snapshot.windowTitle = QStringLiteral("Fake Window");
+    snapshot.nodes = m_nodes;
+    snapshot.takenAt = QDateTime::currentDateTimeUtc();
+    return snapshot;
+}
+
+void FakeDesktop::setDelay(const QString& operation, Delay delay)
+{
+    QMutexLocker lock(&m_mutex);
+    m_delays.insert(operation, delay);
+}
+
+void FakeDesktop::setFailure(const QString& operation, std::optional<Error> error)
+{
+    QMutexLocker lock(&m_mutex);
+    if (error)
+        m_failures.insert(operation, *error);
+    else
+        m_failures.remove(operation);
+}
+
+void FakeDesktop::setFocused(bool focused)
+{
+    QMutexLocker lock(&m_mutex);
+    m_focused = focused;
+}
+
+void FakeDesktop::onPress(std::function<void(FakeDesktop&, const Node&)> hook)
+{
+    QMutexLocker lock(&m_mutex);
+    m_onPress = std::move(hook);
+}
+
+QStringList FakeDesktop::effects() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_effects;
+}
+
+void FakeDesktop::clearEffects()
+{
+    QMutexLocker lock(&m_mutex);
+    m_effects.clear();
+}
+
+int FakeDesktop::callCount(const QString& operation) const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_calls.value(operation);
+}
+
+bool FakeDesktop::sawCancel() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_sawCancel;
+}
+
+int FakeDesktop::focusRequests() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_focusRequests;
+}
+
+void FakeDesktop::addEffect(const QString& effect)
+{
+    QMutexLocker lock(&m_mutex);
+    m_effects.append(effect);
+}
+
+std::optional<Error> FakeBackend::enter(const QString& operation, const CallContext& context)
+{
+    FakeDesktop::Delay delay;
+    std::optional<Error> failure;
+    {
+        QMutexLocker lock(&m_desktop->m_mutex);
+        m_desktop->m_calls[operation]++;
+        delay = m_desktop->m_delays.value(operation);
+        if (m_desktop->m_failures.contains(operation))
+            failure = m_desktop->m_failures.value(operation);
+    }
+    QDeadlineTimer until(delay.ms);
+    while (!until.hasExpired()) {
+        if (!delay.ignoreCancel && context.checkpoint())
+            break;
+        QThread::msleep(2);
+    }
+    if (auto stop = context.checkpoint()) {
+        QMutexLocker lock(&m_desktop->m_mutex);
+        m_desktop->m_sawCancel = true;
+        return stop;
+    }
+    return failure;
+}
+
+BackendInfo FakeBackend::info()
+{
+    return BackendInfo{QStringLiteral("fake"), true, QStringLiteral("scripted test backend"), {}};
+}
+
+Result<ResolvedRoute> FakeBackend::resolveRoute(const Route& route, const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("resolveRoute"), context))
+        return *err;
+    if ((route.bundleId && route.bundleId->compare(QStringLiteral("fake-app"), Qt::CaseInsensitive) != 0) ||
+        (route.pid && *route.pid != 4242))
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no such app"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("app_not_found")}});
+    ResolvedRoute resolved;
+    resolved.appName = QStringLiteral("Fake App");
+    resolved.bundleId = QStringLiteral("fake-app");
+    resolved.pid = 4242;
+    resolved.windowTitle = QStringLiteral("Fake Window");
+    QMutexLocker lock(&m_desktop->m_mutex);
+    resolved.windowFocused = m_desktop->m_focused;
+    return resolved;
+}
+
+Status FakeBackend::focusWindow(const ResolvedRoute&, const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("focusWindow"), context))
+        return *err;
+    QMutexLocker lock(&m_desktop->m_mutex);
+    ++m_desktop->m_focusRequests;
+    m_desktop->m_focused = true;
+    return success();
+}
+
+Result<Snapshot> FakeBackend::snapshot(const ResolvedRoute&, const SnapshotBounds& bounds, const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("snapshot"), context))
+        return *err;
+    Snapshot snapshot = m_desktop->snapshotNow();
+    snapshot.bounds = bounds;
+    if (snapshot.nodes.size() > bounds.maxNodes) {
+        snapshot.nodes.resize(bounds.maxNodes);
+        for (auto& node : snapshot.nodes)
+            node.children.removeIf([&](int child) { return child >= bounds.maxNodes; });
+        snapshot.truncated = true;
+        snapshot.truncatedReason = QStringLiteral("maxNodes");
+    }
+    if (!bounds.includeText) {
+        for (auto& node : snapshot.nodes) {
+            if (node.role == QLatin1String("AXTextField")) {
+                node.hasValue = false;
+                node.value.clear();
+            }
+        }
+    }
+    return snapshot;
+}
+
+Result<Screenshot> FakeBackend::screenshot(const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("screenshot"), context))
+        return *err;
+    QImage image(8, 6, QImage::Format_RGB32);
+    image.fill(Qt::darkCyan);
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return Screenshot{png, image.width(), image.height(), QDateTime::currentDateTimeUtc()};
+}
+
+Result<ActionOutcome> FakeBackend::press(const ResolvedRoute&, const Node& element, const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("press"), context))
+        return *err;
+    if (element.actions.isEmpty())
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the element has no press action"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_action")}});
+    m_desktop->addEffect(QStringLiteral("press:") + element.title);
+    std::function<void(FakeDesktop&, const Node&)> hook;
+    {
+        QMutexLocker lock(&m_desktop->m_mutex);
+        hook = m_desktop->m_onPress;
+    }
+    if (hook)
+        hook(*m_desktop, element);
+    return ActionOutcome{QStringLiteral("accessibilityAction:press"), true, {}};
+}
+
+Result<ActionOutcome> FakeBackend::clickAt(const ResolvedRoute&, QPoint point, const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("clickAt"), context))
+        return *err;
+    m_desktop->addEffect(QStringLiteral("pointer:%1,%2").arg(point.x()).arg(point.y()));
+    return ActionOutcome{QStringLiteral("pointer"), false, {}};
+}
+
+Result<TypeOutcome> FakeBackend::typeText(const ResolvedRoute&, const Node* target, const QString& text,
+                                          const TypeOptions& options, const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("typeText"), context))
+        return *err;
+    // Type one character at a time so a cancel between keys is honoured, as a real backend must.
+    QString typed;
+    for (const QChar c : text) {
+        if (auto stop = context.checkpoint()) {
+            QMutexLocker lock(&m_desktop->m_mutex);
+            m_desktop->m_sawCancel = true;
+            return *stop;
+        }
+        typed.append(c);
+        QDeadlineTimer pace(m_desktop->m_delays.value(QStringLiteral("perKey")).ms);
+        while (!pace.hasExpired() && !context.checkpoint())
+            QThread::msleep(1);
+    }
+    m_desktop->addEffect(QStringLiteral("type:") + (target ? target->title : QStringLiteral("(focus)")) +
+                         QLatin1Char(':') + QString::number(typed.size()) + (options.clearBefore ? QStringLiteral(":clear") : QString()));
+    TypeOutcome outcome;
+    outcome.path = QStringLiteral("editableText");
+    const bool secure = target && target->has(StateSecure);
+    outcome.readBack = !secure;
+    if (!secure)
+        outcome.matched = true;
+    return outcome;
+}
+
+Result<ActionOutcome> FakeBackend::sendChord(const ResolvedRoute&, const KeyChord& chord, int, const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("sendChord"), context))
+        return *err;
+    m_desktop->addEffect(QStringLiteral("chord:") + chord.names().join(QLatin1Char('+')));
+    return ActionOutcome{QStringLiteral("keyboard"), false, {}};
+}
+
+PermissionReport FakePermissionProbe::probe()
+{
+    PermissionReport report;
+    report.platform = QStringLiteral("linux");
+    report.displayServer = QStringLiteral("x11");
+    report.accessibility = {PermissionState::Granted, QStringLiteral("fake: granted"), {}};
+    report.screenCapture = {PermissionState::Granted, QStringLiteral("fake: granted"), {}};
+    return report;
+}
+
+} // namespace Testing

@@ -1,0 +1,104 @@
+#pragma once
+
+#include "DesktopBackend.h"
+#include "PermissionProbe.h"
+
+#include <QMutex>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+
+namespace Testing {
+
+/// A scripted desktop shared between a test and the FakeBackend on the worker thread.
+/// Every method locks; the test changes the tree, delays and failures while requests run.
+class FakeDesktop
+{
+public:
+    struct Delay
+    {
+        int ms = 0;
+        bool ignoreCancel = false; ///< a stuck call: does not look at the cancel flag
+    };
+
+    FakeDesktop();
+
+    /// Replaces the window's tree: nodes in document order, `parent` indexes set, nodes[0] the window.
+    void setTree(QList<Automation::Node> nodes);
+    /// The default tree: window "Fake Window" > text field "Message", buttons "Send" and
+    /// "Cancel" (disabled), a static text "Status", a secure field "Password", an image without actions.
+    static QList<Automation::Node> defaultTree();
+    Automation::Snapshot snapshotNow();
+    void setDelay(const QString& operation, Delay delay); ///< "resolveRoute", "snapshot", "press", ...
+    void setFailure(const QString& operation, std::optional<Automation::Error> error);
+    void setFocused(bool focused);
+    /// Called under no lock after a press; may change the tree (e.g. show "Sent").
+    void onPress(std::function<void(FakeDesktop&, const Automation::Node&)> hook);
+
+    QStringList effects() const;
+    void clearEffects();
+    int callCount(const QString& operation) const;
+    bool sawCancel() const;
+    int focusRequests() const;
+
+private:
+    friend class FakeBackend;
+    void addEffect(const QString& effect);
+
+    mutable QMutex m_mutex;
+    QList<Automation::Node> m_nodes;
+    QHash<QString, Delay> m_delays;
+    QHash<QString, Automation::Error> m_failures;
+    QHash<QString, int> m_calls;
+    QStringList m_effects;
+    bool m_focused = true;
+    bool m_sawCancel = false;
+    int m_focusRequests = 0;
+    std::function<void(FakeDesktop&, const Automation::Node&)> m_onPress;
+};
+
+/// A DesktopBackend over a FakeDesktop: scripted tree, scripted delays, recorded effects.
+class FakeBackend final : public Automation::DesktopBackend
+{
+public:
+    explicit FakeBackend(std::shared_ptr<FakeDesktop> desktop) : m_desktop(std::move(desktop)) {}
+
+    Automation::BackendInfo info() override;
+    Automation::Result<Automation::ResolvedRoute> resolveRoute(const Automation::Route& route,
+                                                               const Automation::CallContext& context) override;
+    Automation::Status focusWindow(const Automation::ResolvedRoute& route,
+                                   const Automation::CallContext& context) override;
+    Automation::Result<Automation::Snapshot> snapshot(const Automation::ResolvedRoute& route,
+                                                      const Automation::SnapshotBounds& bounds,
+                                                      const Automation::CallContext& context) override;
+    Automation::Result<Automation::Screenshot> screenshot(const Automation::CallContext& context) override;
+    Automation::Result<Automation::ActionOutcome> press(const Automation::ResolvedRoute& route,
+                                                        const Automation::Node& element,
+                                                        const Automation::CallContext& context) override;
+    Automation::Result<Automation::ActionOutcome> clickAt(const Automation::ResolvedRoute& route, QPoint point,
+                                                          const Automation::CallContext& context) override;
+    Automation::Result<Automation::TypeOutcome> typeText(const Automation::ResolvedRoute& route,
+                                                         const Automation::Node* target, const QString& text,
+                                                         const Automation::TypeOptions& options,
+                                                         const Automation::CallContext& context) override;
+    Automation::Result<Automation::ActionOutcome> sendChord(const Automation::ResolvedRoute& route,
+                                                            const Automation::KeyChord& chord, int delayMs,
+                                                            const Automation::CallContext& context) override;
+
+private:
+    /// Counts the call, sleeps its scripted delay, and returns its scripted failure or a
+    /// cancellation (unless the delay ignores cancel).
+    std::optional<Automation::Error> enter(const QString& operation, const Automation::CallContext& context);
+
+    std::shared_ptr<FakeDesktop> m_desktop;
+};
+
+/// A permission probe with fixed answers.
+class FakePermissionProbe final : public Automation::PermissionProbe
+{
+public:
+    Automation::PermissionReport probe() override;
+};
+
+} // namespace Testing

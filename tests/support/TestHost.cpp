@@ -1,0 +1,188 @@
+#include "TestHost.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QUuid>
+
+#include <gtest/gtest.h>
+
+namespace Testing {
+
+TestHost::TestHost() : TestHost(Options{}) {}
+
+TestHost::TestHost(Options options)
+{
+    m_socketPath = m_dir.path() + QStringLiteral("/run/bridge.sock");
+    QDir(m_dir.path()).mkpath(QStringLiteral("root/ws"));
+    m_root = Bridge::WorkspacePolicy::realPath(m_dir.path() + QStringLiteral("/root")).value_or(QString());
+    m_workspace = m_root + QStringLiteral("/ws");
+
+    Bridge::HostOptions hostOptions;
+    hostOptions.server.socketPath = m_socketPath;
+    hostOptions.server.maxLineBytes = options.maxLineBytes;
+    hostOptions.server.partialLineTimeoutMs = options.partialLineTimeoutMs;
+    hostOptions.executor.queueCapacity = options.queueCapacity;
+    hostOptions.workspaceRoot = options.workspaceRoot ? m_root : QString();
+    hostOptions.backendFactory = [desktop = m_desktop] { return std::make_unique<FakeBackend>(desktop); };
+    hostOptions.probeFactory = [] { return std::make_unique<FakePermissionProbe>(); };
+
+    m_thread.setObjectName(QStringLiteral("test-host"));
+    m_thread.start();
+    m_context = new QObject;
+    m_context->moveToThread(&m_thread);
+    QString error;
+    bool started = false;
+    QMetaObject::invokeMethod(
+        m_context,
+        [&] {
+            m_host = new Bridge::Host(hostOptions);
+            started = m_host->start(&error);
+        },
+        Qt::BlockingQueuedConnection);
+    if (!started)
+        ADD_FAILURE() << "test host did not start: " << error.toStdString();
+}
+
+TestHost::~TestHost()
+{
+    shutdown();
+    QMetaObject::invokeMethod(m_context, [this] { delete m_context; }, Qt::BlockingQueuedConnection);
+    m_thread.quit();
+    m_thread.wait();
+}
+
+void TestHost::shutdown()
+{
+    if (!m_host)
+        return;
+    QMetaObject::invokeMethod(
+        m_context,
+        [this] {
+            m_host->shutdown();
+            delete m_host;
+            m_host = nullptr;
+        },
+        Qt::BlockingQueuedConnection);
+}
+
+void TestHost::onHostThread(const std::function<void(Bridge::Host&)>& f)
+{
+    QMetaObject::invokeMethod(m_context, [&] { f(*m_host); }, Qt::BlockingQueuedConnection);
+}
+
+TestClient::TestClient(const QString& socketPath)
+{
+    m_socket.connectToServer(socketPath);
+    m_socket.waitForConnected(5000);
+}
+
+QJsonObject TestClient::withMeta(QJsonObject params, const QString& workspace, int timeoutMs)
+{
+    if (!params.contains(QStringLiteral("meta"))) {
+        params.insert(QStringLiteral("meta"), QJsonObject{{QStringLiteral("schemaVersion"), 1},
+                                                          {QStringLiteral("requestId"), newRequestId()},
+                                                          {QStringLiteral("workspacePath"), workspace},
+                                                          {QStringLiteral("timeoutMs"), timeoutMs}});
+    }
+    return params;
+}
+
+QJsonObject TestClient::request(const QString& method, const QJsonObject& params, const QJsonValue& id)
+{
+    return QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                       {QStringLiteral("id"), id},
+                       {QStringLiteral("method"), method},
+                       {QStringLiteral("params"), params}};
+}
+
+void TestClient::sendLine(const QByteArray& line)
+{
+    m_socket.write(line);
+    m_socket.flush();
+}
+
+void TestClient::send(const QJsonObject& message)
+{
+    sendLine(QJsonDocument(message).toJson(QJsonDocument::Compact) + '\n');
+}
+
+std::optional<QJsonValue> TestClient::readValue(int timeoutMs)
+{
+    QDeadlineTimer deadline(timeoutMs);
+    while (true) {
+        const qsizetype newline = m_buffer.indexOf('\n');
+        if (newline >= 0) {
+            const QByteArray line = m_buffer.left(newline);
+            m_buffer.remove(0, newline + 1);
+            const QJsonDocument doc = QJsonDocument::fromJson(line);
+            if (doc.isArray())
+                return QJsonValue(doc.array());
+            return QJsonValue(doc.object());
+        }
+        if (deadline.hasExpired())
+            return std::nullopt;
+        if (m_socket.bytesAvailable() == 0 &&
+            !m_socket.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())))) {
+            if (m_socket.bytesAvailable() == 0 && (m_socket.state() != QLocalSocket::ConnectedState || deadline.hasExpired()))
+                return std::nullopt;
+        }
+        m_buffer += m_socket.readAll();
+    }
+}
+
+std::optional<QJsonObject> TestClient::readObject(int timeoutMs)
+{
+    auto value = readValue(timeoutMs);
+    if (!value || !value->isObject())
+        return std::nullopt;
+    return value->toObject();
+}
+
+QJsonObject TestClient::call(const QString& method, const QJsonObject& params, int timeoutMs)
+{
+    const int id = m_nextId++;
+    send(request(method, params, id));
+    QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired()) {
+        auto response = readObject(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
+        if (!response)
+            break;
+        if (response->value(QStringLiteral("id")) == QJsonValue(id))
+            return *response;
+    }
+    return {};
+}
+
+bool TestClient::waitClosed(int timeoutMs)
+{
+    QDeadlineTimer deadline(timeoutMs);
+    while (m_socket.state() == QLocalSocket::ConnectedState && !deadline.hasExpired()) {
+        if (!m_socket.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime()))))
+            continue;
+        m_buffer += m_socket.readAll();
+    }
+    return m_socket.state() != QLocalSocket::ConnectedState;
+}
+
+QJsonObject errorOf(const QJsonObject& response)
+{
+    return response.value(QStringLiteral("error")).toObject();
+}
+
+QString errorCode(const QJsonObject& response)
+{
+    return errorOf(response).value(QStringLiteral("code")).toString();
+}
+
+QJsonObject resultOf(const QJsonObject& response)
+{
+    return response.value(QStringLiteral("result")).toObject();
+}
+
+QString newRequestId()
+{
+    return QUuid::createUuid().toString(QUuid::WithoutBraces);
+}
+
+} // namespace Testing
