@@ -1,0 +1,91 @@
+#include "HostProcess.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+
+#include <csignal>
+
+namespace Testing {
+
+HostProcess::HostProcess(QString socketPath, QStringList extraArgs, QProcessEnvironment env)
+    : m_socketPath(std::move(socketPath)), m_args(std::move(extraArgs)), m_env(std::move(env))
+{
+    if (m_env.isEmpty())
+        m_env = QProcessEnvironment::systemEnvironment();
+    if (m_socketPath.isEmpty())
+        m_socketPath = m_dir.path() + QStringLiteral("/run/bridge.sock");
+    QDir(m_dir.path()).mkpath(QStringLiteral("root"));
+    m_root = m_dir.path() + QStringLiteral("/root");
+    if (!m_env.contains(QStringLiteral("WORKSPACE_ROOT")))
+        m_env.insert(QStringLiteral("WORKSPACE_ROOT"), m_root);
+    else
+        m_root = m_env.value(QStringLiteral("WORKSPACE_ROOT"));
+    m_process.setProcessEnvironment(m_env);
+    m_process.setProgram(QStringLiteral(MDH_HOST_BINARY));
+    m_process.setArguments(QStringList{QStringLiteral("--headless"), QStringLiteral("--socket"), m_socketPath} + m_args);
+}
+
+HostProcess::~HostProcess()
+{
+    if (m_process.state() != QProcess::NotRunning) {
+        terminate(5000);
+        if (m_process.state() != QProcess::NotRunning)
+            kill();
+    }
+}
+
+bool HostProcess::start(int timeoutMs)
+{
+    m_process.start();
+    if (!m_process.waitForStarted(timeoutMs))
+        return false;
+    QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired()) {
+        if (m_process.canReadLine() || m_process.waitForReadyRead(100)) {
+            m_output += QString::fromUtf8(m_process.readAllStandardOutput());
+            if (m_output.contains(QStringLiteral("serving on")))
+                return true;
+        }
+        if (m_process.state() == QProcess::NotRunning)
+            return false;
+    }
+    return false;
+}
+
+int HostProcess::terminate(int timeoutMs)
+{
+    if (m_process.state() == QProcess::NotRunning)
+        return m_process.exitCode();
+    ::kill(static_cast<pid_t>(m_process.processId()), SIGTERM);
+    if (!m_process.waitForFinished(timeoutMs))
+        return -1;
+    return m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1;
+}
+
+void HostProcess::kill()
+{
+    m_process.kill();
+    m_process.waitForFinished(5000);
+}
+
+CommandResult runCommand(const QString& program, const QStringList& args, const QProcessEnvironment& env, int timeoutMs)
+{
+    QProcess process;
+    process.setProcessEnvironment(env);
+    process.start(program, args);
+    CommandResult result;
+    if (!process.waitForStarted(5000))
+        return result;
+    process.closeWriteChannel();
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished(2000);
+        return result;
+    }
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = QString::fromUtf8(process.readAllStandardOutput());
+    result.err = QString::fromUtf8(process.readAllStandardError());
+    return result;
+}
+
+} // namespace Testing

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QStringList>
+#include <QTemporaryDir>
+
+namespace Testing {
+
+/// The real msgcode-desktop-host executable, started for a test and stopped with it.
+class HostProcess
+{
+public:
+    /// `socketPath` empty: one in a private temp dir. WORKSPACE_ROOT: a temp dir unless given.
+    explicit HostProcess(QString socketPath = {}, QStringList extraArgs = {}, QProcessEnvironment env = {});
+    ~HostProcess();
+
+    /// Starts and waits until it prints that it serves (or exits).
+    bool start(int timeoutMs = 10000);
+    /// SIGTERM and wait; the exit code, or -1 if it did not exit.
+    int terminate(int timeoutMs = 10000);
+    void kill();
+
+    QString socketPath() const { return m_socketPath; }
+    QString workspaceRoot() const { return m_root; }
+    QProcess& process() { return m_process; }
+    QString output() const { return m_output; }
+    QProcessEnvironment environment() const { return m_env; }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_socketPath;
+    QString m_root;
+    QStringList m_args;
+    QProcessEnvironment m_env;
+    QProcess m_process;
+    QString m_output;
+};
+
+struct CommandResult
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+/// Runs a program to completion (30 s at most), with an optional environment.
+CommandResult runCommand(const QString& program, const QStringList& args,
+                         const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
+                         int timeoutMs = 30000);
+
+} // namespace Testing
