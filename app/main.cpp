@@ -1,4 +1,4 @@
-#include "DesktopBackend.h"
+#include "PlatformBackend.h"
 #include "Host.h"
 #include "SocketPath.h"
 
@@ -125,11 +125,7 @@ int main(int argc, char** argv)
     options.executor.queueCapacity = static_cast<int>(queueCap);
     options.workspaceRoot =
         parser.isSet(workspaceRoot) ? parser.value(workspaceRoot) : qEnvironmentVariable("WORKSPACE_ROOT");
-    options.backendFactory = [] {
-        return std::make_unique<Automation::UnavailableBackend>(
-            QStringLiteral("this build has no automation backend for this platform yet: observe, find, click, "
-                           "typeText, hotkey and waitUntil cannot run"));
-    };
+    options.backendFactory = &Automation::createPlatformBackend;
 
     installSignalHandlers();
     Bridge::Host host(options);
