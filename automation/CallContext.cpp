@@ -13,7 +13,7 @@ qint64 CallContext::remainingMs() const
 
 int CallContext::callTimeoutMs(int capMs) const
 {
-    return static_cast<int>(std::clamp<qint64>(remainingMs(), 1, capMs));
+    return static_cast<int>(std::clamp<qint64>(remainingMs(), 1, std::max(1, capMs)));
 }
 
 std::optional<Error> CallContext::checkpoint() const

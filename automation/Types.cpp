@@ -49,8 +49,6 @@ QJsonObject nodeJson(const Snapshot& snapshot, int index)
         {QStringLiteral("elementId"), node.elementId},
         {QStringLiteral("role"), node.role},
         {QStringLiteral("nativeRole"), node.nativeRole},
-        {QStringLiteral("frame"), node.frame.toJson()},
-        {QStringLiteral("states"), QJsonArray::fromStringList(node.stateNames())},
         {QStringLiteral("path"), [&] {
              QJsonArray path;
              for (int step : node.path)
@@ -58,11 +56,16 @@ QJsonObject nodeJson(const Snapshot& snapshot, int index)
              return path;
          }()},
     };
+    if (node.detailed) {
+        object.insert(QStringLiteral("frame"), node.frame.toJson());
+        object.insert(QStringLiteral("states"), QJsonArray::fromStringList(node.stateNames()));
+    }
     if (!node.subrole.isEmpty())
         object.insert(QStringLiteral("subrole"), node.subrole);
     if (!node.title.isEmpty())
         object.insert(QStringLiteral("title"), node.title);
-    if (node.hasValue)
+    // Secure fields never show a value, whatever a backend read.
+    if (node.hasValue && !node.has(StateSecure))
         object.insert(QStringLiteral("value"), node.value);
     if (!node.identifier.isEmpty())
         object.insert(QStringLiteral("identifier"), node.identifier);
@@ -92,7 +95,8 @@ QJsonObject Snapshot::metadataJson() const
          QJsonObject{{QStringLiteral("maxDepth"), bounds.maxDepth},
                      {QStringLiteral("maxNodes"), bounds.maxNodes},
                      {QStringLiteral("maxWallTimeMs"), bounds.maxWallTimeMs},
-                     {QStringLiteral("includeText"), bounds.includeText}}},
+                     {QStringLiteral("includeText"), bounds.includeText},
+                     {QStringLiteral("searchOnly"), bounds.searchOnly}}},
         {QStringLiteral("nodeCount"), static_cast<int>(nodes.size())},
         {QStringLiteral("elapsedMs"), elapsedMs},
         {QStringLiteral("truncated"), truncated},

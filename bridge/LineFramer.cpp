@@ -7,7 +7,12 @@ std::optional<LineFramer::Item> LineFramer::next()
     const qsizetype newline = m_buffer.indexOf('\n', m_scan);
     if (newline < 0) {
         m_scan = m_buffer.size();
-        if (pendingBytes() > m_max)
+        // A trailing '\r' may be the first half of a CRLF split across reads: it is not counted,
+        // as it will not be once the '\n' arrives.
+        qsizetype pending = pendingBytes();
+        if (pending > 0 && m_buffer.endsWith('\r'))
+            --pending;
+        if (pending > m_max)
             return Item{Item::Kind::TooLong, {}};
         compact();
         return std::nullopt;

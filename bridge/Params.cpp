@@ -131,18 +131,18 @@ std::optional<Automation::TextMatch> textMatch(Reader& reader, const QString& eq
                                                const QString& matchesKey, bool caseSensitive)
 {
     using Mode = Automation::TextMatch::Mode;
-    int given = 0;
+    QStringList given;
     std::optional<Automation::TextMatch> out;
     if (auto s = reader.string(equalsKey)) {
-        ++given;
+        given.append(equalsKey);
         out = Automation::TextMatch{Mode::Equals, *s, {}};
     }
     if (auto s = reader.string(containsKey)) {
-        ++given;
+        given.append(containsKey);
         out = Automation::TextMatch{Mode::Contains, *s, {}};
     }
     if (auto s = reader.string(matchesKey)) {
-        ++given;
+        given.append(matchesKey);
         QRegularExpression re(*s, caseSensitive ? QRegularExpression::NoPatternOption
                                                 : QRegularExpression::CaseInsensitiveOption);
         if (!re.isValid()) {
@@ -151,8 +151,9 @@ std::optional<Automation::TextMatch> textMatch(Reader& reader, const QString& eq
         }
         out = Automation::TextMatch{Mode::Regex, *s, re};
     }
-    if (given > 1) {
-        reader.fail(containsKey, QStringLiteral("conflicts with %1/%2: give one of them").arg(equalsKey, matchesKey));
+    if (given.size() > 1) {
+        // Name a field the client sent: the second one conflicts with the first.
+        reader.fail(given.at(1), QStringLiteral("conflicts with %1: give one of them").arg(given.at(0)));
         return std::nullopt;
     }
     return out;

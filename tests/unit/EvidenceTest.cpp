@@ -1,0 +1,531 @@
+// Evidence::Directory and Evidence::ExecutionRecord: evidence on disk (contract 2, DESIGN.md 9).
+#include "EvidenceDirectory.h"
+#include "ExecutionRecord.h"
+#include "UnitTestSupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTimeZone>
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+using Evidence::Directory;
+using Evidence::ExecutionRecord;
+using UnitTest::jsonObject;
+
+namespace {
+
+const QString kId = QStringLiteral("123e4567-e89b-12d3-a456-426614174000");
+const QString kRelative = QStringLiteral("artifacts/desktop/2026-02-09/") + kId;
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return QByteArray("<unreadable>");
+    return file.readAll();
+}
+
+void writeAll(const QString& path, const QByteArray& data)
+{
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    ASSERT_EQ(file.write(data), data.size());
+}
+
+/// Every entry below `dir`, hidden ones included, as sorted relative paths; symlinks not followed.
+QStringList tree(const QString& dir)
+{
+    QStringList out;
+    const QDir d(dir);
+    for (const QFileInfo& entry :
+         d.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name)) {
+        out.append(entry.fileName());
+        if (entry.isDir() && !entry.isSymLink()) {
+            for (const QString& child : tree(entry.filePath()))
+                out.append(entry.fileName() + QLatin1Char('/') + child);
+        }
+    }
+    out.sort();
+    return out;
+}
+
+int modeOf(const QString& path)
+{
+    struct stat st
+    {
+    };
+    if (::lstat(QFile::encodeName(path).constData(), &st) != 0)
+        return -1;
+    return static_cast<int>(st.st_mode & 07777);
+}
+
+bool isSymlink(const QString& path)
+{
+    struct stat st
+    {
+    };
+    return ::lstat(QFile::encodeName(path).constData(), &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+class EvidenceTest : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(m_workspaceDir.isValid());
+        ASSERT_TRUE(m_otherDir.isValid());
+        m_workspace = QFileInfo(m_workspaceDir.path()).canonicalFilePath();
+        m_other = QFileInfo(m_otherDir.path()).canonicalFilePath();
+        ASSERT_FALSE(m_workspace.isEmpty());
+        ASSERT_FALSE(m_other.isEmpty());
+    }
+
+    QString ws(const QString& relative) const { return m_workspace + QLatin1Char('/') + relative; }
+
+    std::optional<Directory> openDefault(QString* error) const
+    {
+        return Directory::open(m_workspace, kRelative, error);
+    }
+
+    QTemporaryDir m_workspaceDir;
+    QTemporaryDir m_otherDir;
+    QString m_workspace;
+    QString m_other;
+};
+
+// --- Directory::open -----------------------------------------------------------------------------
+
+TEST_F(EvidenceTest, OpenCreatesPrivateDirectories)
+{
+    QString error;
+    const auto dir = openDefault(&error);
+    ASSERT_TRUE(dir.has_value()) << error.toStdString();
+    EXPECT_EQ(dir->path(), ws(kRelative) + QLatin1Char('/'));
+    EXPECT_TRUE(QFileInfo(ws(kRelative)).isDir());
+    for (const QString& created : {QStringLiteral("artifacts"), QStringLiteral("artifacts/desktop"),
+                                   QStringLiteral("artifacts/desktop/2026-02-09"), kRelative}) {
+        SCOPED_TRACE(created.toStdString());
+        EXPECT_EQ(modeOf(ws(created)), 0700);
+    }
+}
+
+TEST_F(EvidenceTest, OpenIsIdempotentAndKeepsExistingFiles)
+{
+    QString error;
+    const auto first = openDefault(&error);
+    ASSERT_TRUE(first.has_value()) << error.toStdString();
+    ASSERT_FALSE(first->writeFile(QStringLiteral("a.txt"), "one").has_value());
+    const auto second = openDefault(&error);
+    ASSERT_TRUE(second.has_value()) << error.toStdString();
+    EXPECT_EQ(second->readFile(QStringLiteral("a.txt")), std::optional<QByteArray>(QByteArray("one")));
+}
+
+struct PathRow
+{
+    const char* name;
+    const char* path;
+    bool plain;
+
+    friend void PrintTo(const PathRow& row, std::ostream* os) { *os << row.name; }
+};
+
+class PlainRelativePath : public ::testing::TestWithParam<PathRow>
+{
+};
+
+TEST_P(PlainRelativePath, Table)
+{
+    EXPECT_EQ(Evidence::isPlainRelativePath(QString::fromLatin1(GetParam().path)), GetParam().plain);
+}
+
+INSTANTIATE_TEST_SUITE_P(Rows, PlainRelativePath,
+                         ::testing::Values(PathRow{"Name", "a", true}, PathRow{"Nested", "a/b/c.json", true},
+                                           PathRow{"DotFile", ".hidden", true}, PathRow{"DotDotPrefix", "..a", true},
+                                           PathRow{"DotInside", "a/.b", true}, PathRow{"Empty", "", false},
+                                           PathRow{"Dot", ".", false}, PathRow{"DotDot", "..", false},
+                                           PathRow{"DotDotInside", "a/../b", false},
+                                           PathRow{"DotDotAtEnd", "a/..", false}, PathRow{"DotFirst", "./a", false},
+                                           PathRow{"Absolute", "/abs", false}, PathRow{"DoubleSlash", "a//b", false},
+                                           PathRow{"TrailingSlash", "a/", false}, PathRow{"OnlySlash", "/", false}),
+                         UnitTest::RowName());
+
+TEST_F(EvidenceTest, OpenRefusesBadPaths)
+{
+    for (const auto& [workspace, relative] :
+         {std::pair{m_workspace, QStringLiteral("../escape")}, std::pair{m_workspace, QStringLiteral("/abs")},
+          std::pair{m_workspace, QString()}, std::pair{m_workspace, QStringLiteral("a//b")},
+          std::pair{QStringLiteral("relative/ws"), QStringLiteral("artifacts")}}) {
+        SCOPED_TRACE(QString(workspace + QStringLiteral(" + ") + relative).toStdString());
+        QString error;
+        EXPECT_FALSE(Directory::open(workspace, relative, &error).has_value());
+        EXPECT_FALSE(error.isEmpty());
+    }
+    EXPECT_EQ(tree(m_workspace), QStringList());
+    EXPECT_EQ(tree(m_other), QStringList());
+}
+
+TEST_F(EvidenceTest, OpenRefusesMissingWorkspace)
+{
+    QString error;
+    EXPECT_FALSE(Directory::open(ws(QStringLiteral("missing")), kRelative, &error).has_value());
+    EXPECT_FALSE(error.isEmpty());
+    EXPECT_FALSE(QFileInfo::exists(ws(QStringLiteral("missing"))));
+}
+
+TEST_F(EvidenceTest, PlantedArtifactsSymlinkIsRefused)
+{
+    ASSERT_TRUE(QFile::link(m_other, ws(QStringLiteral("artifacts"))));
+    QString error;
+    EXPECT_FALSE(openDefault(&error).has_value());
+    EXPECT_TRUE(error.contains(QStringLiteral("symbolic link"))) << error.toStdString();
+    EXPECT_EQ(tree(m_other), QStringList()); // nothing was created through the link
+}
+
+TEST_F(EvidenceTest, PlantedDeeperSymlinkIsRefused)
+{
+    ASSERT_TRUE(QDir(m_workspace).mkpath(QStringLiteral("artifacts")));
+    ASSERT_TRUE(QFile::link(m_other, ws(QStringLiteral("artifacts/desktop"))));
+    QString error;
+    EXPECT_FALSE(openDefault(&error).has_value());
+    EXPECT_TRUE(error.contains(QStringLiteral("symbolic link"))) << error.toStdString();
+    EXPECT_TRUE(error.contains(QStringLiteral("artifacts/desktop"))) << error.toStdString();
+    EXPECT_EQ(tree(m_other), QStringList());
+}
+
+TEST_F(EvidenceTest, PlantedDanglingSymlinkIsRefused)
+{
+    // A dangling link must not be "created" through either: mkdir would make the target.
+    ASSERT_TRUE(QFile::link(m_other + QStringLiteral("/made-by-host"), ws(QStringLiteral("artifacts"))));
+    QString error;
+    EXPECT_FALSE(openDefault(&error).has_value());
+    EXPECT_TRUE(error.contains(QStringLiteral("symbolic link"))) << error.toStdString();
+    EXPECT_EQ(tree(m_other), QStringList());
+}
+
+TEST_F(EvidenceTest, SymlinkInWorkspacePathIsRefused)
+{
+    ASSERT_TRUE(QDir(m_workspace).mkpath(QStringLiteral("real")));
+    ASSERT_TRUE(QFile::link(ws(QStringLiteral("real")), ws(QStringLiteral("link"))));
+    QString error;
+    EXPECT_FALSE(Directory::open(ws(QStringLiteral("link")), kRelative, &error).has_value());
+    EXPECT_TRUE(error.contains(QStringLiteral("symbolic link"))) << error.toStdString();
+    EXPECT_EQ(tree(ws(QStringLiteral("real"))), QStringList());
+}
+
+TEST_F(EvidenceTest, FileInPlaceOfDirectoryIsRefused)
+{
+    ASSERT_TRUE(QDir(m_workspace).mkpath(QStringLiteral("artifacts")));
+    writeAll(ws(QStringLiteral("artifacts/desktop")), "not a dir");
+    QString error;
+    EXPECT_FALSE(openDefault(&error).has_value());
+    EXPECT_FALSE(error.isEmpty());
+    EXPECT_EQ(readAll(ws(QStringLiteral("artifacts/desktop"))), QByteArray("not a dir"));
+}
+
+// --- Directory::writeFile ------------------------------------------------------------------------
+
+TEST_F(EvidenceTest, WriteFileIsExactAndLeavesNoTemporaries)
+{
+    QString error;
+    const auto dir = openDefault(&error);
+    ASSERT_TRUE(dir.has_value()) << error.toStdString();
+    const QByteArray data("{\"a\":1}\n\0binary\xff", 16);
+    ASSERT_FALSE(dir->writeFile(QStringLiteral("request.json"), data).has_value());
+    EXPECT_EQ(readAll(dir->path() + QStringLiteral("request.json")), data);
+    EXPECT_EQ(modeOf(dir->path() + QStringLiteral("request.json")), 0600);
+    EXPECT_EQ(tree(dir->path()), QStringList{QStringLiteral("request.json")});
+
+    // Replacing is atomic too: the new content, still one file.
+    ASSERT_FALSE(dir->writeFile(QStringLiteral("request.json"), "second").has_value());
+    EXPECT_EQ(readAll(dir->path() + QStringLiteral("request.json")), QByteArray("second"));
+    ASSERT_FALSE(dir->writeFile(QStringLiteral("empty.txt"), QByteArray()).has_value());
+    EXPECT_EQ(readAll(dir->path() + QStringLiteral("empty.txt")), QByteArray());
+    EXPECT_EQ(tree(dir->path()), (QStringList{QStringLiteral("empty.txt"), QStringLiteral("request.json")}));
+}
+
+TEST_F(EvidenceTest, WriteFileNested)
+{
+    QString error;
+    const auto dir = openDefault(&error);
+    ASSERT_TRUE(dir.has_value()) << error.toStdString();
+    ASSERT_FALSE(dir->writeFile(QStringLiteral("selectors/candidates.json"), "[]").has_value());
+    ASSERT_FALSE(dir->writeFile(QStringLiteral("selectors/deep/more.json"), "{}").has_value());
+    EXPECT_EQ(readAll(dir->path() + QStringLiteral("selectors/candidates.json")), QByteArray("[]"));
+    EXPECT_EQ(modeOf(dir->path() + QStringLiteral("selectors")), 0700);
+    EXPECT_EQ(tree(dir->path()),
+              (QStringList{QStringLiteral("selectors"), QStringLiteral("selectors/candidates.json"),
+                           QStringLiteral("selectors/deep"), QStringLiteral("selectors/deep/more.json")}));
+    EXPECT_EQ(dir->readFile(QStringLiteral("selectors/deep/more.json")), std::optional<QByteArray>(QByteArray("{}")));
+}
+
+TEST_F(EvidenceTest, WriteFileRefusesBadNames)
+{
+    QString error;
+    const auto dir = openDefault(&error);
+    ASSERT_TRUE(dir.has_value()) << error.toStdString();
+    for (const QString& name : {QStringLiteral("../escape.json"), QStringLiteral("/etc/passwd"), QString(),
+                                QStringLiteral("a/../../b"), QStringLiteral("dir/")}) {
+        SCOPED_TRACE(name.toStdString());
+        EXPECT_TRUE(dir->writeFile(name, "x").has_value());
+    }
+    EXPECT_EQ(tree(dir->path()), QStringList());
+    EXPECT_FALSE(QFileInfo::exists(ws(QStringLiteral("artifacts/desktop/2026-02-09/escape.json"))));
+}
+
+TEST_F(EvidenceTest, WriteFileOntoADirectoryFailsCleanly)
+{
+    QString error;
+    const auto dir = openDefault(&error);
+    ASSERT_TRUE(dir.has_value()) << error.toStdString();
+    ASSERT_TRUE(QDir(dir->path()).mkdir(QStringLiteral("occupied")));
+    const auto failed = dir->writeFile(QStringLiteral("occupied"), "x");
+    ASSERT_TRUE(failed.has_value());
+    EXPECT_TRUE(failed->contains(QStringLiteral("occupied"))) << failed->toStdString();
+    EXPECT_EQ(tree(dir->path()), QStringList{QStringLiteral("occupied")}); // no temp file left behind
+}
+
+TEST_F(EvidenceTest, WriteFileNeverWritesThroughSymlinkedFile)
+{
+    QString error;
+    const auto dir = openDefault(&error);
+    ASSERT_TRUE(dir.has_value()) << error.toStdString();
+    const QString target = m_other + QStringLiteral("/victim.txt");
+    writeAll(target, "original");
+    const QString link = dir->path() + QStringLiteral("response.json");
+    ASSERT_TRUE(QFile::link(target, link));
+
+    const auto result = dir->writeFile(QStringLiteral("response.json"), "evidence");
+    EXPECT_EQ(readAll(target), QByteArray("original"));
+    if (!result.has_value()) {
+        // It replaced the link itself.
+        EXPECT_FALSE(isSymlink(link));
+        EXPECT_EQ(readAll(link), QByteArray("evidence"));
+    } else {
+        EXPECT_TRUE(isSymlink(link));
+    }
+    EXPECT_EQ(tree(m_other), QStringList{QStringLiteral("victim.txt")});
+}
+
+TEST_F(EvidenceTest, WriteFileNeverFollowsSymlinkedSubdirectory)
+{
+    QString error;
+    const auto dir = openDefault(&error);
+    ASSERT_TRUE(dir.has_value()) << error.toStdString();
+    ASSERT_TRUE(QFile::link(m_other, dir->path() + QStringLiteral("selectors")));
+    const auto failed = dir->writeFile(QStringLiteral("selectors/candidates.json"), "[]");
+    ASSERT_TRUE(failed.has_value());
+    EXPECT_TRUE(failed->contains(QStringLiteral("symbolic link"))) << failed->toStdString();
+    EXPECT_EQ(tree(m_other), QStringList());
+}
+
+TEST_F(EvidenceTest, ReadFileDoesNotFollowSymlinks)
+{
+    QString error;
+    const auto dir = openDefault(&error);
+    ASSERT_TRUE(dir.has_value()) << error.toStdString();
+    writeAll(m_other + QStringLiteral("/secret.txt"), "secret");
+    ASSERT_TRUE(QFile::link(m_other + QStringLiteral("/secret.txt"), dir->path() + QStringLiteral("leak.txt")));
+    ASSERT_TRUE(QFile::link(m_other, dir->path() + QStringLiteral("leakdir")));
+    EXPECT_FALSE(dir->readFile(QStringLiteral("leak.txt")).has_value());
+    EXPECT_FALSE(dir->readFile(QStringLiteral("leakdir/secret.txt")).has_value());
+    EXPECT_FALSE(dir->readFile(QStringLiteral("missing.txt")).has_value());
+    EXPECT_FALSE(dir->readFile(QStringLiteral("../x")).has_value());
+
+    ASSERT_FALSE(dir->writeFile(QStringLiteral("big.bin"), QByteArray(100, 'x')).has_value());
+    EXPECT_EQ(dir->readFile(QStringLiteral("big.bin"), 100), std::optional<QByteArray>(QByteArray(100, 'x')));
+    EXPECT_FALSE(dir->readFile(QStringLiteral("big.bin"), 99).has_value());
+}
+
+// --- ExecutionRecord -----------------------------------------------------------------------------
+
+TEST(ExecutionRecordDir, RelativeDirUsesUtcDate)
+{
+    // 01:00 on the 10th at UTC+3 is 22:00 on the 9th in UTC.
+    const QDateTime east(QDate(2026, 2, 10), QTime(1, 0), QTimeZone(3 * 3600));
+    EXPECT_EQ(ExecutionRecord::relativeDirFor(east, QStringLiteral("id")),
+              QStringLiteral("artifacts/desktop/2026-02-09/id"));
+    // 22:00 on the 9th at UTC-5 is 03:00 on the 10th in UTC.
+    const QDateTime west(QDate(2026, 2, 9), QTime(22, 0), QTimeZone(-5 * 3600));
+    EXPECT_EQ(ExecutionRecord::relativeDirFor(west, QStringLiteral("id")),
+              QStringLiteral("artifacts/desktop/2026-02-10/id"));
+    const QDateTime utc(QDate(2026, 12, 31), QTime(23, 59, 59), QTimeZone::utc());
+    EXPECT_EQ(ExecutionRecord::relativeDirFor(utc, kId), QStringLiteral("artifacts/desktop/2026-12-31/") + kId);
+}
+
+class ExecutionRecordTest : public EvidenceTest
+{
+protected:
+    const QDateTime m_receivedAt{QDate(2026, 2, 9), QTime(12, 0, 0), QTimeZone::utc()};
+    const QJsonObject m_request = jsonObject(
+        R"({"jsonrpc":"2.0","id":"r1","method":"desktop.find","params":{"selector":{"byRole":"AXButton"}}})");
+    const QJsonObject m_env = jsonObject(R"({"os":"Debian 12","hostVersion":"0.1.0",
+        "peer":{"pid":4242,"executable":"/usr/bin/msgcode"}})");
+
+    std::unique_ptr<ExecutionRecord> makeRecord(const QString& workspace) const
+    {
+        return std::make_unique<ExecutionRecord>(kId, QStringLiteral("desktop.find"), workspace, m_request, m_env,
+                                                 m_receivedAt);
+    }
+
+    static QList<QJsonObject> traceLines(const QString& path)
+    {
+        QList<QJsonObject> out;
+        const QByteArray bytes = readAll(path);
+        EXPECT_TRUE(bytes.endsWith('\n'));
+        for (const QByteArray& line : bytes.split('\n')) {
+            if (line.isEmpty())
+                continue;
+            QJsonParseError error{};
+            const QJsonDocument doc = QJsonDocument::fromJson(line, &error);
+            EXPECT_EQ(error.error, QJsonParseError::NoError) << line.toStdString();
+            EXPECT_TRUE(doc.isObject());
+            out.append(doc.object());
+        }
+        return out;
+    }
+};
+
+TEST_F(ExecutionRecordTest, PathsBeforeOpen)
+{
+    const auto record = makeRecord(m_workspace);
+    EXPECT_EQ(record->executionId(), kId);
+    EXPECT_EQ(record->method(), QStringLiteral("desktop.find"));
+    EXPECT_EQ(record->receivedAt(), m_receivedAt);
+    EXPECT_EQ(record->dirPath(), ws(kRelative) + QLatin1Char('/'));
+    // Nothing exists until the record is opened.
+    EXPECT_EQ(tree(m_workspace), QStringList());
+
+    const auto slashed = makeRecord(m_workspace + QLatin1Char('/'));
+    EXPECT_EQ(slashed->dirPath(), ws(kRelative) + QLatin1Char('/'));
+}
+
+TEST_F(ExecutionRecordTest, OpenWritesRequestAndEnv)
+{
+    const auto record = makeRecord(m_workspace);
+    ASSERT_FALSE(record->open().has_value());
+    ASSERT_FALSE(record->open().has_value()); // idempotent
+    EXPECT_EQ(QJsonDocument::fromJson(readAll(record->dirPath() + QStringLiteral("request.json"))).object(), m_request);
+    EXPECT_EQ(QJsonDocument::fromJson(readAll(record->dirPath() + QStringLiteral("env.json"))).object(), m_env);
+    EXPECT_EQ(record->artifacts(), (QStringList{QStringLiteral("request.json"), QStringLiteral("env.json")}));
+    EXPECT_EQ(tree(record->dirPath()), (QStringList{QStringLiteral("env.json"), QStringLiteral("request.json")}));
+}
+
+TEST_F(ExecutionRecordTest, FinalizeWritesResponseTraceAndSummary)
+{
+    const auto record = makeRecord(m_workspace);
+    ASSERT_FALSE(record->open().has_value());
+    record->trace(QStringLiteral("resolveRoute"), 12, true, QJsonObject{{QStringLiteral("pid"), 4242}});
+    {
+        ExecutionRecord::Step step(*record, QStringLiteral("snapshot"));
+        step.finish(true, QJsonObject{{QStringLiteral("nodes"), 3}});
+        step.finish(false); // only the first finish counts
+    }
+    {
+        ExecutionRecord::Step abandoned(*record, QStringLiteral("match"));
+    } // destroyed unfinished: recorded as failed
+    ASSERT_FALSE(record->writeArtifact(QStringLiteral("selectors/candidates.json"), "{\"matched\":1}").has_value());
+
+    const QJsonObject response = jsonObject(R"({"jsonrpc":"2.0","id":"r1","result":{"matched":1}})");
+    ASSERT_FALSE(record->finalize(response, QStringLiteral("ok"), QString()).has_value());
+
+    EXPECT_EQ(QJsonDocument::fromJson(readAll(record->dirPath() + QStringLiteral("response.json"))).object(), response);
+    EXPECT_EQ(readAll(record->dirPath() + QStringLiteral("selectors/candidates.json")), QByteArray("{\"matched\":1}"));
+
+    const QList<QJsonObject> lines = traceLines(record->dirPath() + QStringLiteral("trace.jsonl"));
+    ASSERT_EQ(lines.size(), 4);
+    QStringList steps;
+    for (const QJsonObject& line : lines) {
+        steps.append(line.value(QStringLiteral("step")).toString());
+        EXPECT_TRUE(line.value(QStringLiteral("ms")).isDouble());
+        EXPECT_GE(line.value(QStringLiteral("ms")).toDouble(), 0);
+        EXPECT_TRUE(line.value(QStringLiteral("ok")).isBool());
+        EXPECT_TRUE(line.value(QStringLiteral("sinceStartMs")).isDouble());
+    }
+    EXPECT_EQ(steps, (QStringList{QStringLiteral("resolveRoute"), QStringLiteral("snapshot"), QStringLiteral("match"),
+                                  QStringLiteral("answer")}));
+    EXPECT_EQ(lines.at(0).value(QStringLiteral("ms")), QJsonValue(12));
+    EXPECT_EQ(lines.at(0).value(QStringLiteral("ok")), QJsonValue(true));
+    EXPECT_EQ(lines.at(0).value(QStringLiteral("details")), QJsonValue(jsonObject(R"({"pid":4242})")));
+    EXPECT_EQ(lines.at(1).value(QStringLiteral("ok")), QJsonValue(true));
+    EXPECT_EQ(lines.at(1).value(QStringLiteral("details")), QJsonValue(jsonObject(R"({"nodes":3})")));
+    EXPECT_EQ(lines.at(2).value(QStringLiteral("ok")), QJsonValue(false));
+    EXPECT_FALSE(lines.at(2).contains(QStringLiteral("details")));
+    EXPECT_EQ(lines.at(3).value(QStringLiteral("ok")), QJsonValue(true));
+    EXPECT_EQ(lines.at(3).value(QStringLiteral("details")), QJsonValue(jsonObject(R"({"outcome":"ok"})")));
+
+    const QString summary = QString::fromUtf8(readAll(record->dirPath() + QStringLiteral("summary.md")));
+    EXPECT_TRUE(summary.contains(QStringLiteral("desktop.find"))) << summary.toStdString();
+    EXPECT_TRUE(summary.contains(kId)) << summary.toStdString();
+    EXPECT_TRUE(summary.contains(QStringLiteral(": ok\n"))) << summary.toStdString();
+    EXPECT_TRUE(summary.contains(QStringLiteral("pid 4242"))) << summary.toStdString();
+    EXPECT_TRUE(summary.contains(QStringLiteral("`selectors/candidates.json`"))) << summary.toStdString();
+    EXPECT_TRUE(summary.contains(QStringLiteral("| resolveRoute | 12 | yes |"))) << summary.toStdString();
+    EXPECT_TRUE(summary.contains(QStringLiteral("| answer | 0 | yes |"))) << summary.toStdString();
+
+    EXPECT_EQ(record->artifacts(),
+              (QStringList{QStringLiteral("request.json"), QStringLiteral("env.json"),
+                           QStringLiteral("selectors/candidates.json"), QStringLiteral("response.json"),
+                           QStringLiteral("trace.jsonl"), QStringLiteral("summary.md")}));
+    EXPECT_EQ(tree(record->dirPath()),
+              (QStringList{QStringLiteral("env.json"), QStringLiteral("request.json"), QStringLiteral("response.json"),
+                           QStringLiteral("selectors"), QStringLiteral("selectors/candidates.json"),
+                           QStringLiteral("summary.md"), QStringLiteral("trace.jsonl")}));
+}
+
+TEST_F(ExecutionRecordTest, FinalizeWithErrorWithoutOpen)
+{
+    const auto record = makeRecord(m_workspace);
+    const QJsonObject response = jsonObject(R"({"jsonrpc":"2.0","id":"r1","error":{"code":"DESKTOP_TIMEOUT",
+        "message":"late","retryable":true,"details":{}}})");
+    ASSERT_FALSE(record->finalize(response, QStringLiteral("DESKTOP_TIMEOUT"), QStringLiteral("timed out after 5 ms"))
+                     .has_value());
+    // finalize opens the record itself, so request.json and env.json are there too.
+    EXPECT_EQ(tree(record->dirPath()),
+              (QStringList{QStringLiteral("env.json"), QStringLiteral("request.json"), QStringLiteral("response.json"),
+                           QStringLiteral("summary.md"), QStringLiteral("trace.jsonl")}));
+    const QList<QJsonObject> lines = traceLines(record->dirPath() + QStringLiteral("trace.jsonl"));
+    ASSERT_EQ(lines.size(), 1);
+    EXPECT_EQ(lines.at(0).value(QStringLiteral("step")), QJsonValue(QStringLiteral("answer")));
+    EXPECT_EQ(lines.at(0).value(QStringLiteral("ok")), QJsonValue(false));
+    EXPECT_EQ(lines.at(0).value(QStringLiteral("details")), QJsonValue(jsonObject(R"({"outcome":"DESKTOP_TIMEOUT"})")));
+    const QString summary = QString::fromUtf8(readAll(record->dirPath() + QStringLiteral("summary.md")));
+    EXPECT_TRUE(summary.contains(QStringLiteral("DESKTOP_TIMEOUT"))) << summary.toStdString();
+    EXPECT_TRUE(summary.contains(QStringLiteral("timed out after 5 ms"))) << summary.toStdString();
+    EXPECT_TRUE(summary.contains(kId));
+}
+
+TEST_F(ExecutionRecordTest, RewriteTraceAddsLateSteps)
+{
+    const auto record = makeRecord(m_workspace);
+    ASSERT_FALSE(record->finalize(QJsonObject{}, QStringLiteral("ok"), QString()).has_value());
+    record->trace(QStringLiteral("lateBackendReturn"), 7, false);
+    ASSERT_FALSE(record->rewriteTrace().has_value());
+    const QList<QJsonObject> lines = traceLines(record->dirPath() + QStringLiteral("trace.jsonl"));
+    ASSERT_EQ(lines.size(), 2);
+    EXPECT_EQ(lines.at(0).value(QStringLiteral("step")), QJsonValue(QStringLiteral("answer")));
+    EXPECT_EQ(lines.at(1).value(QStringLiteral("step")), QJsonValue(QStringLiteral("lateBackendReturn")));
+    EXPECT_EQ(lines.at(1).value(QStringLiteral("ms")), QJsonValue(7));
+}
+
+TEST_F(ExecutionRecordTest, PlantedSymlinkFailsEveryWrite)
+{
+    ASSERT_TRUE(QFile::link(m_other, ws(QStringLiteral("artifacts"))));
+    const auto record = makeRecord(m_workspace);
+    const auto opened = record->open();
+    ASSERT_TRUE(opened.has_value());
+    EXPECT_TRUE(opened->contains(QStringLiteral("symbolic link"))) << opened->toStdString();
+    EXPECT_TRUE(record->writeArtifact(QStringLiteral("ax.json"), "{}").has_value());
+    const auto finalized = record->finalize(QJsonObject{}, QStringLiteral("ok"), QString());
+    ASSERT_TRUE(finalized.has_value());
+    EXPECT_EQ(*finalized, *opened);
+    EXPECT_TRUE(record->artifacts().isEmpty());
+    EXPECT_EQ(tree(m_other), QStringList());
+}
+
+} // namespace
