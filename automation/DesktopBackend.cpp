@@ -4,6 +4,11 @@ namespace Automation {
 
 DesktopBackend::~DesktopBackend() = default;
 
+Status DesktopBackend::completeNodes(Snapshot&, const QList<int>&, const CallContext&)
+{
+    return success();
+}
+
 UnavailableBackend::UnavailableBackend(QString reason) : m_reason(std::move(reason)) {}
 
 BackendInfo UnavailableBackend::info()

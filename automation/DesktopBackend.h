@@ -67,6 +67,9 @@ public:
     /// A bounded snapshot of the route's window (or app when it has no window).
     virtual Result<Snapshot> snapshot(const ResolvedRoute& route, const SnapshotBounds& bounds,
                                       const CallContext& context) = 0;
+    /// Reads what a search-only snapshot left out (frame, states, actions, and text when the
+    /// snapshot's bounds ask for it) for the nodes at `indexes`. The default has nothing to add.
+    virtual Status completeNodes(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context);
     virtual Result<Screenshot> screenshot(const CallContext& context) = 0;
     /// The element's accessibility action (press/click/activate). ElementNotFound-class error
     /// with details.reason "no_action" when it has none.

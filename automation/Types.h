@@ -59,6 +59,7 @@ struct Node
     QStringList actions;
     QList<int> path;   ///< child indexes from the window root
     QString handle;    ///< backend-private address of the element; never leaves the host
+    bool detailed = true; ///< frame, states and actions were read (false in a search-only snapshot)
     int parent = -1;   ///< index into Snapshot::nodes
     QList<int> children;
 
@@ -73,6 +74,9 @@ struct SnapshotBounds
     int maxNodes = 2000;
     int maxWallTimeMs = 10000;
     bool includeText = false;
+    /// Read only what a selector needs of every node (role, name, identifier, children, and
+    /// text when includeText); frames, states and actions are read later for candidates only.
+    bool searchOnly = false;
 };
 
 /// An immutable tree of nodes in document order; nodes[0] is the root.

@@ -147,6 +147,35 @@ QString describeFingerprintChange(const Node& was, const Node& now)
     return changes.join(QStringLiteral("; "));
 }
 
+// A search: a search-only snapshot, a first match, the candidates' details read, then the
+// final ranking (states count in it). Candidates past the first 200 keep no details.
+Result<QList<Candidate>> search(JobContext& ctx, Snapshot& snapshot, const Selector& selector)
+{
+    Step step(ctx.record, QStringLiteral("select"));
+    Selector loose = selector;
+    loose.enabledOnly = loose.visibleOnly = false;
+    const QList<Candidate> first = SelectorEngine::match(snapshot, loose);
+    QList<int> indexes;
+    for (const auto& c : first) {
+        if (!snapshot.nodes.at(c.nodeIndex).detailed && indexes.size() < 200)
+            indexes.append(c.nodeIndex);
+    }
+    std::sort(indexes.begin(), indexes.end());
+    if (!indexes.isEmpty()) {
+        Step detail(ctx.record, QStringLiteral("select.details"));
+        const auto done = ctx.backend.completeNodes(snapshot, indexes, ctx.call);
+        detail.finish(done.ok(), QJsonObject{{QStringLiteral("nodes"), static_cast<int>(indexes.size())}});
+        if (!done) {
+            step.finish(false, done.error().toJson());
+            return done.error();
+        }
+    }
+    QList<Candidate> ranked = SelectorEngine::match(snapshot, selector);
+    ranked.removeIf([&](const Candidate& c) { return !snapshot.nodes.at(c.nodeIndex).detailed; });
+    step.finish(true, QJsonObject{{QStringLiteral("matched"), static_cast<int>(ranked.size())}});
+    return ranked;
+}
+
 struct ResolvedTarget
 {
     Node node;
@@ -162,18 +191,40 @@ Result<ResolvedTarget> resolveTarget(JobContext& ctx, ResolvedRoute& route, cons
                                      bool includeText)
 {
     ResolvedTarget out;
-    auto fresh = takeSnapshot(ctx, route, searchBounds(ctx.call, includeText));
+    SnapshotBounds bounds = searchBounds(ctx.call, includeText);
+    bounds.searchOnly = true;
+    auto fresh = takeSnapshot(ctx, route, bounds);
     if (!fresh)
         return fresh.error();
     out.snapshot = fresh.value();
-    if (auto err = writeTree(ctx, out.snapshot))
-        return *err;
 
     if (target.elementRef) {
         const auto& ref = *target.elementRef;
         Step step(ctx.record, QStringLiteral("target.elementRef"));
         const ElementCache::Entry* cached = ctx.elements.find(ref.elementId);
         const QString wanted = ref.fingerprint ? *ref.fingerprint : (cached ? fingerprintOf(cached->node) : QString());
+        // Fingerprints need frames: read the details of the nodes that could be this element
+        // (same handle, or same role and title).
+        {
+            QList<int> indexes;
+            const auto parts = wanted.split(QLatin1Char('|'));
+            for (int i = 0; i < out.snapshot.nodes.size(); ++i) {
+                const Node& node = out.snapshot.nodes.at(i);
+                if (node.detailed)
+                    continue;
+                const bool sameHandle = cached && !node.handle.isEmpty() && node.handle == cached->node.handle;
+                const bool sameText = parts.size() >= 2 && node.role == parts.at(0) && node.title == parts.at(1);
+                if ((sameHandle || sameText) && indexes.size() < 200)
+                    indexes.append(i);
+            }
+            if (!indexes.isEmpty()) {
+                const auto done = ctx.backend.completeNodes(out.snapshot, indexes, ctx.call);
+                if (!done)
+                    return done.error();
+            }
+        }
+        if (auto err = writeTree(ctx, out.snapshot))
+            return *err;
         // The same element (same backend handle) with the same fingerprint.
         if (cached) {
             for (const auto& node : out.snapshot.nodes) {
@@ -228,7 +279,14 @@ Result<ResolvedTarget> resolveTarget(JobContext& ctx, ResolvedRoute& route, cons
     }
 
     Step step(ctx.record, QStringLiteral("target.selector"));
-    out.candidates = SelectorEngine::match(out.snapshot, *target.selector);
+    auto searched = search(ctx, out.snapshot, *target.selector);
+    if (!searched)
+        return searched.error();
+    out.candidates = searched.value();
+    if (!target.elementRef) {
+        if (auto err = writeTree(ctx, out.snapshot))
+            return *err;
+    }
     if (auto err = writeCandidates(ctx, out.snapshot, *target.selector, out.candidates, target.selectorJson))
         return *err;
     if (out.candidates.isEmpty()) {
@@ -311,12 +369,15 @@ JobFunction find(FindParams params)
         auto route = resolveRoute(ctx, params.route, false);
         if (!route)
             return route.error();
-        auto snapshot = takeSnapshot(ctx, route.value(), searchBounds(ctx.call, params.selector.needsText()));
+        SnapshotBounds bounds = searchBounds(ctx.call, params.selector.needsText());
+        bounds.searchOnly = true;
+        auto snapshot = takeSnapshot(ctx, route.value(), bounds);
         if (!snapshot)
             return snapshot.error();
-        Step step(ctx.record, QStringLiteral("select"));
-        const auto candidates = SelectorEngine::match(snapshot.value(), params.selector);
-        step.finish(true, QJsonObject{{QStringLiteral("matched"), static_cast<int>(candidates.size())}});
+        const auto searched = search(ctx, snapshot.value(), params.selector);
+        if (!searched)
+            return searched.error();
+        const QList<Candidate>& candidates = searched.value();
         if (auto err = writeTree(ctx, snapshot.value()))
             return *err;
         if (auto err = writeCandidates(ctx, snapshot.value(), params.selector, candidates, params.selectorJson))
@@ -492,17 +553,21 @@ JobFunction waitUntil(WaitUntilParams params)
             ++polls;
             auto route = ctx.backend.resolveRoute(params.route, ctx.call);
             if (route) {
-                auto snapshot = takeSnapshot(ctx, route.value(), searchBounds(ctx.call, params.selector.needsText()));
-                if (snapshot) {
-                    candidates = SelectorEngine::match(snapshot.value(), params.selector);
+                SnapshotBounds bounds = searchBounds(ctx.call, params.selector.needsText());
+                bounds.searchOnly = true;
+                auto snapshot = takeSnapshot(ctx, route.value(), bounds);
+                auto searched = snapshot ? search(ctx, snapshot.value(), params.selector)
+                                         : Result<QList<Candidate>>(snapshot.error());
+                if (searched) {
+                    candidates = searched.value();
                     last = snapshot.value();
                     lastError.reset();
                     if (!candidates.isEmpty())
                         break;
-                } else if (snapshot.error().code == ErrorCode::Aborted || snapshot.error().code == ErrorCode::Timeout) {
-                    return snapshot.error();
+                } else if (searched.error().code == ErrorCode::Aborted || searched.error().code == ErrorCode::Timeout) {
+                    return searched.error();
                 } else {
-                    lastError = snapshot.error();
+                    lastError = searched.error();
                 }
             } else {
                 // The app may not be there yet: waiting for it is part of waiting.

@@ -224,8 +224,8 @@ TEST(LineFramer, PartialLineGrowsAcrossManyAppendsAfterCompaction)
     EXPECT_EQ(drain(framer), (QList<Got>{Got{false, QByteArray(5000, 'y')}}));
 }
 
-// BUG (bridge/LineFramer.cpp, next(), the no-newline branch): a partial line is measured with
-// its trailing '\r', a complete line without it. So a line of exactly the cap followed by CRLF is
+// Regression (bridge/LineFramer.cpp, next(), the no-newline branch): a partial line was measured with
+// its trailing '\r', a complete line without it. So a line of exactly the cap followed by CRLF was
 // accepted when "\r\n" arrives in one read but refused (TooLong, connection dropped) when the
 // read happens to end between '\r' and '\n'. Framing must not depend on how the bytes were split.
 TEST(LineFramer, CrlfLineAtCapDoesNotDependOnReadBoundaries)

@@ -536,7 +536,7 @@ INSTANTIATE_TEST_SUITE_P(
                       RefusedRow{"ExecutionIdNumber", M::Abort, R"({"executionId": 5})", "executionId"}),
     UnitTest::RowName());
 
-// BUG (bridge/Params.cpp, textMatch(), the `given > 1` branch): the conflict is always reported
+// Regression (bridge/Params.cpp, textMatch()): the conflict was always reported
 // on the "...Contains" key, even when the client sent titleEquals and titleMatches and no
 // titleContains at all, so details.field names a field that is not in the request.
 TEST(ParamsFind, ConflictNamesAFieldThatWasSent)
