@@ -1,0 +1,107 @@
+#pragma once
+
+#include "../../DesktopBackend.h"
+#include "X11Session.h"
+
+#include <QDBusConnection>
+#include <QDBusPendingCall>
+#include <QDeadlineTimer>
+#include <QHash>
+
+#include <optional>
+
+namespace Automation {
+
+/// Linux backend: AT-SPI2 over QtDBus for the accessibility tree and actions, XTest for
+/// pointer and keyboard, the X root window for screenshots (DESIGN.md 8). Lives on the
+/// executor's worker thread. Every D-Bus call is asynchronous with a timeout taken from the
+/// request's remaining budget; many are kept in flight at once.
+class AtspiBackend final : public DesktopBackend
+{
+public:
+    AtspiBackend();
+    ~AtspiBackend() override;
+
+    BackendInfo info() override;
+    Result<ResolvedRoute> resolveRoute(const Route& route, const CallContext& context) override;
+    Status focusWindow(const ResolvedRoute& route, const CallContext& context) override;
+    Result<Snapshot> snapshot(const ResolvedRoute& route, const SnapshotBounds& bounds,
+                              const CallContext& context) override;
+    Status completeNodes(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context) override;
+    Result<Screenshot> screenshot(const CallContext& context) override;
+    Result<ActionOutcome> press(const ResolvedRoute& route, const Node& element, const CallContext& context) override;
+    Result<ActionOutcome> clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context) override;
+    Result<TypeOutcome> typeText(const ResolvedRoute& route, const Node* target, const QString& text,
+                                 const TypeOptions& options, const CallContext& context) override;
+    Result<ActionOutcome> sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
+                                    const CallContext& context) override;
+
+    /// An accessible object on the AT-SPI bus.
+    struct Ref
+    {
+        QString service;
+        QString path;
+        bool isNull() const { return service.isEmpty() || path == QLatin1String("/org/a11y/atspi/null"); }
+        QString handle() const { return service + QLatin1Char('|') + path; }
+        static Ref fromHandle(const QString& handle);
+        friend bool operator==(const Ref&, const Ref&) = default;
+    };
+
+    /// One application on the registry.
+    struct App
+    {
+        Ref root;
+        QString name;
+        qint64 pid = 0;
+        QString executable;
+    };
+
+private:
+    struct Window
+    {
+        Ref ref;
+        QString title;
+        quint32 role = 0;
+        bool active = false;
+        bool showing = false;
+    };
+    enum class Interface { Accessible, Component, Action, Text, EditableText, Value, Cache, Properties };
+
+    bool connect(QString* error);
+    void disconnect();
+    QDBusPendingCall send(const Ref& ref, Interface iface, const QString& method, const QVariantList& args,
+                          int timeoutMs);
+    /// Waits for a call; an error is turned into the contract error that fits (unresponsive,
+    /// gone, aborted) for the app `app`.
+    std::optional<Error> wait(QDBusPendingCall& call, const CallContext& context, const QString& what,
+                              const App* app = nullptr);
+    int callTimeout(const CallContext& context) const;
+
+    Result<QList<App>> listApps(const CallContext& context);
+    Result<QList<Window>> windowsOf(const App& app, const CallContext& context, int timeoutMs);
+    std::optional<Error> unresponsive(const App& app, const QString& what, int timeoutMs);
+    bool isMarkedUnresponsive(const QString& service) const;
+
+    Result<Snapshot> walk(const App& app, const Window& window, const SnapshotBounds& bounds,
+                          const CallContext& context);
+    bool tryCache(const App& app, const Window& window, const SnapshotBounds& bounds, const CallContext& context,
+                  Snapshot* out, std::optional<Error>* error);
+    std::optional<Error> readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context);
+
+    std::optional<Error> injectKey(unsigned long keysym, bool press, const CallContext& context);
+    std::optional<Error> typeByKeys(const QString& text, const CallContext& context);
+
+    QString m_busAddress;
+    QString m_connectionName;
+    bool m_connected = false;
+    bool m_eventsRegistered = false;
+    QString m_lastError;
+    QHash<QString, App> m_appCache;          ///< by service: names and pids of known apps
+    QHash<QString, QDeadlineTimer> m_hung;   ///< services marked unresponsive until then
+    QHash<QString, bool> m_cacheSupport;     ///< service -> Cache.GetItems answers with items
+    App m_lastApp;
+    X11Session m_x11;
+    qint64 m_ownPid = 0;
+};
+
+} // namespace Automation

@@ -1,0 +1,305 @@
+#include "X11Session.h"
+
+#include <QDeadlineTimer>
+#include <QHash>
+#include <QThread>
+
+#include <X11/XKBlib.h>
+#include <X11/Xatom.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/extensions/XTest.h>
+#include <X11/keysym.h>
+
+namespace Automation {
+
+namespace {
+
+Display* dpyOf(void* p)
+{
+    return static_cast<Display*>(p);
+}
+
+unsigned long keysymForChar(QChar c)
+{
+    const char16_t u = c.unicode();
+    if (u == u'\n')
+        return XK_Return;
+    if (u == u'\t')
+        return XK_Tab;
+    if ((u >= 0x20 && u <= 0x7e) || (u >= 0xa0 && u <= 0xff))
+        return u;
+    return 0x01000000ul | u; // the X keysym of a Unicode code point
+}
+
+} // namespace
+
+X11Session::X11Session() = default;
+
+X11Session::~X11Session()
+{
+    if (m_display)
+        XCloseDisplay(dpyOf(m_display));
+}
+
+bool X11Session::open(QString* error)
+{
+    if (m_display)
+        return true;
+    Display* dpy = XOpenDisplay(nullptr);
+    if (!dpy) {
+        *error = QStringLiteral("cannot open the X display \"%1\"").arg(qEnvironmentVariable("DISPLAY"));
+        return false;
+    }
+    int event = 0, errorBase = 0, major = 0, minor = 0;
+    if (!XTestQueryExtension(dpy, &event, &errorBase, &major, &minor)) {
+        *error = QStringLiteral("the X server has no XTest extension: input cannot be injected");
+        XCloseDisplay(dpy);
+        return false;
+    }
+    m_display = dpy;
+    return true;
+}
+
+bool X11Session::screenshot(QImage* out, QString* error)
+{
+    if (!open(error))
+        return false;
+    Display* dpy = dpyOf(m_display);
+    const Window root = DefaultRootWindow(dpy);
+    XWindowAttributes attributes{};
+    XGetWindowAttributes(dpy, root, &attributes);
+    XImage* image = XGetImage(dpy, root, 0, 0, static_cast<unsigned>(attributes.width),
+                              static_cast<unsigned>(attributes.height), AllPlanes, ZPixmap);
+    if (!image) {
+        *error = QStringLiteral("XGetImage of the root window failed");
+        return false;
+    }
+    if (image->bits_per_pixel == 32) {
+        *out = QImage(reinterpret_cast<const uchar*>(image->data), image->width, image->height, image->bytes_per_line,
+                      QImage::Format_RGB32)
+                   .copy();
+    } else {
+        *out = QImage(image->width, image->height, QImage::Format_RGB32);
+        for (int y = 0; y < image->height; ++y) {
+            for (int x = 0; x < image->width; ++x)
+                out->setPixel(x, y, static_cast<QRgb>(XGetPixel(image, x, y)) | 0xff000000u);
+        }
+    }
+    XDestroyImage(image);
+    return true;
+}
+
+quint64 X11Session::findWindow(qint64 pid, const QString& title)
+{
+    QString error;
+    if (!open(&error))
+        return 0;
+    Display* dpy = dpyOf(m_display);
+    const Atom clientList = XInternAtom(dpy, "_NET_CLIENT_LIST", False);
+    const Atom wmPid = XInternAtom(dpy, "_NET_WM_PID", False);
+    const Atom wmName = XInternAtom(dpy, "_NET_WM_NAME", False);
+    const Atom utf8 = XInternAtom(dpy, "UTF8_STRING", False);
+    Atom type = 0;
+    int format = 0;
+    unsigned long count = 0, after = 0;
+    unsigned char* data = nullptr;
+    if (XGetWindowProperty(dpy, DefaultRootWindow(dpy), clientList, 0, 4096, False, XA_WINDOW, &type, &format, &count,
+                           &after, &data) != Success ||
+        !data)
+        return 0;
+    QList<Window> windows;
+    for (unsigned long i = 0; i < count; ++i)
+        windows.append(reinterpret_cast<Window*>(data)[i]);
+    XFree(data);
+    Window byPid = 0;
+    for (Window w : windows) {
+        unsigned char* pidData = nullptr;
+        if (XGetWindowProperty(dpy, w, wmPid, 0, 1, False, XA_CARDINAL, &type, &format, &count, &after, &pidData) !=
+                Success ||
+            !pidData)
+            continue;
+        const qint64 owner = static_cast<qint64>(*reinterpret_cast<unsigned long*>(pidData));
+        XFree(pidData);
+        if (owner != pid)
+            continue;
+        unsigned char* name = nullptr;
+        QString windowTitle;
+        if (XGetWindowProperty(dpy, w, wmName, 0, 1024, False, utf8, &type, &format, &count, &after, &name) ==
+                Success &&
+            name) {
+            windowTitle = QString::fromUtf8(reinterpret_cast<const char*>(name), static_cast<qsizetype>(count));
+            XFree(name);
+        }
+        if (windowTitle == title)
+            return w;
+        if (!byPid)
+            byPid = w;
+    }
+    return byPid;
+}
+
+bool X11Session::activate(quint64 window, int waitMs, const Cancelled& cancelled)
+{
+    QString error;
+    if (!open(&error) || !window)
+        return false;
+    Display* dpy = dpyOf(m_display);
+    const Window target = static_cast<Window>(window);
+    // Ask the window manager, as a pager would (source indication 2), then wait for it.
+    const Atom active = XInternAtom(dpy, "_NET_ACTIVE_WINDOW", False);
+    XEvent event{};
+    event.xclient.type = ClientMessage;
+    event.xclient.window = target;
+    event.xclient.message_type = active;
+    event.xclient.format = 32;
+    event.xclient.data.l[0] = 2;
+    event.xclient.data.l[1] = CurrentTime;
+    XSendEvent(dpy, DefaultRootWindow(dpy), False, SubstructureRedirectMask | SubstructureNotifyMask, &event);
+    XRaiseWindow(dpy, target);
+    XFlush(dpy);
+    bool isActive = false;
+    QDeadlineTimer until(waitMs);
+    while (!until.hasExpired() && !cancelled()) {
+        Atom type = 0;
+        int format = 0;
+        unsigned long count = 0, after = 0;
+        unsigned char* data = nullptr;
+        if (XGetWindowProperty(dpy, DefaultRootWindow(dpy), active, 0, 1, False, XA_WINDOW, &type, &format, &count,
+                               &after, &data) == Success &&
+            data) {
+            isActive = *reinterpret_cast<Window*>(data) == target;
+            XFree(data);
+            if (isActive)
+                break;
+        }
+        QThread::msleep(10);
+    }
+    // Without a window manager nobody acts on the request: set X focus directly.
+    XSetInputFocus(dpy, target, RevertToParent, CurrentTime);
+    XSync(dpy, False);
+    return true;
+}
+
+bool X11Session::click(QPoint point, const Cancelled& cancelled, QString* error)
+{
+    if (!open(error))
+        return false;
+    Display* dpy = dpyOf(m_display);
+    XTestFakeMotionEvent(dpy, -1, point.x(), point.y(), CurrentTime);
+    XSync(dpy, False);
+    if (cancelled()) {
+        *error = QStringLiteral("cancelled");
+        return false;
+    }
+    XTestFakeButtonEvent(dpy, 1, True, CurrentTime);
+    XTestFakeButtonEvent(dpy, 1, False, CurrentTime);
+    XSync(dpy, False);
+    return true;
+}
+
+bool X11Session::key(unsigned long keysym, bool press, QString* error)
+{
+    if (!open(error))
+        return false;
+    Display* dpy = dpyOf(m_display);
+    const KeyCode code = XKeysymToKeycode(dpy, keysym);
+    if (!code) {
+        *error = QStringLiteral("the keyboard map has no key for keysym 0x%1").arg(keysym, 0, 16);
+        return false;
+    }
+    XTestFakeKeyEvent(dpy, code, press ? True : False, CurrentTime);
+    XSync(dpy, False);
+    return true;
+}
+
+bool X11Session::typeCharacter(QChar c, QString* error)
+{
+    if (!open(error))
+        return false;
+    Display* dpy = dpyOf(m_display);
+    const unsigned long keysym = keysymForChar(c);
+    KeyCode code = XKeysymToKeycode(dpy, keysym);
+    bool shift = false;
+    bool borrowed = false;
+    if (code) {
+        shift = XkbKeycodeToKeysym(dpy, code, 0, 0) != keysym && XkbKeycodeToKeysym(dpy, code, 0, 1) == keysym;
+    } else {
+        // No key produces this character: borrow the highest keycode for it, then give it back.
+        int minCode = 0, maxCode = 0;
+        XDisplayKeycodes(dpy, &minCode, &maxCode);
+        code = static_cast<KeyCode>(maxCode);
+        KeySym syms[2] = {keysym, keysym};
+        XChangeKeyboardMapping(dpy, code, 2, syms, 1);
+        XSync(dpy, False);
+        borrowed = true;
+    }
+    const KeyCode shiftCode = XKeysymToKeycode(dpy, XK_Shift_L);
+    if (shift)
+        XTestFakeKeyEvent(dpy, shiftCode, True, CurrentTime);
+    XTestFakeKeyEvent(dpy, code, True, CurrentTime);
+    XTestFakeKeyEvent(dpy, code, False, CurrentTime);
+    if (shift)
+        XTestFakeKeyEvent(dpy, shiftCode, False, CurrentTime);
+    XSync(dpy, False);
+    if (borrowed) {
+        // The client reads the mapping when it handles the key: give it a moment first.
+        QThread::msleep(20);
+        KeySym none[2] = {NoSymbol, NoSymbol};
+        XChangeKeyboardMapping(dpy, code, 2, none, 1);
+        XSync(dpy, False);
+    }
+    return true;
+}
+
+unsigned long X11Session::keysymForName(const QString& name)
+{
+    static const QHash<QString, unsigned long> table{
+        {QStringLiteral("enter"), XK_Return},          {QStringLiteral("tab"), XK_Tab},
+        {QStringLiteral("esc"), XK_Escape},            {QStringLiteral("space"), XK_space},
+        {QStringLiteral("backspace"), XK_BackSpace},   {QStringLiteral("delete"), XK_Delete},
+        {QStringLiteral("insert"), XK_Insert},         {QStringLiteral("up"), XK_Up},
+        {QStringLiteral("down"), XK_Down},             {QStringLiteral("left"), XK_Left},
+        {QStringLiteral("right"), XK_Right},           {QStringLiteral("home"), XK_Home},
+        {QStringLiteral("end"), XK_End},               {QStringLiteral("pageup"), XK_Prior},
+        {QStringLiteral("pagedown"), XK_Next},         {QStringLiteral("minus"), XK_minus},
+        {QStringLiteral("equal"), XK_equal},           {QStringLiteral("comma"), XK_comma},
+        {QStringLiteral("period"), XK_period},         {QStringLiteral("slash"), XK_slash},
+        {QStringLiteral("backslash"), XK_backslash},   {QStringLiteral("semicolon"), XK_semicolon},
+        {QStringLiteral("quote"), XK_apostrophe},      {QStringLiteral("bracketleft"), XK_bracketleft},
+        {QStringLiteral("bracketright"), XK_bracketright}, {QStringLiteral("grave"), XK_grave},
+        {QStringLiteral("menu"), XK_Menu},             {QStringLiteral("printscreen"), XK_Print},
+        // On Linux "cmd" is the primary shortcut modifier, Control (DESIGN.md 4).
+        {QStringLiteral("cmd"), XK_Control_L},         {QStringLiteral("ctrl"), XK_Control_L},
+        {QStringLiteral("alt"), XK_Alt_L},             {QStringLiteral("shift"), XK_Shift_L},
+        {QStringLiteral("super"), XK_Super_L},
+    };
+    if (const auto it = table.constFind(name); it != table.cend())
+        return *it;
+    if (name.size() == 1 && name.at(0).isLetterOrNumber() && name.at(0).unicode() < 0x80)
+        return name.at(0).toLower().unicode();
+    if (name.size() >= 2 && name.at(0) == QLatin1Char('f')) {
+        bool ok = false;
+        const int n = name.mid(1).toInt(&ok);
+        if (ok && n >= 1 && n <= 24)
+            return XK_F1 + static_cast<unsigned long>(n - 1);
+    }
+    return 0;
+}
+
+unsigned long X11Session::keysymReturn()
+{
+    return XK_Return;
+}
+
+unsigned long X11Session::keysymBackSpace()
+{
+    return XK_BackSpace;
+}
+
+unsigned long X11Session::keysymControl()
+{
+    return XK_Control_L;
+}
+
+} // namespace Automation

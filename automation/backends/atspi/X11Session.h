@@ -1,0 +1,49 @@
+#pragma once
+
+#include <QImage>
+#include <QPoint>
+#include <QString>
+
+#include <functional>
+
+namespace Automation {
+
+/// The X11 side of the Linux backend: screenshots of the root window, XTest pointer and
+/// keyboard input, and window activation through the window manager (EWMH). Kept apart from
+/// the AT-SPI code because Xlib's macros (Status, Window, Bool, None) collide with C++ names.
+/// Not thread-safe: used from the backend's thread only.
+class X11Session
+{
+public:
+    using Cancelled = std::function<bool()>;
+
+    X11Session();
+    ~X11Session();
+    X11Session(const X11Session&) = delete;
+    X11Session& operator=(const X11Session&) = delete;
+
+    /// Opens $DISPLAY and checks for XTest; false with `error` set when either is missing.
+    bool open(QString* error);
+    bool screenshot(QImage* image, QString* error);
+    /// The top-level X window of `pid`, preferring the one titled `title`; 0 when none.
+    quint64 findWindow(qint64 pid, const QString& title);
+    /// Asks the window manager to activate `window`, raises it, waits up to `waitMs` until it
+    /// is the active window, and sets X input focus to it.
+    bool activate(quint64 window, int waitMs, const Cancelled& cancelled);
+    bool click(QPoint point, const Cancelled& cancelled, QString* error);
+    /// Presses or releases the key producing `keysym`.
+    bool key(unsigned long keysym, bool press, QString* error);
+    /// Types one character (with Shift, or through a borrowed keycode when no key produces it).
+    bool typeCharacter(QChar c, QString* error);
+
+    /// X keysym for a canonical key name of Keys.h (modifiers included); 0 when none.
+    static unsigned long keysymForName(const QString& name);
+    static unsigned long keysymReturn();
+    static unsigned long keysymBackSpace();
+    static unsigned long keysymControl();
+
+private:
+    void* m_display = nullptr;
+};
+
+} // namespace Automation
