@@ -187,11 +187,11 @@ struct ResolvedTarget
 // contract 4.5 + DESIGN.md 7: an elementRef is used when its element is still there with the
 // same fingerprint; otherwise it is re-resolved once from a fresh snapshot, and refused with
 // DESKTOP_STALE_SNAPSHOT (saying what changed) when that fails too.
-Result<ResolvedTarget> resolveTarget(JobContext& ctx, ResolvedRoute& route, const TargetParams& target,
-                                     bool includeText)
+Result<ResolvedTarget> resolveTarget(JobContext& ctx, ResolvedRoute& route, const TargetParams& target)
 {
     ResolvedTarget out;
-    SnapshotBounds bounds = searchBounds(ctx.call, includeText);
+    // Text is read only when the selector matches on it.
+    SnapshotBounds bounds = searchBounds(ctx.call, target.selector && target.selector->needsText());
     bounds.searchOnly = true;
     auto fresh = takeSnapshot(ctx, route, bounds);
     if (!fresh)
@@ -410,7 +410,7 @@ JobFunction click(ClickParams params)
         auto route = resolveRoute(ctx, routeSpec, true);
         if (!route)
             return route.error();
-        auto target = resolveTarget(ctx, route.value(), params.target, false);
+        auto target = resolveTarget(ctx, route.value(), params.target);
         if (!target)
             return target.error();
         const Node& node = target->node;
@@ -477,7 +477,7 @@ JobFunction typeText(TypeTextParams params)
             return route.error();
         std::optional<ResolvedTarget> target;
         if (params.target) {
-            auto resolved = resolveTarget(ctx, route.value(), *params.target, false);
+            auto resolved = resolveTarget(ctx, route.value(), *params.target);
             if (!resolved)
                 return resolved.error();
             target = resolved.value();

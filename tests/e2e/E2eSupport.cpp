@@ -1,0 +1,137 @@
+#include "E2eSupport.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+
+#include <csignal>
+
+namespace Testing {
+
+AppProcess::AppProcess(const QString& program, const QStringList& args)
+{
+    m_process.setProgram(program);
+    m_process.setArguments(args);
+    m_process.setProcessChannelMode(QProcess::SeparateChannels);
+}
+
+AppProcess::~AppProcess()
+{
+    kill();
+}
+
+bool AppProcess::start(bool waitReady, int timeoutMs)
+{
+    m_process.start();
+    if (!m_process.waitForStarted(timeoutMs))
+        return false;
+    if (!waitReady)
+        return true;
+    if (!waitEvent(QStringLiteral("ready"), {}, timeoutMs))
+        return false;
+    // The window is shown; give the toolkit a moment to publish its tree on the bus.
+    QThread::msleep(300);
+    return true;
+}
+
+void AppProcess::readLines()
+{
+    m_buffer += m_process.readAllStandardOutput();
+    qsizetype newline;
+    while ((newline = m_buffer.indexOf('\n')) >= 0) {
+        const QJsonObject event = QJsonDocument::fromJson(m_buffer.left(newline)).object();
+        m_buffer.remove(0, newline + 1);
+        if (!event.isEmpty())
+            m_events.append(event);
+    }
+}
+
+std::optional<QJsonObject> AppProcess::waitEvent(const QString& event, const QJsonObject& fields, int timeoutMs)
+{
+    QDeadlineTimer deadline(timeoutMs);
+    while (true) {
+        readLines();
+        for (qsizetype i = 0; i < m_events.size(); ++i) {
+            const QJsonObject& e = m_events.at(i);
+            if (e.value(QStringLiteral("event")).toString() != event)
+                continue;
+            bool match = true;
+            for (auto it = fields.constBegin(); it != fields.constEnd(); ++it)
+                match = match && e.value(it.key()) == it.value();
+            if (match) {
+                const QJsonObject found = e;
+                m_events.remove(0, i + 1);
+                return found;
+            }
+        }
+        if (deadline.hasExpired() || m_process.state() == QProcess::NotRunning)
+            return std::nullopt;
+        m_process.waitForReadyRead(static_cast<int>(std::clamp<qint64>(deadline.remainingTime(), 1, 100)));
+    }
+}
+
+QList<QJsonObject> AppProcess::events()
+{
+    readLines();
+    return m_events;
+}
+
+void AppProcess::kill()
+{
+    if (m_process.state() == QProcess::NotRunning)
+        return;
+    ::kill(static_cast<pid_t>(m_process.processId()), SIGTERM);
+    if (!m_process.waitForFinished(3000)) {
+        m_process.kill();
+        m_process.waitForFinished(3000);
+    }
+}
+
+bool DesktopSession::available(QString* why)
+{
+    if (qEnvironmentVariableIsEmpty("DISPLAY") || qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS")) {
+        *why = QStringLiteral("needs the headless desktop of scripts/test (DISPLAY and a session bus)");
+        return false;
+    }
+    return true;
+}
+
+DesktopSession::DesktopSession() = default;
+
+bool DesktopSession::start()
+{
+    m_host = std::make_unique<HostProcess>();
+    if (!m_host->start())
+        return false;
+    m_workspace = m_host->workspaceRoot() + QStringLiteral("/ws");
+    QDir().mkpath(m_workspace);
+    m_client = std::make_unique<TestClient>(m_host->socketPath());
+    return m_client->isConnected();
+}
+
+QJsonObject DesktopSession::call(const QString& method, QJsonObject params, int timeoutMs)
+{
+    params = TestClient::withMeta(params, m_workspace, timeoutMs);
+    return m_client->call(method, params, timeoutMs + 5000);
+}
+
+QJsonObject DesktopSession::route(qint64 pid, const QString& focusPolicy)
+{
+    QJsonObject route{{QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), pid}}}};
+    if (!focusPolicy.isEmpty())
+        route.insert(QStringLiteral("focusPolicy"), focusPolicy);
+    return route;
+}
+
+QString DesktopSession::fixtureBinary()
+{
+    return QStringLiteral(MDH_FIXTURE_BINARY);
+}
+
+QString evidenceDir(const QJsonObject& response)
+{
+    return response.value(QStringLiteral("result")).toObject().value(QStringLiteral("evidence")).toObject()
+        .value(QStringLiteral("dir")).toString();
+}
+
+} // namespace Testing

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "HostProcess.h"
+#include "TestHost.h"
+
+#include <QJsonObject>
+#include <QProcess>
+
+#include <memory>
+
+namespace Testing {
+
+/// A target application started for a test: its stdout JSON lines (the fixture's effects)
+/// can be waited for. Stopped (SIGTERM, then SIGKILL) with the object.
+class AppProcess
+{
+public:
+    AppProcess(const QString& program, const QStringList& args);
+    ~AppProcess();
+
+    /// Starts and, for the fixture, waits for its {"event":"ready"} line.
+    bool start(bool waitReady = true, int timeoutMs = 15000);
+    qint64 pid() const { return m_process.processId(); }
+    /// The first event named `event` (with the given fields, when any) seen since the last
+    /// call that consumed events; nullopt on timeout.
+    std::optional<QJsonObject> waitEvent(const QString& event, const QJsonObject& fields = {}, int timeoutMs = 5000);
+    QList<QJsonObject> events();
+    void kill();
+    QProcess& process() { return m_process; }
+
+private:
+    void readLines();
+
+    QProcess m_process;
+    QByteArray m_buffer;
+    QList<QJsonObject> m_events;
+};
+
+/// The real host, started once per suite in the test's headless desktop, and a client.
+class DesktopSession
+{
+public:
+    static bool available(QString* why);
+    DesktopSession();
+    bool start();
+
+    QString workspace() const { return m_workspace; }
+    HostProcess& host() { return *m_host; }
+    /// A request with params.meta filled in (timeoutMs as given).
+    QJsonObject call(const QString& method, QJsonObject params, int timeoutMs = 20000);
+    /// Route by pid (other apps may be on the desktop).
+    static QJsonObject route(qint64 pid, const QString& focusPolicy = {});
+
+    static QString fixtureBinary();
+
+private:
+    std::unique_ptr<HostProcess> m_host;
+    std::unique_ptr<TestClient> m_client;
+    QString m_workspace;
+};
+
+QString evidenceDir(const QJsonObject& response);
+
+} // namespace Testing

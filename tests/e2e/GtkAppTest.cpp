@@ -1,0 +1,136 @@
+// End to end against a third-party GTK 3 app (gtk3-widget-factory): GTK answers
+// Cache.GetItems, names its actions "click", and uses other roles than Qt.
+#include "E2eSupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <gtest/gtest.h>
+
+using namespace Testing;
+
+namespace {
+
+class Gtk : public ::testing::Test
+{
+protected:
+    static void SetUpTestSuite()
+    {
+        QString why;
+        if (!DesktopSession::available(&why))
+            return;
+        s_session = new DesktopSession;
+        if (!s_session->start()) {
+            delete s_session;
+            s_session = nullptr;
+            return;
+        }
+        s_app = new AppProcess(QStringLiteral("gtk3-widget-factory"), {});
+        if (s_app->start(false))
+            QThread::msleep(1500); // no ready line: let it map its window and publish its tree
+    }
+    static void TearDownTestSuite()
+    {
+        delete s_app;
+        delete s_session;
+        s_app = nullptr;
+        s_session = nullptr;
+    }
+    void SetUp() override
+    {
+        QString why;
+        if (!DesktopSession::available(&why))
+            GTEST_SKIP() << why.toStdString();
+        ASSERT_NE(s_session, nullptr);
+        ASSERT_NE(s_app, nullptr);
+        ASSERT_EQ(s_app->process().state(), QProcess::Running);
+    }
+    QJsonObject route() const { return DesktopSession::route(s_app->pid()); }
+
+    static DesktopSession* s_session;
+    static AppProcess* s_app;
+};
+
+DesktopSession* Gtk::s_session = nullptr;
+AppProcess* Gtk::s_app = nullptr;
+
+} // namespace
+
+TEST_F(Gtk, FindsToggleButtonsAndRadioButtons)
+{
+    const QJsonObject toggles = resultOf(s_session->call(
+        QStringLiteral("desktop.find"),
+        {{QStringLiteral("route"), route()},
+         {QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("toggle button")},
+                                                  {QStringLiteral("titleEquals"), QStringLiteral("togglebutton")}}}}));
+    EXPECT_GE(toggles.value(QStringLiteral("matched")).toInt(), 2);
+    const QJsonObject first = toggles.value(QStringLiteral("elementRefs")).toArray().at(0).toObject();
+    EXPECT_EQ(first.value(QStringLiteral("role")).toString(), QStringLiteral("AXCheckBox"));
+    // The factory shows each radio button twice, once insensitive: enabledOnly keeps fewer.
+    QJsonObject radioSelector{{QStringLiteral("byRole"), QStringLiteral("AXRadioButton")},
+                              {QStringLiteral("titleEquals"), QStringLiteral("radiobutton")}};
+    const int all = resultOf(s_session->call(QStringLiteral("desktop.find"),
+                                             {{QStringLiteral("route"), route()}, {QStringLiteral("selector"), radioSelector}}))
+                        .value(QStringLiteral("matched")).toInt();
+    radioSelector.insert(QStringLiteral("enabledOnly"), true);
+    const QJsonObject enabled = resultOf(s_session->call(
+        QStringLiteral("desktop.find"), {{QStringLiteral("route"), route()}, {QStringLiteral("selector"), radioSelector}}));
+    EXPECT_GE(all, 4);
+    EXPECT_GE(enabled.value(QStringLiteral("matched")).toInt(), 1);
+    EXPECT_LT(enabled.value(QStringLiteral("matched")).toInt(), all);
+}
+
+TEST_F(Gtk, ObserveWritesTheTree)
+{
+    const QJsonObject response = s_session->call(QStringLiteral("desktop.observe"), {{QStringLiteral("route"), route()}});
+    const QJsonObject result = resultOf(response);
+    ASSERT_FALSE(result.isEmpty()) << QJsonDocument(response).toJson().constData();
+    EXPECT_GE(result.value(QStringLiteral("axTree")).toObject().value(QStringLiteral("nodeCount")).toInt(), 100);
+    EXPECT_EQ(result.value(QStringLiteral("routeResolved")).toObject().value(QStringLiteral("frontmostBundleId")).toString(),
+              QStringLiteral("gtk3-widget-factory"));
+}
+
+TEST_F(Gtk, ClicksAGtkButtonAndTypesIntoAnEntry)
+{
+    const QJsonObject confirm{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}};
+    const QJsonObject typed = resultOf(s_session->call(
+        QStringLiteral("desktop.typeText"),
+        {{QStringLiteral("route"), route()},
+         {QStringLiteral("confirm"), confirm},
+         {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTextField")},
+                                                                                         {QStringLiteral("enabledOnly"), true},
+                                                                                         {QStringLiteral("valueContains"), QStringLiteral("entry")}}}}},
+         {QStringLiteral("text"), QStringLiteral("typed by mdh")},
+         {QStringLiteral("options"), QJsonObject{{QStringLiteral("clearBefore"), true}}}}));
+    EXPECT_EQ(typed.value(QStringLiteral("path")).toString(), QStringLiteral("editableText"));
+    EXPECT_TRUE(typed.value(QStringLiteral("matched")).toBool());
+    // The same entry now shows the text, read independently through a fresh find.
+    const QJsonObject found = resultOf(s_session->call(
+        QStringLiteral("desktop.find"),
+        {{QStringLiteral("route"), route()},
+         {QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTextField")},
+                                                  {QStringLiteral("valueEquals"), QStringLiteral("typed by mdh")}}}}));
+    EXPECT_EQ(found.value(QStringLiteral("matched")).toInt(), 1);
+
+    const QJsonObject clicked = resultOf(s_session->call(
+        QStringLiteral("desktop.click"),
+        {{QStringLiteral("route"), route()},
+         {QStringLiteral("confirm"), confirm},
+         // The stack switcher's "Page 2" (the notebooks' tabs say "page 2": case matters here).
+         {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXRadioButton")},
+                                                                                         {QStringLiteral("titleEquals"), QStringLiteral("Page 2")},
+                                                                                         {QStringLiteral("caseSensitive"), true}}}}}}));
+    EXPECT_TRUE(clicked.value(QStringLiteral("clicked")).toBool());
+    EXPECT_EQ(clicked.value(QStringLiteral("deliveredBy")).toString(), QStringLiteral("accessibilityAction:click"));
+    // Page 2's widgets are now showing: wait for one of them.
+    const QJsonObject waited = resultOf(s_session->call(
+        QStringLiteral("desktop.waitUntil"),
+        {{QStringLiteral("route"), route()},
+         {QStringLiteral("condition"), QJsonObject{{QStringLiteral("selectorExists"),
+                                                    QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXRadioButton")},
+                                                                {QStringLiteral("titleEquals"), QStringLiteral("Page 2")},
+                                                                {QStringLiteral("caseSensitive"), true},
+                                                                {QStringLiteral("visibleOnly"), true}}}}},
+         {QStringLiteral("timeoutMs"), 5000}}));
+    EXPECT_TRUE(waited.value(QStringLiteral("ok")).toBool());
+}
