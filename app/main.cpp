@@ -4,8 +4,10 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
 #include <QLoggingCategory>
 #include <QSocketNotifier>
+#include <QStandardPaths>
 
 #include <csignal>
 #include <cstdio>
@@ -91,7 +93,31 @@ int main(int argc, char** argv)
     const QCommandLineOption insecureSocket(QStringLiteral("insecure-test-socket-mode"),
                                             tr("Tests only: make the socket world-accessible so the peer-uid check "
                                                "can be exercised by another user."));
-    parser.addOptions({headless, socket, workspaceRoot, maxLine, partialTimeout, queueCapacity, insecureSocket});
+    const QCommandLineOption confirmPolicy(QStringLiteral("confirm-policy"),
+                                           tr("Who approves confirmation tokens: ask (a person, in the GUI), auto "
+                                              "(approve everything; headless servers and tests only) or deny "
+                                              "(default with --headless: deny)."),
+                                           tr("ask|auto|deny"));
+    const QCommandLineOption requireToken(QStringLiteral("require-token"),
+                                          tr("Refuse the confirm phrase: side effects need a token from "
+                                             "desktop.confirm.issue."));
+    const QCommandLineOption maxTokenTtl(QStringLiteral("max-token-ttl-ms"),
+                                         tr("The longest ttlMs a token may be issued with (default: 600000)."),
+                                         tr("ms"));
+    const QCommandLineOption approvalTimeout(QStringLiteral("approval-timeout-ms"),
+                                             tr("How long a person has to approve before it counts as denied "
+                                                "(default: 60000)."),
+                                             tr("ms"));
+    const QCommandLineOption allowCaller(QStringLiteral("allow-caller"),
+                                         tr("Only this executable may connect (repeatable; symlinks are resolved). "
+                                            "Without it, any process of your user may."),
+                                         tr("path"));
+    const QCommandLineOption dataDir(QStringLiteral("data-dir"),
+                                     tr("Where the host keeps its data, e.g. the audit log audit.jsonl (default: %1).")
+                                         .arg(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)),
+                                     tr("dir"));
+    parser.addOptions({headless, socket, workspaceRoot, maxLine, partialTimeout, queueCapacity, insecureSocket,
+                       confirmPolicy, requireToken, maxTokenTtl, approvalTimeout, allowCaller, dataDir});
     parser.process(app);
 
     if (!parser.isSet(headless)) {
@@ -112,10 +138,35 @@ int main(int argc, char** argv)
         }
         return true;
     };
-    qint64 maxLineBytes = 0, partialMs = 0, queueCap = 0;
+    qint64 maxLineBytes = 0, partialMs = 0, queueCap = 0, maxTtlMs = 0, approvalMs = 0;
     if (!positiveOption(maxLine, Bridge::LineFramer::kDefaultMaxLineBytes, &maxLineBytes) ||
-        !positiveOption(partialTimeout, 10000, &partialMs) || !positiveOption(queueCapacity, 64, &queueCap))
+        !positiveOption(partialTimeout, 10000, &partialMs) || !positiveOption(queueCapacity, 64, &queueCap) ||
+        !positiveOption(maxTokenTtl, Bridge::SecuritySettings::kDefaultMaxTokenTtlMs, &maxTtlMs) ||
+        !positiveOption(approvalTimeout, Bridge::SecuritySettings::kDefaultApprovalTimeoutMs, &approvalMs))
         return ExitUsage;
+    if (approvalMs > Bridge::Meta::kMaxTimeoutMs) {
+        printErr(tr("msgcode-desktop-host: --approval-timeout-ms takes at most %1").arg(Bridge::Meta::kMaxTimeoutMs));
+        return ExitUsage;
+    }
+
+    Bridge::SecuritySettings security;
+    // Headless, nobody is there to say yes: deny unless configured (README, Security).
+    security.confirmPolicy = parser.isSet(headless) ? Bridge::ConfirmPolicy::Deny : Bridge::ConfirmPolicy::Ask;
+    if (parser.isSet(confirmPolicy)) {
+        const auto policy = Bridge::SecuritySettings::policyFromName(parser.value(confirmPolicy));
+        if (!policy) {
+            printErr(tr("msgcode-desktop-host: --confirm-policy takes ask, auto or deny"));
+            return ExitUsage;
+        }
+        security.confirmPolicy = *policy;
+    }
+    security.requireToken = parser.isSet(requireToken);
+    security.maxTokenTtlMs = maxTtlMs;
+    security.approvalTimeoutMs = static_cast<int>(approvalMs);
+    security.callerAllowlist = parser.values(allowCaller);
+    security.dataDir = parser.isSet(dataDir)
+                           ? QDir(parser.value(dataDir)).absolutePath()
+                           : QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
 
     Bridge::HostOptions options;
     options.server.socketPath = parser.isSet(socket) ? parser.value(socket) : Bridge::defaultSocketPath();
@@ -126,6 +177,7 @@ int main(int argc, char** argv)
     options.workspaceRoot =
         parser.isSet(workspaceRoot) ? parser.value(workspaceRoot) : qEnvironmentVariable("WORKSPACE_ROOT");
     options.backendFactory = &Automation::createPlatformBackend;
+    options.security = security;
 
     installSignalHandlers();
     Bridge::Host host(options);
@@ -152,6 +204,17 @@ int main(int argc, char** argv)
     qCInfo(lcApp) << "serving on" << host.server().socketPath() << "workspace root"
                   << (host.dispatcher().workspace().isConfigured() ? host.dispatcher().workspace().rootRealPath()
                                                                    : QStringLiteral("(none)"));
+    qCInfo(lcApp).noquote() << tr("confirm policy %1%2; audit log %3")
+                                   .arg(Bridge::SecuritySettings::policyName(security.confirmPolicy),
+                                        security.requireToken ? tr(", tokens required") : QString(),
+                                        host.audit().path());
+    if (security.confirmPolicy == Bridge::ConfirmPolicy::Auto)
+        qCWarning(lcApp).noquote() << tr("CONFIRM POLICY IS AUTO: every confirmation token and every resume is "
+                                         "approved without asking anyone. Use this only on a headless server or "
+                                         "in tests.");
+    if (!security.callerAllowlist.isEmpty())
+        qCInfo(lcApp).noquote() << tr("only these callers may connect: %1")
+                                       .arg(host.server().callers().allowed().join(QStringLiteral(", ")));
     const int code = QCoreApplication::exec();
     host.shutdown();
     return code;

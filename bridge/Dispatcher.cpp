@@ -1,5 +1,6 @@
 #include "Dispatcher.h"
 
+#include "CanonicalJson.h"
 #include "Methods.h"
 #include "PermissionMonitor.h"
 
@@ -67,14 +68,24 @@ QString statusFor(Automation::PermissionState state)
 } // namespace
 
 Dispatcher::Dispatcher(Executor& executor, WorkspacePolicy workspace, PermissionMonitor& permissions, HostFacts facts,
-                       QObject* parent)
+                       SecurityContext security, QObject* parent)
     : QObject(parent),
       m_executor(executor),
       m_workspace(std::move(workspace)),
       m_permissions(permissions),
-      m_facts(std::move(facts))
+      m_facts(std::move(facts)),
+      m_security(std::move(security))
 {
+    Q_ASSERT(m_security.tokens && m_security.provider && m_security.audit);
     registerMethods();
+}
+
+Dispatcher::~Dispatcher()
+{
+    // Pending approvals are withdrawn so that no provider calls back into a dead dispatcher.
+    const QList<quint64> ids = m_pendingApprovals.keys();
+    for (const quint64 id : ids)
+        m_security.provider->cancel(id);
 }
 
 void Dispatcher::add(MethodSpec spec)
@@ -158,29 +169,16 @@ void Dispatcher::registerMethods()
              }
          },
          {}});
-    // contract 5.10: the token service and its human approval come with the confirmation
-    // issue; until then the method is parsed and refused plainly.
+    // contract 5.10: answered when the confirmation provider decides, without blocking anything.
     add({QStringLiteral("desktop.confirm.issue"), false, false, true, {},
-         [this](const Call& call, const Respond& respond) {
-             const QJsonObject intent = call.params.value(QStringLiteral("intent")).toObject();
-             if (!call.params.value(QStringLiteral("intent")).isObject())
-                 return respond(Error::invalidParam(QStringLiteral("intent"), QStringLiteral("intent is required")));
-             const QString method = intent.value(QStringLiteral("method")).toString();
-             const auto spec = m_methods.constFind(method);
-             if (spec == m_methods.cend() || !spec->sideEffect)
-                 return respond(Error::invalidParam(QStringLiteral("intent.method"),
-                                                    QStringLiteral("intent.method must name a side-effect method "
-                                                                   "(desktop.click, desktop.typeText, desktop.hotkey)")));
-             if (!intent.value(QStringLiteral("params")).isObject())
-                 return respond(Error::invalidParam(QStringLiteral("intent.params"),
-                                                    QStringLiteral("intent.params must be an object")));
-             respond(Error::make(ErrorCode::HostNotReady,
-                                 QStringLiteral("this host has no confirmation provider, so it issues no tokens; use "
-                                                "the confirm phrase"),
-                                 QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_confirmation_provider")}})
-                         .withRetryable(false));
-         },
+         [this](const Call& call, const Respond& respond) { confirmIssue(call, respond); }, {}});
+    // plan 4.4: the emergency stop. Any allowed caller, no confirmation: it only stops.
+    add({QStringLiteral("desktop.stop"), false, false, false, {},
+         [this](const Call& call, const Respond& respond) { respond(stop(&call.caller.peer, QStringLiteral("client"))); },
          {}});
+    // plan 4.4: resuming needs a person's yes (or the GUI's resume).
+    add({QStringLiteral("desktop.resume"), false, false, false, {},
+         [this](const Call& call, const Respond& respond) { resume(call, respond); }, {}});
 }
 
 void Dispatcher::dispatch(const Caller& caller, const QJsonValue& message, std::function<void(const QByteArray&)> reply)
@@ -290,8 +288,13 @@ void Dispatcher::handle(const Caller& caller, const QJsonValue& value, const Rep
                                    QJsonObject{{QStringLiteral("reason"), QStringLiteral("replay_window_full")}}));
     }
 
+    QJsonObject confirmedLine;
     if (spec.sideEffect) {
-        if (auto refused = checkConfirm(job->second, meta.value()))
+        // A token is spent only on a request that will be queued.
+        if (auto refused = m_executor.admission(meta->requestId))
+            return respond(*refused);
+        if (auto refused = verifyConfirm(request.method, caller, meta.value(), request.params, job->second,
+                                         &confirmedLine))
             return respond(*refused);
     }
 
@@ -312,6 +315,9 @@ void Dispatcher::handle(const Caller& caller, const QJsonValue& value, const Rep
     jobSpec.deadline = QDeadlineTimer(meta->timeoutMs, Qt::PreciseTimer);
     jobSpec.record = std::make_shared<Evidence::ExecutionRecord>(meta->requestId, request.method, *workspaceReal,
                                                                  requestRecord, envJson(caller));
+    // issue 4 §6: the audit line of the confirmation also goes into the execution's evidence.
+    if (!confirmedLine.isEmpty())
+        jobSpec.record->trace(QStringLiteral("audit"), 0, true, confirmedLine);
     jobSpec.run = job->first;
     jobSpec.done = respond;
     jobSpec.envelope = [id](const Result<QJsonObject>& result) {
@@ -323,22 +329,357 @@ void Dispatcher::handle(const Caller& caller, const QJsonValue& value, const Rep
     qCDebug(lcDispatcher) << "queued" << request.method << meta->requestId << "evidence" << dir;
 }
 
-std::optional<Error> Dispatcher::checkConfirm(const ConfirmParams& confirm, const Meta& meta) const
+QJsonObject Dispatcher::audit(const QString& event, const PeerInfo* peer, QJsonObject fields)
 {
-    // contract 4.2: token beats phrase. No token is valid until the token service exists.
-    if (confirm.token)
-        return Error::make(ErrorCode::ConfirmRequired,
-                           QStringLiteral("confirm.token is not known to this host"),
-                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("unknown_token")}});
-    if (!confirm.phrase)
-        return Error::make(ErrorCode::ConfirmRequired,
-                           QStringLiteral("this method has a side effect and needs confirm.token or confirm.phrase"),
-                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("missing")}});
+    return m_security.audit->record(event, peer, std::move(fields));
+}
+
+Error Dispatcher::pausedError()
+{
+    return Error::make(ErrorCode::ConfirmRequired,
+                       QStringLiteral("the host was stopped (desktop.stop): side effects are paused until a person "
+                                      "resumes it (msgcode-desktopctl resume, or the tray)"),
+                       QJsonObject{{QStringLiteral("reason"), QStringLiteral("paused")}})
+        .withRetryable(false);
+}
+
+std::optional<Error> Dispatcher::verifyConfirm(const QString& method, const Caller& caller, const Meta& meta,
+                                               const QJsonObject& params, const ConfirmParams& confirm,
+                                               QJsonObject* used)
+{
+    const bool byToken = confirm.token.has_value();
+    QString paramsDigest = CanonicalJson::paramsDigest(params);
+    QJsonObject common{{QStringLiteral("method"), method},
+                       {QStringLiteral("paramsDigest"), paramsDigest},
+                       {QStringLiteral("requestId"), meta.requestId}};
+    if (byToken)
+        common.insert(QStringLiteral("tokenId"), ConfirmTokens::tokenId(*confirm.token));
+    const auto refuse = [&](const QString& reason, const QString& message, QJsonObject details = {}) {
+        QJsonObject line = common;
+        line.insert(QStringLiteral("reason"), reason);
+        audit(byToken ? QStringLiteral("token_refused") : QStringLiteral("phrase_refused"), &caller.peer, line);
+        qCInfo(lcDispatcher) << "confirmation refused:" << method << meta.requestId << reason;
+        details.insert(QStringLiteral("reason"), reason);
+        return Error::make(ErrorCode::ConfirmRequired, message, details).withRetryable(false);
+    };
+
+    // issue 4 §5: a stopped host takes no side effect, whatever the confirmation; a token is
+    // not spent on it.
+    if (m_paused)
+        return refuse(QStringLiteral("paused"), pausedError().message);
+
+    // contract 4.2: token beats phrase.
+    if (byToken) {
+        const auto verdict = m_security.tokens->consume(
+            *confirm.token, ConfirmTokens::Scope{method, paramsDigest},
+            ConfirmTokens::Peer{caller.peer.pid, caller.peer.auditTokenDigest});
+        if (verdict.refusal) {
+            const QString reason = ConfirmTokens::refusalName(*verdict.refusal);
+            switch (*verdict.refusal) {
+            case ConfirmTokens::Refusal::UnknownToken:
+                return refuse(reason, QStringLiteral("confirm.token is not known to this host"));
+            case ConfirmTokens::Refusal::PeerMismatch:
+                return refuse(reason, QStringLiteral("confirm.token was issued to another process; a token is bound "
+                                                     "to the process that asked for it"));
+            case ConfirmTokens::Refusal::MethodMismatch:
+                return refuse(reason,
+                              QStringLiteral("confirm.token was issued for %1, not %2")
+                                  .arg(verdict.token->scope.method, method),
+                              QJsonObject{{QStringLiteral("tokenMethod"), verdict.token->scope.method},
+                                          {QStringLiteral("method"), method}});
+            case ConfirmTokens::Refusal::ParamsMismatch:
+                return refuse(reason,
+                              QStringLiteral("confirm.token was issued for other params (paramsDigest %1, this "
+                                             "request's %2)")
+                                  .arg(verdict.token->scope.paramsDigest, paramsDigest),
+                              QJsonObject{{QStringLiteral("tokenParamsDigest"), verdict.token->scope.paramsDigest},
+                                          {QStringLiteral("paramsDigest"), paramsDigest}});
+            case ConfirmTokens::Refusal::Expired: {
+                const QString expiresAt = QDateTime::fromMSecsSinceEpoch(verdict.token->expiresAtMs, Qt::UTC)
+                                              .toString(Qt::ISODateWithMs);
+                return refuse(reason, QStringLiteral("confirm.token expired at %1").arg(expiresAt),
+                              QJsonObject{{QStringLiteral("expiresAt"), expiresAt}});
+            }
+            case ConfirmTokens::Refusal::Used:
+                return refuse(reason, QStringLiteral("confirm.token was already used; every token is good for one "
+                                                     "request"));
+            }
+        }
+        *used = audit(QStringLiteral("token_used"), &caller.peer,
+                      QJsonObject{{QStringLiteral("method"), method},
+                                  {QStringLiteral("paramsDigest"), paramsDigest},
+                                  {QStringLiteral("tokenId"), common.value(QStringLiteral("tokenId"))},
+                                  {QStringLiteral("executionId"), meta.requestId}});
+        return std::nullopt;
+    }
+
+    if (!confirm.phrase) {
+        return refuse(QStringLiteral("missing"),
+                      m_security.settings.requireToken
+                          ? QStringLiteral("this method has a side effect and needs confirm.token "
+                                           "(desktop.confirm.issue)")
+                          : QStringLiteral("this method has a side effect and needs confirm.token or confirm.phrase"));
+    }
+    if (m_security.settings.requireToken) {
+        return refuse(QStringLiteral("phrase_disabled"),
+                      QStringLiteral("this host requires a confirm.token (desktop.confirm.issue); confirm.phrase is "
+                                     "not accepted"));
+    }
     if (*confirm.phrase != QLatin1String("CONFIRM") && *confirm.phrase != QStringLiteral("CONFIRM:") + meta.requestId)
-        return Error::make(ErrorCode::ConfirmRequired,
-                           QStringLiteral("confirm.phrase must be \"CONFIRM\" or \"CONFIRM:<meta.requestId>\""),
-                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("phrase_mismatch")}});
+        return refuse(QStringLiteral("phrase_mismatch"),
+                      QStringLiteral("confirm.phrase must be \"CONFIRM\" or \"CONFIRM:<meta.requestId>\""));
+    *used = audit(QStringLiteral("phrase_used"), &caller.peer,
+                  QJsonObject{{QStringLiteral("method"), method},
+                              {QStringLiteral("paramsDigest"), paramsDigest},
+                              {QStringLiteral("executionId"), meta.requestId}});
     return std::nullopt;
+}
+
+void Dispatcher::confirmIssue(const Call& call, const Respond& respond)
+{
+    const QJsonValue intentValue = call.params.value(QStringLiteral("intent"));
+    const QJsonObject intent = intentValue.toObject();
+    const QString method = intent.value(QStringLiteral("method")).toString();
+    if (m_paused) {
+        // issue 4 §5: no token is issued until resumed.
+        audit(QStringLiteral("issue_refused"), &call.caller.peer,
+              QJsonObject{{QStringLiteral("method"), method},
+                          {QStringLiteral("reason"), QStringLiteral("paused")},
+                          {QStringLiteral("requestId"), call.meta.requestId}});
+        return respond(pausedError());
+    }
+    if (!intentValue.isObject())
+        return respond(Error::invalidParam(QStringLiteral("intent"), QStringLiteral("intent is required")));
+    const auto spec = m_methods.constFind(method);
+    if (spec == m_methods.cend() || !spec->sideEffect)
+        return respond(Error::invalidParam(QStringLiteral("intent.method"),
+                                           QStringLiteral("intent.method must name a side-effect method "
+                                                          "(desktop.click, desktop.typeText, desktop.hotkey)")));
+    if (!intent.value(QStringLiteral("params")).isObject())
+        return respond(Error::invalidParam(QStringLiteral("intent.params"),
+                                           QStringLiteral("intent.params must be an object")));
+
+    const qint64 maxTtl = m_security.settings.maxTokenTtlMs;
+    qint64 ttlMs = std::min(SecuritySettings::kDefaultTokenTtlMs, maxTtl);
+    const QJsonValue ttl = call.params.value(QStringLiteral("ttlMs"));
+    if (!ttl.isUndefined() && !ttl.isNull()) {
+        const double value = ttl.toDouble(-1);
+        if (!ttl.isDouble() || value != std::trunc(value) || value < 1 || value > static_cast<double>(maxTtl))
+            return respond(Error::invalidParam(
+                QStringLiteral("ttlMs"), QStringLiteral("ttlMs must be an integer from 1 to %1").arg(maxTtl)));
+        ttlMs = static_cast<qint64>(value);
+    }
+
+    // A token is never issued for a request that could not run: the intent must parse as the
+    // method's typed params (meta and confirm aside).
+    const QJsonObject params = CanonicalJson::digestedParams(intent.value(QStringLiteral("params")).toObject());
+    if (auto prepared = spec->prepare(params); !prepared) {
+        Error error = prepared.error();
+        const QString field = error.details.value(QStringLiteral("field")).toString();
+        if (!field.isEmpty()) {
+            error.details.insert(QStringLiteral("field"), QString(QStringLiteral("intent.params.") + field));
+            error.message = QStringLiteral("intent.params: ") + error.message;
+        }
+        return respond(error);
+    }
+    const QString paramsDigest = CanonicalJson::paramsDigest(params);
+
+    ApprovalRequest request = ApprovalRequest::forIntent(method, params, paramsDigest);
+    request.timeoutMs = call.meta.timeoutMs;
+    const PeerInfo peer = call.caller.peer;
+    const QString requestId = call.meta.requestId;
+    askApproval(request, call.caller, respond,
+                [this, respond, method, paramsDigest, peer, ttlMs, requestId](const ApprovalDecision&) {
+                    if (m_paused)
+                        return respond(pausedError());
+                    const auto token = m_security.tokens->issue(ConfirmTokens::Scope{method, paramsDigest},
+                                                                ConfirmTokens::Peer{peer.pid, peer.auditTokenDigest},
+                                                                ttlMs);
+                    if (!token)
+                        return respond(Error::make(ErrorCode::HostNotReady,
+                                                   QStringLiteral("too many confirmation tokens are outstanding; use "
+                                                                  "or let some expire first"),
+                                                   QJsonObject{{QStringLiteral("reason"),
+                                                                QStringLiteral("too_many_tokens")}}));
+                    const QString expiresAt =
+                        QDateTime::fromMSecsSinceEpoch(token->expiresAtMs, Qt::UTC).toString(Qt::ISODateWithMs);
+                    audit(QStringLiteral("token_issued"), &peer,
+                          QJsonObject{{QStringLiteral("method"), method},
+                                      {QStringLiteral("paramsDigest"), paramsDigest},
+                                      {QStringLiteral("tokenId"), ConfirmTokens::tokenId(token->token)},
+                                      {QStringLiteral("expiresAt"), expiresAt},
+                                      {QStringLiteral("ttlMs"), ttlMs},
+                                      {QStringLiteral("requestId"), requestId}});
+                    // contract 5.10, exactly.
+                    respond(QJsonObject{
+                        {QStringLiteral("token"), token->token},
+                        {QStringLiteral("expiresAt"), expiresAt},
+                        {QStringLiteral("scope"), QJsonObject{{QStringLiteral("method"), method},
+                                                              {QStringLiteral("paramsDigest"), paramsDigest}}},
+                        {QStringLiteral("peer"), QJsonObject{{QStringLiteral("auditTokenDigest"),
+                                                              peer.auditTokenDigest},
+                                                             {QStringLiteral("pid"), peer.pid}}}});
+                });
+}
+
+void Dispatcher::resume(const Call& call, const Respond& respond)
+{
+    if (!m_paused)
+        return respond(QJsonObject{{QStringLiteral("resumed"), false}, {QStringLiteral("paused"), false}});
+    ApprovalRequest request;
+    request.kind = ApprovalRequest::Kind::Resume;
+    request.method = QStringLiteral("desktop.resume");
+    request.timeoutMs = call.meta.timeoutMs;
+    const PeerInfo peer = call.caller.peer;
+    askApproval(request, call.caller, respond, [this, respond, peer](const ApprovalDecision& decision) {
+        if (m_paused) {
+            m_paused = false;
+            audit(QStringLiteral("resume"), &peer,
+                  QJsonObject{{QStringLiteral("via"), QStringLiteral("provider")},
+                              {QStringLiteral("decidedBy"), decision.decidedBy},
+                              {QStringLiteral("approver"), decision.approver}});
+            qCWarning(lcDispatcher) << "resumed: side effects are allowed again (approved by" << decision.approver
+                                    << ")";
+            Q_EMIT pausedChanged(false);
+        }
+        respond(QJsonObject{{QStringLiteral("resumed"), true}, {QStringLiteral("paused"), false}});
+    });
+}
+
+void Dispatcher::askApproval(ApprovalRequest request, const Caller& caller, const Respond& respond,
+                             std::function<void(const ApprovalDecision&)> onApproved)
+{
+    request.id = m_nextApprovalId++;
+    request.peer = caller.peer;
+    // The approval is bounded by the approval timeout and by the request's own meta.timeoutMs.
+    request.timeoutMs = std::max(1, std::min(m_security.settings.approvalTimeoutMs, request.timeoutMs > 0
+                                                                                       ? request.timeoutMs
+                                                                                       : Meta::kMaxTimeoutMs));
+    request.expiresAt = QDateTime::currentDateTimeUtc().addMSecs(request.timeoutMs);
+    const quint64 id = request.id;
+    m_pendingApprovals.insert(id, PendingApproval{caller.connectionId, request, respond, std::move(onApproved)});
+    QPointer<Dispatcher> self(this);
+    m_security.provider->request(request, [self, id](const ApprovalDecision& decision) {
+        if (self)
+            self->approvalDecided(id, decision);
+    });
+}
+
+void Dispatcher::approvalDecided(quint64 id, const ApprovalDecision& decision)
+{
+    const auto it = m_pendingApprovals.find(id);
+    if (it == m_pendingApprovals.end())
+        return;
+    const PendingApproval pending = std::move(*it);
+    m_pendingApprovals.erase(it);
+    QJsonObject line{{QStringLiteral("kind"), pending.request.kindName()},
+                     {QStringLiteral("approvalId"), static_cast<qint64>(id)},
+                     {QStringLiteral("method"), pending.request.method},
+                     {QStringLiteral("decision"), decision.approved ? QStringLiteral("approved")
+                                                                    : QStringLiteral("denied")},
+                     {QStringLiteral("decidedBy"), decision.decidedBy},
+                     {QStringLiteral("approver"), decision.approver}};
+    if (!pending.request.paramsDigest.isEmpty())
+        line.insert(QStringLiteral("paramsDigest"), pending.request.paramsDigest);
+    if (!decision.approved)
+        line.insert(QStringLiteral("reason"), QStringLiteral("denied"));
+    audit(QStringLiteral("approval"), &pending.request.peer, line);
+    if (!decision.approved) {
+        return pending.respond(
+            Error::make(ErrorCode::ConfirmRequired,
+                        pending.request.kind == ApprovalRequest::Kind::Resume
+                            ? QStringLiteral("resuming was not approved (%1)").arg(decision.decidedBy)
+                            : QStringLiteral("the confirmation was not approved (%1)").arg(decision.decidedBy),
+                        QJsonObject{{QStringLiteral("reason"), QStringLiteral("denied")},
+                                    {QStringLiteral("decision"), decision.decidedBy},
+                                    {QStringLiteral("policy"), m_security.provider->policyName()}})
+                .withRetryable(false));
+    }
+    pending.onApproved(decision);
+}
+
+void Dispatcher::withdrawApproval(quint64 id, const QString& why)
+{
+    const auto it = m_pendingApprovals.find(id);
+    if (it == m_pendingApprovals.end())
+        return;
+    const PendingApproval pending = std::move(*it);
+    m_pendingApprovals.erase(it);
+    m_security.provider->cancel(id);
+    audit(QStringLiteral("approval"), &pending.request.peer,
+          QJsonObject{{QStringLiteral("kind"), pending.request.kindName()},
+                      {QStringLiteral("approvalId"), static_cast<qint64>(id)},
+                      {QStringLiteral("method"), pending.request.method},
+                      {QStringLiteral("decision"), QStringLiteral("withdrawn")},
+                      {QStringLiteral("decidedBy"), why},
+                      {QStringLiteral("reason"), why}});
+    if (why == QLatin1String("paused"))
+        pending.respond(pausedError());
+}
+
+QJsonObject Dispatcher::stop(const PeerInfo* who, const QString& via)
+{
+    const bool wasPaused = m_paused;
+    // Paused first, so nothing new is admitted while the executions are aborted.
+    m_paused = true;
+    QStringList ids;
+    if (m_executor.isBusy())
+        ids.append(m_executor.runningExecutionId());
+    ids.append(m_executor.queuedExecutionIds());
+    const QJsonObject line = audit(QStringLiteral("stop"), who,
+                                   QJsonObject{{QStringLiteral("via"), via},
+                                               {QStringLiteral("executionIds"), QJsonArray::fromStringList(ids)},
+                                               {QStringLiteral("wasPaused"), wasPaused}});
+    const int aborted = m_executor.abortAll(
+        Executor::AbortAllReason::Stop,
+        [line](const QString&, Evidence::ExecutionRecord& record) {
+            record.trace(QStringLiteral("audit"), 0, true, line);
+        });
+    const QList<quint64> pending = m_pendingApprovals.keys();
+    for (const quint64 id : pending)
+        withdrawApproval(id, QStringLiteral("paused"));
+    qCWarning(lcDispatcher) << "stopped by" << (who ? QStringLiteral("pid %1").arg(who->pid) : via) << ":" << aborted
+                            << "execution(s) aborted; side effects paused until resumed";
+    if (!wasPaused)
+        Q_EMIT pausedChanged(true);
+    return QJsonObject{{QStringLiteral("stopped"), true},
+                       {QStringLiteral("paused"), true},
+                       {QStringLiteral("aborted"), aborted},
+                       {QStringLiteral("executionIds"), QJsonArray::fromStringList(ids)}};
+}
+
+bool Dispatcher::resumeFromGui(const QString& approver)
+{
+    if (!m_paused)
+        return false;
+    m_paused = false;
+    audit(QStringLiteral("resume"), nullptr,
+          QJsonObject{{QStringLiteral("via"), QStringLiteral("gui")},
+                      {QStringLiteral("decidedBy"), QStringLiteral("user")},
+                      {QStringLiteral("approver"), approver}});
+    qCWarning(lcDispatcher) << "resumed from the GUI: side effects are allowed again";
+    // Clients waiting for a resume approval have what they asked for.
+    const QList<quint64> ids = m_pendingApprovals.keys();
+    for (const quint64 id : ids) {
+        auto it = m_pendingApprovals.find(id);
+        if (it == m_pendingApprovals.end() || it->request.kind != ApprovalRequest::Kind::Resume)
+            continue;
+        const Respond respond = it->respond;
+        withdrawApproval(id, QStringLiteral("resumed_from_gui"));
+        respond(QJsonObject{{QStringLiteral("resumed"), true}, {QStringLiteral("paused"), false}});
+    }
+    Q_EMIT pausedChanged(false);
+    return true;
+}
+
+void Dispatcher::connectionClosed(quint64 connectionId)
+{
+    const QList<quint64> ids = m_pendingApprovals.keys();
+    for (const quint64 id : ids) {
+        const auto it = m_pendingApprovals.constFind(id);
+        if (it != m_pendingApprovals.cend() && it->connectionId == connectionId)
+            withdrawApproval(id, QStringLiteral("disconnected"));
+    }
 }
 
 QJsonObject Dispatcher::envJson(const Caller& caller) const
@@ -389,7 +730,10 @@ QJsonObject Dispatcher::healthResult(const Caller& caller) const
         {QStringLiteral("bridge"),
          QJsonObject{{QStringLiteral("schemaVersion"), Meta::kSchemaVersion},
                      {QStringLiteral("running"), m_executor.isBusy()},
-                     {QStringLiteral("queued"), m_executor.queuedCount()}}},
+                     {QStringLiteral("queued"), m_executor.queuedCount()},
+                     {QStringLiteral("paused"), m_paused},
+                     {QStringLiteral("confirmPolicy"), m_security.provider->policyName()},
+                     {QStringLiteral("requireToken"), m_security.settings.requireToken}}},
         {QStringLiteral("peer"), caller.peer.toJson()},
     };
 }
@@ -437,6 +781,24 @@ QJsonObject Dispatcher::doctorResult(const Caller& caller, const std::optional<Q
                                             : QStringLiteral("idle"),
                         QJsonObject{{QStringLiteral("running"), m_executor.runningExecutionId()},
                                     {QStringLiteral("queued"), m_executor.queuedCount()}}));
+
+    const QString policy = m_security.provider->policyName();
+    checks.append(check(QStringLiteral("confirmation"),
+                        policy == QLatin1String("auto") ? QStringLiteral("warning") : QStringLiteral("ok"),
+                        policy == QLatin1String("auto")
+                            ? QStringLiteral("confirm policy auto: every token request is approved without a person")
+                            : QStringLiteral("confirm policy %1%2")
+                                  .arg(policy, m_security.settings.requireToken ? QStringLiteral(", tokens required")
+                                                                                : QString()),
+                        QJsonObject{{QStringLiteral("policy"), policy},
+                                    {QStringLiteral("requireToken"), m_security.settings.requireToken},
+                                    {QStringLiteral("maxTokenTtlMs"), m_security.settings.maxTokenTtlMs},
+                                    {QStringLiteral("approvalTimeoutMs"), m_security.settings.approvalTimeoutMs}}));
+    checks.append(check(QStringLiteral("paused"), m_paused ? QStringLiteral("warning") : QStringLiteral("ok"),
+                        m_paused ? QStringLiteral("stopped by desktop.stop: side effects are paused until resumed "
+                                                  "(msgcode-desktopctl resume)")
+                                 : QStringLiteral("not paused"),
+                        QJsonObject{{QStringLiteral("paused"), m_paused}}));
 
     QJsonArray issues;
     int passed = 0, warnings = 0, errors = 0;

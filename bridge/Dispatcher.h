@@ -1,11 +1,15 @@
 #pragma once
 
+#include "AuditLog.h"
+#include "ConfirmTokens.h"
+#include "ConfirmationProvider.h"
 #include "Executor.h"
 #include "JsonRpc.h"
 #include "Meta.h"
 #include "Params.h"
 #include "PeerCredentials.h"
 #include "ReplayGuard.h"
+#include "SecuritySettings.h"
 
 #include <QHash>
 #include <QObject>
@@ -40,6 +44,15 @@ struct HostFacts
     QDateTime startedAt;
 };
 
+/// What the dispatcher needs to confirm side effects (issue 4); owned by the Host.
+struct SecurityContext
+{
+    SecuritySettings settings;
+    ConfirmTokens* tokens = nullptr;
+    ConfirmationProvider* provider = nullptr;
+    AuditLog* audit = nullptr;
+};
+
 /// Parses envelopes, checks meta, workspace and confirmation, and routes each request to an
 /// immediate handler or the executor (DESIGN.md 3). Knows nothing about transports.
 class Dispatcher final : public QObject
@@ -66,7 +79,8 @@ public:
     };
 
     Dispatcher(Executor& executor, WorkspacePolicy workspace, PermissionMonitor& permissions, HostFacts facts,
-               QObject* parent = nullptr);
+               SecurityContext security, QObject* parent = nullptr);
+    ~Dispatcher() override;
 
     /// Handles one decoded line: a request object or a batch array. `reply` gets the encoded line
     /// to send (an object, or an array for a batch), or is never called when nothing is due.
@@ -82,10 +96,46 @@ public:
     QJsonObject healthResult(const Caller& caller) const;
     QJsonObject doctorResult(const Caller& caller, const std::optional<QString>& workspacePath) const;
 
+    /// Emergency stop (plan 4.4): aborts the running and every queued execution (each answers
+    /// DESKTOP_ABORTED), withdraws pending approvals and pauses side effects until resumed.
+    /// `who` is the caller (nullptr for the GUI); `via` "client" or "gui". Returns the result.
+    QJsonObject stop(const PeerInfo* who, const QString& via);
+    /// The GUI's resume (a person pressed it): no further approval is asked. False when not paused.
+    bool resumeFromGui(const QString& approver = QStringLiteral("user"));
+    bool isPaused() const { return m_paused; }
+    /// A connection went away: its pending approval requests are withdrawn.
+    void connectionClosed(quint64 connectionId);
+    int pendingApprovals() const { return static_cast<int>(m_pendingApprovals.size()); }
+    const SecuritySettings& security() const { return m_security.settings; }
+
+Q_SIGNALS:
+    /// The host was stopped (true) or resumed (false), e.g. for the tray.
+    void pausedChanged(bool paused);
+
 private:
+    struct PendingApproval
+    {
+        quint64 connectionId = 0;
+        ApprovalRequest request;
+        Respond respond;
+        std::function<void(const ApprovalDecision&)> onApproved;
+    };
+
     void registerMethods();
     void add(MethodSpec spec);
-    std::optional<Automation::Error> checkConfirm(const ConfirmParams& confirm, const Meta& meta) const;
+    /// contract 4.2 for one side-effect request, in one place: paused, then token (consumed
+    /// here, before queueing), then the phrase fallback. On success `used` is the audit line.
+    std::optional<Automation::Error> verifyConfirm(const QString& method, const Caller& caller, const Meta& meta,
+                                                   const QJsonObject& params, const ConfirmParams& confirm,
+                                                   QJsonObject* used);
+    void confirmIssue(const Call& call, const Respond& respond);
+    void resume(const Call& call, const Respond& respond);
+    void askApproval(ApprovalRequest request, const Caller& caller, const Respond& respond,
+                     std::function<void(const ApprovalDecision&)> onApproved);
+    void approvalDecided(quint64 id, const ApprovalDecision& decision);
+    void withdrawApproval(quint64 id, const QString& why);
+    QJsonObject audit(const QString& event, const PeerInfo* peer, QJsonObject fields = {});
+    static Automation::Error pausedError();
     QJsonObject envJson(const Caller& caller) const;
 
     Executor& m_executor;
@@ -94,6 +144,10 @@ private:
     HostFacts m_facts;
     ReplayGuard m_replay;
     QHash<QString, MethodSpec> m_methods;
+    SecurityContext m_security;
+    bool m_paused = false;
+    QHash<quint64, PendingApproval> m_pendingApprovals;
+    quint64 m_nextApprovalId = 1;
 };
 
 } // namespace Bridge

@@ -149,7 +149,7 @@ void Executor::setBackendInfo(const Automation::BackendInfo& info)
     m_backendInfo = info;
 }
 
-std::optional<Error> Executor::submit(JobSpec spec)
+std::optional<Error> Executor::admission(const QString& executionId) const
 {
     if (m_shutDown)
         return Error::make(ErrorCode::HostNotReady, QStringLiteral("the host is shutting down"),
@@ -161,9 +161,16 @@ std::optional<Error> Executor::submit(JobSpec spec)
                                .arg(m_options.queueCapacity),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("queue_full")},
                                        {QStringLiteral("queueCapacity"), m_options.queueCapacity}});
-    if (m_byId.contains(spec.executionId))
-        return Error::invalidRequest(QStringLiteral("execution %1 is already in progress").arg(spec.executionId),
+    if (m_byId.contains(executionId))
+        return Error::invalidRequest(QStringLiteral("execution %1 is already in progress").arg(executionId),
                                      -32600, QJsonObject{{QStringLiteral("reason"), QStringLiteral("duplicate")}});
+    return std::nullopt;
+}
+
+std::optional<Error> Executor::submit(JobSpec spec)
+{
+    if (auto refused = admission(spec.executionId))
+        return refused;
 
     auto job = std::make_shared<Job>();
     job->spec = std::move(spec);
@@ -227,22 +234,28 @@ Executor::AbortOutcome Executor::abort(const QString& executionId)
     return AbortOutcome::Aborted;
 }
 
-int Executor::abortAll(CancelToken::Reason reason)
+int Executor::abortAll(AbortAllReason reason, const AbortHook& hook)
 {
     std::vector<std::shared_ptr<Job>> jobs;
     if (m_running && !m_running->answered)
         jobs.push_back(m_running);
     jobs.insert(jobs.end(), m_queue.begin(), m_queue.end());
     m_queue.clear();
-    const QString why = reason == CancelToken::Reason::Shutdown ? QStringLiteral("the host is shutting down")
-                                                                : QStringLiteral("all automation was stopped");
+    const bool shutdown = reason == AbortAllReason::Shutdown;
+    // Every flag first, so the running job stops at its next checkpoint before any answer work.
+    for (const auto& job : jobs)
+        job->cancel->cancel(shutdown ? CancelToken::Reason::Shutdown : CancelToken::Reason::Aborted);
+    const QString why = shutdown ? QStringLiteral("the host is shutting down")
+                                 : QStringLiteral("all automation was stopped (desktop.stop)");
     for (const auto& job : jobs) {
-        job->cancel->cancel(reason);
+        if (hook)
+            hook(job->spec.executionId, *job->spec.record);
         answer(job, Error::make(ErrorCode::Aborted, why,
                                 QJsonObject{{QStringLiteral("executionId"), job->spec.executionId},
-                                            {QStringLiteral("reason"), reason == CancelToken::Reason::Shutdown
-                                                                           ? QStringLiteral("shutdown")
-                                                                           : QStringLiteral("stop")}}));
+                                            {QStringLiteral("reason"), shutdown ? QStringLiteral("shutdown")
+                                                                                : QStringLiteral("stop")},
+                                            {QStringLiteral("phase"), job->started ? QStringLiteral("running")
+                                                                                   : QStringLiteral("queued")}}));
     }
     return static_cast<int>(jobs.size());
 }
@@ -339,7 +352,7 @@ void Executor::shutdown(int waitMs)
 {
     if (m_shutDown)
         return;
-    abortAll(CancelToken::Reason::Shutdown);
+    abortAll(AbortAllReason::Shutdown);
     m_shutDown = true;
     QMetaObject::invokeMethod(m_worker, [worker = m_worker] { worker->stop(); }, Qt::QueuedConnection);
     m_thread->quit();

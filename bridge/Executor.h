@@ -73,12 +73,20 @@ public:
 
     /// Queues a job; DESKTOP_HOST_NOT_READY (retryable) when the queue is full.
     std::optional<Automation::Error> submit(JobSpec spec);
+    /// The error submit() would answer for `executionId` now, without queueing anything (so a
+    /// confirmation token is not spent on a request that cannot be queued).
+    std::optional<Automation::Error> admission(const QString& executionId) const;
 
     enum class AbortOutcome { Aborted, Unknown, Finished };
     /// Aborts a running or queued execution, which then answers DESKTOP_ABORTED.
     AbortOutcome abort(const QString& executionId);
-    /// Aborts every running and queued job (shutdown, emergency stop).
-    int abortAll(Automation::CancelToken::Reason reason);
+    /// Why everything is aborted: `details.reason` "stop" (desktop.stop) or "shutdown".
+    enum class AbortAllReason { Stop, Shutdown };
+    /// Called for each aborted job before it answers, e.g. to add an audit step to its evidence.
+    using AbortHook = std::function<void(const QString& executionId, Evidence::ExecutionRecord& record)>;
+    /// Aborts every running and queued job (shutdown, emergency stop); each answers
+    /// DESKTOP_ABORTED. The cancel flags are set before this returns.
+    int abortAll(AbortAllReason reason, const AbortHook& hook = {});
     /// A client went away: its queued jobs are dropped and its running job aborted.
     void connectionClosed(quint64 connectionId);
 

@@ -1,8 +1,13 @@
 #pragma once
 
+#include "AuditLog.h"
+#include "CallerPolicy.h"
+#include "ConfirmTokens.h"
+#include "ConfirmationProvider.h"
 #include "Dispatcher.h"
 #include "Executor.h"
 #include "PermissionMonitor.h"
+#include "SecuritySettings.h"
 #include "Server.h"
 
 #include <QObject>
@@ -19,10 +24,17 @@ struct HostOptions
     PermissionMonitor::ProbeFactory probeFactory;
     int permissionPollMs = 1000;
     ExecutorOptions executor;
+    /// Confirmation policy, token limits, caller allowlist, data directory (issue 4).
+    SecuritySettings security;
+    /// Tests: the token store's clock (default: the system clock).
+    ConfirmTokens::Clock tokenClock;
+    /// Tests: the audit log's rotation size.
+    qint64 auditMaxBytes = AuditLog::kDefaultMaxBytes;
 };
 
 /// The bridge as one object: permission monitor, executor (worker thread + backend),
-/// dispatcher and local server, started and stopped in the right order.
+/// confirmation (tokens, provider, audit log), dispatcher and local server, started and
+/// stopped in the right order.
 class Host final : public QObject
 {
     Q_OBJECT
@@ -37,15 +49,29 @@ public:
     /// socket (removing the file) and stops the worker. Idempotent.
     void shutdown();
 
+    /// The tray's emergency stop: what desktop.stop does.
+    QJsonObject stop() { return m_dispatcher->stop(nullptr, QStringLiteral("gui")); }
+    /// The tray's resume (a person pressed it). False when the host was not paused.
+    bool resume(const QString& approver = QStringLiteral("user")) { return m_dispatcher->resumeFromGui(approver); }
+
     Server& server() { return *m_server; }
     Executor& executor() { return *m_executor; }
     Dispatcher& dispatcher() { return *m_dispatcher; }
     PermissionMonitor& permissions() { return *m_permissions; }
+    ConfirmTokens& tokens() { return *m_tokens; }
+    ConfirmationProvider& confirmations() { return *m_provider; }
+    /// The `ask` provider, where the GUI attaches its Approver; nullptr under other policies.
+    AskConfirmationProvider* askProvider() { return m_askProvider; }
+    AuditLog& audit() { return *m_audit; }
 
 private:
     HostOptions m_options;
     std::unique_ptr<PermissionMonitor> m_permissions;
     std::unique_ptr<Executor> m_executor;
+    std::unique_ptr<AuditLog> m_audit;
+    std::unique_ptr<ConfirmTokens> m_tokens;
+    std::unique_ptr<ConfirmationProvider> m_provider;
+    AskConfirmationProvider* m_askProvider = nullptr;
     std::unique_ptr<Dispatcher> m_dispatcher;
     std::unique_ptr<Server> m_server;
     bool m_started = false;

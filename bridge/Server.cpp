@@ -79,13 +79,23 @@ void Connection::refuse(const Error& error)
     send(JsonRpc::encodeLine(JsonRpc::errorResponse(QJsonValue(), error)));
     m_closing = true;
     m_partialTimer.stop();
-    // disconnectFromServer() waits until the pending bytes are written, without blocking.
-    m_socket->disconnectFromServer();
+    // Closing a Unix socket that holds unread data resets the peer, which may then lose the
+    // error line before reading it: discard what the client sends and close a moment later.
+    m_socket->readAll();
+    QTimer::singleShot(kRefuseGraceMs, this, [this] {
+        m_socket->readAll();
+        // disconnectFromServer() waits until the pending bytes are written, without blocking.
+        m_socket->disconnectFromServer();
+    });
 }
 
 void Connection::onReadyRead()
 {
-    if (m_closing || m_paused)
+    if (m_closing) {
+        m_socket->readAll();
+        return;
+    }
+    if (m_paused)
         return;
     const QByteArray bytes = m_socket->readAll();
     if (!bytes.isEmpty())
@@ -149,8 +159,10 @@ void Connection::onPartialTimeout()
                     {QStringLiteral("pendingBytes"), m_framer.pendingBytes()}}));
 }
 
-Server::Server(Dispatcher& dispatcher, Executor& executor, ServerOptions options, QObject* parent)
-    : QObject(parent), m_dispatcher(dispatcher), m_executor(executor), m_options(std::move(options))
+Server::Server(Dispatcher& dispatcher, Executor& executor, ServerOptions options, CallerPolicy callers,
+               QObject* parent)
+    : QObject(parent), m_dispatcher(dispatcher), m_executor(executor), m_options(std::move(options)),
+      m_callers(std::move(callers))
 {
     connect(&m_server, &QLocalServer::newConnection, this, &Server::onNewConnection);
 }
@@ -282,20 +294,20 @@ void Server::onNewConnection()
         const auto peer = peerFromSocket(socket->socketDescriptor());
         const quint64 id = m_nextId++;
         auto* connection = new Connection(socket, id, peer.value_or(PeerInfo{}), *this);
-        if (!peer || peer->uid != static_cast<qint64>(::getuid())) {
-            qCWarning(lcServer) << "refused a connection from uid" << (peer ? peer->uid : -1) << "pid"
-                                << (peer ? peer->pid : -1) << ": not the host's user";
-            connection->refuse(Error::make(
-                ErrorCode::CallerForbidden, QStringLiteral("only processes of the host's own user may connect"),
-                QJsonObject{{QStringLiteral("reason"), QStringLiteral("uid_mismatch")},
-                            {QStringLiteral("peerUid"), peer ? peer->uid : -1},
-                            {QStringLiteral("hostUid"), static_cast<qint64>(::getuid())}}));
+        // DESIGN.md 6: checked once here; the identity is pinned for the connection's life.
+        if (auto refused = m_callers.check(peer)) {
+            qCWarning(lcServer).noquote() << "refused a connection from pid" << (peer ? peer->pid : -1) << "uid"
+                                          << (peer ? peer->uid : -1) << (peer ? peer->executable : QString()) << ":"
+                                          << refused->details.value(QStringLiteral("reason")).toString();
+            Q_EMIT callerRefused(peer.value_or(PeerInfo{}), *refused);
+            connection->refuse(*refused);
             continue;
         }
         m_connections.insert(id, connection);
         connect(connection, &Connection::closed, this, [this](quint64 closedId) {
             m_connections.remove(closedId);
             m_executor.connectionClosed(closedId);
+            m_dispatcher.connectionClosed(closedId);
         });
     }
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "CallerPolicy.h"
 #include "Dispatcher.h"
 #include "LineFramer.h"
 
@@ -40,8 +41,9 @@ public:
     quint64 id() const { return m_id; }
     const PeerInfo& peer() const { return m_peer; }
     void send(const QByteArray& line);
-    /// Sends one error line and closes once it is written.
+    /// Sends one error line and closes shortly after (kRefuseGraceMs), discarding input meanwhile.
     void refuse(const Automation::Error& error);
+    static constexpr int kRefuseGraceMs = 200;
 
 Q_SIGNALS:
     void closed(quint64 id);
@@ -62,13 +64,15 @@ private:
 };
 
 /// The local socket front door (DESIGN.md 3): QLocalServer at the socket path, directory 0700,
-/// socket 0600, one live host per path, SO_PEERCRED uid check on every connection.
+/// socket 0600, one live host per path, the caller policy (SO_PEERCRED uid, executable
+/// allowlist) checked on every connection at accept.
 class Server final : public QObject
 {
     Q_OBJECT
 
 public:
-    Server(Dispatcher& dispatcher, Executor& executor, ServerOptions options, QObject* parent = nullptr);
+    Server(Dispatcher& dispatcher, Executor& executor, ServerOptions options, CallerPolicy callers = CallerPolicy(),
+           QObject* parent = nullptr);
     ~Server() override;
 
     /// Takes the instance lock, replaces a stale socket, listens. On failure `error` says why;
@@ -83,6 +87,12 @@ public:
     int connectionCount() const { return static_cast<int>(m_connections.size()); }
     const ServerOptions& options() const { return m_options; }
     Dispatcher& dispatcher() { return m_dispatcher; }
+    const CallerPolicy& callers() const { return m_callers; }
+
+Q_SIGNALS:
+    /// A connection was refused at accept (one DESKTOP_CALLER_FORBIDDEN line, then closed).
+    /// `peer` is empty when the credentials could not be read.
+    void callerRefused(const Bridge::PeerInfo& peer, const Automation::Error& error);
 
 private:
     friend class Connection;
@@ -91,6 +101,7 @@ private:
     Dispatcher& m_dispatcher;
     Executor& m_executor;
     ServerOptions m_options;
+    CallerPolicy m_callers;
     QLocalServer m_server;
     std::unique_ptr<QLockFile> m_lock;
     QHash<quint64, QPointer<Connection>> m_connections;

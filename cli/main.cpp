@@ -41,6 +41,8 @@ private:
     int health();
     int doctor();
     int call(const QString& method, const QJsonObject& params);
+    int stop();
+    int resume();
 
     /// Sends one request and waits for its answer; nullopt after printing why it failed.
     std::optional<QJsonObject> request(const QString& method, QJsonObject params, bool sendWorkspace, int* exitCode);
@@ -165,6 +167,10 @@ int Ctl::health()
             .arg(bridge.value(QStringLiteral("schemaVersion")).toInt())
             .arg(bridge.value(QStringLiteral("running")).toBool() ? tr("busy") : tr("idle"))
             .arg(bridge.value(QStringLiteral("queued")).toInt()));
+    out(tr("  confirmation:     policy %1%2")
+            .arg(bridge.value(QStringLiteral("confirmPolicy")).toString(),
+                 bridge.value(QStringLiteral("paused")).toBool() ? tr(", PAUSED (msgcode-desktopctl resume)")
+                                                                 : QString()));
     out(tr("  socket:           %1").arg(socketPath));
     out(tr("  caller:           pid %1, digest %2")
             .arg(peer.value(QStringLiteral("pid")).toInteger())
@@ -222,6 +228,42 @@ int Ctl::call(const QString& method, const QJsonObject& params)
     return ExitOk;
 }
 
+int Ctl::stop()
+{
+    int code = ExitOk;
+    const auto response = request(QStringLiteral("desktop.stop"), {}, false, &code);
+    if (!response)
+        return code;
+    if (json)
+        out(QString::fromUtf8(QJsonDocument(*response).toJson(QJsonDocument::Compact)));
+    if (response->contains(QStringLiteral("error")))
+        return json ? ExitHostError : reportError(*response);
+    if (json)
+        return ExitOk;
+    const QJsonObject r = response->value(QStringLiteral("result")).toObject();
+    out(tr("stopped: %n execution(s) aborted", nullptr, r.value(QStringLiteral("aborted")).toInt()));
+    out(tr("side effects are paused until a person resumes the host (msgcode-desktopctl resume, or the tray)"));
+    return ExitOk;
+}
+
+int Ctl::resume()
+{
+    int code = ExitOk;
+    const auto response = request(QStringLiteral("desktop.resume"), {}, false, &code);
+    if (!response)
+        return code;
+    if (json)
+        out(QString::fromUtf8(QJsonDocument(*response).toJson(QJsonDocument::Compact)));
+    if (response->contains(QStringLiteral("error")))
+        return json ? ExitHostError : reportError(*response);
+    if (json)
+        return ExitOk;
+    const QJsonObject r = response->value(QStringLiteral("result")).toObject();
+    out(r.value(QStringLiteral("resumed")).toBool() ? tr("resumed: side effects are allowed again")
+                                                    : tr("the host was not paused"));
+    return ExitOk;
+}
+
 int Ctl::run(const QStringList& args)
 {
     const QString command = args.value(0);
@@ -229,6 +271,10 @@ int Ctl::run(const QStringList& args)
         return health();
     if (command == QLatin1String("doctor") && args.size() == 1)
         return doctor();
+    if (command == QLatin1String("stop") && args.size() == 1)
+        return stop();
+    if (command == QLatin1String("resume") && args.size() == 1)
+        return resume();
     if (command == QLatin1String("call") && (args.size() == 2 || args.size() == 3)) {
         QByteArray text = "{}";
         const QString source = args.value(2);
@@ -257,7 +303,7 @@ int Ctl::run(const QStringList& args)
         }
         return call(args.at(1), doc.object());
     }
-    err(tr("usage: msgcode-desktopctl [options] health | doctor | call METHOD [PARAMS_JSON | @FILE | -]"));
+    err(tr("usage: msgcode-desktopctl [options] health | doctor | stop | resume | call METHOD [PARAMS_JSON | @FILE | -]"));
     err(tr("try: msgcode-desktopctl --help"));
     return ExitUsage;
 }
@@ -277,6 +323,8 @@ int main(int argc, char** argv)
         "Commands:\n"
         "  health                          host version, permissions, queue\n"
         "  doctor                          every check, with what to fix\n"
+        "  stop                            emergency stop: abort everything, pause side effects\n"
+        "  resume                          resume after a stop (asks the host's confirmation policy)\n"
         "  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in\n\n"
         "Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,\n"
         "4 no or malformed answer, 5 doctor found the host unhealthy."));
@@ -296,7 +344,7 @@ int main(int argc, char** argv)
                                                                           "directory)."),
                                        QCoreApplication::translate("Ctl", "dir"));
     parser.addOptions({socket, json, timeout, workspace});
-    parser.addPositionalArgument(QStringLiteral("command"), QCoreApplication::translate("Ctl", "health, doctor or call"));
+    parser.addPositionalArgument(QStringLiteral("command"), QCoreApplication::translate("Ctl", "health, doctor, stop, resume or call"));
     parser.process(app);
 
     Ctl ctl;

@@ -128,6 +128,13 @@ void FakeDesktop::clearEffects()
 {
     QMutexLocker lock(&m_mutex);
     m_effects.clear();
+    m_keyTimes.clear();
+}
+
+QList<std::chrono::steady_clock::time_point> FakeDesktop::keyTimes() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_keyTimes;
 }
 
 int FakeDesktop::callCount(const QString& operation) const
@@ -281,6 +288,11 @@ Result<TypeOutcome> FakeBackend::typeText(const ResolvedRoute&, const Node* targ
     if (auto err = enter(QStringLiteral("typeText"), context))
         return *err;
     // Type one character at a time so a cancel between keys is honoured, as a real backend must.
+    int perKeyMs = 0;
+    {
+        QMutexLocker lock(&m_desktop->m_mutex);
+        perKeyMs = m_desktop->m_delays.value(QStringLiteral("perKey")).ms;
+    }
     QString typed;
     for (const QChar c : text) {
         if (auto stop = context.checkpoint()) {
@@ -289,7 +301,12 @@ Result<TypeOutcome> FakeBackend::typeText(const ResolvedRoute&, const Node* targ
             return *stop;
         }
         typed.append(c);
-        QDeadlineTimer pace(m_desktop->m_delays.value(QStringLiteral("perKey")).ms);
+        {
+            // The key is "injected" now: stop tests bound this time.
+            QMutexLocker lock(&m_desktop->m_mutex);
+            m_desktop->m_keyTimes.append(std::chrono::steady_clock::now());
+        }
+        QDeadlineTimer pace(perKeyMs);
         while (!pace.hasExpired() && !context.checkpoint())
             QThread::msleep(1);
     }

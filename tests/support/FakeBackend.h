@@ -6,6 +6,7 @@
 #include <QMutex>
 #include <QStringList>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 
@@ -30,7 +31,8 @@ public:
     /// "Cancel" (disabled), a static text "Status", a secure field "Password", an image without actions.
     static QList<Automation::Node> defaultTree();
     Automation::Snapshot snapshotNow();
-    void setDelay(const QString& operation, Delay delay); ///< "resolveRoute", "snapshot", "press", ...
+    /// "resolveRoute", "snapshot", "press", ...; "perKey": the pause after each typed key.
+    void setDelay(const QString& operation, Delay delay);
     void setFailure(const QString& operation, std::optional<Automation::Error> error);
     void setFocused(bool focused);
     /// Called under no lock after a press; may change the tree (e.g. show "Sent").
@@ -38,6 +40,8 @@ public:
 
     QStringList effects() const;
     void clearEffects();
+    /// When each key of typeText was injected (one entry per character, in order).
+    QList<std::chrono::steady_clock::time_point> keyTimes() const;
     int callCount(const QString& operation) const;
     bool sawCancel() const;
     int focusRequests() const;
@@ -52,6 +56,7 @@ private:
     QHash<QString, Automation::Error> m_failures;
     QHash<QString, int> m_calls;
     QStringList m_effects;
+    QList<std::chrono::steady_clock::time_point> m_keyTimes;
     bool m_focused = true;
     bool m_sawCancel = false;
     int m_focusRequests = 0;

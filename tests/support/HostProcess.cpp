@@ -2,6 +2,8 @@
 
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QFile>
+#include <QJsonDocument>
 
 #include <csignal>
 
@@ -20,6 +22,13 @@ HostProcess::HostProcess(QString socketPath, QStringList extraArgs, QProcessEnvi
         m_env.insert(QStringLiteral("WORKSPACE_ROOT"), m_root);
     else
         m_root = m_env.value(QStringLiteral("WORKSPACE_ROOT"));
+    const qsizetype dataArg = m_args.indexOf(QStringLiteral("--data-dir"));
+    if (dataArg >= 0 && dataArg + 1 < m_args.size()) {
+        m_dataDir = m_args.at(dataArg + 1);
+    } else {
+        m_dataDir = m_dir.path() + QStringLiteral("/data");
+        m_args << QStringLiteral("--data-dir") << m_dataDir;
+    }
     m_process.setProcessEnvironment(m_env);
     m_process.setProgram(QStringLiteral(MDH_HOST_BINARY));
     m_process.setArguments(QStringList{QStringLiteral("--headless"), QStringLiteral("--socket"), m_socketPath} + m_args);
@@ -60,6 +69,19 @@ int HostProcess::terminate(int timeoutMs)
     if (!m_process.waitForFinished(timeoutMs))
         return -1;
     return m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1;
+}
+
+QList<QJsonObject> HostProcess::auditLines() const
+{
+    QList<QJsonObject> lines;
+    QFile file(m_dataDir + QStringLiteral("/audit.jsonl"));
+    if (!file.open(QIODevice::ReadOnly))
+        return lines;
+    for (const QByteArray& line : file.readAll().split('\n')) {
+        if (!line.trimmed().isEmpty())
+            lines.append(QJsonDocument::fromJson(line).object());
+    }
+    return lines;
 }
 
 void HostProcess::kill()

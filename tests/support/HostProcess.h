@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStringList>
@@ -12,6 +13,7 @@ class HostProcess
 {
 public:
     /// `socketPath` empty: one in a private temp dir. WORKSPACE_ROOT: a temp dir unless given.
+    /// `--data-dir`: a temp dir unless `extraArgs` give one.
     explicit HostProcess(QString socketPath = {}, QStringList extraArgs = {}, QProcessEnvironment env = {});
     ~HostProcess();
 
@@ -23,6 +25,9 @@ public:
 
     QString socketPath() const { return m_socketPath; }
     QString workspaceRoot() const { return m_root; }
+    QString dataDir() const { return m_dataDir; }
+    /// The lines of `<dataDir>/audit.jsonl` (the host writes them a moment after the event).
+    QList<QJsonObject> auditLines() const;
     QProcess& process() { return m_process; }
     QString output() const { return m_output; }
     QProcessEnvironment environment() const { return m_env; }
@@ -31,6 +36,7 @@ private:
     QTemporaryDir m_dir;
     QString m_socketPath;
     QString m_root;
+    QString m_dataDir;
     QStringList m_args;
     QProcessEnvironment m_env;
     QProcess m_process;

@@ -1,6 +1,7 @@
 #include "TestHost.h"
 
 #include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QUuid>
@@ -26,6 +27,12 @@ TestHost::TestHost(Options options)
     hostOptions.workspaceRoot = options.workspaceRoot ? m_root : QString();
     hostOptions.backendFactory = [desktop = m_desktop] { return std::make_unique<FakeBackend>(desktop); };
     hostOptions.probeFactory = [] { return std::make_unique<FakePermissionProbe>(); };
+    hostOptions.security = options.security;
+    if (hostOptions.security.dataDir.isEmpty())
+        hostOptions.security.dataDir = m_dir.path() + QStringLiteral("/data");
+    m_dataDir = hostOptions.security.dataDir;
+    hostOptions.tokenClock = options.tokenClock;
+    hostOptions.auditMaxBytes = options.auditMaxBytes;
 
     m_thread.setObjectName(QStringLiteral("test-host"));
     m_thread.start();
@@ -69,6 +76,31 @@ void TestHost::shutdown()
 void TestHost::onHostThread(const std::function<void(Bridge::Host&)>& f)
 {
     QMetaObject::invokeMethod(m_context, [&] { f(*m_host); }, Qt::BlockingQueuedConnection);
+}
+
+QList<QJsonObject> TestHost::auditLines()
+{
+    if (m_host)
+        onHostThread([](Bridge::Host& host) { host.audit().flush(); });
+    QList<QJsonObject> lines;
+    QFile file(m_dataDir + QStringLiteral("/audit.jsonl"));
+    if (!file.open(QIODevice::ReadOnly))
+        return lines;
+    for (const QByteArray& line : file.readAll().split('\n')) {
+        if (!line.trimmed().isEmpty())
+            lines.append(QJsonDocument::fromJson(line).object());
+    }
+    return lines;
+}
+
+QList<QJsonObject> TestHost::auditLines(const QString& event)
+{
+    QList<QJsonObject> out;
+    for (const auto& line : auditLines()) {
+        if (line.value(QStringLiteral("event")).toString() == event)
+            out.append(line);
+    }
+    return out;
 }
 
 TestClient::TestClient(const QString& socketPath)

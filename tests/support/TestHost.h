@@ -23,6 +23,11 @@ public:
         int partialLineTimeoutMs = 10000;
         int queueCapacity = 64;
         bool workspaceRoot = true;
+        /// Confirmation policy, tokens, allowlist; dataDir empty: `<temp>/data`.
+        Bridge::SecuritySettings security;
+        /// The token store's clock (default: the system clock).
+        Bridge::ConfirmTokens::Clock tokenClock;
+        qint64 auditMaxBytes = Bridge::AuditLog::kDefaultMaxBytes;
     };
 
     TestHost();
@@ -40,12 +45,19 @@ public:
     void onHostThread(const std::function<void(Bridge::Host&)>& f);
     /// Stops the host now (what SIGTERM does in the executable).
     void shutdown();
+    /// The host's data directory (audit.jsonl lives there).
+    QString dataDir() const { return m_dataDir; }
+    /// Every audit line written so far (waits for pending writes first).
+    QList<QJsonObject> auditLines();
+    /// The audit lines of one event.
+    QList<QJsonObject> auditLines(const QString& event);
 
 private:
     QTemporaryDir m_dir;
     QString m_socketPath;
     QString m_root;
     QString m_workspace;
+    QString m_dataDir;
     std::shared_ptr<FakeDesktop> m_desktop = std::make_shared<FakeDesktop>();
     QThread m_thread;
     QObject* m_context = nullptr;

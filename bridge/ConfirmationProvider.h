@@ -1,0 +1,146 @@
+#pragma once
+
+#include "PeerCredentials.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+class QTimer;
+
+namespace Bridge {
+
+/// What a person is asked to approve (issue 4 §3): who asks, what will be done, until when.
+struct ApprovalRequest
+{
+    enum class Kind { Token, Resume };
+
+    quint64 id = 0;
+    Kind kind = Kind::Token;
+    PeerInfo peer;       ///< who asks: pid, executable, audit digest
+    QString method;      ///< the intent's method, or desktop.resume
+    QString paramsDigest;
+    /// The target as far as the params name it: {app: {bundleId, pid}, window, element}.
+    QJsonObject target;
+    QStringList keys;    ///< hotkey: the chord's key names
+    /// typeText: what will be typed, or a mask when it is long or the target looks secret.
+    std::optional<QString> textPreview;
+    int textLength = 0;
+    bool textMasked = false;
+    int timeoutMs = 0;   ///< no answer within this long counts as denied
+    QDateTime expiresAt; ///< when the request times out (UTC)
+
+    /// Texts longer than this are masked in the preview.
+    static constexpr int kMaxPreviewChars = 40;
+
+    /// Fills method, digest, target, keys and the text preview from an intent.
+    static ApprovalRequest forIntent(const QString& method, const QJsonObject& params, const QString& paramsDigest);
+    /// Whether a target names something secret (a secure field, a password, a token...).
+    static bool looksSecret(const QJsonObject& target);
+    QString kindName() const { return kind == Kind::Token ? QStringLiteral("token") : QStringLiteral("resume"); }
+    /// For the GUI and logs; holds the preview only, never more of the text.
+    QJsonObject toJson() const;
+};
+
+/// A decision on an ApprovalRequest.
+struct ApprovalDecision
+{
+    bool approved = false;
+    /// "user" (a person answered), "auto" (policy), "policy" (deny policy), "no_approver"
+    /// (ask with no GUI attached), "timeout" (no answer in time).
+    QString decidedBy;
+    QString approver; ///< who approved or denied, e.g. "user", "auto"
+
+    static ApprovalDecision approve(const QString& decidedBy, const QString& approver = {})
+    {
+        return {true, decidedBy, approver.isEmpty() ? decidedBy : approver};
+    }
+    static ApprovalDecision deny(const QString& decidedBy, const QString& approver = {})
+    {
+        return {false, decidedBy, approver};
+    }
+};
+
+/// Decides approval requests (DESIGN.md 5). `request` never blocks and never runs an event
+/// loop: `done` is called exactly once on the owner thread, possibly before request() returns,
+/// unless the request is cancelled first.
+class ConfirmationProvider
+{
+public:
+    using Done = std::function<void(const ApprovalDecision&)>;
+
+    virtual ~ConfirmationProvider() = default;
+    virtual QString policyName() const = 0;
+    virtual void request(const ApprovalRequest& request, Done done) = 0;
+    /// Withdraws a pending request (client gone, host stopped); its `done` is not called.
+    virtual void cancel(quint64 id) { Q_UNUSED(id) }
+};
+
+/// `auto`: approves everything at once. For headless servers and tests only.
+class AutoConfirmationProvider final : public ConfirmationProvider
+{
+public:
+    QString policyName() const override { return QStringLiteral("auto"); }
+    void request(const ApprovalRequest& request, Done done) override;
+};
+
+/// `deny`: approves nothing.
+class DenyConfirmationProvider final : public ConfirmationProvider
+{
+public:
+    QString policyName() const override { return QStringLiteral("deny"); }
+    void request(const ApprovalRequest& request, Done done) override;
+};
+
+/// The GUI side of `ask`: shows a request (a dialog opened with open(), never exec()) and
+/// answers through AskConfirmationProvider::answer().
+class Approver
+{
+public:
+    virtual ~Approver() = default;
+    virtual void ask(const ApprovalRequest& request) = 0;
+    /// The request was decided without the person (timeout) or withdrawn: close its dialog.
+    virtual void withdraw(quint64 id) = 0;
+};
+
+/// `ask`: delegates to an attached Approver; denies at once when none is attached, and when
+/// the approver does not answer within the request's timeout.
+class AskConfirmationProvider final : public QObject, public ConfirmationProvider
+{
+    Q_OBJECT
+
+public:
+    explicit AskConfirmationProvider(QObject* parent = nullptr);
+    ~AskConfirmationProvider() override;
+
+    QString policyName() const override { return QStringLiteral("ask"); }
+    void request(const ApprovalRequest& request, Done done) override;
+    void cancel(quint64 id) override;
+
+    /// Attaches the GUI (not owned). Detaching denies whatever is pending.
+    void attach(Approver* approver);
+    void detach();
+    bool hasApprover() const { return m_approver != nullptr; }
+    /// The person's answer; ignored for a request that is unknown or already decided.
+    void answer(quint64 id, bool approved, const QString& approver = QStringLiteral("user"));
+    int pendingCount() const { return static_cast<int>(m_pending.size()); }
+
+private:
+    struct Pending
+    {
+        Done done;
+        QTimer* timer = nullptr;
+    };
+    void finish(quint64 id, const ApprovalDecision& decision, bool withdraw);
+
+    Approver* m_approver = nullptr;
+    QHash<quint64, Pending> m_pending;
+};
+
+} // namespace Bridge
