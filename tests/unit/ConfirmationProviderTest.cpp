@@ -1,0 +1,216 @@
+// The confirmation providers (auto, deny, ask) and what an approval request tells a person.
+#include "ConfirmationProvider.h"
+#include "UnitTestSupport.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+
+using namespace Bridge;
+
+namespace {
+
+// A scripted GUI: records what it is asked and withdrawn; answers only when told to.
+class ScriptedApprover final : public Approver
+{
+public:
+    void ask(const ApprovalRequest& request) override { asked.append(request); }
+    void withdraw(quint64 id) override { withdrawn.append(id); }
+
+    QList<ApprovalRequest> asked;
+    QList<quint64> withdrawn;
+};
+
+struct Outcome
+{
+    int calls = 0;
+    ApprovalDecision decision;
+    ConfirmationProvider::Done done()
+    {
+        return [this](const ApprovalDecision& d) {
+            ++calls;
+            decision = d;
+        };
+    }
+};
+
+ApprovalRequest requestWith(quint64 id, int timeoutMs = 60000)
+{
+    ApprovalRequest request = ApprovalRequest::forIntent(
+        QStringLiteral("desktop.click"),
+        QJsonDocument::fromJson(R"({"target":{"selector":{"byRole":"AXButton","titleEquals":"Send"}}})").object(),
+        QStringLiteral("0123456789abcdef"));
+    request.id = id;
+    request.timeoutMs = timeoutMs;
+    return request;
+}
+
+} // namespace
+
+TEST(ConfirmationProvider, AutoApprovesAtOnce)
+{
+    AutoConfirmationProvider provider;
+    Outcome outcome;
+    provider.request(requestWith(1), outcome.done());
+    EXPECT_EQ(outcome.calls, 1);
+    EXPECT_TRUE(outcome.decision.approved);
+    EXPECT_EQ(outcome.decision.decidedBy, QStringLiteral("auto"));
+    EXPECT_EQ(provider.policyName(), QStringLiteral("auto"));
+}
+
+TEST(ConfirmationProvider, DenyDeniesAtOnce)
+{
+    DenyConfirmationProvider provider;
+    Outcome outcome;
+    provider.request(requestWith(1), outcome.done());
+    EXPECT_EQ(outcome.calls, 1);
+    EXPECT_FALSE(outcome.decision.approved);
+    EXPECT_EQ(outcome.decision.decidedBy, QStringLiteral("policy"));
+}
+
+TEST(ConfirmationProvider, AskWithoutGuiDenies)
+{
+    AskConfirmationProvider provider;
+    Outcome outcome;
+    provider.request(requestWith(1), outcome.done());
+    EXPECT_EQ(outcome.calls, 1);
+    EXPECT_FALSE(outcome.decision.approved);
+    EXPECT_EQ(outcome.decision.decidedBy, QStringLiteral("no_approver"));
+}
+
+TEST(ConfirmationProvider, AskDelegatesAndCompletesOnTheAnswer)
+{
+    AskConfirmationProvider provider;
+    ScriptedApprover gui;
+    provider.attach(&gui);
+    Outcome yes, no;
+    provider.request(requestWith(1), yes.done());
+    provider.request(requestWith(2), no.done());
+    // request() returned without an answer: nothing blocked, nothing decided yet.
+    EXPECT_EQ(yes.calls + no.calls, 0);
+    ASSERT_EQ(gui.asked.size(), 2);
+    EXPECT_EQ(provider.pendingCount(), 2);
+    provider.answer(1, true, QStringLiteral("alice"));
+    provider.answer(2, false);
+    EXPECT_EQ(yes.calls, 1);
+    EXPECT_TRUE(yes.decision.approved);
+    EXPECT_EQ(yes.decision.decidedBy, QStringLiteral("user"));
+    EXPECT_EQ(yes.decision.approver, QStringLiteral("alice"));
+    EXPECT_EQ(no.calls, 1);
+    EXPECT_FALSE(no.decision.approved);
+    EXPECT_EQ(no.decision.decidedBy, QStringLiteral("user"));
+    // A second answer, or one for an unknown request, changes nothing.
+    provider.answer(1, false);
+    provider.answer(99, true);
+    EXPECT_EQ(yes.calls, 1);
+    EXPECT_TRUE(yes.decision.approved);
+    EXPECT_EQ(provider.pendingCount(), 0);
+}
+
+TEST(ConfirmationProvider, AskTimesOutAsDeniedAndWithdrawsTheDialog)
+{
+    AskConfirmationProvider provider;
+    ScriptedApprover gui; // never answers
+    provider.attach(&gui);
+    Outcome outcome;
+    QElapsedTimer timer;
+    timer.start();
+    provider.request(requestWith(7, 150), outcome.done());
+    EXPECT_TRUE(QTest::qWaitFor([&] { return outcome.calls > 0; }, 5000));
+    EXPECT_GE(timer.elapsed(), 140);
+    EXPECT_EQ(outcome.calls, 1);
+    EXPECT_FALSE(outcome.decision.approved);
+    EXPECT_EQ(outcome.decision.decidedBy, QStringLiteral("timeout"));
+    EXPECT_EQ(gui.withdrawn, QList<quint64>{7});
+    // A late answer is ignored.
+    provider.answer(7, true);
+    EXPECT_EQ(outcome.calls, 1);
+}
+
+TEST(ConfirmationProvider, CancelWithdrawsWithoutAnswering)
+{
+    AskConfirmationProvider provider;
+    ScriptedApprover gui;
+    provider.attach(&gui);
+    Outcome outcome;
+    provider.request(requestWith(3, 100), outcome.done());
+    provider.cancel(3);
+    EXPECT_EQ(gui.withdrawn, QList<quint64>{3});
+    QTest::qWait(200); // the timeout does not fire either
+    EXPECT_EQ(outcome.calls, 0);
+    EXPECT_EQ(provider.pendingCount(), 0);
+}
+
+TEST(ConfirmationProvider, DetachingDeniesWhatIsPending)
+{
+    AskConfirmationProvider provider;
+    ScriptedApprover gui;
+    provider.attach(&gui);
+    Outcome outcome;
+    provider.request(requestWith(4), outcome.done());
+    provider.detach();
+    EXPECT_EQ(outcome.calls, 1);
+    EXPECT_FALSE(outcome.decision.approved);
+    EXPECT_EQ(outcome.decision.decidedBy, QStringLiteral("no_approver"));
+    EXPECT_FALSE(provider.hasApprover());
+}
+
+TEST(ApprovalRequest, NamesTheTargetAndKeys)
+{
+    const auto request = ApprovalRequest::forIntent(
+        QStringLiteral("desktop.hotkey"),
+        QJsonDocument::fromJson(R"({"route":{"app":{"bundleId":"org.gnome.gedit"},"window":{"titlePattern":"Untitled"}},
+                                    "keys":["ctrl","s"]})")
+            .object(),
+        QStringLiteral("feed"));
+    EXPECT_EQ(request.keys, (QStringList{QStringLiteral("ctrl"), QStringLiteral("s")}));
+    EXPECT_EQ(request.target.value(QStringLiteral("app")).toObject().value(QStringLiteral("bundleId")).toString(),
+              QStringLiteral("org.gnome.gedit"));
+    EXPECT_EQ(request.target.value(QStringLiteral("window")).toObject().value(QStringLiteral("titlePattern")).toString(),
+              QStringLiteral("Untitled"));
+    EXPECT_FALSE(request.textPreview.has_value());
+    const QJsonObject json = request.toJson();
+    EXPECT_EQ(json.value(QStringLiteral("method")).toString(), QStringLiteral("desktop.hotkey"));
+    EXPECT_EQ(json.value(QStringLiteral("paramsDigest")).toString(), QStringLiteral("feed"));
+}
+
+struct PreviewRow
+{
+    const char* name;
+    const char* params;
+    bool masked;
+};
+
+class TextPreview : public ::testing::TestWithParam<PreviewRow>
+{
+};
+
+TEST_P(TextPreview, IsMaskedWhenLongOrSecret)
+{
+    const QJsonObject params = QJsonDocument::fromJson(GetParam().params).object();
+    const auto request = ApprovalRequest::forIntent(QStringLiteral("desktop.typeText"), params, QStringLiteral("d"));
+    const QString text = params.value(QStringLiteral("text")).toString();
+    ASSERT_TRUE(request.textPreview.has_value());
+    EXPECT_EQ(request.textMasked, GetParam().masked);
+    EXPECT_EQ(request.textLength, text.size());
+    if (GetParam().masked) {
+        EXPECT_FALSE(request.textPreview->contains(text.left(3)));
+        EXPECT_FALSE(QJsonDocument(request.toJson()).toJson().contains(text.left(3).toUtf8()));
+    } else {
+        EXPECT_EQ(*request.textPreview, text);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rows, TextPreview,
+    ::testing::Values(
+        PreviewRow{"Short", R"({"text":"hello world","target":{"selector":{"byRole":"AXTextField"}}})", false},
+        PreviewRow{"Long", R"({"text":"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"})", true},
+        PreviewRow{"SecureRole", R"({"text":"hunter2","target":{"selector":{"byRole":"AXSecureTextField"}}})", true},
+        PreviewRow{"PasswordTitle", R"({"text":"xyzzy1","target":{"selector":{"titleContains":"Password"}}})", true},
+        PreviewRow{"ChinesePassword", R"({"text":"xyzzy1","target":{"selector":{"titleEquals":"密码"}}})", true},
+        PreviewRow{"SecureFingerprint",
+                   R"({"text":"xyzzy1","target":{"elementRef":{"elementId":"e:1","fingerprint":"AXSecureTextField|PIN|x=1,y=2,w=3,h=4"}}})",
+                   true},
+        PreviewRow{"ApiKeyIdentifier", R"({"text":"xyzzy1","target":{"selector":{"byIdentifier":"api_key"}}})", true},
+        PreviewRow{"SpinnerIsNotPin", R"({"text":"42","target":{"selector":{"titleContains":"Spinner"}}})", false}),
+    [](const ::testing::TestParamInfo<PreviewRow>& info) { return std::string(info.param.name); });
