@@ -121,7 +121,6 @@ struct ResolvedRoute
     QString appHandle;
     QString windowHandle;
     bool windowFocused = false;
-    Frame windowFrame;
 
     /// contract 5.3 routeResolved, plus pid and app name.
     QJsonObject toJson() const;

@@ -210,12 +210,19 @@ bool AtspiBackend::connect(QString* error)
     m_appCache.clear();
     m_cacheSupport.clear();
     // GTK offers Cache.GetItems only once some client listens for events (HEADLESS.md).
-    QDBusMessage reg = QDBusMessage::createMethodCall(kRegistry, QStringLiteral("/org/a11y/atspi/registry"),
-                                                      QStringLiteral("org.a11y.atspi.Registry"),
-                                                      QStringLiteral("RegisterEvent"));
-    reg << QStringLiteral("object:children-changed") << QStringList() << QString();
-    const QDBusMessage regReply = bus.call(reg, QDBus::Block, 2000);
-    m_eventsRegistered = regReply.type() == QDBusMessage::ReplyMessage;
+    // The events the tree cache lives on; apps send them only while someone listens.
+    m_tree = std::make_unique<AtspiTreeCache>(m_connectionName);
+    m_tree->start();
+    m_eventsRegistered = true;
+    for (const QString& event : {QStringLiteral("object:children-changed"), QStringLiteral("object:property-change"),
+                                 QStringLiteral("object:state-changed")}) {
+        QDBusMessage reg = QDBusMessage::createMethodCall(kRegistry, QStringLiteral("/org/a11y/atspi/registry"),
+                                                          QStringLiteral("org.a11y.atspi.Registry"),
+                                                          QStringLiteral("RegisterEvent"));
+        reg << event << QStringList() << QString();
+        const QDBusMessage regReply = bus.call(reg, QDBus::Block, 2000);
+        m_eventsRegistered = m_eventsRegistered && regReply.type() == QDBusMessage::ReplyMessage;
+    }
     qCInfo(lcAtspi) << "connected to the AT-SPI bus" << address << "events registered:" << m_eventsRegistered;
     m_lastError.clear();
     return true;
@@ -223,6 +230,7 @@ bool AtspiBackend::connect(QString* error)
 
 void AtspiBackend::disconnect()
 {
+    m_tree.reset();
     if (m_connected)
         QDBusConnection::disconnectFromBus(m_connectionName);
     m_connected = false;
@@ -235,7 +243,12 @@ BackendInfo AtspiBackend::info()
     QString error;
     info.available = connect(&error);
     info.message = info.available ? QStringLiteral("AT-SPI bus connected (%1)").arg(m_busAddress) : error;
+    const auto cache = m_tree ? m_tree->stats() : AtspiTreeCache::Stats{};
     info.details = QJsonObject{{QStringLiteral("busAddress"), m_busAddress},
+                               {QStringLiteral("treeCache"),
+                                QJsonObject{{QStringLiteral("entries"), static_cast<qint64>(cache.entries)},
+                                            {QStringLiteral("events"), static_cast<qint64>(cache.events)},
+                                            {QStringLiteral("invalidations"), static_cast<qint64>(cache.invalidations)}}},
                                {QStringLiteral("eventsRegistered"), m_eventsRegistered},
                                {QStringLiteral("knownApps"), static_cast<int>(m_appCache.size())},
                                {QStringLiteral("display"), qEnvironmentVariable("DISPLAY")}};
@@ -509,9 +522,6 @@ Result<ResolvedRoute> AtspiBackend::resolveRoute(const Route& route, const CallC
     resolved.appHandle = best.app.root.handle();
     resolved.windowHandle = best.window.ref.handle();
     resolved.windowFocused = best.window.active;
-    auto frame = send(best.window.ref, Interface::Component, QStringLiteral("GetExtents"), {0u}, callTimeout(context));
-    if (!wait(frame, context, QStringLiteral("GetExtents"), &best.app))
-        resolved.windowFrame = extents(firstArgument(frame));
     m_lastApp = best.app;
     return resolved;
 }
@@ -590,7 +600,13 @@ Result<Snapshot> AtspiBackend::snapshot(const ResolvedRoute& route, const Snapsh
 
     Snapshot snapshot;
     std::optional<Error> error;
-    if (!tryCache(app, window, bounds, context, &snapshot, &error)) {
+    // When the tree cache already knows the window (seeded by GetItems or an earlier walk and
+    // kept current by the app's events), a walk over it costs no calls at all.
+    m_tree->sync();
+    const auto known = m_tree->lookup(window.ref.service, window.ref.path);
+    // The walk asks only for what the cache lacks (e.g. children GetItems left out).
+    const bool warm = known.has_value() && m_cacheSupport.value(app.root.service, false);
+    if (warm || !tryCache(app, window, bounds, context, &snapshot, &error)) {
         if (error)
             return *error;
         auto walked = walk(app, window, bounds, context);
@@ -625,6 +641,8 @@ bool AtspiBackend::tryCache(const App& app, const Window& window, const Snapshot
     const auto support = m_cacheSupport.constFind(app.root.service);
     if (support != m_cacheSupport.cend() && !*support)
         return false;
+    // Values read by this call may be cached only if no event touched them since it was sent.
+    const quint64 generation = m_tree->generation(app.root.service);
     auto call = send(Ref{app.root.service, QStringLiteral("/org/a11y/atspi/cache")}, Interface::Cache,
                      QStringLiteral("GetItems"), {}, callTimeout(context));
     call.waitForFinished();
@@ -679,6 +697,25 @@ bool AtspiBackend::tryCache(const App& app, const Window& window, const Snapshot
         return false;
     }
     m_cacheSupport.insert(app.root.service, true);
+
+    // Seed the tree cache. Children are stored only where the items hold all of them (the
+    // cache leaves out the children of MANAGES_DESCENDANTS nodes, for instance).
+    {
+        for (const auto& list : std::as_const(byParent)) {
+            for (const auto& item : list) {
+                auto kids = byParent.value(item.self.path);
+                std::optional<QList<AtspiTreeCache::Child>> children;
+                if (kids.size() == item.childCount) {
+                    std::sort(kids.begin(), kids.end(), [](const Item& a, const Item& b) { return a.index < b.index; });
+                    QList<AtspiTreeCache::Child> refs;
+                    for (const auto& kid : kids)
+                        refs.append({kid.self.service, kid.self.path});
+                    children = refs;
+                }
+                m_tree->store(item.self.service, item.self.path, generation, item.role, item.name, children);
+            }
+        }
+    }
 
     Snapshot snapshot;
     // The window itself is a child of the app root, which the cache leaves out: look it up
@@ -759,34 +796,52 @@ Result<Snapshot> AtspiBackend::walk(const App& app, const Window& window, const 
     QDeadlineTimer wall(bounds.maxWallTimeMs);
     QList<NodeIds> level{NodeIds{window.ref, -1, 0, 0}};
     const QString accessible = QStringLiteral("org.a11y.atspi.Accessible");
-    // Round trips, not work, dominate (HEADLESS.md): each level's calls go out together.
+    // The route was resolved with a round trip to this app, so after this barrier the cache
+    // reflects every event the app sent before answering.
+    m_tree->sync();
+    int asked = 0, cached = 0;
+    // Round trips, not work, dominate (HEADLESS.md): each level's calls go out together, and
+    // only for what the cache does not know. Qt 6.4 answers neither Properties.GetAll nor
+    // AccessibleId, so per unknown node it is role, name and children: up to three calls.
     while (!level.isEmpty()) {
         QList<NodeIds> next;
-        QList<int> parents;       // node index of each GetChildren call
-        QList<QDBusPendingCall> childCalls;
-        for (qsizetype start = 0; start < level.size(); start += kBatch / 2) {
-            const auto chunk = level.mid(start, kBatch / 2);
-            // Qt 6.4 answers neither Properties.GetAll nor AccessibleId: per node its role, its
-            // name and its children (empty for a leaf) are three calls, all sent at once.
-            QList<QDBusPendingCall> roles, props, kids;
+        bool stop = false;
+        for (qsizetype start = 0; start < level.size() && !stop; start += kBatch / 3) {
+            const auto chunk = level.mid(start, kBatch / 3);
             const int timeout = callTimeout(context);
-            for (const auto& ids : chunk) {
-                roles.append(send(ids.ref, Interface::Accessible, QStringLiteral("GetRole"), {}, timeout));
-                props.append(send(ids.ref, Interface::Properties, QStringLiteral("Get"),
-                                  {accessible, QStringLiteral("Name")}, timeout));
-                if (ids.depth < bounds.maxDepth)
-                    kids.append(send(ids.ref, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeout));
+            const quint64 generation = m_tree->generation(app.root.service);
+            struct Pending
+            {
+                std::optional<AtspiTreeCache::Entry> known;
+                std::optional<QDBusPendingCall> role, name, children;
+            };
+            QList<Pending> pending(chunk.size());
+            for (qsizetype i = 0; i < chunk.size(); ++i) {
+                const auto& ids = chunk[i];
+                Pending& p = pending[i];
+                p.known = m_tree->lookup(ids.ref.service, ids.ref.path);
+                if (!p.known || !p.known->role)
+                    p.role = send(ids.ref, Interface::Accessible, QStringLiteral("GetRole"), {}, timeout);
+                if (!p.known || !p.known->name)
+                    p.name = send(ids.ref, Interface::Properties, QStringLiteral("Get"),
+                                  {accessible, QStringLiteral("Name")}, timeout);
+                if (ids.depth < bounds.maxDepth && (!p.known || !p.known->children))
+                    p.children = send(ids.ref, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeout);
+                const int calls = int(p.role.has_value()) + int(p.name.has_value()) + int(p.children.has_value());
+                asked += calls;
+                cached += 3 - calls;
             }
-            for (int i = 0; i < chunk.size(); ++i) {
-                roles[i].waitForFinished();
-                props[i].waitForFinished();
-            }
-            if (auto stop = context.checkpoint())
-                return *stop;
-            for (int i = 0; i < chunk.size(); ++i) {
-                if (roles[i].isError() || props[i].isError()) {
-                    auto& failed = roles[i].isError() ? roles[i] : props[i];
-                    const auto type = failed.error().type();
+            for (qsizetype i = 0; i < chunk.size(); ++i) {
+                Pending& p = pending[i];
+                bool failed = false;
+                for (auto* call : {&p.role, &p.name, &p.children}) {
+                    if (!*call)
+                        continue;
+                    (*call)->waitForFinished();
+                    if (!(*call)->isError())
+                        continue;
+                    failed = true;
+                    const auto type = (*call)->error().type();
                     if (type == QDBusError::NoReply || type == QDBusError::Timeout)
                         return *unresponsive(app, QStringLiteral("the tree walk"), timeout);
                     if (type == QDBusError::Disconnected) {
@@ -794,7 +849,12 @@ Result<Snapshot> AtspiBackend::walk(const App& app, const Window& window, const 
                         return Error::make(ErrorCode::HostNotReady, QStringLiteral("the AT-SPI bus went away; retry"),
                                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("atspi_bus_lost")}});
                     }
-                    if (chunk[i].parent < 0)
+                }
+                if (auto halt = context.checkpoint())
+                    return *halt;
+                const NodeIds& ids = chunk[i];
+                if (failed) {
+                    if (ids.parent < 0)
                         return Error::make(ErrorCode::StaleSnapshot, QStringLiteral("the target window went away"),
                                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("target_gone")}});
                     continue; // an element that vanished meanwhile
@@ -802,65 +862,62 @@ Result<Snapshot> AtspiBackend::walk(const App& app, const Window& window, const 
                 if (snapshot.nodes.size() >= bounds.maxNodes) {
                     snapshot.truncated = true;
                     snapshot.truncatedReason = QStringLiteral("maxNodes");
+                    stop = true;
                     break;
                 }
-                const quint32 role = firstArgument(roles[i]).toUInt();
+                const quint32 role = p.role ? firstArgument(*p.role).toUInt() : *p.known->role;
+                const QString name = p.name ? unwrap(firstArgument(*p.name)).toString() : *p.known->name;
+                QList<AtspiTreeCache::Child> children;
+                const bool haveChildren = p.children.has_value() || (p.known && p.known->children);
+                if (p.children) {
+                    for (const auto& ref : refList(firstArgument(*p.children)))
+                        children.append({ref.service, ref.path});
+                } else if (p.known && p.known->children) {
+                    children = *p.known->children;
+                }
+                m_tree->store(ids.ref.service, ids.ref.path, generation,
+                              p.role ? std::optional<quint32>(role) : std::nullopt,
+                              p.name ? std::optional<QString>(name) : std::nullopt,
+                              p.children ? std::optional<QList<AtspiTreeCache::Child>>(children) : std::nullopt);
+
                 Node node;
                 applyRole(node, role, false);
-                node.title = unwrap(firstArgument(props[i])).toString();
-                node.handle = chunk[i].ref.handle();
+                node.title = name;
+                node.handle = ids.ref.handle();
                 node.detailed = false;
                 if (role == Atspi::kRolePasswordText)
                     node.states |= StateSecure;
-                node.parent = chunk[i].parent;
+                node.parent = ids.parent;
                 const int index = static_cast<int>(snapshot.nodes.size());
                 if (node.parent >= 0)
                     snapshot.nodes[node.parent].children.append(index);
                 snapshot.nodes.append(node);
-                if (chunk[i].depth < bounds.maxDepth) {
-                    parents.append(index);
-                    childCalls.append(kids[i]);
-                } else {
-                    // Whether the node has children is not known here without another call.
+                if (!haveChildren) {
+                    // At maxDepth: whether it has children is not known without another call.
                     snapshot.truncated = true;
-                    snapshot.truncatedReason = QStringLiteral("maxDepth");
+                    if (snapshot.truncatedReason.isEmpty())
+                        snapshot.truncatedReason = QStringLiteral("maxDepth");
+                    continue;
+                }
+                int n = 0;
+                for (const auto& child : children) {
+                    const Ref ref{child.service, child.path};
+                    if (!ref.isNull())
+                        next.append(NodeIds{ref, index, ids.depth + 1, n});
+                    ++n;
                 }
             }
-            if (snapshot.truncated && snapshot.truncatedReason == QLatin1String("maxNodes"))
-                break;
         }
-        for (int i = 0; i < childCalls.size(); ++i) {
-            childCalls[i].waitForFinished();
-            if (childCalls[i].isError()) {
-                const auto type = childCalls[i].error().type();
-                if (type == QDBusError::NoReply || type == QDBusError::Timeout)
-                    return *unresponsive(app, QStringLiteral("GetChildren"), callTimeout(context));
-                continue;
-            }
-            const auto refs = refList(firstArgument(childCalls[i]));
-            const int depth = snapshot.nodes.size() > parents[i] ? 0 : 0;
-            Q_UNUSED(depth);
-            int n = 0;
-            for (const auto& ref : refs) {
-                if (!ref.isNull())
-                    next.append(NodeIds{ref, parents[i], 0, n});
-                ++n;
-            }
-        }
-        if (auto stop = context.checkpoint())
-            return *stop;
-        if (snapshot.truncated && snapshot.truncatedReason == QLatin1String("maxNodes"))
+        if (stop)
             break;
         if (wall.hasExpired() && !next.isEmpty()) {
             snapshot.truncated = true;
             snapshot.truncatedReason = QStringLiteral("maxWallTimeMs");
             break;
         }
-        const int nextDepth = level.isEmpty() ? 0 : level.constFirst().depth + 1;
-        for (auto& ids : next)
-            ids.depth = nextDepth;
         level = next;
     }
+    qCDebug(lcAtspi) << "walk:" << snapshot.nodes.size() << "nodes," << asked << "calls," << cached << "from the cache";
     if (snapshot.nodes.isEmpty())
         return Error::make(ErrorCode::StaleSnapshot, QStringLiteral("the target window went away"),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("target_gone")}});
@@ -868,7 +925,6 @@ Result<Snapshot> AtspiBackend::walk(const App& app, const Window& window, const 
         QList<int> all;
         for (int i = 0; i < snapshot.nodes.size(); ++i)
             all.append(i);
-        // Text needs interfaces: read them with the details of text-capable nodes.
         if (auto err = readTexts(snapshot, all, context))
             return *err;
     }

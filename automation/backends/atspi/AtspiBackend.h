@@ -1,6 +1,7 @@
 #pragma once
 
 #include "../../DesktopBackend.h"
+#include "AtspiTreeCache.h"
 #include "X11Session.h"
 
 #include <QDBusConnection>
@@ -8,6 +9,7 @@
 #include <QDeadlineTimer>
 #include <QHash>
 
+#include <memory>
 #include <optional>
 
 namespace Automation {
@@ -101,6 +103,7 @@ private:
     QHash<QString, bool> m_cacheSupport;     ///< service -> Cache.GetItems answers with items
     App m_lastApp;
     X11Session m_x11;
+    std::unique_ptr<AtspiTreeCache> m_tree;
     qint64 m_ownPid = 0;
 };
 

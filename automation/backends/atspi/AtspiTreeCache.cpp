@@ -1,0 +1,173 @@
+#include "AtspiTreeCache.h"
+
+#include <QDBusConnection>
+#include <QThread>
+
+namespace Automation {
+
+namespace {
+// A cap per app, so a huge or churning tree cannot grow without bound.
+constexpr qsizetype kMaxEntriesPerApp = 100000;
+const QString kEventObject = QStringLiteral("org.a11y.atspi.Event.Object");
+} // namespace
+
+AtspiTreeCache::AtspiTreeCache(QString connectionName) : m_connectionName(std::move(connectionName))
+{
+    m_thread = new QThread;
+    m_thread->setObjectName(QStringLiteral("mdh-atspi-events"));
+    moveToThread(m_thread);
+    m_thread->start();
+}
+
+AtspiTreeCache::~AtspiTreeCache()
+{
+    QDBusConnection bus(m_connectionName);
+    if (bus.isConnected()) {
+        bus.disconnect(QString(), QString(), kEventObject, QStringLiteral("ChildrenChanged"), this,
+                       SLOT(onChildrenChanged(QDBusMessage)));
+        bus.disconnect(QString(), QString(), kEventObject, QStringLiteral("PropertyChange"), this,
+                       SLOT(onPropertyChange(QDBusMessage)));
+        bus.disconnect(QString(), QString(), kEventObject, QStringLiteral("StateChanged"), this,
+                       SLOT(onStateChanged(QDBusMessage)));
+    }
+    m_thread->quit();
+    m_thread->wait();
+    delete m_thread;
+}
+
+void AtspiTreeCache::start()
+{
+    QDBusConnection bus(m_connectionName);
+    bus.connect(QString(), QString(), kEventObject, QStringLiteral("ChildrenChanged"), this,
+                SLOT(onChildrenChanged(QDBusMessage)));
+    bus.connect(QString(), QString(), kEventObject, QStringLiteral("PropertyChange"), this,
+                SLOT(onPropertyChange(QDBusMessage)));
+    bus.connect(QString(), QString(), kEventObject, QStringLiteral("StateChanged"), this,
+                SLOT(onStateChanged(QDBusMessage)));
+    bus.connect(QStringLiteral("org.freedesktop.DBus"), QStringLiteral("/org/freedesktop/DBus"),
+                QStringLiteral("org.freedesktop.DBus"), QStringLiteral("NameOwnerChanged"), this,
+                SLOT(onNameOwnerChanged(QString, QString, QString)));
+}
+
+void AtspiTreeCache::sync()
+{
+    // A FIFO barrier: when this runs on the events thread, every event queued before it ran too.
+    QMetaObject::invokeMethod(this, [] {}, Qt::BlockingQueuedConnection);
+}
+
+quint64 AtspiTreeCache::generation(const QString&) const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_sequence;
+}
+
+std::optional<AtspiTreeCache::Entry> AtspiTreeCache::lookup(const QString& service, const QString& path) const
+{
+    QMutexLocker lock(&m_mutex);
+    const auto app = m_apps.constFind(service);
+    if (app == m_apps.cend())
+        return std::nullopt;
+    const auto entry = app->entries.constFind(path);
+    if (entry == app->entries.cend())
+        return std::nullopt;
+    return *entry;
+}
+
+void AtspiTreeCache::store(const QString& service, const QString& path, quint64 generation,
+                           std::optional<quint32> role, std::optional<QString> name,
+                           std::optional<QList<Child>> children)
+{
+    QMutexLocker lock(&m_mutex);
+    App& app = m_apps[service];
+    // Something changed since the value was read: it may be stale.
+    if (generation < app.floor || app.touched.value(path, 0) >= generation)
+        return;
+    if (app.entries.size() >= kMaxEntriesPerApp && !app.entries.contains(path))
+        return;
+    Entry& entry = app.entries[path];
+    if (role)
+        entry.role = role;
+    if (name)
+        entry.name = std::move(name);
+    if (children)
+        entry.children = std::move(children);
+}
+
+void AtspiTreeCache::clear()
+{
+    QMutexLocker lock(&m_mutex);
+    ++m_sequence;
+    for (auto& app : m_apps) {
+        app.entries.clear();
+        app.touched.clear();
+        app.floor = m_sequence;
+    }
+}
+
+AtspiTreeCache::Stats AtspiTreeCache::stats() const
+{
+    QMutexLocker lock(&m_mutex);
+    Stats stats = m_stats;
+    for (const auto& app : m_apps)
+        stats.entries += app.entries.size();
+    return stats;
+}
+
+void AtspiTreeCache::invalidate(const QString& service, const QString& path, bool role, bool name, bool children)
+{
+    QMutexLocker lock(&m_mutex);
+    ++m_stats.events;
+    App& app = m_apps[service];
+    const quint64 now = m_sequence++;
+    app.touched.insert(path, now);
+    if (app.touched.size() > 50000) {
+        // Forget per-object history, and refuse every read that started before now.
+        app.touched.clear();
+        app.floor = m_sequence;
+    }
+    const auto entry = app.entries.find(path);
+    if (entry == app.entries.end())
+        return;
+    ++m_stats.invalidations;
+    if (role)
+        entry->role.reset();
+    if (name)
+        entry->name.reset();
+    if (children)
+        entry->children.reset();
+}
+
+void AtspiTreeCache::onChildrenChanged(const QDBusMessage& message)
+{
+    invalidate(message.service(), message.path(), false, false, true);
+}
+
+void AtspiTreeCache::onPropertyChange(const QDBusMessage& message)
+{
+    const QString detail = message.arguments().value(0).toString();
+    const bool role = detail == QLatin1String("accessible-role");
+    const bool name = detail == QLatin1String("accessible-name");
+    // Other properties (description, value, parent...) are not cached, but a change still
+    // bumps the generation, which is what keeps in-flight reads from being stored.
+    invalidate(message.service(), message.path(), role, name, detail == QLatin1String("accessible-parent"));
+}
+
+void AtspiTreeCache::onStateChanged(const QDBusMessage& message)
+{
+    // A defunct object is gone: forget it all.
+    const bool defunct = message.arguments().value(0).toString() == QLatin1String("defunct");
+    invalidate(message.service(), message.path(), defunct, defunct, defunct);
+}
+
+void AtspiTreeCache::onNameOwnerChanged(const QString& name, const QString& oldOwner, const QString& newOwner)
+{
+    Q_UNUSED(oldOwner);
+    if (!newOwner.isEmpty() || !name.startsWith(QLatin1Char(':')))
+        return;
+    QMutexLocker lock(&m_mutex);
+    ++m_stats.events;
+    ++m_sequence;
+    m_apps.remove(name);
+}
+
+} // namespace Automation

@@ -1,0 +1,92 @@
+#pragma once
+
+#include <QDBusMessage>
+#include <QHash>
+#include <QList>
+#include <QMutex>
+#include <QObject>
+#include <QString>
+
+#include <optional>
+
+class QThread;
+
+namespace Automation {
+
+/// Roles, names and children of accessible objects, as libatspi caches them: kept across
+/// requests and invalidated by the applications' own AT-SPI events (children-changed,
+/// property-change, state-changed:defunct, an app leaving the bus). The events arrive on a
+/// thread of the cache's own, so they are seen while the backend's thread is busy in a request.
+///
+/// Correctness rests on two rules:
+///  - sync() after a round trip to an app: every event the app sent before its reply has then
+///    been applied (D-Bus keeps one sender's messages in order; the events thread is a FIFO);
+///  - a value read at sequence S is stored only if no event has touched that object since S, so
+///    an answer read before an invalidating event is never stored after it. (Events are
+///    counted per object: busy apps, e.g. one with a spinner, keep emitting events for other
+///    objects, and those must not keep the whole tree out of the cache.)
+class AtspiTreeCache final : public QObject
+{
+    Q_OBJECT
+
+public:
+    struct Child
+    {
+        QString service;
+        QString path;
+    };
+    struct Entry
+    {
+        std::optional<quint32> role;
+        std::optional<QString> name;
+        std::optional<QList<Child>> children;
+    };
+
+    explicit AtspiTreeCache(QString connectionName);
+    ~AtspiTreeCache() override;
+
+    /// Subscribes to the events on the backend's connection; call once per connection.
+    void start();
+    /// Waits until every event received so far has been applied.
+    void sync();
+
+    /// The current event sequence: pass it to store() for values read after this call.
+    quint64 generation(const QString& service) const;
+    std::optional<Entry> lookup(const QString& service, const QString& path) const;
+    void store(const QString& service, const QString& path, quint64 generation, std::optional<quint32> role,
+               std::optional<QString> name, std::optional<QList<Child>> children);
+    void clear();
+
+    struct Stats
+    {
+        quint64 events = 0;
+        quint64 invalidations = 0;
+        qsizetype entries = 0;
+    };
+    Stats stats() const;
+
+private Q_SLOTS:
+    void onChildrenChanged(const QDBusMessage& message);
+    void onPropertyChange(const QDBusMessage& message);
+    void onStateChanged(const QDBusMessage& message);
+    void onNameOwnerChanged(const QString& name, const QString& oldOwner, const QString& newOwner);
+
+private:
+    void invalidate(const QString& service, const QString& path, bool role, bool name, bool children);
+
+    struct App
+    {
+        QHash<QString, Entry> entries;
+        QHash<QString, quint64> touched; ///< path -> sequence of the last event about it
+        quint64 floor = 0;               ///< reads before this are refused (after `touched` was pruned)
+    };
+
+    QString m_connectionName;
+    quint64 m_sequence = 1;
+    QThread* m_thread = nullptr;
+    mutable QMutex m_mutex;
+    QHash<QString, App> m_apps;
+    Stats m_stats;
+};
+
+} // namespace Automation
