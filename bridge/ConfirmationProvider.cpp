@@ -123,6 +123,8 @@ void AskConfirmationProvider::request(const ApprovalRequest& request, Done done)
     }
     auto* timer = new QTimer(this);
     timer->setSingleShot(true);
+    // A person's time to answer is never cut short (a coarse timer may fire 5% early).
+    timer->setTimerType(Qt::PreciseTimer);
     const quint64 id = request.id;
     connect(timer, &QTimer::timeout, this,
             [this, id] { finish(id, ApprovalDecision::deny(QStringLiteral("timeout")), true); });

@@ -538,8 +538,8 @@ void Dispatcher::resume(const Call& call, const Respond& respond)
                   QJsonObject{{QStringLiteral("via"), QStringLiteral("provider")},
                               {QStringLiteral("decidedBy"), decision.decidedBy},
                               {QStringLiteral("approver"), decision.approver}});
-            qCWarning(lcDispatcher) << "resumed: side effects are allowed again (approved by" << decision.approver
-                                    << ")";
+            qCWarning(lcDispatcher).noquote() << "resumed: side effects are allowed again, approved by"
+                                              << decision.approver;
             Q_EMIT pausedChanged(false);
         }
         respond(QJsonObject{{QStringLiteral("resumed"), true}, {QStringLiteral("paused"), false}});
@@ -638,8 +638,8 @@ QJsonObject Dispatcher::stop(const PeerInfo* who, const QString& via)
     const QList<quint64> pending = m_pendingApprovals.keys();
     for (const quint64 id : pending)
         withdrawApproval(id, QStringLiteral("paused"));
-    qCWarning(lcDispatcher) << "stopped by" << (who ? QStringLiteral("pid %1").arg(who->pid) : via) << ":" << aborted
-                            << "execution(s) aborted; side effects paused until resumed";
+    qCWarning(lcDispatcher).noquote() << "stopped by" << (who ? QStringLiteral("pid %1").arg(who->pid) : via) << ":"
+                                      << aborted << "execution(s) aborted; side effects paused until resumed";
     if (!wasPaused)
         Q_EMIT pausedChanged(true);
     return QJsonObject{{QStringLiteral("stopped"), true},

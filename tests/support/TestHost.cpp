@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTimer>
 #include <QUuid>
 
 #include <gtest/gtest.h>
@@ -76,6 +77,53 @@ void TestHost::shutdown()
 void TestHost::onHostThread(const std::function<void(Bridge::Host&)>& f)
 {
     QMetaObject::invokeMethod(m_context, [&] { f(*m_host); }, Qt::BlockingQueuedConnection);
+}
+
+void ScriptedApprover::ask(const Bridge::ApprovalRequest& request)
+{
+    Mode mode;
+    {
+        QMutexLocker lock(&m_mutex);
+        m_asked.append(request);
+        mode = m_mode;
+    }
+    if (mode == Mode::Never || !provider)
+        return;
+    const bool approve = mode == Mode::Approve;
+    const quint64 id = request.id;
+    QTimer::singleShot(m_answerAfterMs, provider, [p = provider, id, approve] { p->answer(id, approve); });
+}
+
+void ScriptedApprover::withdraw(quint64 id)
+{
+    QMutexLocker lock(&m_mutex);
+    m_withdrawn.append(id);
+}
+
+QList<Bridge::ApprovalRequest> ScriptedApprover::asked() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_asked;
+}
+
+QList<quint64> ScriptedApprover::withdrawn() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_withdrawn;
+}
+
+void TestHost::attachApprover(ScriptedApprover& approver)
+{
+    onHostThread([&](Bridge::Host& host) {
+        ASSERT_NE(host.askProvider(), nullptr) << "the host does not run the ask policy";
+        approver.provider = host.askProvider();
+        host.askProvider()->attach(&approver);
+    });
+}
+
+void TestHost::answerApproval(quint64 id, bool approved)
+{
+    onHostThread([&](Bridge::Host& host) { host.askProvider()->answer(id, approved); });
 }
 
 QList<QJsonObject> TestHost::auditLines()

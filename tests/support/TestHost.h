@@ -5,12 +5,41 @@
 
 #include <QJsonObject>
 #include <QLocalSocket>
+#include <QMutex>
 #include <QTemporaryDir>
 #include <QThread>
 
 #include <memory>
 
 namespace Testing {
+
+/// A scripted GUI for the `ask` policy: records what it is asked and withdrawn, and answers
+/// (asynchronously, like a person) as its mode says. Thread-safe: the host calls it on its
+/// thread, the test reads it on its own.
+class ScriptedApprover final : public Bridge::Approver
+{
+public:
+    enum class Mode { Never, Approve, Deny };
+    explicit ScriptedApprover(Mode mode = Mode::Never, int answerAfterMs = 20)
+        : m_mode(mode), m_answerAfterMs(answerAfterMs)
+    {
+    }
+
+    void ask(const Bridge::ApprovalRequest& request) override;
+    void withdraw(quint64 id) override;
+
+    QList<Bridge::ApprovalRequest> asked() const;
+    QList<quint64> withdrawn() const;
+    /// Set by TestHost::attachApprover.
+    Bridge::AskConfirmationProvider* provider = nullptr;
+
+private:
+    mutable QMutex m_mutex;
+    Mode m_mode;
+    int m_answerAfterMs;
+    QList<Bridge::ApprovalRequest> m_asked;
+    QList<quint64> m_withdrawn;
+};
 
 /// A bridge Host with a FakeBackend, running on its own thread (standing in for the GUI
 /// thread), so test code can talk to it with blocking clients.
@@ -43,6 +72,11 @@ public:
     std::shared_ptr<FakeDesktop> desktopPtr() { return m_desktop; }
     /// Runs `f` on the host's thread and waits.
     void onHostThread(const std::function<void(Bridge::Host&)>& f);
+    /// Attaches `approver` to the `ask` provider (the host must run with ConfirmPolicy::Ask).
+    /// The approver must outlive the host.
+    void attachApprover(ScriptedApprover& approver);
+    /// A person's answer to approval request `id`, as the GUI would give it.
+    void answerApproval(quint64 id, bool approved);
     /// Stops the host now (what SIGTERM does in the executable).
     void shutdown();
     /// The host's data directory (audit.jsonl lives there).
