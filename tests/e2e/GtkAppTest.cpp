@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
+
 using namespace Testing;
 
 namespace {
@@ -133,4 +135,79 @@ TEST_F(Gtk, ClicksAGtkButtonAndTypesIntoAnEntry)
                                                                 {QStringLiteral("visibleOnly"), true}}}}},
          {QStringLiteral("timeoutMs"), 5000}}));
     EXPECT_TRUE(waited.value(QStringLiteral("ok")).toBool());
+}
+
+TEST_F(Gtk, KeysReachAGtkEntry)
+{
+    const QJsonObject confirm{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}};
+    // Page 1 holds the entries (an earlier test may have switched pages).
+    s_session->call(QStringLiteral("desktop.click"),
+                    {{QStringLiteral("route"), route()},
+                     {QStringLiteral("confirm"), confirm},
+                     {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXRadioButton")},
+                                                                                                     {QStringLiteral("titleEquals"), QStringLiteral("Page 1")},
+                                                                                                     {QStringLiteral("caseSensitive"), true}}}}}});
+    const QJsonObject entry{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTextField")},
+                                                                     {QStringLiteral("enabledOnly"), true},
+                                                                     {QStringLiteral("visibleOnly"), true}}}};
+    // typeText focuses the entry and sets "abc"; a backspace through the keyboard then removes one.
+    const QJsonObject typed = resultOf(s_session->call(QStringLiteral("desktop.typeText"),
+                                                       {{QStringLiteral("route"), route()},
+                                                        {QStringLiteral("confirm"), confirm},
+                                                        {QStringLiteral("target"), entry},
+                                                        {QStringLiteral("text"), QStringLiteral("entry abc")},
+                                                        {QStringLiteral("options"), QJsonObject{{QStringLiteral("clearBefore"), true}}}}));
+    ASSERT_TRUE(typed.value(QStringLiteral("matched")).toBool()) << QJsonDocument(typed).toJson().constData();
+    const QJsonObject sent = resultOf(s_session->call(QStringLiteral("desktop.hotkey"),
+                                                      {{QStringLiteral("route"), route()},
+                                                       {QStringLiteral("confirm"), confirm},
+                                                       {QStringLiteral("keys"), QJsonArray{QStringLiteral("end")}}}));
+    ASSERT_TRUE(sent.value(QStringLiteral("sent")).toBool());
+    s_session->call(QStringLiteral("desktop.hotkey"), {{QStringLiteral("route"), route()},
+                                                       {QStringLiteral("confirm"), confirm},
+                                                       {QStringLiteral("keys"), QJsonArray{QStringLiteral("backspace")}}});
+    const QJsonObject waited = resultOf(s_session->call(
+        QStringLiteral("desktop.waitUntil"),
+        {{QStringLiteral("route"), route()},
+         {QStringLiteral("condition"), QJsonObject{{QStringLiteral("selectorExists"),
+                                                    QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTextField")},
+                                                                {QStringLiteral("valueEquals"), QStringLiteral("entry ab")}}}}},
+         {QStringLiteral("pollMs"), 50},
+         {QStringLiteral("timeoutMs"), 3000}}));
+    EXPECT_TRUE(waited.value(QStringLiteral("ok")).toBool());
+}
+
+TEST_F(Gtk, SurvivesTheRegistryRestarting)
+{
+    // Find the registry daemon's pid on the a11y bus and kill it: the bus starts a new one on
+    // the next call, and the host must carry on.
+    const CommandResult address = runCommand(QStringLiteral("dbus-send"),
+        {QStringLiteral("--session"), QStringLiteral("--print-reply=literal"), QStringLiteral("--dest=org.a11y.Bus"),
+         QStringLiteral("/org/a11y/bus"), QStringLiteral("org.a11y.Bus.GetAddress")});
+    ASSERT_EQ(address.exitCode, 0) << address.err.toStdString();
+    const CommandResult pid = runCommand(QStringLiteral("dbus-send"),
+        {QStringLiteral("--bus=") + address.out.trimmed(), QStringLiteral("--print-reply=literal"),
+         QStringLiteral("--dest=org.freedesktop.DBus"), QStringLiteral("/org/freedesktop/DBus"),
+         QStringLiteral("org.freedesktop.DBus.GetConnectionUnixProcessID"), QStringLiteral("string:org.a11y.atspi.Registry")});
+    ASSERT_EQ(pid.exitCode, 0) << pid.err.toStdString();
+    const qint64 registry = pid.out.trimmed().split(QLatin1Char(' ')).last().toLongLong();
+    ASSERT_GT(registry, 1);
+    ASSERT_EQ(::kill(static_cast<pid_t>(registry), SIGKILL), 0);
+    QThread::msleep(300);
+    QJsonObject found;
+    for (int attempt = 0; attempt < 3 && found.value(QStringLiteral("matched")).toInt() < 1; ++attempt) {
+        const QJsonObject response = s_session->call(
+            QStringLiteral("desktop.find"),
+            {{QStringLiteral("route"), route()},
+             {QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXRadioButton")},
+                                                      {QStringLiteral("titleEquals"), QStringLiteral("Page 3")},
+                                                      {QStringLiteral("caseSensitive"), true}}}});
+        found = resultOf(response);
+        if (found.isEmpty()) {
+            // A retryable error is allowed while the registry comes back.
+            EXPECT_TRUE(errorOf(response).value(QStringLiteral("retryable")).toBool())
+                << QJsonDocument(response).toJson().constData();
+        }
+    }
+    EXPECT_EQ(found.value(QStringLiteral("matched")).toInt(), 1);
 }
