@@ -503,6 +503,8 @@ JobFunction typeText(TypeTextParams params)
         result.insert(QStringLiteral("readBack"), outcome->readBack);
         result.insert(QStringLiteral("matched"), outcome->matched ? QJsonValue(*outcome->matched) : QJsonValue());
         result.insert(QStringLiteral("text"), textInfo);
+        if (!outcome->details.isEmpty())
+            result.insert(QStringLiteral("delivery"), outcome->details);
         if (target) {
             result.insert(QStringLiteral("target"), ElementRef::fromNode(target->node).toJson());
             result.insert(QStringLiteral("targetResolvedVia"), target->via);

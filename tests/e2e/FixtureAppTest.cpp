@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QProcess>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QUuid>
@@ -420,4 +421,72 @@ TEST_F(Fixture, FindsOneButtonAmongFiveHundred)
                                               {QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Button 499"))}}));
     EXPECT_EQ(result.value(QStringLiteral("matched")).toInt(), 1);
     EXPECT_FALSE(result.value(QStringLiteral("truncated")).toBool());
+}
+
+namespace {
+
+// Puts `data` on the clipboard as `type`; xclip stays to serve it until someone else owns it.
+void setClipboard(const QByteArray& data, const QString& type)
+{
+    QProcess xclip;
+    xclip.start(QStringLiteral("xclip"), {QStringLiteral("-selection"), QStringLiteral("clipboard"), QStringLiteral("-t"), type});
+    ASSERT_TRUE(xclip.waitForStarted(3000));
+    xclip.write(data);
+    xclip.closeWriteChannel();
+    ASSERT_TRUE(xclip.waitForFinished(3000)); // it forks a server and returns
+}
+
+QString clipboard(const QString& type)
+{
+    return runCommand(QStringLiteral("xclip"), {QStringLiteral("-o"), QStringLiteral("-selection"), QStringLiteral("clipboard"),
+                                                QStringLiteral("-t"), type},
+                      QProcessEnvironment::systemEnvironment(), 5000)
+        .out;
+}
+
+} // namespace
+
+TEST_F(Fixture, TypeTextWithoutATargetPastesAndPutsTheClipboardBack)
+{
+    auto app = startApp();
+    // Focus the field (EditableText path), then type into whatever has focus: the clipboard path.
+    call(QStringLiteral("desktop.typeText"),
+         {{QStringLiteral("route"), DesktopSession::route(app->pid())},
+          {QStringLiteral("confirm"), confirm()},
+          {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), selector(QStringLiteral("AXTextField"), QStringLiteral("Message"))}}},
+          {QStringLiteral("text"), QStringLiteral("x")}});
+    app->waitEvent(QStringLiteral("textChanged"));
+    setClipboard("what the person copied", QStringLiteral("UTF8_STRING"));
+    const QJsonObject response = call(QStringLiteral("desktop.typeText"),
+                                      {{QStringLiteral("route"), DesktopSession::route(app->pid())},
+                                       {QStringLiteral("confirm"), confirm()},
+                                       {QStringLiteral("text"), QStringLiteral("pasted ünïcode ✓")},
+                                       {QStringLiteral("options"), QJsonObject{{QStringLiteral("clearBefore"), true}}}});
+    const QJsonObject result = resultOf(response);
+    EXPECT_EQ(result.value(QStringLiteral("path")).toString(), QStringLiteral("clipboard")) << QJsonDocument(response).toJson().constData();
+    EXPECT_TRUE(result.value(QStringLiteral("delivery")).toObject().value(QStringLiteral("clipboardRestored")).toBool());
+    const auto changed = app->waitEvent(QStringLiteral("textChanged"), {{QStringLiteral("text"), QStringLiteral("pasted ünïcode ✓")}});
+    EXPECT_TRUE(changed.has_value());
+    EXPECT_EQ(clipboard(QStringLiteral("UTF8_STRING")), QStringLiteral("what the person copied"));
+}
+
+TEST_F(Fixture, AClipboardHoldingAnImageIsLeftAloneAndKeysAreTyped)
+{
+    auto app = startApp();
+    call(QStringLiteral("desktop.typeText"),
+         {{QStringLiteral("route"), DesktopSession::route(app->pid())},
+          {QStringLiteral("confirm"), confirm()},
+          {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), selector(QStringLiteral("AXTextField"), QStringLiteral("Message"))}}},
+          {QStringLiteral("text"), QStringLiteral("x")}});
+    app->waitEvent(QStringLiteral("textChanged"));
+    const QByteArray png = QByteArray::fromBase64(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==");
+    setClipboard(png, QStringLiteral("image/png"));
+    const QJsonObject result = resultOf(call(QStringLiteral("desktop.typeText"),
+                                             {{QStringLiteral("route"), DesktopSession::route(app->pid())},
+                                              {QStringLiteral("confirm"), confirm()},
+                                              {QStringLiteral("text"), QStringLiteral("keyed in")}}));
+    EXPECT_EQ(result.value(QStringLiteral("path")).toString(), QStringLiteral("keys"));
+    EXPECT_TRUE(app->waitEvent(QStringLiteral("textChanged"), {{QStringLiteral("text"), QStringLiteral("xkeyed in")}}).has_value());
+    EXPECT_TRUE(clipboard(QStringLiteral("TARGETS")).contains(QStringLiteral("image/png")));
 }

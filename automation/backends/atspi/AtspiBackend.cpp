@@ -1195,7 +1195,7 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
             // The toolkit refused the edit: fall back to the keyboard.
         }
     }
-    // Keyboard: the route's focus policy raised the window, the element grabbed focus.
+    // Clipboard, then keyboard: the route's focus policy raised the window, the element grabbed focus.
     if (options.clearBefore) {
         const unsigned long control = X11Session::keysymControl();
         const unsigned long a = X11Session::keysymForName(QStringLiteral("a"));
@@ -1209,9 +1209,44 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
                 return *err;
         }
     }
-    if (auto err = typeByKeys(text, context))
-        return *err;
-    outcome.path = QStringLiteral("keys");
+    // Paste (contract 5.6's stable path) when the clipboard's content can be put back afterwards.
+    if (auto stop = context.checkpoint())
+        return *stop;
+    const unsigned long control = X11Session::keysymControl();
+    const unsigned long v = X11Session::keysymForName(QStringLiteral("v"));
+    std::optional<Error> pasteError;
+    const auto pasted = m_clipboard.paste(
+        text,
+        [&] {
+            for (const auto& [keysym, press] : {std::pair{control, true}, std::pair{v, true}, std::pair{v, false},
+                                                std::pair{control, false}}) {
+                if (auto err = injectKey(keysym, press, context)) {
+                    pasteError = err;
+                    injectKey(control, false, context);
+                    return false;
+                }
+            }
+            return true;
+        },
+        static_cast<int>(std::min<qint64>(1000, context.remainingMs())));
+    if (pasteError)
+        return *pasteError;
+    if (pasted.outcome == X11Clipboard::Outcome::Pasted) {
+        outcome.path = QStringLiteral("clipboard");
+        outcome.details = QJsonObject{{QStringLiteral("clipboardRestored"), pasted.restored},
+                                      {QStringLiteral("clipboardChangedMeanwhile"), pasted.changedMeanwhile}};
+    } else {
+        // Not restorable (non-text content) or nobody asked for the text: type it key by key.
+        outcome.details = QJsonObject{{QStringLiteral("clipboard"),
+                                       pasted.outcome == X11Clipboard::Outcome::NotRestorable
+                                           ? QStringLiteral("holds non-text content: left alone")
+                                           : QStringLiteral("the target did not paste")}};
+        if (!pasted.error.isEmpty())
+            outcome.details.insert(QStringLiteral("clipboardError"), pasted.error);
+        if (auto err = typeByKeys(text, context))
+            return *err;
+        outcome.path = QStringLiteral("keys");
+    }
     if (target && !secure) {
         QThread::msleep(30);
         readBack(Ref::fromHandle(target->handle));

@@ -2,6 +2,7 @@
 
 #include "../../DesktopBackend.h"
 #include "AtspiTreeCache.h"
+#include "X11Clipboard.h"
 #include "X11Session.h"
 
 #include <QDBusConnection>
@@ -103,6 +104,7 @@ private:
     QHash<QString, bool> m_cacheSupport;     ///< service -> Cache.GetItems answers with items
     App m_lastApp;
     X11Session m_x11;
+    X11Clipboard m_clipboard;
     std::unique_ptr<AtspiTreeCache> m_tree;
     qint64 m_ownPid = 0;
 };
