@@ -2,6 +2,10 @@
 #include "Host.h"
 #include "SocketPath.h"
 
+#include "ConfirmationDialog.h"
+#include "TrayController.h"
+
+#include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
@@ -62,7 +66,16 @@ int main(int argc, char** argv)
     // Debug lines only when asked for (QT_LOGGING_RULES="msgcode.*.debug=true").
     if (qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))
         QLoggingCategory::setFilterRules(QStringLiteral("msgcode.*.debug=false"));
-    QCoreApplication app(argc, argv);
+    // The GUI (tray, dialogs) needs a QApplication and a display; --headless needs neither.
+    bool headlessMode = false;
+    for (int i = 1; i < argc; ++i)
+        headlessMode = headlessMode || qstrcmp(argv[i], "--headless") == 0;
+    std::unique_ptr<QCoreApplication> application;
+    if (headlessMode)
+        application = std::make_unique<QCoreApplication>(argc, argv);
+    else
+        application = std::make_unique<QApplication>(argc, argv);
+    QCoreApplication& app = *application;
     QCoreApplication::setApplicationName(QStringLiteral("msgcode-desktop-host"));
     QCoreApplication::setOrganizationName(QStringLiteral("msgcode"));
     QCoreApplication::setApplicationVersion(QStringLiteral(MDH_VERSION));
@@ -120,10 +133,6 @@ int main(int argc, char** argv)
                        confirmPolicy, requireToken, maxTokenTtl, approvalTimeout, allowCaller, dataDir});
     parser.process(app);
 
-    if (!parser.isSet(headless)) {
-        printErr(tr("msgcode-desktop-host: this build has no tray or windows yet; start it with --headless."));
-        return ExitUsage;
-    }
 
     const auto positiveOption = [&](const QCommandLineOption& option, qint64 fallback, qint64* out) {
         if (!parser.isSet(option)) {
@@ -215,7 +224,23 @@ int main(int argc, char** argv)
     if (!security.callerAllowlist.isEmpty())
         qCInfo(lcApp).noquote() << tr("only these callers may connect: %1")
                                        .arg(host.server().callers().allowed().join(QStringLiteral(", ")));
+    // The face of the host: tray (or status window), onboarding, and the `ask` policy's human.
+    std::unique_ptr<App::ConfirmationDialog> dialog;
+    std::unique_ptr<App::TrayController> tray;
+    if (!headlessMode) {
+        QApplication::setQuitOnLastWindowClosed(false);
+        if (auto* ask = host.askProvider())
+            dialog = std::make_unique<App::ConfirmationDialog>(*ask);
+        tray = std::make_unique<App::TrayController>(host, Bridge::SecuritySettings::policyName(security.confirmPolicy));
+        QObject::connect(tray.get(), &App::TrayController::quitRequested, &app, [&] {
+            host.shutdown();
+            QCoreApplication::quit();
+        });
+        tray->start();
+    }
     const int code = QCoreApplication::exec();
     host.shutdown();
+    tray.reset();
+    dialog.reset();
     return code;
 }

@@ -83,6 +83,7 @@ public:
     void flushAll(int waitMs);
 
     QString socketPath() const { return m_options.socketPath; }
+    bool isListening() const { return m_server.isListening(); }
     QString socketMode() const;
     int connectionCount() const { return static_cast<int>(m_connections.size()); }
     const ServerOptions& options() const { return m_options; }

@@ -1,0 +1,222 @@
+#include "ConfirmationDialog.h"
+
+#include <QCloseEvent>
+#include <QDialogButtonBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace App {
+
+namespace {
+
+QString describeTarget(const QJsonObject& target)
+{
+    QStringList parts;
+    const QJsonObject app = target.value(QStringLiteral("app")).toObject();
+    if (app.contains(QStringLiteral("bundleId")))
+        parts.append(ConfirmationDialog::tr("app %1").arg(app.value(QStringLiteral("bundleId")).toString()));
+    if (app.contains(QStringLiteral("pid")))
+        parts.append(ConfirmationDialog::tr("pid %1").arg(app.value(QStringLiteral("pid")).toInteger()));
+    const QJsonObject window = target.value(QStringLiteral("window")).toObject();
+    if (window.contains(QStringLiteral("titlePattern")))
+        parts.append(ConfirmationDialog::tr("window \"%1\"").arg(window.value(QStringLiteral("titlePattern")).toString()));
+    const QJsonValue element = target.value(QStringLiteral("element"));
+    if (element.isObject() && !element.toObject().isEmpty())
+        parts.append(ConfirmationDialog::tr("element %1")
+                         .arg(QString::fromUtf8(QJsonDocument(element.toObject()).toJson(QJsonDocument::Compact))));
+    return parts.isEmpty() ? ConfirmationDialog::tr("the frontmost window") : parts.join(QStringLiteral(", "));
+}
+
+QString describeMethod(const QString& method)
+{
+    if (method == QLatin1String("desktop.click"))
+        return ConfirmationDialog::tr("Click");
+    if (method == QLatin1String("desktop.typeText"))
+        return ConfirmationDialog::tr("Type text");
+    if (method == QLatin1String("desktop.hotkey"))
+        return ConfirmationDialog::tr("Press keys");
+    if (method == QLatin1String("desktop.resume"))
+        return ConfirmationDialog::tr("Resume automation");
+    return method;
+}
+
+} // namespace
+
+ConfirmationDialog::ConfirmationDialog(Bridge::AskConfirmationProvider& provider, QWidget* parent)
+    : QDialog(parent), m_provider(provider)
+{
+    setWindowTitle(tr("msgcode wants to act on your desktop"));
+    setObjectName(QStringLiteral("confirmationDialog"));
+    // In front of other windows, but without taking the keyboard from whatever has it.
+    setWindowFlag(Qt::WindowStaysOnTopHint);
+    setAttribute(Qt::WA_ShowWithoutActivating);
+    setModal(false);
+
+    auto* layout = new QVBoxLayout(this);
+    m_title = new QLabel(this);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    bold.setPointSizeF(bold.pointSizeF() * 1.2);
+    m_title->setFont(bold);
+    layout->addWidget(m_title);
+    auto* form = new QFormLayout;
+    m_who = new QLabel(this);
+    m_what = new QLabel(this);
+    m_target = new QLabel(this);
+    m_detail = new QLabel(this);
+    for (QLabel* label : {m_who, m_what, m_target, m_detail}) {
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    form->addRow(tr("Who asks:"), m_who);
+    form->addRow(tr("Action:"), m_what);
+    form->addRow(tr("Target:"), m_target);
+    form->addRow(tr("Details:"), m_detail);
+    layout->addLayout(form);
+    m_countdown = new QLabel(this);
+    m_countdown->setObjectName(QStringLiteral("countdown"));
+    layout->addWidget(m_countdown);
+    m_queueLabel = new QLabel(this);
+    layout->addWidget(m_queueLabel);
+
+    auto* buttons = new QDialogButtonBox(this);
+    m_deny = buttons->addButton(tr("Deny"), QDialogButtonBox::RejectRole);
+    m_approve = buttons->addButton(tr("Approve"), QDialogButtonBox::AcceptRole);
+    m_deny->setObjectName(QStringLiteral("denyButton"));
+    m_approve->setObjectName(QStringLiteral("approveButton"));
+    // Enter must never approve: Deny is the default, Approve never becomes one.
+    m_deny->setDefault(true);
+    m_deny->setAutoDefault(true);
+    m_approve->setAutoDefault(false);
+    layout->addWidget(buttons);
+    connect(m_approve, &QPushButton::clicked, this, [this] { decide(true); });
+    connect(m_deny, &QPushButton::clicked, this, [this] { decide(false); });
+
+    m_tick.setInterval(250);
+    connect(&m_tick, &QTimer::timeout, this, &ConfirmationDialog::updateCountdown);
+    m_arm.setSingleShot(true);
+    m_arm.setInterval(kArmDelayMs);
+    connect(&m_arm, &QTimer::timeout, this, [this] { m_approve->setEnabled(true); });
+
+    m_provider.attach(this);
+}
+
+ConfirmationDialog::~ConfirmationDialog()
+{
+    m_provider.detach();
+}
+
+void ConfirmationDialog::ask(const Bridge::ApprovalRequest& request)
+{
+    m_queue.push_back(request);
+    if (!m_current)
+        showNext();
+    else
+        m_queueLabel->setText(tr("%n more request(s) waiting", nullptr, queuedCount()));
+}
+
+void ConfirmationDialog::withdraw(quint64 id)
+{
+    std::erase_if(m_queue, [id](const Bridge::ApprovalRequest& r) { return r.id == id; });
+    if (m_current && m_current->id == id) {
+        m_current.reset();
+        showNext();
+    } else {
+        m_queueLabel->setText(queuedCount() ? tr("%n more request(s) waiting", nullptr, queuedCount()) : QString());
+    }
+}
+
+std::optional<quint64> ConfirmationDialog::currentId() const
+{
+    return m_current ? std::optional(m_current->id) : std::nullopt;
+}
+
+void ConfirmationDialog::fill(const Bridge::ApprovalRequest& request)
+{
+    m_title->setText(describeMethod(request.method));
+    const QString exe = request.peer.executable.isEmpty() ? tr("unknown program")
+                                                          : QFileInfo(request.peer.executable).fileName();
+    m_who->setText(tr("%1 (pid %2, %3)").arg(exe).arg(request.peer.pid).arg(request.peer.executable));
+    m_what->setText(tr("%1 (%2)").arg(describeMethod(request.method), request.method));
+    m_target->setText(describeTarget(request.target));
+    QString detail;
+    if (!request.keys.isEmpty())
+        detail = tr("Keys: %1").arg(request.keys.join(QStringLiteral(" + ")));
+    else if (request.textMasked)
+        detail = tr("Text: %n character(s), hidden", nullptr, request.textLength);
+    else if (request.textPreview)
+        detail = tr("Text: \"%1\"").arg(*request.textPreview);
+    else if (request.kind == Bridge::ApprovalRequest::Kind::Resume)
+        detail = tr("Side effects were stopped; this lets them run again.");
+    m_detail->setText(detail.isEmpty() ? tr("(none)") : detail);
+}
+
+void ConfirmationDialog::showNext()
+{
+    m_tick.stop();
+    if (m_queue.empty()) {
+        m_current.reset();
+        hide();
+        return;
+    }
+    m_current = m_queue.front();
+    m_queue.pop_front();
+    fill(*m_current);
+    m_queueLabel->setText(queuedCount() ? tr("%n more request(s) waiting", nullptr, queuedCount()) : QString());
+    m_approve->setEnabled(false);
+    m_arm.start();
+    updateCountdown();
+    m_tick.start();
+    // open(), never exec(): no nested event loop in the request path (STYLE.md).
+    if (!isVisible())
+        open();
+    raise();
+    m_deny->setFocus();
+    Q_EMIT shown(m_current->id);
+}
+
+void ConfirmationDialog::decide(bool approved)
+{
+    if (!m_current)
+        return;
+    const quint64 id = m_current->id;
+    m_current.reset();
+    m_provider.answer(id, approved, QStringLiteral("user"));
+    Q_EMIT decided(id, approved);
+    showNext();
+}
+
+void ConfirmationDialog::updateCountdown()
+{
+    if (!m_current)
+        return;
+    const qint64 left = std::max<qint64>(0, QDateTime::currentDateTimeUtc().msecsTo(m_current->expiresAt));
+    m_countdown->setText(tr("Denied automatically in %n second(s)", nullptr, static_cast<int>((left + 999) / 1000)));
+    if (left == 0)
+        decide(false);
+}
+
+void ConfirmationDialog::reject()
+{
+    // Escape and the window's close button deny.
+    if (m_current)
+        decide(false);
+    else
+        QDialog::reject();
+}
+
+void ConfirmationDialog::closeEvent(QCloseEvent* event)
+{
+    if (m_current) {
+        event->ignore();
+        decide(false);
+        return;
+    }
+    QDialog::closeEvent(event);
+}
+
+} // namespace App

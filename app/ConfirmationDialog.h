@@ -1,0 +1,73 @@
+#pragma once
+
+#include "ConfirmationProvider.h"
+
+#include <QDialog>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <deque>
+#include <optional>
+
+class QLabel;
+class QPushButton;
+
+namespace App {
+
+/// The `ask` policy's human (issue 5 §3): one request at a time, the rest queued. Each shows
+/// who asks, what, on which target, the keys or a (masked) preview of the text, and a
+/// countdown. Deny is the default button; Escape, closing and expiry deny.
+///
+/// Focus: the dialog comes to the front without taking the keyboard (it is shown without
+/// activating), so a person typing in another app keeps typing there; Approve needs a
+/// deliberate click, and is armed only after a short delay so a stray Enter or double-click
+/// meant for something else cannot approve.
+class ConfirmationDialog final : public QDialog, public Bridge::Approver
+{
+    Q_OBJECT
+
+public:
+    static constexpr int kArmDelayMs = 800;
+
+    explicit ConfirmationDialog(Bridge::AskConfirmationProvider& provider, QWidget* parent = nullptr);
+    ~ConfirmationDialog() override;
+
+    void ask(const Bridge::ApprovalRequest& request) override;
+    void withdraw(quint64 id) override;
+
+    std::optional<quint64> currentId() const;
+    int queuedCount() const { return static_cast<int>(m_queue.size()); }
+    QPushButton* approveButton() const { return m_approve; }
+    QPushButton* denyButton() const { return m_deny; }
+
+Q_SIGNALS:
+    void shown(quint64 id);
+    void decided(quint64 id, bool approved);
+
+protected:
+    void reject() override;
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void showNext();
+    void decide(bool approved);
+    void updateCountdown();
+    void fill(const Bridge::ApprovalRequest& request);
+
+    Bridge::AskConfirmationProvider& m_provider;
+    std::deque<Bridge::ApprovalRequest> m_queue;
+    std::optional<Bridge::ApprovalRequest> m_current;
+    QTimer m_tick;
+    QTimer m_arm;
+    QLabel* m_title = nullptr;
+    QLabel* m_who = nullptr;
+    QLabel* m_what = nullptr;
+    QLabel* m_target = nullptr;
+    QLabel* m_detail = nullptr;
+    QLabel* m_countdown = nullptr;
+    QLabel* m_queueLabel = nullptr;
+    QPushButton* m_approve = nullptr;
+    QPushButton* m_deny = nullptr;
+};
+
+} // namespace App

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "PermissionProbe.h"
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+
+namespace Bridge {
+class PermissionMonitor;
+}
+
+namespace App {
+
+/// Leads a person to green (issue 5 §2): each permission with its state, what it is for and how
+/// to grant it. On Linux a button turns accessibility on (org.a11y.Status.IsEnabled and the
+/// GNOME toolkit-accessibility setting); the states follow the permission monitor live.
+class OnboardingWindow final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit OnboardingWindow(Bridge::PermissionMonitor& permissions, QWidget* parent = nullptr);
+
+    QPushButton* enableAccessibilityButton() const { return m_enable; }
+    /// Re-reads the permission states (called on the monitor's changes).
+    void refresh();
+
+Q_SIGNALS:
+    /// The accessibility switch was flipped (or failed: `error` says why).
+    void accessibilityRequested(bool ok, const QString& error);
+
+private:
+    void enableAccessibility();
+
+    Bridge::PermissionMonitor& m_permissions;
+    QLabel* m_accessibilityState = nullptr;
+    QLabel* m_accessibilityHow = nullptr;
+    QLabel* m_captureState = nullptr;
+    QLabel* m_captureHow = nullptr;
+    QLabel* m_summary = nullptr;
+    QPushButton* m_enable = nullptr;
+};
+
+} // namespace App

@@ -1,0 +1,160 @@
+#include "TrayController.h"
+
+#include "Host.h"
+#include "OnboardingWindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QSystemTrayIcon>
+#include <QVBoxLayout>
+
+namespace App {
+
+TrayController::TrayController(Bridge::Host& host, QString policy, QObject* parent)
+    : QObject(parent), m_host(host), m_policy(std::move(policy))
+{
+}
+
+TrayController::~TrayController()
+{
+    delete m_statusWindow;
+    delete m_onboarding;
+}
+
+void TrayController::start()
+{
+    buildMenu();
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        m_tray = new QSystemTrayIcon(this);
+        m_tray->setObjectName(QStringLiteral("trayIcon"));
+        m_tray->setContextMenu(m_menu.get());
+        connect(m_tray, &QSystemTrayIcon::activated, this, [this](QSystemTrayIcon::ActivationReason reason) {
+            if (reason == QSystemTrayIcon::Trigger && m_state.level != TrayState::Level::Green)
+                showOnboarding();
+        });
+    } else {
+        // No tray on this desktop: a small window says the same, rather than nothing at all.
+        buildStatusWindow();
+    }
+    // Permission changes are probed every second on the monitor's thread (issue 5: within 2 s).
+    connect(&m_host.permissions(), &Bridge::PermissionMonitor::changed, this, &TrayController::refresh,
+            Qt::QueuedConnection);
+    connect(&m_host.dispatcher(), &Bridge::Dispatcher::pausedChanged, this, &TrayController::refresh);
+    refresh();
+    if (m_tray)
+        m_tray->show();
+    else
+        m_statusWindow->show();
+    if (m_state.level == TrayState::Level::Red ||
+        m_host.permissions().current().accessibility.state != Automation::PermissionState::Granted)
+        showOnboarding();
+}
+
+void TrayController::buildMenu()
+{
+    m_menu = std::make_unique<QMenu>();
+    m_menu->setObjectName(QStringLiteral("trayMenu"));
+    for (int i = 0; i < 6; ++i) {
+        QAction* line = m_menu->addAction(QString());
+        line->setEnabled(false);
+        m_stateActions.append(line);
+    }
+    m_menu->addSeparator();
+    m_menu->addAction(tr("Onboarding…"), this, &TrayController::showOnboarding);
+    m_stop = m_menu->addAction(tr("Stop all automation"), this, [this] { m_host.stop(); });
+    m_resume = m_menu->addAction(tr("Resume automation"), this, [this] { m_host.resume(QStringLiteral("user")); });
+    m_menu->addSeparator();
+    m_menu->addAction(tr("Quit"), this, &TrayController::quitRequested);
+}
+
+void TrayController::buildStatusWindow()
+{
+    auto* window = new QWidget(nullptr, Qt::Window);
+    window->setObjectName(QStringLiteral("statusWindow"));
+    window->setWindowTitle(tr("msgcode Desktop Host"));
+    auto* layout = new QVBoxLayout(window);
+    auto* top = new QHBoxLayout;
+    m_statusIcon = new QLabel(window);
+    m_statusText = new QLabel(window);
+    m_statusText->setObjectName(QStringLiteral("statusText"));
+    m_statusText->setWordWrap(true);
+    top->addWidget(m_statusIcon, 0, Qt::AlignTop);
+    top->addWidget(m_statusText, 1);
+    layout->addLayout(top);
+    auto* note = new QLabel(tr("This desktop has no system tray, so the host shows its state here."), window);
+    note->setWordWrap(true);
+    layout->addWidget(note);
+    auto* buttons = new QHBoxLayout;
+    auto* onboarding = new QPushButton(tr("Onboarding…"), window);
+    auto* stop = new QPushButton(tr("Stop all automation"), window);
+    auto* resume = new QPushButton(tr("Resume automation"), window);
+    auto* quit = new QPushButton(tr("Quit"), window);
+    for (auto* b : {onboarding, stop, resume, quit})
+        buttons->addWidget(b);
+    layout->addLayout(buttons);
+    connect(onboarding, &QPushButton::clicked, this, &TrayController::showOnboarding);
+    connect(stop, &QPushButton::clicked, this, [this] { m_host.stop(); });
+    connect(resume, &QPushButton::clicked, this, [this] { m_host.resume(QStringLiteral("user")); });
+    connect(quit, &QPushButton::clicked, this, &TrayController::quitRequested);
+    m_statusWindow = window;
+}
+
+void TrayController::showOnboarding()
+{
+    if (!m_onboarding)
+        m_onboarding = new OnboardingWindow(m_host.permissions());
+    m_onboarding->refresh();
+    m_onboarding->show();
+    m_onboarding->raise();
+}
+
+void TrayController::refresh()
+{
+    TrayState::Inputs inputs;
+    inputs.permissions = m_host.permissions().current();
+    inputs.serving = m_host.server().isListening();
+    inputs.socketPath = m_host.server().socketPath();
+    inputs.policy = m_policy;
+    inputs.paused = m_host.dispatcher().isPaused();
+    inputs.approverAttached = m_host.askProvider() && m_host.askProvider()->hasApprover();
+    const TrayState next = TrayState::evaluate(inputs);
+    const bool levelChanged = !m_hasState || next.level != m_state.level;
+    const TrayState previous = m_state;
+    const bool hadState = m_hasState;
+    m_state = next;
+    m_hasState = true;
+
+    for (int i = 0; i < m_stateActions.size(); ++i) {
+        m_stateActions[i]->setVisible(i < m_state.lines.size() + 1);
+        m_stateActions[i]->setText(i == 0 ? m_state.headline : m_state.lines.value(i - 1));
+    }
+    m_stop->setVisible(!inputs.paused);
+    m_resume->setVisible(inputs.paused);
+    if (m_tray) {
+        m_tray->setIcon(TrayState::icon(m_state.level));
+        m_tray->setToolTip(m_state.tooltip());
+        if (hadState && levelChanged)
+            m_tray->showMessage(m_state.headline, m_state.problems.isEmpty() ? m_state.lines.join(QLatin1Char('\n'))
+                                                                            : m_state.problems.join(QLatin1Char('\n')),
+                                TrayState::icon(m_state.level), 8000);
+    }
+    if (m_statusWindow) {
+        m_statusIcon->setPixmap(TrayState::icon(m_state.level).pixmap(48, 48));
+        QString text = QStringLiteral("<b>%1</b><br>").arg(m_state.headline.toHtmlEscaped());
+        for (const auto& line : m_state.lines)
+            text += line.toHtmlEscaped() + QStringLiteral("<br>");
+        for (const auto& problem : m_state.problems)
+            text += QStringLiteral("• ") + problem.toHtmlEscaped() + QStringLiteral("<br>");
+        m_statusText->setText(text);
+        m_statusWindow->setWindowIcon(TrayState::icon(m_state.level));
+    }
+    Q_UNUSED(previous);
+    if (levelChanged)
+        Q_EMIT stateChanged(m_state.level);
+}
+
+} // namespace App

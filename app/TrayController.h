@@ -1,0 +1,71 @@
+#pragma once
+
+#include "OnboardingWindow.h"
+#include "TrayState.h"
+
+#include <QObject>
+#include <QPointer>
+
+#include <memory>
+
+class QAction;
+class QLabel;
+class QMenu;
+class QSystemTrayIcon;
+class QWidget;
+
+namespace Bridge {
+class Host;
+}
+
+namespace App {
+
+class ConfirmationDialog;
+
+/// The face of the host (issue 5 §1): a tray icon whose colour and menu tell the truth, kept
+/// live from the permission monitor and the host's pause state; a small status window where
+/// the desktop has no system tray.
+class TrayController final : public QObject
+{
+    Q_OBJECT
+
+public:
+    TrayController(Bridge::Host& host, QString policy, QObject* parent = nullptr);
+    ~TrayController() override;
+
+    /// Shows the tray icon (or the status window) and, when something is missing, onboarding.
+    void start();
+
+    TrayState state() const { return m_state; }
+    bool usesTray() const { return m_tray != nullptr; }
+    QSystemTrayIcon* trayIcon() const { return m_tray; }
+    QWidget* statusWindow() const { return m_statusWindow; }
+    QMenu* menu() const { return m_menu.get(); }
+    OnboardingWindow* onboarding() const { return m_onboarding; }
+    void showOnboarding();
+
+Q_SIGNALS:
+    void stateChanged(App::TrayState::Level level);
+    void quitRequested();
+
+private:
+    void refresh();
+    void buildMenu();
+    void buildStatusWindow();
+
+    Bridge::Host& m_host;
+    QString m_policy;
+    TrayState m_state;
+    bool m_hasState = false;
+    QSystemTrayIcon* m_tray = nullptr;
+    QPointer<QWidget> m_statusWindow;
+    QLabel* m_statusIcon = nullptr;
+    QLabel* m_statusText = nullptr;
+    std::unique_ptr<QMenu> m_menu;
+    QList<QAction*> m_stateActions;
+    QAction* m_stop = nullptr;
+    QAction* m_resume = nullptr;
+    QPointer<OnboardingWindow> m_onboarding;
+};
+
+} // namespace App

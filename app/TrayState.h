@@ -1,0 +1,42 @@
+#pragma once
+
+#include "PermissionProbe.h"
+
+#include <QCoreApplication>
+#include <QIcon>
+#include <QStringList>
+
+namespace App {
+
+/// What the tray shows at a glance (issue 5): green when everything is granted and the bridge
+/// serves, yellow when it serves with something degraded, red when it cannot serve.
+struct TrayState
+{
+    Q_DECLARE_TR_FUNCTIONS(TrayState)
+
+public:
+    enum class Level { Green, Yellow, Red };
+
+    struct Inputs
+    {
+        Automation::PermissionReport permissions;
+        bool serving = false;
+        QString socketPath;
+        QString policy; ///< "ask", "auto", "deny"
+        bool paused = false;
+        bool approverAttached = false;
+    };
+
+    Level level = Level::Red;
+    QString headline;   ///< one line: the state in words
+    QStringList lines;  ///< one line per fact, for the menu and the status window
+    QStringList problems; ///< what keeps it from green, in words
+
+    static TrayState evaluate(const Inputs& inputs);
+
+    QString tooltip() const;
+    static QIcon icon(Level level);
+    static QString levelName(Level level);
+};
+
+} // namespace App
