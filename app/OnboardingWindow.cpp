@@ -22,12 +22,13 @@ namespace {
 QString stateText(Automation::PermissionState state)
 {
     switch (state) {
+    // A coloured disc (U+25CF is in every common font; emoji are not) and the word.
     case Automation::PermissionState::Granted:
-        return OnboardingWindow::tr("✅ Granted");
+        return QStringLiteral("<span style=\"color:#2ea043\">&#9679;</span> <b>%1</b>").arg(OnboardingWindow::tr("Granted"));
     case Automation::PermissionState::Denied:
-        return OnboardingWindow::tr("❌ Not granted");
+        return QStringLiteral("<span style=\"color:#d02c2c\">&#9679;</span> <b>%1</b>").arg(OnboardingWindow::tr("Not granted"));
     case Automation::PermissionState::Unknown:
-        return OnboardingWindow::tr("❔ Not known yet");
+        return QStringLiteral("<span style=\"color:#e0a800\">&#9679;</span> <b>%1</b>").arg(OnboardingWindow::tr("Not known yet"));
     }
     return {};
 }
@@ -52,6 +53,7 @@ OnboardingWindow::OnboardingWindow(Bridge::PermissionMonitor& permissions, QWidg
     auto* a = new QVBoxLayout(accessibility);
     m_accessibilityState = new QLabel(accessibility);
     m_accessibilityState->setObjectName(QStringLiteral("accessibilityState"));
+    m_accessibilityState->setWordWrap(true);
     m_accessibilityHow = new QLabel(accessibility);
     m_accessibilityHow->setWordWrap(true);
     m_accessibilityHow->setOpenExternalLinks(true);
@@ -71,6 +73,7 @@ OnboardingWindow::OnboardingWindow(Bridge::PermissionMonitor& permissions, QWidg
     auto* c = new QVBoxLayout(capture);
     m_captureState = new QLabel(capture);
     m_captureState->setObjectName(QStringLiteral("captureState"));
+    m_captureState->setWordWrap(true);
     m_captureHow = new QLabel(capture);
     m_captureHow->setWordWrap(true);
     m_captureHow->setOpenExternalLinks(true);
@@ -87,6 +90,8 @@ OnboardingWindow::OnboardingWindow(Bridge::PermissionMonitor& permissions, QWidg
 
     connect(&m_permissions, &Bridge::PermissionMonitor::changed, this, &OnboardingWindow::refresh,
             Qt::QueuedConnection);
+    setMinimumWidth(520);
+    setMaximumWidth(720);
     refresh();
 }
 
@@ -96,9 +101,9 @@ void OnboardingWindow::refresh()
     const bool accessibility = report.accessibility.state == Automation::PermissionState::Granted;
     const bool capture = report.screenCapture.state == Automation::PermissionState::Granted;
     m_accessibilityState->setText(stateText(report.accessibility.state) + QStringLiteral(" — ") +
-                                  report.accessibility.message);
+                                  report.accessibility.message.toHtmlEscaped());
     m_captureState->setText(stateText(report.screenCapture.state) + QStringLiteral(" — ") +
-                            report.screenCapture.message);
+                            report.screenCapture.message.toHtmlEscaped());
 #if defined(Q_OS_MACOS)
     m_accessibilityHow->setText(
         tr("Open System Settings → Privacy & Security → Accessibility and switch on msgcode Desktop Host. If it "

@@ -100,6 +100,9 @@ void TrayController::buildStatusWindow()
     connect(stop, &QPushButton::clicked, this, [this] { m_host.stop(); });
     connect(resume, &QPushButton::clicked, this, [this] { m_host.resume(QStringLiteral("user")); });
     connect(quit, &QPushButton::clicked, this, &TrayController::quitRequested);
+    m_stopButton = stop;
+    m_resumeButton = resume;
+    window->setMaximumWidth(640);
     m_statusWindow = window;
 }
 
@@ -134,6 +137,10 @@ void TrayController::refresh()
     }
     m_stop->setVisible(!inputs.paused);
     m_resume->setVisible(inputs.paused);
+    if (m_stopButton)
+        m_stopButton->setVisible(!inputs.paused);
+    if (m_resumeButton)
+        m_resumeButton->setVisible(inputs.paused);
     if (m_tray) {
         m_tray->setIcon(TrayState::icon(m_state.level));
         m_tray->setToolTip(m_state.tooltip());

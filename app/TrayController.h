@@ -65,6 +65,8 @@ private:
     QList<QAction*> m_stateActions;
     QAction* m_stop = nullptr;
     QAction* m_resume = nullptr;
+    QPointer<QWidget> m_stopButton;
+    QPointer<QWidget> m_resumeButton;
     QPointer<OnboardingWindow> m_onboarding;
 };
 

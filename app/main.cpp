@@ -3,6 +3,7 @@
 #include "SocketPath.h"
 
 #include "ConfirmationDialog.h"
+#include "Translations.h"
 #include "TrayController.h"
 
 #include <QApplication>
@@ -47,10 +48,11 @@ void installSignalHandlers()
     ::signal(SIGPIPE, SIG_IGN);
 }
 
-QString tr(const char* text)
+// The host's own messages, context "Host"; a class so lupdate sees the context.
+class HostText
 {
-    return QCoreApplication::translate("Host", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(Host)
+};
 
 void printErr(const QString& text)
 {
@@ -79,56 +81,64 @@ int main(int argc, char** argv)
     QCoreApplication::setApplicationName(QStringLiteral("msgcode-desktop-host"));
     QCoreApplication::setOrganizationName(QStringLiteral("msgcode"));
     QCoreApplication::setApplicationVersion(QStringLiteral(MDH_VERSION));
+    Translations::install();
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        tr("msgcode Desktop Host: holds the desktop permissions and serves the msgcode desktop bridge."));
+        HostText::tr("msgcode Desktop Host: holds the desktop permissions and serves the msgcode desktop bridge."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption headless(QStringLiteral("headless"), tr("Run the bridge only, without tray or windows."));
+    const QCommandLineOption headless(QStringLiteral("headless"),
+                                      HostText::tr("Run the bridge only, without tray or windows."));
     const QCommandLineOption socket(QStringLiteral("socket"),
-                                    tr("Serve on this socket path (default: $MSGCODE_DESKTOP_SOCKET or "
-                                       "$XDG_RUNTIME_DIR/msgcode/com.msgcode.desktop.bridge.sock)."),
-                                    tr("path"));
+                                    HostText::tr("Serve on this socket path (default: $MSGCODE_DESKTOP_SOCKET or "
+                                                 "$XDG_RUNTIME_DIR/msgcode/com.msgcode.desktop.bridge.sock)."),
+                                    HostText::tr("path"));
     const QCommandLineOption workspaceRoot(QStringLiteral("workspace-root"),
-                                           tr("Evidence may only be written below this directory (default: "
-                                              "$WORKSPACE_ROOT)."),
-                                           tr("dir"));
+                                           HostText::tr("Evidence may only be written below this directory (default: "
+                                                        "$WORKSPACE_ROOT)."),
+                                           HostText::tr("dir"));
     const QCommandLineOption maxLine(QStringLiteral("max-line-bytes"),
-                                     tr("Longest request line accepted (default: 16777216)."), tr("bytes"));
-    const QCommandLineOption partialTimeout(QStringLiteral("partial-line-timeout-ms"),
-                                            tr("Close a client that leaves a line unfinished this long (default: "
-                                               "10000)."),
-                                            tr("ms"));
-    const QCommandLineOption queueCapacity(QStringLiteral("queue-capacity"),
-                                           tr("Executions that may wait behind the running one (default: 64)."),
-                                           tr("count"));
-    const QCommandLineOption insecureSocket(QStringLiteral("insecure-test-socket-mode"),
-                                            tr("Tests only: make the socket world-accessible so the peer-uid check "
-                                               "can be exercised by another user."));
-    const QCommandLineOption confirmPolicy(QStringLiteral("confirm-policy"),
-                                           tr("Who approves confirmation tokens: ask (a person, in the GUI), auto "
-                                              "(approve everything; headless servers and tests only) or deny "
-                                              "(default with --headless: deny)."),
-                                           tr("ask|auto|deny"));
+                                     HostText::tr("Longest request line accepted (default: 16777216)."),
+                                     HostText::tr("bytes"));
+    const QCommandLineOption partialTimeout(
+        QStringLiteral("partial-line-timeout-ms"),
+        HostText::tr("Close a client that leaves a line unfinished this long (default: "
+                     "10000)."),
+        HostText::tr("ms"));
+    const QCommandLineOption queueCapacity(
+        QStringLiteral("queue-capacity"),
+        HostText::tr("Executions that may wait behind the running one (default: 64)."), HostText::tr("count"));
+    const QCommandLineOption insecureSocket(
+        QStringLiteral("insecure-test-socket-mode"),
+        HostText::tr("Tests only: make the socket world-accessible so the peer-uid check "
+                     "can be exercised by another user."));
+    const QCommandLineOption confirmPolicy(
+        QStringLiteral("confirm-policy"),
+        HostText::tr("Who approves confirmation tokens: ask (a person, in the GUI), auto "
+                     "(approve everything; headless servers and tests only) or deny "
+                     "(default with --headless: deny)."),
+        HostText::tr("ask|auto|deny"));
     const QCommandLineOption requireToken(QStringLiteral("require-token"),
-                                          tr("Refuse the confirm phrase: side effects need a token from "
-                                             "desktop.confirm.issue."));
-    const QCommandLineOption maxTokenTtl(QStringLiteral("max-token-ttl-ms"),
-                                         tr("The longest ttlMs a token may be issued with (default: 600000)."),
-                                         tr("ms"));
+                                          HostText::tr("Refuse the confirm phrase: side effects need a token from "
+                                                       "desktop.confirm.issue."));
+    const QCommandLineOption maxTokenTtl(
+        QStringLiteral("max-token-ttl-ms"),
+        HostText::tr("The longest ttlMs a token may be issued with (default: 600000)."), HostText::tr("ms"));
     const QCommandLineOption approvalTimeout(QStringLiteral("approval-timeout-ms"),
-                                             tr("How long a person has to approve before it counts as denied "
-                                                "(default: 60000)."),
-                                             tr("ms"));
-    const QCommandLineOption allowCaller(QStringLiteral("allow-caller"),
-                                         tr("Only this executable may connect (repeatable; symlinks are resolved). "
-                                            "Without it, any process of your user may."),
-                                         tr("path"));
-    const QCommandLineOption dataDir(QStringLiteral("data-dir"),
-                                     tr("Where the host keeps its data, e.g. the audit log audit.jsonl (default: %1).")
-                                         .arg(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)),
-                                     tr("dir"));
+                                             HostText::tr("How long a person has to approve before it counts as denied "
+                                                          "(default: 60000)."),
+                                             HostText::tr("ms"));
+    const QCommandLineOption allowCaller(
+        QStringLiteral("allow-caller"),
+        HostText::tr("Only this executable may connect (repeatable; symlinks are resolved). "
+                     "Without it, any process of your user may."),
+        HostText::tr("path"));
+    const QCommandLineOption dataDir(
+        QStringLiteral("data-dir"),
+        HostText::tr("Where the host keeps its data, e.g. the audit log audit.jsonl (default: %1).")
+            .arg(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)),
+        HostText::tr("dir"));
     parser.addOptions({headless, socket, workspaceRoot, maxLine, partialTimeout, queueCapacity, insecureSocket,
                        confirmPolicy, requireToken, maxTokenTtl, approvalTimeout, allowCaller, dataDir});
     parser.process(app);
@@ -142,7 +152,8 @@ int main(int argc, char** argv)
         bool ok = false;
         *out = parser.value(option).toLongLong(&ok);
         if (!ok || *out <= 0) {
-            printErr(tr("msgcode-desktop-host: --%1 needs a positive number").arg(option.names().constFirst()));
+            printErr(
+                HostText::tr("msgcode-desktop-host: --%1 needs a positive number").arg(option.names().constFirst()));
             return false;
         }
         return true;
@@ -154,7 +165,8 @@ int main(int argc, char** argv)
         !positiveOption(approvalTimeout, Bridge::SecuritySettings::kDefaultApprovalTimeoutMs, &approvalMs))
         return ExitUsage;
     if (approvalMs > Bridge::Meta::kMaxTimeoutMs) {
-        printErr(tr("msgcode-desktop-host: --approval-timeout-ms takes at most %1").arg(Bridge::Meta::kMaxTimeoutMs));
+        printErr(HostText::tr("msgcode-desktop-host: --approval-timeout-ms takes at most %1")
+                     .arg(Bridge::Meta::kMaxTimeoutMs));
         return ExitUsage;
     }
 
@@ -164,7 +176,7 @@ int main(int argc, char** argv)
     if (parser.isSet(confirmPolicy)) {
         const auto policy = Bridge::SecuritySettings::policyFromName(parser.value(confirmPolicy));
         if (!policy) {
-            printErr(tr("msgcode-desktop-host: --confirm-policy takes ask, auto or deny"));
+            printErr(HostText::tr("msgcode-desktop-host: --confirm-policy takes ask, auto or deny"));
             return ExitUsage;
         }
         security.confirmPolicy = *policy;
@@ -207,22 +219,23 @@ int main(int argc, char** argv)
         QCoreApplication::quit();
     });
 
-    std::printf("%s\n", qPrintable(tr("msgcode-desktop-host %1 serving on %2")
+    std::printf("%s\n", qPrintable(HostText::tr("msgcode-desktop-host %1 serving on %2")
                                        .arg(QStringLiteral(MDH_VERSION), host.server().socketPath())));
     std::fflush(stdout);
     qCInfo(lcApp) << "serving on" << host.server().socketPath() << "workspace root"
                   << (host.dispatcher().workspace().isConfigured() ? host.dispatcher().workspace().rootRealPath()
                                                                    : QStringLiteral("(none)"));
-    qCInfo(lcApp).noquote() << tr("confirm policy %1%2; audit log %3")
+    qCInfo(lcApp).noquote() << HostText::tr("confirm policy %1%2; audit log %3")
                                    .arg(Bridge::SecuritySettings::policyName(security.confirmPolicy),
-                                        security.requireToken ? tr(", tokens required") : QString(),
+                                        security.requireToken ? HostText::tr(", tokens required") : QString(),
                                         host.audit().path());
     if (security.confirmPolicy == Bridge::ConfirmPolicy::Auto)
-        qCWarning(lcApp).noquote() << tr("CONFIRM POLICY IS AUTO: every confirmation token and every resume is "
-                                         "approved without asking anyone. Use this only on a headless server or "
-                                         "in tests.");
+        qCWarning(lcApp).noquote() << HostText::tr(
+            "CONFIRM POLICY IS AUTO: every confirmation token and every resume is "
+            "approved without asking anyone. Use this only on a headless server or "
+            "in tests.");
     if (!security.callerAllowlist.isEmpty())
-        qCInfo(lcApp).noquote() << tr("only these callers may connect: %1")
+        qCInfo(lcApp).noquote() << HostText::tr("only these callers may connect: %1")
                                        .arg(host.server().callers().allowed().join(QStringLiteral(", ")));
     // The face of the host: tray (or status window), onboarding, and the `ask` policy's human.
     std::unique_ptr<App::ConfirmationDialog> dialog;
