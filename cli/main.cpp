@@ -1,5 +1,6 @@
 #include "JsonRpc.h"
 #include "SocketPath.h"
+#include "Translations.h"
 
 #include <QCommandLineParser>
 #include <QDeadlineTimer>
@@ -315,6 +316,7 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("msgcode-desktopctl"));
     QCoreApplication::setApplicationVersion(QStringLiteral(MDH_VERSION));
+    Translations::install();
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QCoreApplication::translate(

@@ -12,10 +12,11 @@ QByteArray pretty(const QJsonObject& object)
     return QJsonDocument(object).toJson(QJsonDocument::Indented);
 }
 
-QString tr(const char* text)
+// The summary's headings, context "Evidence"; a class so lupdate sees the context.
+class EvidenceText
 {
-    return QCoreApplication::translate("Evidence", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(Evidence)
+};
 
 } // namespace
 
@@ -136,18 +137,18 @@ QByteArray ExecutionRecord::summaryLocked(const QString& outcome, const QString&
 {
     QString md;
     md += QStringLiteral("# %1 — %2\n\n").arg(m_method, m_executionId);
-    md += QStringLiteral("- %1: %2\n").arg(tr("Outcome"), outcome);
+    md += QStringLiteral("- %1: %2\n").arg(EvidenceText::tr("Outcome"), outcome);
     if (!message.isEmpty())
-        md += QStringLiteral("- %1: %2\n").arg(tr("Message"), message);
-    md += QStringLiteral("- %1: %2\n").arg(tr("Received"), m_receivedAt.toString(Qt::ISODateWithMs));
-    md += QStringLiteral("- %1: %2 ms\n").arg(tr("Duration"), QString::number(m_durationMs));
+        md += QStringLiteral("- %1: %2\n").arg(EvidenceText::tr("Message"), message);
+    md += QStringLiteral("- %1: %2\n").arg(EvidenceText::tr("Received"), m_receivedAt.toString(Qt::ISODateWithMs));
+    md += QStringLiteral("- %1: %2 ms\n").arg(EvidenceText::tr("Duration"), QString::number(m_durationMs));
     const QJsonObject peer = m_env.value(QStringLiteral("peer")).toObject();
     if (!peer.isEmpty()) {
         md += QStringLiteral("- %1: pid %2, %3\n")
-                  .arg(tr("Caller"), QString::number(peer.value(QStringLiteral("pid")).toInteger()),
+                  .arg(EvidenceText::tr("Caller"), QString::number(peer.value(QStringLiteral("pid")).toInteger()),
                        peer.value(QStringLiteral("executable")).toString());
     }
-    md += QStringLiteral("\n## %1\n\n").arg(tr("Files"));
+    md += QStringLiteral("\n## %1\n\n").arg(EvidenceText::tr("Files"));
     QStringList files = m_artifacts;
     for (const auto& name : {QStringLiteral("trace.jsonl"), QStringLiteral("response.json"),
                              QStringLiteral("summary.md")}) {
@@ -157,7 +158,7 @@ QByteArray ExecutionRecord::summaryLocked(const QString& outcome, const QString&
     for (const auto& file : files)
         md += QStringLiteral("- `%1`\n").arg(file);
     md += QStringLiteral("\n## %1\n\n| %2 | ms | ok |\n|---|---:|---|\n")
-              .arg(tr("Trace"), tr("step"));
+              .arg(EvidenceText::tr("Trace"), EvidenceText::tr("step"));
     for (const auto& line : m_trace) {
         md += QStringLiteral("| %1 | %2 | %3 |\n")
                   .arg(line.value(QStringLiteral("step")).toString(),

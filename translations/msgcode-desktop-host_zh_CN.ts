@@ -1,0 +1,637 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>App::ConfirmationDialog</name>
+    <message>
+        <source>app %1</source>
+        <translation>应用 %1</translation>
+    </message>
+    <message>
+        <source>pid %1</source>
+        <translation>进程 %1</translation>
+    </message>
+    <message>
+        <source>window &quot;%1&quot;</source>
+        <translation>窗口“%1”</translation>
+    </message>
+    <message>
+        <source>element %1</source>
+        <translation>元素 %1</translation>
+    </message>
+    <message>
+        <source>the frontmost window</source>
+        <translation>最前面的窗口</translation>
+    </message>
+    <message>
+        <source>Click</source>
+        <translation>点击</translation>
+    </message>
+    <message>
+        <source>Type text</source>
+        <translation>输入文本</translation>
+    </message>
+    <message>
+        <source>Press keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>Resume automation</source>
+        <translation>恢复自动化</translation>
+    </message>
+    <message>
+        <source>msgcode wants to act on your desktop</source>
+        <translation>msgcode 请求在你的桌面上执行操作</translation>
+    </message>
+    <message>
+        <source>Who asks:</source>
+        <translation>请求方：</translation>
+    </message>
+    <message>
+        <source>Action:</source>
+        <translation>操作：</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>目标：</translation>
+    </message>
+    <message>
+        <source>Details:</source>
+        <translation>详情：</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation>批准</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more request(s) waiting</source>
+        <translation>
+            <numerusform>另有 %n 个请求在等待</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>unknown program</source>
+        <translation>未知程序</translation>
+    </message>
+    <message>
+        <source>%1 (pid %2, %3)</source>
+        <translation>%1（进程 %2，%3）</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Keys: %1</source>
+        <translation>按键：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Text: %n character(s), hidden</source>
+        <translation>
+            <numerusform>文本：%n 个字符，已隐藏</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Text: &quot;%1&quot;</source>
+        <translation>文本：“%1”</translation>
+    </message>
+    <message>
+        <source>Side effects were stopped; this lets them run again.</source>
+        <translation>有副作用的操作已被停止；批准后将允许它们再次执行。</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Denied automatically in %n second(s)</source>
+        <translation>
+            <numerusform>%n 秒后自动拒绝</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>App::OnboardingWindow</name>
+    <message>
+        <source>Set up msgcode Desktop Host</source>
+        <translation>设置 msgcode Desktop Host</translation>
+    </message>
+    <message>
+        <source>msgcode Desktop Host needs two permissions to see and operate apps on your desktop for msgcode. msgcode itself never gets them: it asks this host, and you approve every action.</source>
+        <translation>msgcode Desktop Host 需要两项权限，才能代 msgcode 查看和操作你桌面上的应用。msgcode 本身永远不会获得这些权限：它只能向本程序提出请求，而每一项操作都由你批准。</translation>
+    </message>
+    <message>
+        <source>Accessibility — AX observe/find/action</source>
+        <translation>辅助功能 — AX 观察/查找/操作</translation>
+    </message>
+    <message>
+        <source>Open Privacy &amp; Security → Accessibility</source>
+        <translation>打开“隐私与安全性”→“辅助功能”</translation>
+    </message>
+    <message>
+        <source>Turn accessibility on</source>
+        <translation>开启辅助功能</translation>
+    </message>
+    <message>
+        <source>Screen capture — Screenshot capture</source>
+        <translation>屏幕捕获 — 截图</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Open System Settings → Privacy &amp; Security → Accessibility and switch on msgcode Desktop Host. If it is on but automation still fails after an update, the system may be holding a stale grant: remove it there (or run &lt;code&gt;tccutil reset Accessibility com.msgcode.desktop-host&lt;/code&gt;) and grant it again. &lt;a href=&quot;x-apple.systempreferences:com.apple.preference.security?Privacy_Accessibility&quot;&gt;Open the setting&lt;/a&gt;</source>
+        <translation>打开“系统设置”→“隐私与安全性”→“辅助功能”，然后打开 msgcode Desktop Host 的开关。如果开关已打开，但更新后自动化仍然失败，说明系统可能保留了一个已失效的授权：请在那里将其移除（或运行 &lt;code&gt;tccutil reset Accessibility com.msgcode.desktop-host&lt;/code&gt;），然后重新授权。&lt;a href=&quot;x-apple.systempreferences:com.apple.preference.security?Privacy_Accessibility&quot;&gt;打开该设置&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source>Open System Settings → Privacy &amp; Security → Screen Recording and switch on msgcode Desktop Host; after an update a grant can look on and still fail: remove and add it again (or run &lt;code&gt;tccutil reset ScreenCapture com.msgcode.desktop-host&lt;/code&gt;). &lt;a href=&quot;x-apple.systempreferences:com.apple.preference.security?Privacy_ScreenCapture&quot;&gt;Open the setting&lt;/a&gt;</source>
+        <translation>打开“系统设置”→“隐私与安全性”→“屏幕录制”，然后打开 msgcode Desktop Host 的开关。更新之后，授权可能看起来已打开，实际却不起作用：请将其移除后重新添加（或运行 &lt;code&gt;tccutil reset ScreenCapture com.msgcode.desktop-host&lt;/code&gt;）。&lt;a href=&quot;x-apple.systempreferences:com.apple.preference.security?Privacy_ScreenCapture&quot;&gt;打开该设置&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source>Apps started before accessibility was switched on must be restarted to appear.</source>
+        <translation>在开启辅助功能之前启动的应用，需要重新启动后才能被识别。</translation>
+    </message>
+    <message>
+        <source>Press the button to switch accessibility on for this session (org.a11y.Status) and for the desktop&apos;s settings (toolkit-accessibility). Apps that are already running must be restarted afterwards.</source>
+        <translation>点击此按钮，即可为当前会话（org.a11y.Status）和桌面设置（toolkit-accessibility）开启辅助功能。之后需要重新启动已在运行的应用。</translation>
+    </message>
+    <message>
+        <source>This is a Wayland session. Capturing the screen and injecting input through the Wayland portals is not supported yet: log in to an X11 session (&quot;GNOME on Xorg&quot;) to use the host.</source>
+        <translation>当前是 Wayland 会话。目前尚不支持通过 Wayland 门户（portal）捕获屏幕和注入输入：请登录 X11 会话（“GNOME on Xorg”）后再使用本程序。</translation>
+    </message>
+    <message>
+        <source>On X11 any program of your session may read the screen; nothing to grant.</source>
+        <translation>在 X11 下，会话中的任何程序都可以读取屏幕，无需授权。</translation>
+    </message>
+    <message>
+        <source>There is no X11 display to capture. Start the host inside your desktop session (DISPLAY must be set).</source>
+        <translation>没有可供捕获的 X11 显示。请在你的桌面会话中启动本程序（必须设置 DISPLAY）。</translation>
+    </message>
+    <message>
+        <source>All set: the host can see and operate apps.</source>
+        <translation>一切就绪：本程序可以查看和操作应用。</translation>
+    </message>
+    <message>
+        <source>The tray icon turns green once both are granted.</source>
+        <translation>两项权限都授予后，托盘图标会变成绿色。</translation>
+    </message>
+    <message>
+        <source>Granted</source>
+        <translation>已授权</translation>
+    </message>
+    <message>
+        <source>Not granted</source>
+        <translation>未授权</translation>
+    </message>
+    <message>
+        <source>Not known yet</source>
+        <translation>暂不确定</translation>
+    </message>
+</context>
+<context>
+    <name>App::TrayController</name>
+    <message>
+        <source>Onboarding…</source>
+        <translation>设置向导…</translation>
+    </message>
+    <message>
+        <source>Stop all automation</source>
+        <translation>停止所有自动化</translation>
+    </message>
+    <message>
+        <source>Resume automation</source>
+        <translation>恢复自动化</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>msgcode Desktop Host</source>
+        <translation>msgcode Desktop Host</translation>
+    </message>
+    <message>
+        <source>This desktop has no system tray, so the host shows its state here.</source>
+        <translation>此桌面没有系统托盘，因此本程序在这里显示其状态。</translation>
+    </message>
+</context>
+<context>
+    <name>Ctl</name>
+    <message>
+        <source>no msgcode-desktop-host is serving %1 (%2); start it with: msgcode-desktop-host --headless</source>
+        <translation>没有 msgcode-desktop-host 在 %1 上提供服务（%2）；请用以下命令启动：msgcode-desktop-host --headless</translation>
+    </message>
+    <message>
+        <source>error: %1: %2</source>
+        <translation>错误：%1：%2</translation>
+    </message>
+    <message>
+        <source>error: the host sent something that is not a JSON-RPC answer</source>
+        <translation>错误：主机发来的内容不是 JSON-RPC 应答</translation>
+    </message>
+    <message>
+        <source>error: no answer from the host in time</source>
+        <translation>错误：主机未能及时应答</translation>
+    </message>
+    <message>
+        <source>error: the host closed the connection without answering</source>
+        <translation>错误：主机未作应答就关闭了连接</translation>
+    </message>
+    <message>
+        <source>details: %1</source>
+        <translation>详情：%1</translation>
+    </message>
+    <message>
+        <source>(retryable)</source>
+        <translation>（可重试）</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host %1 on %2 (%3)</source>
+        <translation>msgcode-desktop-host %1，运行于 %2（%3）</translation>
+    </message>
+    <message>
+        <source>  accessibility:    %1</source>
+        <translation>  辅助功能：  %1</translation>
+    </message>
+    <message>
+        <source>  screen recording: %1</source>
+        <translation>  屏幕录制：  %1</translation>
+    </message>
+    <message>
+        <source>  bridge:           schema %1, %2, %3 queued</source>
+        <translation>  桥接：      schema 版本 %1，%2，%3 个排队中</translation>
+    </message>
+    <message>
+        <source>busy</source>
+        <translation>忙碌</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>  confirmation:     policy %1%2</source>
+        <translation>  确认：      策略 %1%2</translation>
+    </message>
+    <message>
+        <source>, PAUSED (msgcode-desktopctl resume)</source>
+        <translation>，已暂停（msgcode-desktopctl resume）</translation>
+    </message>
+    <message>
+        <source>  socket:           %1</source>
+        <translation>  套接字：    %1</translation>
+    </message>
+    <message>
+        <source>  caller:           pid %1, digest %2</source>
+        <translation>  调用方：    进程 %1，摘要 %2</translation>
+    </message>
+    <message>
+        <source>Healthy: yes</source>
+        <translation>健康：是</translation>
+    </message>
+    <message>
+        <source>Healthy: no</source>
+        <translation>健康：否</translation>
+    </message>
+    <message>
+        <source>[ok]     </source>
+        <translation>[正常]</translation>
+    </message>
+    <message>
+        <source>[warning]</source>
+        <translation>[警告]</translation>
+    </message>
+    <message>
+        <source>[error]  </source>
+        <translation>[错误]</translation>
+    </message>
+    <message>
+        <source>%1 checks: %2 ok, %3 warnings, %4 errors</source>
+        <translation>共 %1 项检查：%2 项正常，%3 项警告，%4 项错误</translation>
+    </message>
+    <message numerus="yes">
+        <source>stopped: %n execution(s) aborted</source>
+        <translation>
+            <numerusform>已停止：中止了 %n 个执行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>side effects are paused until a person resumes the host (msgcode-desktopctl resume, or the tray)</source>
+        <translation>有副作用的操作已暂停，直到有人恢复主机（msgcode-desktopctl resume，或通过托盘菜单）</translation>
+    </message>
+    <message>
+        <source>resumed: side effects are allowed again</source>
+        <translation>已恢复：重新允许有副作用的操作</translation>
+    </message>
+    <message>
+        <source>the host was not paused</source>
+        <translation>主机并未暂停</translation>
+    </message>
+    <message>
+        <source>error: cannot read standard input</source>
+        <translation>错误：无法读取标准输入</translation>
+    </message>
+    <message>
+        <source>error: cannot read %1: %2</source>
+        <translation>错误：无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>error: PARAMS must be a JSON object (%1)</source>
+        <translation>错误：PARAMS 必须是 JSON 对象（%1）</translation>
+    </message>
+    <message>
+        <source>usage: msgcode-desktopctl [options] health | doctor | stop | resume | call METHOD [PARAMS_JSON | @FILE | -]</source>
+        <translation>用法：msgcode-desktopctl [选项] health | doctor | stop | resume | call METHOD [PARAMS_JSON | @FILE | -]</translation>
+    </message>
+    <message>
+        <source>try: msgcode-desktopctl --help</source>
+        <translation>请尝试：msgcode-desktopctl --help</translation>
+    </message>
+    <message>
+        <source>Talks to a running msgcode-desktop-host.
+
+Commands:
+  health                          host version, permissions, queue
+  doctor                          every check, with what to fix
+  stop                            emergency stop: abort everything, pause side effects
+  resume                          resume after a stop (asks the host&apos;s confirmation policy)
+  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in
+
+Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
+4 no or malformed answer, 5 doctor found the host unhealthy.</source>
+        <translation>与正在运行的 msgcode-desktop-host 通信。
+
+命令：
+  health                          主机版本、权限、队列
+  doctor                          全部检查项，以及如何修复
+  stop                            紧急停止：中止所有执行，暂停有副作用的操作
+  resume                          停止后恢复（按主机的确认策略征得同意）
+  call METHOD [PARAMS | @FILE | -] 调用任意桥接方法；meta 会自动填写
+
+退出码：0 成功，1 主机返回了错误，2 用法错误，3 主机未运行，
+4 无应答或应答格式错误，5 doctor 发现主机不健康。</translation>
+    </message>
+    <message>
+        <source>The host&apos;s socket (default: $MSGCODE_DESKTOP_SOCKET or the standard path).</source>
+        <translation>主机的套接字（默认：$MSGCODE_DESKTOP_SOCKET 或标准路径）。</translation>
+    </message>
+    <message>
+        <source>path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Print the raw JSON-RPC response.</source>
+        <translation>输出原始的 JSON-RPC 应答。</translation>
+    </message>
+    <message>
+        <source>meta.timeoutMs (default 60000).</source>
+        <translation>meta.timeoutMs（默认 60000）。</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>meta.workspacePath (default: the current directory).</source>
+        <translation>meta.workspacePath（默认：当前目录）。</translation>
+    </message>
+    <message>
+        <source>dir</source>
+        <translation>目录</translation>
+    </message>
+    <message>
+        <source>health, doctor, stop, resume or call</source>
+        <translation>health、doctor、stop、resume 或 call</translation>
+    </message>
+    <message>
+        <source>error: --timeout takes 1 to 600000 ms</source>
+        <translation>错误：--timeout 的取值范围为 1 到 600000 毫秒</translation>
+    </message>
+</context>
+<context>
+    <name>Evidence</name>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Received</source>
+        <translation>接收时间</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Caller</source>
+        <translation>调用方</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Trace</source>
+        <translation>执行轨迹</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步骤</translation>
+    </message>
+</context>
+<context>
+    <name>Host</name>
+    <message>
+        <source>msgcode Desktop Host: holds the desktop permissions and serves the msgcode desktop bridge.</source>
+        <translation>msgcode Desktop Host：持有桌面权限，并为 msgcode 提供桌面桥接服务。</translation>
+    </message>
+    <message>
+        <source>Run the bridge only, without tray or windows.</source>
+        <translation>只运行桥接服务，不显示托盘图标和窗口。</translation>
+    </message>
+    <message>
+        <source>Serve on this socket path (default: $MSGCODE_DESKTOP_SOCKET or $XDG_RUNTIME_DIR/msgcode/com.msgcode.desktop.bridge.sock).</source>
+        <translation>在此套接字路径上提供服务（默认：$MSGCODE_DESKTOP_SOCKET 或 $XDG_RUNTIME_DIR/msgcode/com.msgcode.desktop.bridge.sock）。</translation>
+    </message>
+    <message>
+        <source>path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Evidence may only be written below this directory (default: $WORKSPACE_ROOT).</source>
+        <translation>证据只能写入此目录之下（默认：$WORKSPACE_ROOT）。</translation>
+    </message>
+    <message>
+        <source>dir</source>
+        <translation>目录</translation>
+    </message>
+    <message>
+        <source>Longest request line accepted (default: 16777216).</source>
+        <translation>可接受的最长请求行（默认：16777216）。</translation>
+    </message>
+    <message>
+        <source>bytes</source>
+        <translation>字节数</translation>
+    </message>
+    <message>
+        <source>Close a client that leaves a line unfinished this long (default: 10000).</source>
+        <translation>客户端的一行请求在这么长时间内仍未发完时，断开该客户端（默认：10000）。</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>Executions that may wait behind the running one (default: 64).</source>
+        <translation>当前执行之后最多可排队等待的执行数（默认：64）。</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>Tests only: make the socket world-accessible so the peer-uid check can be exercised by another user.</source>
+        <translation>仅用于测试：让所有用户都能访问套接字，以便由其他用户来检验对端 uid 检查。</translation>
+    </message>
+    <message>
+        <source>Who approves confirmation tokens: ask (a person, in the GUI), auto (approve everything; headless servers and tests only) or deny (default with --headless: deny).</source>
+        <translation>由谁批准确认令牌：ask（由人在图形界面中批准）、auto（全部批准；仅限无界面服务器和测试）或 deny（全部拒绝；使用 --headless 时默认为 deny）。</translation>
+    </message>
+    <message>
+        <source>ask|auto|deny</source>
+        <translation>ask|auto|deny</translation>
+    </message>
+    <message>
+        <source>Refuse the confirm phrase: side effects need a token from desktop.confirm.issue.</source>
+        <translation>不接受确认短语：有副作用的操作必须持有 desktop.confirm.issue 签发的令牌。</translation>
+    </message>
+    <message>
+        <source>The longest ttlMs a token may be issued with (default: 600000).</source>
+        <translation>签发令牌时允许的最长 ttlMs（默认：600000）。</translation>
+    </message>
+    <message>
+        <source>How long a person has to approve before it counts as denied (default: 60000).</source>
+        <translation>等待人工批准的时长，超时即视为拒绝（默认：60000）。</translation>
+    </message>
+    <message>
+        <source>Only this executable may connect (repeatable; symlinks are resolved). Without it, any process of your user may.</source>
+        <translation>只允许此可执行文件连接（可重复指定；会解析符号链接）。不指定时，你的用户下的任何进程都可以连接。</translation>
+    </message>
+    <message>
+        <source>Where the host keeps its data, e.g. the audit log audit.jsonl (default: %1).</source>
+        <translation>主机存放数据的目录，例如审计日志 audit.jsonl（默认：%1）。</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --%1 needs a positive number</source>
+        <translation>msgcode-desktop-host：--%1 需要一个正数</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --approval-timeout-ms takes at most %1</source>
+        <translation>msgcode-desktop-host：--approval-timeout-ms 最大为 %1</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --confirm-policy takes ask, auto or deny</source>
+        <translation>msgcode-desktop-host：--confirm-policy 的取值为 ask、auto 或 deny</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host %1 serving on %2</source>
+        <translation>msgcode-desktop-host %1 正在 %2 上提供服务</translation>
+    </message>
+    <message>
+        <source>confirm policy %1%2; audit log %3</source>
+        <translation>确认策略 %1%2；审计日志 %3</translation>
+    </message>
+    <message>
+        <source>, tokens required</source>
+        <translation>，需要令牌</translation>
+    </message>
+    <message>
+        <source>CONFIRM POLICY IS AUTO: every confirmation token and every resume is approved without asking anyone. Use this only on a headless server or in tests.</source>
+        <translation>确认策略为 AUTO：所有确认令牌和恢复请求都会在不询问任何人的情况下被批准。请仅在无界面服务器上或测试中使用。</translation>
+    </message>
+    <message>
+        <source>only these callers may connect: %1</source>
+        <translation>只允许以下调用方连接：%1</translation>
+    </message>
+</context>
+<context>
+    <name>TrayState</name>
+    <message>
+        <source>Accessibility: granted</source>
+        <translation>辅助功能：已授权</translation>
+    </message>
+    <message>
+        <source>Accessibility: not granted</source>
+        <translation>辅助功能：未授权</translation>
+    </message>
+    <message>
+        <source>Screen capture: available</source>
+        <translation>屏幕捕获：可用</translation>
+    </message>
+    <message>
+        <source>Screen capture: not available</source>
+        <translation>屏幕捕获：不可用</translation>
+    </message>
+    <message>
+        <source>Bridge: serving on %1</source>
+        <translation>桥接：正在 %1 上提供服务</translation>
+    </message>
+    <message>
+        <source>Bridge: not serving</source>
+        <translation>桥接：未提供服务</translation>
+    </message>
+    <message>
+        <source>Automation: stopped (side effects paused)</source>
+        <translation>自动化：已停止（有副作用的操作已暂停）</translation>
+    </message>
+    <message>
+        <source>Confirmations: asked of you</source>
+        <translation>确认：由你批准</translation>
+    </message>
+    <message>
+        <source>Confirmations: approved automatically</source>
+        <translation>确认：自动批准</translation>
+    </message>
+    <message>
+        <source>Confirmations: all refused</source>
+        <translation>确认：全部拒绝</translation>
+    </message>
+    <message>
+        <source>The bridge is not serving: msgcode cannot reach the host.</source>
+        <translation>桥接服务未运行：msgcode 无法连接到本程序。</translation>
+    </message>
+    <message>
+        <source>Automation is stopped until you resume it.</source>
+        <translation>自动化已停止，直到你将其恢复。</translation>
+    </message>
+    <message>
+        <source>Every side effect is approved without asking you.</source>
+        <translation>所有有副作用的操作都会不经询问直接批准。</translation>
+    </message>
+    <message>
+        <source>Nobody can approve requests, so they are all refused.</source>
+        <translation>没有人能批准请求，因此所有请求都会被拒绝。</translation>
+    </message>
+    <message>
+        <source>msgcode Desktop Host cannot automate</source>
+        <translation>msgcode Desktop Host 无法执行自动化</translation>
+    </message>
+    <message>
+        <source>msgcode Desktop Host is serving, with limits</source>
+        <translation>msgcode Desktop Host 正在运行，但功能受限</translation>
+    </message>
+    <message>
+        <source>msgcode Desktop Host is ready</source>
+        <translation>msgcode Desktop Host 已就绪</translation>
+    </message>
+</context>
+</TS>
