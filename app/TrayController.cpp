@@ -1,9 +1,13 @@
 #include "TrayController.h"
 
 #include "Host.h"
+#include "HostSettings.h"
 #include "OnboardingWindow.h"
+#include "SettingsDialog.h"
 
 #include <QAction>
+#include <QActionGroup>
+#include <QLoggingCategory>
 #include <QApplication>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -14,8 +18,9 @@
 
 namespace App {
 
-TrayController::TrayController(Bridge::Host& host, QString policy, QObject* parent)
-    : QObject(parent), m_host(host), m_policy(std::move(policy))
+Q_LOGGING_CATEGORY(lcTray, "msgcode.app.tray")
+
+TrayController::TrayController(Bridge::Host& host, QObject* parent) : QObject(parent), m_host(host)
 {
 }
 
@@ -23,6 +28,7 @@ TrayController::~TrayController()
 {
     delete m_statusWindow;
     delete m_onboarding;
+    delete m_settings;
 }
 
 void TrayController::start()
@@ -44,6 +50,9 @@ void TrayController::start()
     connect(&m_host.permissions(), &Bridge::PermissionMonitor::changed, this, &TrayController::refresh,
             Qt::QueuedConnection);
     connect(&m_host.dispatcher(), &Bridge::Dispatcher::pausedChanged, this, &TrayController::refresh);
+    // Queued: the confirmation dialog re-attaches in a direct slot of the same signal first.
+    connect(&m_host, &Bridge::Host::confirmationProviderChanged, this, &TrayController::refresh,
+            Qt::QueuedConnection);
     refresh();
     if (m_tray)
         m_tray->show();
@@ -65,8 +74,27 @@ void TrayController::buildMenu()
     }
     m_menu->addSeparator();
     m_menu->addAction(tr("Onboarding…"), this, &TrayController::showOnboarding);
+    QMenu* policies = m_menu->addMenu(tr("Confirmation policy"));
+    policies->setObjectName(QStringLiteral("policyMenu"));
+    m_policyGroup = new QActionGroup(policies);
+    m_policyGroup->setExclusive(true);
+    const std::pair<Bridge::ConfirmPolicy, QString> entries[] = {
+        {Bridge::ConfirmPolicy::Ask, tr("Ask me (recommended)")},
+        {Bridge::ConfirmPolicy::Auto, tr("Approve automatically (unsafe)")},
+        {Bridge::ConfirmPolicy::Deny, tr("Deny everything")},
+    };
+    for (const auto& [policy, text] : entries) {
+        QAction* action = policies->addAction(text);
+        action->setCheckable(true);
+        action->setData(Bridge::SecuritySettings::policyName(policy));
+        action->setObjectName(QStringLiteral("policy_") + Bridge::SecuritySettings::policyName(policy));
+        m_policyGroup->addAction(action);
+        connect(action, &QAction::triggered, this, [this, policy = policy] { choosePolicy(policy); });
+    }
     m_stop = m_menu->addAction(tr("Stop all automation"), this, [this] { m_host.stop(); });
     m_resume = m_menu->addAction(tr("Resume automation"), this, [this] { m_host.resume(QStringLiteral("user")); });
+    m_menu->addSeparator();
+    m_menu->addAction(tr("Settings…"), this, &TrayController::showSettings);
     m_menu->addSeparator();
     m_menu->addAction(tr("Quit"), this, &TrayController::quitRequested);
 }
@@ -92,13 +120,15 @@ void TrayController::buildStatusWindow()
     auto* onboarding = new QPushButton(tr("Onboarding…"), window);
     auto* stop = new QPushButton(tr("Stop all automation"), window);
     auto* resume = new QPushButton(tr("Resume automation"), window);
+    auto* settings = new QPushButton(tr("Settings…"), window);
     auto* quit = new QPushButton(tr("Quit"), window);
-    for (auto* b : {onboarding, stop, resume, quit})
+    for (auto* b : {onboarding, stop, resume, settings, quit})
         buttons->addWidget(b);
     layout->addLayout(buttons);
     connect(onboarding, &QPushButton::clicked, this, &TrayController::showOnboarding);
     connect(stop, &QPushButton::clicked, this, [this] { m_host.stop(); });
     connect(resume, &QPushButton::clicked, this, [this] { m_host.resume(QStringLiteral("user")); });
+    connect(settings, &QPushButton::clicked, this, &TrayController::showSettings);
     connect(quit, &QPushButton::clicked, this, &TrayController::quitRequested);
     m_stopButton = stop;
     m_resumeButton = resume;
@@ -115,13 +145,63 @@ void TrayController::showOnboarding()
     m_onboarding->raise();
 }
 
+QAction* TrayController::policyAction(const QString& name) const
+{
+    if (!m_policyGroup)
+        return nullptr;
+    const QList<QAction*> actions = m_policyGroup->actions();
+    for (QAction* action : actions) {
+        if (action->data().toString() == name)
+            return action;
+    }
+    return nullptr;
+}
+
+void TrayController::choosePolicy(Bridge::ConfirmPolicy policy)
+{
+    if (policy != m_host.confirmPolicy())
+        m_host.setConfirmPolicy(policy);
+    HostSettings stored = HostSettings::load(m_settingsFile);
+    stored.confirmPolicy = policy;
+    if (!stored.save(m_settingsFile))
+        qCWarning(lcTray) << "could not save the confirmation policy to the settings";
+    if (m_settings) {
+        HostSettings shown = m_settings->values();
+        shown.confirmPolicy = policy;
+        m_settings->setValues(shown);
+    }
+    refresh();
+}
+
+void TrayController::showSettings()
+{
+    if (!m_settings) {
+        m_settings = new SettingsDialog(m_host.server().socketPath(), m_settingsFile);
+        m_settings->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_settings, &SettingsDialog::saved, this, [this](const HostSettings& settings) {
+            const auto problems = settings.applyTo(m_host);
+            if (!problems.isEmpty() && m_settings) {
+                QStringList messages;
+                for (const auto& problem : problems)
+                    messages.append(problem.message);
+                m_settings->messageLabel()->setText(messages.join(QLatin1Char('\n')));
+            }
+            refresh();
+        });
+    } else if (!m_settings->isVisible()) {
+        m_settings->reload();
+    }
+    m_settings->show();
+    m_settings->raise();
+}
+
 void TrayController::refresh()
 {
     TrayState::Inputs inputs;
     inputs.permissions = m_host.permissions().current();
     inputs.serving = m_host.server().isListening();
     inputs.socketPath = m_host.server().socketPath();
-    inputs.policy = m_policy;
+    inputs.policy = Bridge::SecuritySettings::policyName(m_host.confirmPolicy());
     inputs.paused = m_host.dispatcher().isPaused();
     inputs.approverAttached = m_host.askProvider() && m_host.askProvider()->hasApprover();
     const TrayState next = TrayState::evaluate(inputs);
@@ -135,6 +215,8 @@ void TrayController::refresh()
         m_stateActions[i]->setVisible(i < m_state.lines.size() + 1);
         m_stateActions[i]->setText(i == 0 ? m_state.headline : m_state.lines.value(i - 1));
     }
+    if (QAction* live = policyAction(inputs.policy))
+        live->setChecked(true);
     m_stop->setVisible(!inputs.paused);
     m_resume->setVisible(inputs.paused);
     if (m_stopButton)

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "OnboardingWindow.h"
+#include "SecuritySettings.h"
+#include "SettingsDialog.h"
 #include "TrayState.h"
 
 #include <QObject>
@@ -9,6 +11,7 @@
 #include <memory>
 
 class QAction;
+class QActionGroup;
 class QLabel;
 class QMenu;
 class QSystemTrayIcon;
@@ -30,7 +33,8 @@ class TrayController final : public QObject
     Q_OBJECT
 
 public:
-    TrayController(Bridge::Host& host, QString policy, QObject* parent = nullptr);
+    /// The policy shown and offered is the host's live one (Host::confirmPolicy()).
+    explicit TrayController(Bridge::Host& host, QObject* parent = nullptr);
     ~TrayController() override;
 
     /// Shows the tray icon (or the status window) and, when something is missing, onboarding.
@@ -43,6 +47,16 @@ public:
     QMenu* menu() const { return m_menu.get(); }
     OnboardingWindow* onboarding() const { return m_onboarding; }
     void showOnboarding();
+    /// Opens (or raises) the settings dialog, non-modal.
+    void showSettings();
+    SettingsDialog* settingsDialog() const { return m_settings; }
+    /// Where policy changes and the dialog store settings: empty is the user's QSettings (tests
+    /// pass an ini file).
+    void setSettingsFile(const QString& iniPath) { m_settingsFile = iniPath; }
+    /// The menu's "Confirmation policy" entries, by name ("ask", "auto", "deny").
+    QAction* policyAction(const QString& name) const;
+    /// What the "Confirmation policy" entries do: switches the live policy and saves it.
+    void choosePolicy(Bridge::ConfirmPolicy policy);
 
 Q_SIGNALS:
     void stateChanged(App::TrayState::Level level);
@@ -54,7 +68,9 @@ private:
     void buildStatusWindow();
 
     Bridge::Host& m_host;
-    QString m_policy;
+    QString m_settingsFile;
+    QPointer<SettingsDialog> m_settings;
+    QActionGroup* m_policyGroup = nullptr;
     TrayState m_state;
     bool m_hasState = false;
     QSystemTrayIcon* m_tray = nullptr;

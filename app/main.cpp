@@ -2,7 +2,8 @@
 #include "Host.h"
 #include "SocketPath.h"
 
-#include "ConfirmationDialog.h"
+#include "ConfirmationController.h"
+#include "HostSettings.h"
 #include "Translations.h"
 #include "TrayController.h"
 
@@ -14,6 +15,7 @@
 #include <QSocketNotifier>
 #include <QStandardPaths>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <fcntl.h>
@@ -143,6 +145,19 @@ int main(int argc, char** argv)
                        confirmPolicy, requireToken, maxTokenTtl, approvalTimeout, allowCaller, dataDir});
     parser.process(app);
 
+    // GUI mode: the settings dialog's values are the defaults; command-line options still win.
+    // Headless reads no settings, so a server's behaviour is what its command line says.
+    App::HostSettings stored;
+    if (!headlessMode) {
+        stored = App::HostSettings::load();
+        for (const auto& problem : stored.validate())
+            qCWarning(lcApp).noquote() << HostText::tr("settings: %1").arg(problem.message);
+        stored.maxTokenTtlMs =
+            std::clamp(stored.maxTokenTtlMs, App::HostSettings::kMinTokenTtlMs, App::HostSettings::kMaxTokenTtlMs);
+        stored.approvalTimeoutMs = std::clamp(stored.approvalTimeoutMs, App::HostSettings::kMinApprovalTimeoutMs,
+                                              App::HostSettings::kMaxApprovalTimeoutMs);
+        stored.pngCompression = std::clamp(stored.pngCompression, 0, 9);
+    }
 
     const auto positiveOption = [&](const QCommandLineOption& option, qint64 fallback, qint64* out) {
         if (!parser.isSet(option)) {
@@ -161,8 +176,8 @@ int main(int argc, char** argv)
     qint64 maxLineBytes = 0, partialMs = 0, queueCap = 0, maxTtlMs = 0, approvalMs = 0;
     if (!positiveOption(maxLine, Bridge::LineFramer::kDefaultMaxLineBytes, &maxLineBytes) ||
         !positiveOption(partialTimeout, 10000, &partialMs) || !positiveOption(queueCapacity, 64, &queueCap) ||
-        !positiveOption(maxTokenTtl, Bridge::SecuritySettings::kDefaultMaxTokenTtlMs, &maxTtlMs) ||
-        !positiveOption(approvalTimeout, Bridge::SecuritySettings::kDefaultApprovalTimeoutMs, &approvalMs))
+        !positiveOption(maxTokenTtl, stored.maxTokenTtlMs, &maxTtlMs) ||
+        !positiveOption(approvalTimeout, stored.approvalTimeoutMs, &approvalMs))
         return ExitUsage;
     if (approvalMs > Bridge::Meta::kMaxTimeoutMs) {
         printErr(HostText::tr("msgcode-desktop-host: --approval-timeout-ms takes at most %1")
@@ -172,7 +187,7 @@ int main(int argc, char** argv)
 
     Bridge::SecuritySettings security;
     // Headless, nobody is there to say yes: deny unless configured (README, Security).
-    security.confirmPolicy = parser.isSet(headless) ? Bridge::ConfirmPolicy::Deny : Bridge::ConfirmPolicy::Ask;
+    security.confirmPolicy = parser.isSet(headless) ? Bridge::ConfirmPolicy::Deny : stored.confirmPolicy;
     if (parser.isSet(confirmPolicy)) {
         const auto policy = Bridge::SecuritySettings::policyFromName(parser.value(confirmPolicy));
         if (!policy) {
@@ -181,10 +196,10 @@ int main(int argc, char** argv)
         }
         security.confirmPolicy = *policy;
     }
-    security.requireToken = parser.isSet(requireToken);
+    security.requireToken = parser.isSet(requireToken) || stored.requireToken;
     security.maxTokenTtlMs = maxTtlMs;
     security.approvalTimeoutMs = static_cast<int>(approvalMs);
-    security.callerAllowlist = parser.values(allowCaller);
+    security.callerAllowlist = parser.isSet(allowCaller) ? parser.values(allowCaller) : stored.callerAllowlist;
     security.dataDir = parser.isSet(dataDir)
                            ? QDir(parser.value(dataDir)).absolutePath()
                            : QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
@@ -195,10 +210,14 @@ int main(int argc, char** argv)
     options.server.partialLineTimeoutMs = static_cast<int>(partialMs);
     options.server.insecureSocketModeForTests = parser.isSet(insecureSocket);
     options.executor.queueCapacity = static_cast<int>(queueCap);
-    options.workspaceRoot =
-        parser.isSet(workspaceRoot) ? parser.value(workspaceRoot) : qEnvironmentVariable("WORKSPACE_ROOT");
+    options.workspaceRoot = parser.isSet(workspaceRoot)    ? parser.value(workspaceRoot)
+                            : !stored.workspaceRoot.isEmpty() ? stored.workspaceRoot
+                                                              : qEnvironmentVariable("WORKSPACE_ROOT");
     options.backendFactory = &Automation::createPlatformBackend;
     options.security = security;
+    options.keepTypedText = stored.keepTypedText;
+    if (!headlessMode)
+        options.backendSettings = stored.backendSettings();
 
     installSignalHandlers();
     Bridge::Host host(options);
@@ -238,13 +257,13 @@ int main(int argc, char** argv)
         qCInfo(lcApp).noquote() << HostText::tr("only these callers may connect: %1")
                                        .arg(host.server().callers().allowed().join(QStringLiteral(", ")));
     // The face of the host: tray (or status window), onboarding, and the `ask` policy's human.
-    std::unique_ptr<App::ConfirmationDialog> dialog;
+    std::unique_ptr<App::ConfirmationController> confirmations;
     std::unique_ptr<App::TrayController> tray;
     if (!headlessMode) {
         QApplication::setQuitOnLastWindowClosed(false);
-        if (auto* ask = host.askProvider())
-            dialog = std::make_unique<App::ConfirmationDialog>(*ask);
-        tray = std::make_unique<App::TrayController>(host, Bridge::SecuritySettings::policyName(security.confirmPolicy));
+        // Follows the live policy: the dialog re-attaches when the tray or settings switch it.
+        confirmations = std::make_unique<App::ConfirmationController>(host);
+        tray = std::make_unique<App::TrayController>(host);
         QObject::connect(tray.get(), &App::TrayController::quitRequested, &app, [&] {
             host.shutdown();
             QCoreApplication::quit();
@@ -254,6 +273,6 @@ int main(int argc, char** argv)
     const int code = QCoreApplication::exec();
     host.shutdown();
     tray.reset();
-    dialog.reset();
+    confirmations.reset();
     return code;
 }

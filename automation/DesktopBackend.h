@@ -59,6 +59,9 @@ public:
     virtual ~DesktopBackend();
 
     virtual BackendInfo info() = 0;
+    /// Applies runtime settings from the host (e.g. `cmdKey`, `pngCompression`); unknown keys
+    /// are ignored. Called on the worker thread between jobs. The default has nothing to set.
+    virtual void configure(const QJsonObject& settings) { Q_UNUSED(settings) }
 
     /// Resolves a route (default: the frontmost app and its active window). Never the host itself.
     virtual Result<ResolvedRoute> resolveRoute(const Route& route, const CallContext& context) = 0;

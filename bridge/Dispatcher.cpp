@@ -123,8 +123,10 @@ void Dispatcher::registerMethods()
              return prepared(params, &Methods::typeText, params ? params->confirm : ConfirmParams{});
          },
          {},
-         // DESIGN.md 9: typed text is kept as length + SHA-256 only.
-         [](const QJsonObject& p) {
+         // DESIGN.md 9: typed text is kept as length + SHA-256 only, unless the user opted in.
+         [this](const QJsonObject& p) {
+             if (m_keepTypedText)
+                 return p;
              QJsonObject out = p;
              const QJsonValue text = p.value(QStringLiteral("text"));
              if (text.isString()) {
@@ -596,6 +598,36 @@ void Dispatcher::approvalDecided(quint64 id, const ApprovalDecision& decision)
                 .withRetryable(false));
     }
     pending.onApproved(decision);
+}
+
+void Dispatcher::setSecurity(const SecuritySettings& settings, ConfirmationProvider* provider)
+{
+    Q_ASSERT(provider);
+    const QString dataDir = m_security.settings.dataDir;
+    if (provider != m_security.provider) {
+        // The old provider's pending requests cannot be answered any more: deny them, with the
+        // old policy named in the answer and the audit line.
+        const QList<quint64> pending = m_pendingApprovals.keys();
+        for (const quint64 id : pending) {
+            m_security.provider->cancel(id);
+            approvalDecided(id, ApprovalDecision::deny(QStringLiteral("policy_changed"), QStringLiteral("policy")));
+        }
+        m_security.provider = provider;
+    }
+    m_security.settings = settings;
+    m_security.settings.dataDir = dataDir;
+}
+
+bool Dispatcher::setWorkspaceRoot(const QString& root, QString* error)
+{
+    WorkspacePolicy next(root);
+    if (!next.isConfigured()) {
+        if (error)
+            *error = next.configurationProblem();
+        return false;
+    }
+    m_workspace = std::move(next);
+    return true;
 }
 
 void Dispatcher::withdrawApproval(quint64 id, const QString& why)

@@ -107,6 +107,16 @@ public:
     void connectionClosed(quint64 connectionId);
     int pendingApprovals() const { return static_cast<int>(m_pendingApprovals.size()); }
     const SecuritySettings& security() const { return m_security.settings; }
+    /// Runtime settings change (issue 5 §4): new limits apply to the next request. When
+    /// `provider` differs from the current one, approvals pending with the old provider are
+    /// denied (decidedBy "policy_changed") before it is replaced. `dataDir` is not changed.
+    void setSecurity(const SecuritySettings& settings, ConfirmationProvider* provider);
+    /// Replaces the workspace root; an unusable root is refused (false, `error` says why) and
+    /// the old one kept.
+    bool setWorkspaceRoot(const QString& root, QString* error = nullptr);
+    /// DESIGN.md 9: when on, request.json keeps the typed text (the trace never does).
+    void setKeepTypedText(bool keep) { m_keepTypedText = keep; }
+    bool keepTypedText() const { return m_keepTypedText; }
 
 Q_SIGNALS:
     /// The host was stopped (true) or resumed (false), e.g. for the tray.
@@ -146,6 +156,7 @@ private:
     QHash<QString, MethodSpec> m_methods;
     SecurityContext m_security;
     bool m_paused = false;
+    bool m_keepTypedText = false;
     QHash<quint64, PendingApproval> m_pendingApprovals;
     quint64 m_nextApprovalId = 1;
 };

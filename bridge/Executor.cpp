@@ -46,6 +46,12 @@ public:
 
     void stop() { m_backend.reset(); }
 
+    void configure(const std::function<void(Automation::DesktopBackend&)>& configure)
+    {
+        if (m_backend)
+            configure(*m_backend);
+    }
+
     void run(const std::shared_ptr<Executor::Job>& job)
     {
         auto& record = *job->spec.record;
@@ -135,6 +141,15 @@ QStringList Executor::queuedExecutionIds() const
 bool Executor::contains(const QString& executionId) const
 {
     return m_byId.contains(executionId);
+}
+
+void Executor::configureBackend(std::function<void(Automation::DesktopBackend&)> configure)
+{
+    if (!m_worker || !configure)
+        return;
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, configure = std::move(configure)] { worker->configure(configure); },
+        Qt::QueuedConnection);
 }
 
 Automation::BackendInfo Executor::backendInfo() const

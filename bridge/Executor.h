@@ -96,6 +96,10 @@ public:
     QStringList queuedExecutionIds() const;
     bool contains(const QString& executionId) const;
 
+    /// Runs `configure` on the worker thread with the backend, after the jobs already handed to
+    /// the worker (never during one). Capture values only: it runs on another thread.
+    void configureBackend(std::function<void(Automation::DesktopBackend&)> configure);
+
     /// The backend's self-report, refreshed by the worker after each job (never blocks).
     Automation::BackendInfo backendInfo() const;
 

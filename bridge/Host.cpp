@@ -1,6 +1,7 @@
 #include "Host.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QLoggingCategory>
 
 namespace Bridge {
@@ -15,20 +16,7 @@ Host::Host(HostOptions options, QObject* parent) : QObject(parent), m_options(st
     m_executor = std::make_unique<Executor>(m_options.backendFactory, m_options.executor);
     m_audit = std::make_unique<AuditLog>(m_options.security.dataDir, m_options.auditMaxBytes);
     m_tokens = std::make_unique<ConfirmTokens>(m_options.tokenClock);
-    switch (m_options.security.confirmPolicy) {
-    case ConfirmPolicy::Ask: {
-        auto ask = std::make_unique<AskConfirmationProvider>();
-        m_askProvider = ask.get();
-        m_provider = std::move(ask);
-        break;
-    }
-    case ConfirmPolicy::Auto:
-        m_provider = std::make_unique<AutoConfirmationProvider>();
-        break;
-    case ConfirmPolicy::Deny:
-        m_provider = std::make_unique<DenyConfirmationProvider>();
-        break;
-    }
+    m_provider = makeProvider(m_options.security.confirmPolicy);
     m_dispatcher = std::make_unique<Dispatcher>(
         *m_executor, WorkspacePolicy(m_options.workspaceRoot), *m_permissions,
         HostFacts{m_options.server.socketPath, QString(), QDateTime::currentDateTimeUtc()},
@@ -36,12 +24,90 @@ Host::Host(HostOptions options, QObject* parent) : QObject(parent), m_options(st
     const CallerPolicy callers(m_options.security.callerAllowlist);
     for (const QString& entry : callers.unresolved())
         qCWarning(lcHost) << "allowed caller" << entry << "does not exist; it can match no process";
+    m_dispatcher->setKeepTypedText(m_options.keepTypedText);
+    if (!m_options.backendSettings.isEmpty())
+        configureBackend(m_options.backendSettings);
     m_server = std::make_unique<Server>(*m_dispatcher, *m_executor, m_options.server, callers);
     connect(m_server.get(), &Server::callerRefused, this, [this](const PeerInfo& peer, const Automation::Error& error) {
         m_audit->record(QStringLiteral("caller_refused"), &peer,
                         QJsonObject{{QStringLiteral("reason"), error.details.value(QStringLiteral("reason"))},
                                     {QStringLiteral("uid"), peer.uid}});
     });
+}
+
+std::unique_ptr<ConfirmationProvider> Host::makeProvider(ConfirmPolicy policy)
+{
+    m_askProvider = nullptr;
+    switch (policy) {
+    case ConfirmPolicy::Ask: {
+        auto ask = std::make_unique<AskConfirmationProvider>();
+        m_askProvider = ask.get();
+        return ask;
+    }
+    case ConfirmPolicy::Auto:
+        return std::make_unique<AutoConfirmationProvider>();
+    case ConfirmPolicy::Deny:
+        break;
+    }
+    return std::make_unique<DenyConfirmationProvider>();
+}
+
+void Host::applySecurity(const SecuritySettings& settings)
+{
+    SecuritySettings next = settings;
+    next.dataDir = m_options.security.dataDir;
+    const bool policyChanged = next.confirmPolicy != m_options.security.confirmPolicy;
+    const bool callersChanged = next.callerAllowlist != m_options.security.callerAllowlist;
+    std::unique_ptr<ConfirmationProvider> old;
+    if (policyChanged) {
+        old = std::move(m_provider);
+        m_provider = makeProvider(next.confirmPolicy);
+    }
+    m_dispatcher->setSecurity(next, m_provider.get());
+    if (callersChanged) {
+        const CallerPolicy callers(next.callerAllowlist);
+        for (const QString& entry : callers.unresolved())
+            qCWarning(lcHost) << "allowed caller" << entry << "does not exist; it can match no process";
+        m_server->setCallers(callers);
+    }
+    const QString from = SecuritySettings::policyName(m_options.security.confirmPolicy);
+    m_options.security = next;
+    m_audit->record(QStringLiteral("settings_changed"), nullptr,
+                    QJsonObject{{QStringLiteral("confirmPolicy"), SecuritySettings::policyName(next.confirmPolicy)},
+                                {QStringLiteral("previousConfirmPolicy"), from},
+                                {QStringLiteral("requireToken"), next.requireToken},
+                                {QStringLiteral("maxTokenTtlMs"), next.maxTokenTtlMs},
+                                {QStringLiteral("approvalTimeoutMs"), next.approvalTimeoutMs},
+                                {QStringLiteral("callerAllowlist"), QJsonArray::fromStringList(next.callerAllowlist)}});
+    if (policyChanged) {
+        if (next.confirmPolicy == ConfirmPolicy::Auto)
+            qCWarning(lcHost).noquote() << "confirm policy is now AUTO: every confirmation is approved without asking";
+        else
+            qCInfo(lcHost).noquote() << "confirm policy is now" << SecuritySettings::policyName(next.confirmPolicy);
+        // The GUI lets go of the old provider here, while it still exists.
+        Q_EMIT confirmationProviderChanged();
+    }
+}
+
+void Host::setConfirmPolicy(ConfirmPolicy policy)
+{
+    SecuritySettings next = m_options.security;
+    next.confirmPolicy = policy;
+    applySecurity(next);
+}
+
+bool Host::setWorkspaceRoot(const QString& root, QString* error)
+{
+    if (!m_dispatcher->setWorkspaceRoot(root, error))
+        return false;
+    m_options.workspaceRoot = root;
+    qCInfo(lcHost) << "workspace root is now" << m_dispatcher->workspace().rootRealPath();
+    return true;
+}
+
+void Host::configureBackend(const QJsonObject& settings)
+{
+    m_executor->configureBackend([settings](Automation::DesktopBackend& backend) { backend.configure(settings); });
 }
 
 Host::~Host()

@@ -30,6 +30,10 @@ struct HostOptions
     ConfirmTokens::Clock tokenClock;
     /// Tests: the audit log's rotation size.
     qint64 auditMaxBytes = AuditLog::kDefaultMaxBytes;
+    /// DESIGN.md 9: keep typed text in request.json (default: length + SHA-256 only).
+    bool keepTypedText = false;
+    /// Settings for the backend, applied once it exists (DesktopBackend::configure).
+    QJsonObject backendSettings;
 };
 
 /// The bridge as one object: permission monitor, executor (worker thread + backend),
@@ -64,7 +68,31 @@ public:
     AskConfirmationProvider* askProvider() { return m_askProvider; }
     AuditLog& audit() { return *m_audit; }
 
+    /// The live security settings (policy, token limits, allowlist).
+    const SecuritySettings& security() const { return m_options.security; }
+    ConfirmPolicy confirmPolicy() const { return m_options.security.confirmPolicy; }
+    /// Applies settings at runtime (issue 5 §4): the confirmation policy (a new provider;
+    /// approvals pending with the old one are denied), requireToken, maxTokenTtlMs and
+    /// approvalTimeoutMs for the next request, and the caller allowlist for new connections
+    /// (existing connections keep their pinned identity). `dataDir` is fixed at start.
+    void applySecurity(const SecuritySettings& settings);
+    /// Shorthand for applySecurity() with only the policy changed.
+    void setConfirmPolicy(ConfirmPolicy policy);
+    /// The workspace root for the next request; false (old root kept) when unusable.
+    bool setWorkspaceRoot(const QString& root, QString* error = nullptr);
+    void setKeepTypedText(bool keep) { m_dispatcher->setKeepTypedText(keep); }
+    /// Passes settings to the backend on the worker thread (DesktopBackend::configure).
+    void configureBackend(const QJsonObject& settings);
+
+Q_SIGNALS:
+    /// The confirmation provider was replaced (askProvider() may now be another object or
+    /// nullptr). Emitted before the old provider is destroyed: a GUI attached to the old
+    /// AskConfirmationProvider must let go of it in a direct connection.
+    void confirmationProviderChanged();
+
 private:
+    std::unique_ptr<ConfirmationProvider> makeProvider(ConfirmPolicy policy);
+
     HostOptions m_options;
     std::unique_ptr<PermissionMonitor> m_permissions;
     std::unique_ptr<Executor> m_executor;

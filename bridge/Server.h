@@ -89,6 +89,9 @@ public:
     const ServerOptions& options() const { return m_options; }
     Dispatcher& dispatcher() { return m_dispatcher; }
     const CallerPolicy& callers() const { return m_callers; }
+    /// Replaces the caller policy for connections accepted from now on; existing connections
+    /// keep the identity they were admitted with.
+    void setCallers(CallerPolicy callers) { m_callers = std::move(callers); }
 
 Q_SIGNALS:
     /// A connection was refused at accept (one DESKTOP_CALLER_FORBIDDEN line, then closed).

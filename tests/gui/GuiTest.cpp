@@ -151,7 +151,7 @@ TEST_F(Gui, TrayIconAppearsAndChangesColourWithAccessibility)
     TrayHost trayHost;
     ASSERT_TRUE(trayHost.start()) << "no system tray host";
     startHost();
-    App::TrayController tray(*m_host, QStringLiteral("ask"));
+    App::TrayController tray(*m_host);
     tray.start();
     ASSERT_TRUE(tray.usesTray());
     ASSERT_TRUE(QTest::qWaitFor([&] { return tray.trayIcon()->isVisible() && !tray.trayIcon()->geometry().isEmpty(); }, 5000));
@@ -183,7 +183,7 @@ TEST_F(Gui, StatusWindowWhenTheDesktopHasNoTray)
     if (QSystemTrayIcon::isSystemTrayAvailable())
         GTEST_SKIP() << "a system tray host from outside the test is running";
     startHost();
-    App::TrayController tray(*m_host, QStringLiteral("ask"));
+    App::TrayController tray(*m_host);
     tray.start();
     EXPECT_FALSE(tray.usesTray());
     ASSERT_NE(tray.statusWindow(), nullptr);
@@ -201,7 +201,7 @@ TEST_F(Gui, OnboardingButtonTurnsAccessibilityOn)
     ASSERT_TRUE(QTest::qWaitFor([&] {
         return m_host->permissions().current().accessibility.state == Automation::PermissionState::Denied;
     }, 5000));
-    App::TrayController tray(*m_host, QStringLiteral("ask"));
+    App::TrayController tray(*m_host);
     tray.start(); // something is missing: onboarding opens by itself
     ASSERT_NE(tray.onboarding(), nullptr);
     ASSERT_TRUE(QTest::qWaitForWindowExposed(tray.onboarding(), 5000));

@@ -186,6 +186,19 @@ std::optional<Error> FakeBackend::enter(const QString& operation, const CallCont
     return failure;
 }
 
+QJsonObject FakeDesktop::backendSettings() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_backendSettings;
+}
+
+void FakeBackend::configure(const QJsonObject& settings)
+{
+    QMutexLocker lock(&m_desktop->m_mutex);
+    for (auto it = settings.begin(); it != settings.end(); ++it)
+        m_desktop->m_backendSettings.insert(it.key(), it.value());
+}
+
 BackendInfo FakeBackend::info()
 {
     return BackendInfo{QStringLiteral("fake"), true, QStringLiteral("scripted test backend"), {}};

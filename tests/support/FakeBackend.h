@@ -45,6 +45,8 @@ public:
     int callCount(const QString& operation) const;
     bool sawCancel() const;
     int focusRequests() const;
+    /// What DesktopBackend::configure was last given (merged, latest value per key).
+    QJsonObject backendSettings() const;
 
 private:
     friend class FakeBackend;
@@ -60,6 +62,7 @@ private:
     bool m_focused = true;
     bool m_sawCancel = false;
     int m_focusRequests = 0;
+    QJsonObject m_backendSettings;
     std::function<void(FakeDesktop&, const Automation::Node&)> m_onPress;
 };
 
@@ -70,6 +73,7 @@ public:
     explicit FakeBackend(std::shared_ptr<FakeDesktop> desktop) : m_desktop(std::move(desktop)) {}
 
     Automation::BackendInfo info() override;
+    void configure(const QJsonObject& settings) override;
     Automation::Result<Automation::ResolvedRoute> resolveRoute(const Automation::Route& route,
                                                                const Automation::CallContext& context) override;
     Automation::Status focusWindow(const Automation::ResolvedRoute& route,

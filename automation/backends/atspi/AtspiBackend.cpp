@@ -12,6 +12,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QImage>
+#include <QImageWriter>
 #include <QLoggingCategory>
 #include <QRegularExpression>
 #include <QThread>
@@ -234,6 +235,18 @@ void AtspiBackend::disconnect()
     if (m_connected)
         QDBusConnection::disconnectFromBus(m_connectionName);
     m_connected = false;
+}
+
+void AtspiBackend::configure(const QJsonObject& settings)
+{
+    const QString cmd = settings.value(QStringLiteral("cmdKey")).toString();
+    if (cmd == QLatin1String("super"))
+        m_x11.setCmdKey(X11Session::CmdKey::Super);
+    else if (cmd == QLatin1String("ctrl"))
+        m_x11.setCmdKey(X11Session::CmdKey::Control);
+    const QJsonValue compression = settings.value(QStringLiteral("pngCompression"));
+    if (compression.isDouble())
+        m_pngCompression = std::clamp(compression.toInt(), -1, 9);
 }
 
 BackendInfo AtspiBackend::info()
@@ -1080,7 +1093,10 @@ Result<Screenshot> AtspiBackend::screenshot(const CallContext& context)
     QByteArray png;
     QBuffer buffer(&png);
     buffer.open(QIODevice::WriteOnly);
-    image.save(&buffer, "PNG");
+    QImageWriter writer(&buffer, "PNG");
+    if (m_pngCompression >= 0)
+        writer.setCompression(m_pngCompression);
+    writer.write(image);
     return Screenshot{png, image.width(), image.height(), takenAt};
 }
 
@@ -1198,7 +1214,7 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
     // Clipboard, then keyboard: the route's focus policy raised the window, the element grabbed focus.
     if (options.clearBefore) {
         const unsigned long control = X11Session::keysymControl();
-        const unsigned long a = X11Session::keysymForName(QStringLiteral("a"));
+        const unsigned long a = m_x11.keysymForName(QStringLiteral("a"));
         for (const auto& [keysym, press] : {std::pair{control, true}, std::pair{a, true}, std::pair{a, false},
                                             std::pair{control, false}}) {
             if (auto err = injectKey(keysym, press, context))
@@ -1213,7 +1229,7 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
     if (auto stop = context.checkpoint())
         return *stop;
     const unsigned long control = X11Session::keysymControl();
-    const unsigned long v = X11Session::keysymForName(QStringLiteral("v"));
+    const unsigned long v = m_x11.keysymForName(QStringLiteral("v"));
     std::optional<Error> pasteError;
     const auto pasted = m_clipboard.paste(
         text,
@@ -1259,7 +1275,7 @@ Result<ActionOutcome> AtspiBackend::sendChord(const ResolvedRoute&, const KeyCho
 {
     QList<unsigned long> keys;
     for (const auto& name : chord.names()) {
-        const unsigned long keysym = X11Session::keysymForName(name);
+        const unsigned long keysym = m_x11.keysymForName(name);
         if (!keysym)
             return Error::invalidParam(QStringLiteral("keys"), QStringLiteral("no X key for \"%1\"").arg(name));
         keys.append(keysym);

@@ -26,6 +26,10 @@ public:
     ~AtspiBackend() override;
 
     BackendInfo info() override;
+    /// `cmdKey`: "ctrl" or "super"; `pngCompression`: 0..9 (-1: Qt's default).
+    void configure(const QJsonObject& settings) override;
+    X11Session::CmdKey cmdKey() const { return m_x11.cmdKey(); }
+    int pngCompression() const { return m_pngCompression; }
     Result<ResolvedRoute> resolveRoute(const Route& route, const CallContext& context) override;
     Status focusWindow(const ResolvedRoute& route, const CallContext& context) override;
     Result<Snapshot> snapshot(const ResolvedRoute& route, const SnapshotBounds& bounds,
@@ -104,6 +108,7 @@ private:
     QHash<QString, bool> m_cacheSupport;     ///< service -> Cache.GetItems answers with items
     App m_lastApp;
     X11Session m_x11;
+    int m_pngCompression = -1;
     X11Clipboard m_clipboard;
     std::unique_ptr<AtspiTreeCache> m_tree;
     qint64 m_ownPid = 0;

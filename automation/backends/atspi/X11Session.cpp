@@ -252,7 +252,7 @@ bool X11Session::typeCharacter(QChar c, QString* error)
     return true;
 }
 
-unsigned long X11Session::keysymForName(const QString& name)
+unsigned long X11Session::keysymForName(const QString& name) const
 {
     static const QHash<QString, unsigned long> table{
         {QStringLiteral("enter"), XK_Return},          {QStringLiteral("tab"), XK_Tab},
@@ -269,11 +269,14 @@ unsigned long X11Session::keysymForName(const QString& name)
         {QStringLiteral("quote"), XK_apostrophe},      {QStringLiteral("bracketleft"), XK_bracketleft},
         {QStringLiteral("bracketright"), XK_bracketright}, {QStringLiteral("grave"), XK_grave},
         {QStringLiteral("menu"), XK_Menu},             {QStringLiteral("printscreen"), XK_Print},
-        // On Linux "cmd" is the primary shortcut modifier, Control (DESIGN.md 4).
-        {QStringLiteral("cmd"), XK_Control_L},         {QStringLiteral("ctrl"), XK_Control_L},
+        {QStringLiteral("ctrl"), XK_Control_L},
         {QStringLiteral("alt"), XK_Alt_L},             {QStringLiteral("shift"), XK_Shift_L},
         {QStringLiteral("super"), XK_Super_L},
     };
+    // On Linux "cmd" is the primary shortcut modifier, Control (DESIGN.md 4), unless the
+    // settings map it to Super.
+    if (name == QLatin1String("cmd"))
+        return m_cmdKey == CmdKey::Super ? XK_Super_L : XK_Control_L;
     if (const auto it = table.constFind(name); it != table.cend())
         return *it;
     if (name.size() == 1 && name.at(0).isLetterOrNumber() && name.at(0).unicode() < 0x80)

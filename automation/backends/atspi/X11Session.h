@@ -16,6 +16,8 @@ class X11Session
 {
 public:
     using Cancelled = std::function<bool()>;
+    /// Which key the portable `cmd` modifier presses (DESIGN.md 4: Control by default).
+    enum class CmdKey { Control, Super };
 
     X11Session();
     ~X11Session();
@@ -36,14 +38,18 @@ public:
     /// Types one character (with Shift, or through a borrowed keycode when no key produces it).
     bool typeCharacter(QChar c, QString* error);
 
-    /// X keysym for a canonical key name of Keys.h (modifiers included); 0 when none.
-    static unsigned long keysymForName(const QString& name);
+    /// X keysym for a canonical key name of Keys.h (modifiers included, `cmd` as set by
+    /// setCmdKey); 0 when none.
+    unsigned long keysymForName(const QString& name) const;
+    void setCmdKey(CmdKey key) { m_cmdKey = key; }
+    CmdKey cmdKey() const { return m_cmdKey; }
     static unsigned long keysymReturn();
     static unsigned long keysymBackSpace();
     static unsigned long keysymControl();
 
 private:
     void* m_display = nullptr;
+    CmdKey m_cmdKey = CmdKey::Control;
 };
 
 } // namespace Automation

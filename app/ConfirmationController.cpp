@@ -1,0 +1,27 @@
+#include "ConfirmationController.h"
+
+#include "ConfirmationDialog.h"
+#include "Host.h"
+
+namespace App {
+
+ConfirmationController::ConfirmationController(Bridge::Host& host, QObject* parent) : QObject(parent), m_host(host)
+{
+    if (auto* ask = m_host.askProvider())
+        m_dialog = std::make_unique<ConfirmationDialog>(*ask);
+    // Direct: Host destroys the old provider right after the signal returns.
+    connect(&m_host, &Bridge::Host::confirmationProviderChanged, this, &ConfirmationController::reattach,
+            Qt::DirectConnection);
+}
+
+ConfirmationController::~ConfirmationController() = default;
+
+void ConfirmationController::reattach()
+{
+    m_dialog.reset();
+    if (auto* ask = m_host.askProvider())
+        m_dialog = std::make_unique<ConfirmationDialog>(*ask);
+    Q_EMIT dialogChanged(m_dialog.get());
+}
+
+} // namespace App

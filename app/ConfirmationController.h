@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QObject>
+
+#include <memory>
+
+namespace Bridge {
+class Host;
+}
+
+namespace App {
+
+class ConfirmationDialog;
+
+/// Keeps a ConfirmationDialog attached to the host's `ask` provider while the policy changes
+/// at runtime (issue 5 §4): the dialog lets go of the old provider before it is destroyed and a
+/// new one attaches whenever the policy is `ask` again.
+class ConfirmationController final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit ConfirmationController(Bridge::Host& host, QObject* parent = nullptr);
+    ~ConfirmationController() override;
+
+    /// The dialog attached now; nullptr unless the policy is `ask`.
+    ConfirmationDialog* dialog() const { return m_dialog.get(); }
+
+Q_SIGNALS:
+    /// The dialog was replaced or removed.
+    void dialogChanged(App::ConfirmationDialog* dialog);
+
+private:
+    void reattach();
+
+    Bridge::Host& m_host;
+    std::unique_ptr<ConfirmationDialog> m_dialog;
+};
+
+} // namespace App

@@ -1,0 +1,145 @@
+#include "HostSettings.h"
+
+#include "Host.h"
+
+#include <QFileInfo>
+#include <QSettings>
+
+namespace App {
+
+namespace {
+
+const QString keyWorkspaceRoot = QStringLiteral("workspaceRoot");
+const QString keyConfirmPolicy = QStringLiteral("confirmPolicy");
+const QString keyRequireToken = QStringLiteral("requireToken");
+const QString keyMaxTokenTtlMs = QStringLiteral("maxTokenTtlMs");
+const QString keyApprovalTimeoutMs = QStringLiteral("approvalTimeoutMs");
+const QString keyKeepTypedText = QStringLiteral("evidence/keepTypedText");
+const QString keyPngCompression = QStringLiteral("evidence/pngCompression");
+const QString keyCallerAllowlist = QStringLiteral("callerAllowlist");
+const QString keyCmdKey = QStringLiteral("cmdKey");
+// The translations read this key at start (translations/Translations.h).
+const QString keyLanguage = QStringLiteral("language");
+
+template <typename T>
+T number(const QSettings& settings, const QString& key, T fallback)
+{
+    bool ok = false;
+    const qlonglong value = settings.value(key).toLongLong(&ok);
+    return ok ? static_cast<T>(value) : fallback;
+}
+
+} // namespace
+
+QList<HostSettings::Problem> HostSettings::validate() const
+{
+    QList<Problem> problems;
+    if (!workspaceRoot.isEmpty()) {
+        const QFileInfo root(workspaceRoot);
+        if (!root.exists())
+            problems.append({keyWorkspaceRoot, tr("The workspace root %1 does not exist.").arg(workspaceRoot)});
+        else if (!root.isDir())
+            problems.append({keyWorkspaceRoot, tr("The workspace root %1 is not a directory.").arg(workspaceRoot)});
+    }
+    if (maxTokenTtlMs < kMinTokenTtlMs || maxTokenTtlMs > kMaxTokenTtlMs)
+        problems.append({keyMaxTokenTtlMs, tr("The longest token lifetime must be between %1 and %2 ms.")
+                                             .arg(kMinTokenTtlMs)
+                                             .arg(kMaxTokenTtlMs)});
+    if (approvalTimeoutMs < kMinApprovalTimeoutMs || approvalTimeoutMs > kMaxApprovalTimeoutMs)
+        problems.append({keyApprovalTimeoutMs, tr("The approval timeout must be between %1 and %2 ms.")
+                                                 .arg(kMinApprovalTimeoutMs)
+                                                 .arg(kMaxApprovalTimeoutMs)});
+    if (pngCompression < 0 || pngCompression > 9)
+        problems.append({keyPngCompression, tr("The PNG compression level must be between 0 and 9.")});
+    for (const QString& caller : callerAllowlist) {
+        const QFileInfo file(caller);
+        if (caller.trimmed().isEmpty() || !file.exists())
+            problems.append({keyCallerAllowlist, tr("The allowed caller %1 does not exist.").arg(caller)});
+        else if (!file.isFile())
+            problems.append({keyCallerAllowlist, tr("The allowed caller %1 is not a file.").arg(caller)});
+    }
+    if (!languages().contains(language))
+        problems.append({keyLanguage, tr("Unknown language \"%1\".").arg(language)});
+    return problems;
+}
+
+std::unique_ptr<QSettings> HostSettings::open(const QString& iniPath)
+{
+    if (iniPath.isEmpty())
+        return std::make_unique<QSettings>(QStringLiteral("msgcode"), QStringLiteral("msgcode-desktop-host"));
+    return std::make_unique<QSettings>(iniPath, QSettings::IniFormat);
+}
+
+HostSettings HostSettings::load(QSettings& settings)
+{
+    HostSettings out;
+    out.workspaceRoot = settings.value(keyWorkspaceRoot).toString();
+    if (const auto policy = Bridge::SecuritySettings::policyFromName(settings.value(keyConfirmPolicy).toString()))
+        out.confirmPolicy = *policy;
+    out.requireToken = settings.value(keyRequireToken, false).toBool();
+    out.maxTokenTtlMs = number(settings, keyMaxTokenTtlMs, out.maxTokenTtlMs);
+    out.approvalTimeoutMs = number(settings, keyApprovalTimeoutMs, out.approvalTimeoutMs);
+    out.keepTypedText = settings.value(keyKeepTypedText, false).toBool();
+    out.pngCompression = number(settings, keyPngCompression, out.pngCompression);
+    out.callerAllowlist = settings.value(keyCallerAllowlist).toStringList();
+    out.cmdKey = settings.value(keyCmdKey).toString() == QLatin1String("super") ? CmdKey::Super : CmdKey::Control;
+    out.language = settings.value(keyLanguage).toString();
+    return out;
+}
+
+HostSettings HostSettings::load(const QString& iniPath)
+{
+    return load(*open(iniPath));
+}
+
+void HostSettings::save(QSettings& settings) const
+{
+    settings.setValue(keyWorkspaceRoot, workspaceRoot);
+    settings.setValue(keyConfirmPolicy, Bridge::SecuritySettings::policyName(confirmPolicy));
+    settings.setValue(keyRequireToken, requireToken);
+    settings.setValue(keyMaxTokenTtlMs, maxTokenTtlMs);
+    settings.setValue(keyApprovalTimeoutMs, approvalTimeoutMs);
+    settings.setValue(keyKeepTypedText, keepTypedText);
+    settings.setValue(keyPngCompression, pngCompression);
+    settings.setValue(keyCallerAllowlist, callerAllowlist);
+    settings.setValue(keyCmdKey, cmdKeyName(cmdKey));
+    settings.setValue(keyLanguage, language);
+}
+
+bool HostSettings::save(const QString& iniPath) const
+{
+    const auto settings = open(iniPath);
+    save(*settings);
+    settings->sync();
+    return settings->status() == QSettings::NoError;
+}
+
+Bridge::SecuritySettings HostSettings::securitySettings(Bridge::SecuritySettings base) const
+{
+    base.confirmPolicy = confirmPolicy;
+    base.requireToken = requireToken;
+    base.maxTokenTtlMs = maxTokenTtlMs;
+    base.approvalTimeoutMs = approvalTimeoutMs;
+    base.callerAllowlist = callerAllowlist;
+    return base;
+}
+
+QJsonObject HostSettings::backendSettings() const
+{
+    return QJsonObject{{QStringLiteral("cmdKey"), cmdKeyName(cmdKey)}, {QStringLiteral("pngCompression"), pngCompression}};
+}
+
+QList<HostSettings::Problem> HostSettings::applyTo(Bridge::Host& host) const
+{
+    QList<Problem> problems;
+    host.applySecurity(securitySettings(host.security()));
+    host.setKeepTypedText(keepTypedText);
+    host.configureBackend(backendSettings());
+    QString error;
+    // An empty root means $WORKSPACE_ROOT, which only a restart reads again.
+    if (!workspaceRoot.isEmpty() && !host.setWorkspaceRoot(workspaceRoot, &error))
+        problems.append({keyWorkspaceRoot, tr("The host refused the workspace root: %1").arg(error)});
+    return problems;
+}
+
+} // namespace App

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "SecuritySettings.h"
+
+#include <QCoreApplication>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+class QSettings;
+
+namespace Bridge {
+class Host;
+}
+
+namespace App {
+
+/// The host's persistent settings (issue 5 §4) over QSettings ("msgcode" /
+/// "msgcode-desktop-host"): load, validate and save, without widgets so it can be unit-tested.
+class HostSettings
+{
+    Q_DECLARE_TR_FUNCTIONS(HostSettings)
+
+public:
+    static constexpr qint64 kMinTokenTtlMs = 1000;
+    static constexpr qint64 kMaxTokenTtlMs = 600000;
+    static constexpr int kMinApprovalTimeoutMs = 5000;
+    static constexpr int kMaxApprovalTimeoutMs = 600000;
+    static constexpr int kDefaultPngCompression = 6;
+
+    /// What the portable `cmd` modifier presses on Linux.
+    enum class CmdKey { Control, Super };
+
+    /// Empty: $WORKSPACE_ROOT at start. Else an existing directory.
+    QString workspaceRoot;
+    Bridge::ConfirmPolicy confirmPolicy = Bridge::ConfirmPolicy::Ask;
+    bool requireToken = false;
+    qint64 maxTokenTtlMs = Bridge::SecuritySettings::kDefaultMaxTokenTtlMs;
+    int approvalTimeoutMs = Bridge::SecuritySettings::kDefaultApprovalTimeoutMs;
+    /// DESIGN.md 9: typed text is kept as length + SHA-256 unless this is on.
+    bool keepTypedText = false;
+    int pngCompression = kDefaultPngCompression; ///< zlib level 0 (none) .. 9 (smallest)
+    QStringList callerAllowlist;
+    CmdKey cmdKey = CmdKey::Control;
+    /// "" (system), "en" or "zh_CN"; read by the translations at start.
+    QString language;
+
+    /// One validation problem: which field and what is wrong, for a person.
+    struct Problem
+    {
+        QString field; ///< the key, e.g. "workspaceRoot"
+        QString message;
+    };
+    /// Empty when every value is acceptable.
+    QList<Problem> validate() const;
+
+    /// The settings store: `iniPath` empty is the user's (organization/application), else that
+    /// ini file (tests).
+    static std::unique_ptr<QSettings> open(const QString& iniPath = {});
+    /// Reads what is stored; a missing or malformed value keeps its default.
+    static HostSettings load(QSettings& settings);
+    static HostSettings load(const QString& iniPath = {});
+    void save(QSettings& settings) const;
+    /// False when the store could not be written.
+    bool save(const QString& iniPath) const;
+
+    /// `base` with the security fields of these settings (dataDir kept).
+    Bridge::SecuritySettings securitySettings(Bridge::SecuritySettings base) const;
+    /// What DesktopBackend::configure takes: `cmdKey` and `pngCompression`.
+    QJsonObject backendSettings() const;
+    /// Applies everything that can change at runtime to a running host. Returns the problems
+    /// (e.g. a workspace root the host refused); the rest is applied anyway.
+    QList<Problem> applyTo(Bridge::Host& host) const;
+
+    static QString cmdKeyName(CmdKey key) { return key == CmdKey::Super ? QStringLiteral("super") : QStringLiteral("ctrl"); }
+    static QStringList languages() { return {QString(), QStringLiteral("en"), QStringLiteral("zh_CN")}; }
+
+    friend bool operator==(const HostSettings&, const HostSettings&) = default;
+};
+
+} // namespace App

@@ -1,0 +1,277 @@
+#include "SettingsDialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace App {
+
+namespace {
+
+QLabel* errorLabel(QWidget* parent, const QString& name)
+{
+    auto* label = new QLabel(parent);
+    label->setObjectName(name);
+    label->setWordWrap(true);
+    label->setStyleSheet(QStringLiteral("color: #b00020;"));
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->hide();
+    return label;
+}
+
+QLabel* note(QWidget* parent, const QString& text)
+{
+    auto* label = new QLabel(text, parent);
+    label->setWordWrap(true);
+    label->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    return label;
+}
+
+} // namespace
+
+SettingsDialog::SettingsDialog(QString socketPath, QString iniPath, QWidget* parent)
+    : QDialog(parent), m_iniPath(std::move(iniPath))
+{
+    setObjectName(QStringLiteral("settingsDialog"));
+    setWindowTitle(tr("msgcode Desktop Host Settings"));
+    setModal(false);
+    auto* layout = new QVBoxLayout(this);
+
+    // Security.
+    auto* security = new QGroupBox(tr("Security"), this);
+    auto* securityForm = new QFormLayout(security);
+    auto* workspaceRow = new QHBoxLayout;
+    m_workspace = new QLineEdit(security);
+    m_workspace->setObjectName(QStringLiteral("workspaceRoot"));
+    m_workspace->setPlaceholderText(tr("$WORKSPACE_ROOT at start"));
+    auto* choose = new QPushButton(tr("Choose…"), security);
+    choose->setObjectName(QStringLiteral("chooseWorkspaceRoot"));
+    workspaceRow->addWidget(m_workspace, 1);
+    workspaceRow->addWidget(choose);
+    securityForm->addRow(tr("Workspace root:"), workspaceRow);
+    m_workspaceError = errorLabel(security, QStringLiteral("workspaceRootError"));
+    securityForm->addRow(QString(), m_workspaceError);
+
+    m_policy = new QComboBox(security);
+    m_policy->setObjectName(QStringLiteral("confirmPolicy"));
+    m_policy->addItem(tr("Ask a person (recommended)"), QStringLiteral("ask"));
+    m_policy->addItem(tr("Approve automatically"), QStringLiteral("auto"));
+    m_policy->addItem(tr("Deny everything"), QStringLiteral("deny"));
+    securityForm->addRow(tr("Confirmation policy:"), m_policy);
+    m_autoWarning = new QLabel(tr("Warning: with \"Approve automatically\" every click, typed text and hotkey a "
+                                  "client asks for is approved without asking you. Use it only on a headless "
+                                  "server or in tests."),
+                               security);
+    m_autoWarning->setObjectName(QStringLiteral("autoWarning"));
+    m_autoWarning->setWordWrap(true);
+    m_autoWarning->setStyleSheet(QStringLiteral("color: #b00020; font-weight: bold;"));
+    m_autoWarning->hide();
+    securityForm->addRow(QString(), m_autoWarning);
+    connect(m_policy, &QComboBox::currentIndexChanged, this, [this] {
+        m_autoWarning->setVisible(m_policy->currentData().toString() == QLatin1String("auto"));
+    });
+
+    m_requireToken = new QCheckBox(tr("Require a confirmation token (refuse the CONFIRM phrase)"), security);
+    m_requireToken->setObjectName(QStringLiteral("requireToken"));
+    securityForm->addRow(QString(), m_requireToken);
+    m_maxTtl = new QSpinBox(security);
+    m_maxTtl->setObjectName(QStringLiteral("maxTokenTtlMs"));
+    m_maxTtl->setRange(static_cast<int>(HostSettings::kMinTokenTtlMs), static_cast<int>(HostSettings::kMaxTokenTtlMs));
+    m_maxTtl->setSingleStep(1000);
+    m_maxTtl->setSuffix(tr(" ms"));
+    securityForm->addRow(tr("Longest token lifetime:"), m_maxTtl);
+    m_approvalTimeout = new QSpinBox(security);
+    m_approvalTimeout->setObjectName(QStringLiteral("approvalTimeoutMs"));
+    m_approvalTimeout->setRange(HostSettings::kMinApprovalTimeoutMs, HostSettings::kMaxApprovalTimeoutMs);
+    m_approvalTimeout->setSingleStep(1000);
+    m_approvalTimeout->setSuffix(tr(" ms"));
+    securityForm->addRow(tr("Time to approve:"), m_approvalTimeout);
+
+    m_callers = new QPlainTextEdit(security);
+    m_callers->setObjectName(QStringLiteral("callerAllowlist"));
+    m_callers->setPlaceholderText(tr("Any program of your user may connect. One executable path per line limits "
+                                     "it to those."));
+    m_callers->setMinimumHeight(m_callers->fontMetrics().lineSpacing() * 4 + 16);
+    auto* callersColumn = new QVBoxLayout;
+    auto* callersRow = new QHBoxLayout;
+    callersRow->addWidget(m_callers, 1);
+    auto* addCaller = new QPushButton(tr("Add executable…"), security);
+    callersRow->addWidget(addCaller, 0, Qt::AlignTop);
+    callersColumn->addLayout(callersRow);
+    callersColumn->addWidget(note(security, tr("Applies to new connections; connected clients keep the identity "
+                                               "they were admitted with.")));
+    securityForm->addRow(tr("Allowed callers:"), callersColumn);
+    m_callersError = errorLabel(security, QStringLiteral("callerAllowlistError"));
+    securityForm->addRow(QString(), m_callersError);
+    layout->addWidget(security);
+
+    // Evidence.
+    auto* evidence = new QGroupBox(tr("Evidence"), this);
+    auto* evidenceForm = new QFormLayout(evidence);
+    m_keepTypedText = new QCheckBox(tr("Keep typed text in request.json (otherwise only its length and SHA-256)"),
+                                    evidence);
+    m_keepTypedText->setObjectName(QStringLiteral("keepTypedText"));
+    evidenceForm->addRow(m_keepTypedText);
+    m_pngCompression = new QSpinBox(evidence);
+    m_pngCompression->setObjectName(QStringLiteral("pngCompression"));
+    m_pngCompression->setRange(0, 9);
+    evidenceForm->addRow(tr("Screenshot PNG compression (0 fastest, 9 smallest):"), m_pngCompression);
+    layout->addWidget(evidence);
+
+    // Host.
+    auto* host = new QGroupBox(tr("Host"), this);
+    auto* hostForm = new QFormLayout(host);
+    m_socket = new QLineEdit(socketPath, host);
+    m_socket->setObjectName(QStringLiteral("socketPath"));
+    m_socket->setReadOnly(true);
+    hostForm->addRow(tr("Socket:"), m_socket);
+    m_cmdKey = new QComboBox(host);
+    m_cmdKey->setObjectName(QStringLiteral("cmdKey"));
+    m_cmdKey->addItem(tr("Control"), QStringLiteral("ctrl"));
+    m_cmdKey->addItem(tr("Super (the Windows key)"), QStringLiteral("super"));
+    hostForm->addRow(tr("The \"cmd\" key presses:"), m_cmdKey);
+    m_language = new QComboBox(host);
+    m_language->setObjectName(QStringLiteral("language"));
+    m_language->addItem(tr("System"), QString());
+    m_language->addItem(tr("English"), QStringLiteral("en"));
+    m_language->addItem(tr("Simplified Chinese (简体中文)"), QStringLiteral("zh_CN"));
+    hostForm->addRow(tr("Language:"), m_language);
+    hostForm->addRow(QString(), note(host, tr("The language applies after a restart of the host; the other "
+                                              "settings apply when saved.")));
+    layout->addWidget(host);
+
+    m_message = new QLabel(this);
+    m_message->setObjectName(QStringLiteral("messageLabel"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_message);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Close, this);
+    m_save = buttons->button(QDialogButtonBox::Save);
+    layout->addWidget(buttons);
+
+    connect(choose, &QPushButton::clicked, this, &SettingsDialog::chooseWorkspace);
+    connect(addCaller, &QPushButton::clicked, this, &SettingsDialog::addCaller);
+    connect(m_save, &QPushButton::clicked, this, [this] { save(); });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    reload();
+}
+
+void SettingsDialog::reload()
+{
+    setValues(HostSettings::load(m_iniPath));
+    showProblems({});
+    m_message->clear();
+}
+
+void SettingsDialog::setValues(const HostSettings& settings)
+{
+    m_workspace->setText(settings.workspaceRoot);
+    m_policy->setCurrentIndex(m_policy->findData(Bridge::SecuritySettings::policyName(settings.confirmPolicy)));
+    m_requireToken->setChecked(settings.requireToken);
+    m_maxTtl->setValue(static_cast<int>(settings.maxTokenTtlMs));
+    m_approvalTimeout->setValue(settings.approvalTimeoutMs);
+    m_keepTypedText->setChecked(settings.keepTypedText);
+    m_pngCompression->setValue(settings.pngCompression);
+    m_callers->setPlainText(settings.callerAllowlist.join(QLatin1Char('\n')));
+    m_cmdKey->setCurrentIndex(m_cmdKey->findData(HostSettings::cmdKeyName(settings.cmdKey)));
+    m_language->setCurrentIndex(std::max(0, m_language->findData(settings.language)));
+}
+
+HostSettings SettingsDialog::values() const
+{
+    HostSettings out;
+    out.workspaceRoot = m_workspace->text().trimmed();
+    out.confirmPolicy =
+        Bridge::SecuritySettings::policyFromName(m_policy->currentData().toString()).value_or(Bridge::ConfirmPolicy::Ask);
+    out.requireToken = m_requireToken->isChecked();
+    out.maxTokenTtlMs = m_maxTtl->value();
+    out.approvalTimeoutMs = m_approvalTimeout->value();
+    out.keepTypedText = m_keepTypedText->isChecked();
+    out.pngCompression = m_pngCompression->value();
+    const QStringList lines = m_callers->toPlainText().split(QLatin1Char('\n'));
+    for (const QString& line : lines) {
+        if (!line.trimmed().isEmpty())
+            out.callerAllowlist.append(line.trimmed());
+    }
+    out.cmdKey = m_cmdKey->currentData().toString() == QLatin1String("super") ? HostSettings::CmdKey::Super
+                                                                             : HostSettings::CmdKey::Control;
+    out.language = m_language->currentData().toString();
+    return out;
+}
+
+bool SettingsDialog::save()
+{
+    const HostSettings settings = values();
+    const auto problems = settings.validate();
+    showProblems(problems);
+    if (!problems.isEmpty())
+        return false;
+    if (!settings.save(m_iniPath)) {
+        m_message->setStyleSheet(QStringLiteral("color: #b00020;"));
+        m_message->setText(tr("The settings could not be written."));
+        return false;
+    }
+    m_message->setStyleSheet(QString());
+    m_message->setText(tr("Saved and applied. A new language shows after a restart."));
+    Q_EMIT saved(settings);
+    return true;
+}
+
+void SettingsDialog::showProblems(const QList<HostSettings::Problem>& problems)
+{
+    QStringList workspace, callers, all;
+    for (const auto& problem : problems) {
+        all.append(problem.message);
+        if (problem.field == QLatin1String("workspaceRoot"))
+            workspace.append(problem.message);
+        else if (problem.field == QLatin1String("callerAllowlist"))
+            callers.append(problem.message);
+    }
+    m_workspaceError->setText(workspace.join(QLatin1Char('\n')));
+    m_workspaceError->setVisible(!workspace.isEmpty());
+    m_callersError->setText(callers.join(QLatin1Char('\n')));
+    m_callersError->setVisible(!callers.isEmpty());
+    if (!all.isEmpty()) {
+        m_message->setStyleSheet(QStringLiteral("color: #b00020;"));
+        m_message->setText(tr("Not saved: %1").arg(all.join(QLatin1Char(' '))));
+    }
+}
+
+void SettingsDialog::chooseWorkspace()
+{
+    // open(), never exec(): the request path must not wait on a nested event loop.
+    auto* chooser = new QFileDialog(this, tr("Workspace root"), m_workspace->text());
+    chooser->setFileMode(QFileDialog::Directory);
+    chooser->setOption(QFileDialog::ShowDirsOnly);
+    chooser->setAttribute(Qt::WA_DeleteOnClose);
+    connect(chooser, &QFileDialog::fileSelected, this, [this](const QString& dir) { m_workspace->setText(dir); });
+    chooser->open();
+}
+
+void SettingsDialog::addCaller()
+{
+    auto* chooser = new QFileDialog(this, tr("Allowed caller"));
+    chooser->setFileMode(QFileDialog::ExistingFile);
+    chooser->setAttribute(Qt::WA_DeleteOnClose);
+    connect(chooser, &QFileDialog::fileSelected, this, [this](const QString& file) {
+        QString text = m_callers->toPlainText();
+        if (!text.isEmpty() && !text.endsWith(QLatin1Char('\n')))
+            text += QLatin1Char('\n');
+        m_callers->setPlainText(text + file);
+    });
+    chooser->open();
+}
+
+} // namespace App

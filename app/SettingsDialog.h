@@ -1,0 +1,67 @@
+#pragma once
+
+#include "HostSettings.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace App {
+
+/// The settings dialog (issue 5 §4): shown with show()/open(), never exec(). Save validates
+/// (problems appear next to their field and in a message line), stores the values and emits
+/// saved(); whoever owns the host applies them (HostSettings::applyTo).
+class SettingsDialog final : public QDialog
+{
+    Q_OBJECT
+
+public:
+    /// `socketPath` is shown read-only; `iniPath` empty: the user's settings, else that ini file.
+    explicit SettingsDialog(QString socketPath, QString iniPath = {}, QWidget* parent = nullptr);
+
+    /// Fills the fields from `settings`.
+    void setValues(const HostSettings& settings);
+    /// What the fields say now.
+    HostSettings values() const;
+    /// Validates, saves and emits saved(); false (with the problems shown) when invalid.
+    bool save();
+    /// Re-reads the store into the fields.
+    void reload();
+
+    QPushButton* saveButton() const { return m_save; }
+    QLabel* messageLabel() const { return m_message; }
+
+Q_SIGNALS:
+    void saved(const App::HostSettings& settings);
+
+private:
+    void showProblems(const QList<HostSettings::Problem>& problems);
+    void chooseWorkspace();
+    void addCaller();
+
+    QString m_iniPath;
+    QLineEdit* m_workspace = nullptr;
+    QLabel* m_workspaceError = nullptr;
+    QComboBox* m_policy = nullptr;
+    QLabel* m_autoWarning = nullptr;
+    QCheckBox* m_requireToken = nullptr;
+    QSpinBox* m_maxTtl = nullptr;
+    QSpinBox* m_approvalTimeout = nullptr;
+    QCheckBox* m_keepTypedText = nullptr;
+    QSpinBox* m_pngCompression = nullptr;
+    QPlainTextEdit* m_callers = nullptr;
+    QLabel* m_callersError = nullptr;
+    QLineEdit* m_socket = nullptr;
+    QComboBox* m_cmdKey = nullptr;
+    QComboBox* m_language = nullptr;
+    QLabel* m_message = nullptr;
+    QPushButton* m_save = nullptr;
+};
+
+} // namespace App

@@ -1,0 +1,207 @@
+// HostSettings (issue 5 §4): validation, the QSettings round trip, what reaches the bridge and
+// the backend; and the backend side of the `cmd` mapping.
+#include "Executor.h"
+#include "FakeBackend.h"
+#include "HostSettings.h"
+
+#ifdef Q_OS_LINUX
+#include "backends/atspi/AtspiBackend.h"
+#include "backends/atspi/X11Session.h"
+#endif
+
+#include <QDir>
+#include <QFile>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+using App::HostSettings;
+using namespace Testing;
+
+namespace {
+
+QStringList fields(const QList<HostSettings::Problem>& problems)
+{
+    QStringList out;
+    for (const auto& problem : problems)
+        out.append(problem.field);
+    return out;
+}
+
+HostSettings everythingChanged(const QTemporaryDir& dir)
+{
+    HostSettings s;
+    s.workspaceRoot = dir.path();
+    s.confirmPolicy = Bridge::ConfirmPolicy::Deny;
+    s.requireToken = true;
+    s.maxTokenTtlMs = 1000;
+    s.approvalTimeoutMs = 600000;
+    s.keepTypedText = true;
+    s.pngCompression = 0;
+    s.callerAllowlist = {QStringLiteral("/bin/sh"), QStringLiteral("/usr/bin/env")};
+    s.cmdKey = HostSettings::CmdKey::Super;
+    s.language = QStringLiteral("zh_CN");
+    return s;
+}
+
+} // namespace
+
+TEST(HostSettings, DefaultsAreValidAndSafe)
+{
+    const HostSettings s;
+    EXPECT_TRUE(s.validate().isEmpty());
+    EXPECT_EQ(s.confirmPolicy, Bridge::ConfirmPolicy::Ask);
+    EXPECT_FALSE(s.keepTypedText);
+    EXPECT_FALSE(s.requireToken);
+    EXPECT_EQ(s.cmdKey, HostSettings::CmdKey::Control);
+    EXPECT_TRUE(s.language.isEmpty());
+}
+
+TEST(HostSettings, WorkspaceRootMustBeAnExistingDirectory)
+{
+    QTemporaryDir dir;
+    HostSettings s;
+    s.workspaceRoot = dir.path();
+    EXPECT_TRUE(s.validate().isEmpty());
+    s.workspaceRoot = dir.path() + QStringLiteral("/missing");
+    EXPECT_EQ(fields(s.validate()), QStringList{QStringLiteral("workspaceRoot")});
+    EXPECT_TRUE(s.validate().constFirst().message.contains(QStringLiteral("does not exist")));
+    QFile file(dir.path() + QStringLiteral("/file"));
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    s.workspaceRoot = file.fileName();
+    EXPECT_TRUE(s.validate().constFirst().message.contains(QStringLiteral("not a directory")));
+}
+
+TEST(HostSettings, RangesAreChecked)
+{
+    struct Case
+    {
+        const char* name;
+        std::function<void(HostSettings&)> change;
+        QString field; // empty: valid
+    };
+    const Case cases[] = {
+        {"ttl at min", [](HostSettings& s) { s.maxTokenTtlMs = 1000; }, {}},
+        {"ttl at max", [](HostSettings& s) { s.maxTokenTtlMs = 600000; }, {}},
+        {"ttl below", [](HostSettings& s) { s.maxTokenTtlMs = 999; }, QStringLiteral("maxTokenTtlMs")},
+        {"ttl above", [](HostSettings& s) { s.maxTokenTtlMs = 600001; }, QStringLiteral("maxTokenTtlMs")},
+        {"approval at min", [](HostSettings& s) { s.approvalTimeoutMs = 5000; }, {}},
+        {"approval below", [](HostSettings& s) { s.approvalTimeoutMs = 4999; }, QStringLiteral("approvalTimeoutMs")},
+        {"approval above", [](HostSettings& s) { s.approvalTimeoutMs = 600001; }, QStringLiteral("approvalTimeoutMs")},
+        {"png 9", [](HostSettings& s) { s.pngCompression = 9; }, {}},
+        {"png 10", [](HostSettings& s) { s.pngCompression = 10; }, QStringLiteral("evidence/pngCompression")},
+        {"png -1", [](HostSettings& s) { s.pngCompression = -1; }, QStringLiteral("evidence/pngCompression")},
+        {"caller exists", [](HostSettings& s) { s.callerAllowlist = {QStringLiteral("/bin/sh")}; }, {}},
+        {"caller missing", [](HostSettings& s) { s.callerAllowlist = {QStringLiteral("/no/such/exe")}; },
+         QStringLiteral("callerAllowlist")},
+        {"caller is a dir", [](HostSettings& s) { s.callerAllowlist = {QStringLiteral("/usr")}; },
+         QStringLiteral("callerAllowlist")},
+        {"language en", [](HostSettings& s) { s.language = QStringLiteral("en"); }, {}},
+        {"language fr", [](HostSettings& s) { s.language = QStringLiteral("fr"); }, QStringLiteral("language")},
+    };
+    for (const auto& c : cases) {
+        HostSettings s;
+        c.change(s);
+        const auto problems = s.validate();
+        if (c.field.isEmpty()) {
+            EXPECT_TRUE(problems.isEmpty()) << c.name;
+        } else {
+            EXPECT_EQ(fields(problems), QStringList{c.field}) << c.name;
+            EXPECT_FALSE(problems.value(0).message.isEmpty()) << c.name;
+        }
+    }
+}
+
+TEST(HostSettings, RoundTripThroughAnIniFile)
+{
+    QTemporaryDir dir;
+    const QString ini = dir.path() + QStringLiteral("/settings.ini");
+    const HostSettings written = everythingChanged(dir);
+    ASSERT_TRUE(written.save(ini));
+    const HostSettings read = HostSettings::load(ini);
+    EXPECT_TRUE(read == written);
+    // The keys other code reads: the translations read "language".
+    QSettings raw(ini, QSettings::IniFormat);
+    EXPECT_EQ(raw.value(QStringLiteral("language")).toString(), QStringLiteral("zh_CN"));
+    EXPECT_EQ(raw.value(QStringLiteral("confirmPolicy")).toString(), QStringLiteral("deny"));
+    EXPECT_EQ(raw.value(QStringLiteral("cmdKey")).toString(), QStringLiteral("super"));
+}
+
+TEST(HostSettings, MissingOrMalformedValuesKeepDefaults)
+{
+    QTemporaryDir dir;
+    const QString ini = dir.path() + QStringLiteral("/settings.ini");
+    EXPECT_TRUE(HostSettings::load(ini) == HostSettings());
+    {
+        QSettings raw(ini, QSettings::IniFormat);
+        raw.setValue(QStringLiteral("confirmPolicy"), QStringLiteral("sometimes"));
+        raw.setValue(QStringLiteral("maxTokenTtlMs"), QStringLiteral("lots"));
+        raw.setValue(QStringLiteral("cmdKey"), QStringLiteral("hyper"));
+    }
+    const HostSettings read = HostSettings::load(ini);
+    EXPECT_EQ(read.confirmPolicy, Bridge::ConfirmPolicy::Ask);
+    EXPECT_EQ(read.maxTokenTtlMs, Bridge::SecuritySettings::kDefaultMaxTokenTtlMs);
+    EXPECT_EQ(read.cmdKey, HostSettings::CmdKey::Control);
+}
+
+TEST(HostSettings, SecurityAndBackendSettings)
+{
+    QTemporaryDir dir;
+    const HostSettings s = everythingChanged(dir);
+    Bridge::SecuritySettings base;
+    base.dataDir = QStringLiteral("/data");
+    const auto security = s.securitySettings(base);
+    EXPECT_EQ(security.confirmPolicy, Bridge::ConfirmPolicy::Deny);
+    EXPECT_TRUE(security.requireToken);
+    EXPECT_EQ(security.maxTokenTtlMs, 1000);
+    EXPECT_EQ(security.approvalTimeoutMs, 600000);
+    EXPECT_EQ(security.callerAllowlist, s.callerAllowlist);
+    EXPECT_EQ(security.dataDir, QStringLiteral("/data"));
+    EXPECT_EQ(s.backendSettings(), (QJsonObject{{QStringLiteral("cmdKey"), QStringLiteral("super")},
+                                                {QStringLiteral("pngCompression"), 0}}));
+}
+
+TEST(HostSettings, ExecutorPassesBackendSettingsToTheWorker)
+{
+    auto desktop = std::make_shared<FakeDesktop>();
+    Bridge::Executor executor([desktop] { return std::make_unique<FakeBackend>(desktop); });
+    HostSettings s;
+    s.cmdKey = HostSettings::CmdKey::Super;
+    const QJsonObject settings = s.backendSettings();
+    executor.configureBackend([settings](Automation::DesktopBackend& backend) { backend.configure(settings); });
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] { return desktop->backendSettings().value(QStringLiteral("cmdKey")).toString() == QLatin1String("super"); },
+        5000));
+    executor.shutdown();
+}
+
+#ifdef Q_OS_LINUX
+TEST(CmdKeyMapping, X11SessionMapsCmdToControlOrSuper)
+{
+    Automation::X11Session x11; // the mapping needs no display
+    const unsigned long control = x11.keysymForName(QStringLiteral("ctrl"));
+    const unsigned long super = x11.keysymForName(QStringLiteral("super"));
+    ASSERT_NE(control, 0u);
+    ASSERT_NE(super, 0u);
+    EXPECT_EQ(x11.keysymForName(QStringLiteral("cmd")), control);
+    x11.setCmdKey(Automation::X11Session::CmdKey::Super);
+    EXPECT_EQ(x11.keysymForName(QStringLiteral("cmd")), super);
+    EXPECT_EQ(x11.keysymForName(QStringLiteral("ctrl")), control); // ctrl stays Control
+}
+
+TEST(CmdKeyMapping, AtspiBackendConfigure)
+{
+    Automation::AtspiBackend backend;
+    EXPECT_EQ(backend.cmdKey(), Automation::X11Session::CmdKey::Control);
+    EXPECT_EQ(backend.pngCompression(), -1);
+    backend.configure(QJsonObject{{QStringLiteral("cmdKey"), QStringLiteral("super")},
+                                  {QStringLiteral("pngCompression"), 9}});
+    EXPECT_EQ(backend.cmdKey(), Automation::X11Session::CmdKey::Super);
+    EXPECT_EQ(backend.pngCompression(), 9);
+    backend.configure(QJsonObject{{QStringLiteral("cmdKey"), QStringLiteral("ctrl")}});
+    EXPECT_EQ(backend.cmdKey(), Automation::X11Session::CmdKey::Control);
+    EXPECT_EQ(backend.pngCompression(), 9); // unchanged when not given
+}
+#endif
