@@ -72,10 +72,15 @@ int main(int argc, char** argv)
         QLoggingCategory::setFilterRules(QStringLiteral("msgcode.*.debug=false"));
     // The GUI (tray, dialogs) needs a QApplication and a display; --headless needs neither.
     bool headlessMode = false;
-    for (int i = 1; i < argc; ++i)
+    bool infoOnly = false; // --help / --version print and exit: they need no display either
+    for (int i = 1; i < argc; ++i) {
         headlessMode = headlessMode || qstrcmp(argv[i], "--headless") == 0;
+        infoOnly = infoOnly || qstrcmp(argv[i], "--help") == 0 || qstrcmp(argv[i], "-h") == 0 ||
+                   qstrcmp(argv[i], "--help-all") == 0 || qstrcmp(argv[i], "--version") == 0 ||
+                   qstrcmp(argv[i], "-v") == 0;
+    }
     std::unique_ptr<QCoreApplication> application;
-    if (headlessMode)
+    if (headlessMode || infoOnly)
         application = std::make_unique<QCoreApplication>(argc, argv);
     else
         application = std::make_unique<QApplication>(argc, argv);
