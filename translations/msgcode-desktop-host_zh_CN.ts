@@ -118,7 +118,7 @@
     <name>App::OnboardingWindow</name>
     <message>
         <source>Set up msgcode Desktop Host</source>
-        <translation>设置 msgcode Desktop Host</translation>
+        <translation>授予 msgcode Desktop Host 权限</translation>
     </message>
     <message>
         <source>msgcode Desktop Host needs two permissions to see and operate apps on your desktop for msgcode. msgcode itself never gets them: it asks this host, and you approve every action.</source>
@@ -194,10 +194,157 @@
     </message>
 </context>
 <context>
+    <name>App::SettingsDialog</name>
+    <message>
+        <source>msgcode Desktop Host Settings</source>
+        <translation>msgcode Desktop Host 设置</translation>
+    </message>
+    <message>
+        <source>Security</source>
+        <translation>安全</translation>
+    </message>
+    <message>
+        <source>$WORKSPACE_ROOT at start</source>
+        <translation>启动时的 $WORKSPACE_ROOT</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Workspace root:</source>
+        <translation>工作区根目录：</translation>
+    </message>
+    <message>
+        <source>Ask a person (recommended)</source>
+        <translation>询问用户（推荐）</translation>
+    </message>
+    <message>
+        <source>Approve automatically</source>
+        <translation>自动批准</translation>
+    </message>
+    <message>
+        <source>Deny everything</source>
+        <translation>全部拒绝</translation>
+    </message>
+    <message>
+        <source>Confirmation policy:</source>
+        <translation>确认策略：</translation>
+    </message>
+    <message>
+        <source>Warning: with &quot;Approve automatically&quot; every click, typed text and hotkey a client asks for is approved without asking you. Use it only on a headless server or in tests.</source>
+        <translation>警告：选择“自动批准”后，客户端请求的每一次点击、文本输入和快捷键都会不经询问直接批准。请仅在无界面服务器上或测试中使用。</translation>
+    </message>
+    <message>
+        <source>Require a confirmation token (refuse the CONFIRM phrase)</source>
+        <translation>要求确认令牌（不接受 CONFIRM 短语）</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>Longest token lifetime:</source>
+        <translation>令牌最长有效期：</translation>
+    </message>
+    <message>
+        <source>Time to approve:</source>
+        <translation>批准时限：</translation>
+    </message>
+    <message>
+        <source>Any program of your user may connect. One executable path per line limits it to those.</source>
+        <translation>你的用户下的任何程序都可以连接。每行填写一个可执行文件路径，即可只允许这些程序连接。</translation>
+    </message>
+    <message>
+        <source>Add executable…</source>
+        <translation>添加可执行文件…</translation>
+    </message>
+    <message>
+        <source>Applies to new connections; connected clients keep the identity they were admitted with.</source>
+        <translation>仅对新连接生效；已连接的客户端保留其接入时的身份。</translation>
+    </message>
+    <message>
+        <source>Allowed callers:</source>
+        <translation>允许的调用方：</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>证据</translation>
+    </message>
+    <message>
+        <source>Keep typed text in request.json (otherwise only its length and SHA-256)</source>
+        <translation>在 request.json 中保留输入的文本（否则只保留其长度和 SHA-256）</translation>
+    </message>
+    <message>
+        <source>Screenshot PNG compression (0 fastest, 9 smallest):</source>
+        <translation>截图 PNG 压缩级别（0 最快，9 最小）：</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Socket:</source>
+        <translation>套接字：</translation>
+    </message>
+    <message>
+        <source>Control</source>
+        <translation>Control 键</translation>
+    </message>
+    <message>
+        <source>Super (the Windows key)</source>
+        <translation>Super 键（即 Windows 键）</translation>
+    </message>
+    <message>
+        <source>The &quot;cmd&quot; key presses:</source>
+        <translation>“cmd”键对应：</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>英语（English）</translation>
+    </message>
+    <message>
+        <source>Simplified Chinese (简体中文)</source>
+        <translation>简体中文</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>语言：</translation>
+    </message>
+    <message>
+        <source>The language applies after a restart of the host; the other settings apply when saved.</source>
+        <translation>语言在主机重新启动后生效；其他设置在保存后立即生效。</translation>
+    </message>
+    <message>
+        <source>The settings could not be written.</source>
+        <translation>无法写入设置。</translation>
+    </message>
+    <message>
+        <source>Saved and applied. A new language shows after a restart.</source>
+        <translation>已保存并应用。新的语言将在重新启动后显示。</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message>
+        <source>Workspace root</source>
+        <translation>工作区根目录</translation>
+    </message>
+    <message>
+        <source>Allowed caller</source>
+        <translation>允许的调用方</translation>
+    </message>
+</context>
+<context>
     <name>App::TrayController</name>
     <message>
         <source>Onboarding…</source>
-        <translation>设置向导…</translation>
+        <translation>权限向导…</translation>
     </message>
     <message>
         <source>Stop all automation</source>
@@ -218,6 +365,26 @@
     <message>
         <source>This desktop has no system tray, so the host shows its state here.</source>
         <translation>此桌面没有系统托盘，因此本程序在这里显示其状态。</translation>
+    </message>
+    <message>
+        <source>Confirmation policy</source>
+        <translation>确认策略</translation>
+    </message>
+    <message>
+        <source>Ask me (recommended)</source>
+        <translation>询问我（推荐）</translation>
+    </message>
+    <message>
+        <source>Approve automatically (unsafe)</source>
+        <translation>自动批准（不安全）</translation>
+    </message>
+    <message>
+        <source>Deny everything</source>
+        <translation>全部拒绝</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>设置…</translation>
     </message>
 </context>
 <context>
@@ -561,6 +728,49 @@ Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
     <message>
         <source>only these callers may connect: %1</source>
         <translation>只允许以下调用方连接：%1</translation>
+    </message>
+    <message>
+        <source>settings: %1</source>
+        <translation>设置：%1</translation>
+    </message>
+</context>
+<context>
+    <name>HostSettings</name>
+    <message>
+        <source>The workspace root %1 does not exist.</source>
+        <translation>工作区根目录 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>The workspace root %1 is not a directory.</source>
+        <translation>工作区根目录 %1 不是目录。</translation>
+    </message>
+    <message>
+        <source>The longest token lifetime must be between %1 and %2 ms.</source>
+        <translation>令牌最长有效期必须介于 %1 到 %2 毫秒之间。</translation>
+    </message>
+    <message>
+        <source>The approval timeout must be between %1 and %2 ms.</source>
+        <translation>批准时限必须介于 %1 到 %2 毫秒之间。</translation>
+    </message>
+    <message>
+        <source>The PNG compression level must be between 0 and 9.</source>
+        <translation>PNG 压缩级别必须介于 0 到 9 之间。</translation>
+    </message>
+    <message>
+        <source>The allowed caller %1 does not exist.</source>
+        <translation>允许的调用方 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>The allowed caller %1 is not a file.</source>
+        <translation>允许的调用方 %1 不是文件。</translation>
+    </message>
+    <message>
+        <source>Unknown language &quot;%1&quot;.</source>
+        <translation>未知语言“%1”。</translation>
+    </message>
+    <message>
+        <source>The host refused the workspace root: %1</source>
+        <translation>主机拒绝了该工作区根目录：%1</translation>
     </message>
 </context>
 <context>
