@@ -14,6 +14,8 @@ HostProcess::HostProcess(QString socketPath, QStringList extraArgs, QProcessEnvi
 {
     if (m_env.isEmpty())
         m_env = QProcessEnvironment::systemEnvironment();
+    // Tests read the host's human output: keep it in the source language whatever the locale.
+    m_env.insert(QStringLiteral("MSGCODE_DESKTOP_LANG"), QStringLiteral("C"));
     if (m_socketPath.isEmpty())
         m_socketPath = m_dir.path() + QStringLiteral("/run/bridge.sock");
     QDir(m_dir.path()).mkpath(QStringLiteral("root"));
@@ -93,7 +95,10 @@ void HostProcess::kill()
 CommandResult runCommand(const QString& program, const QStringList& args, const QProcessEnvironment& env, int timeoutMs)
 {
     QProcess process;
-    process.setProcessEnvironment(env);
+    // Tests read the programs' human output: keep it in the source language whatever the locale.
+    QProcessEnvironment environment = env;
+    environment.insert(QStringLiteral("MSGCODE_DESKTOP_LANG"), QStringLiteral("C"));
+    process.setProcessEnvironment(environment);
     process.start(program, args);
     CommandResult result;
     if (!process.waitForStarted(5000))
