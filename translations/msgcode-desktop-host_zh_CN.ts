@@ -774,6 +774,49 @@ Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
     </message>
 </context>
 <context>
+    <name>Permissions</name>
+    <message>
+        <source>No D-Bus session bus: AT-SPI cannot be reached (is DBUS_SESSION_BUS_ADDRESS set and the session bus running?)</source>
+        <translation>没有 D-Bus 会话总线：无法连接 AT-SPI（DBUS_SESSION_BUS_ADDRESS 是否已设置，会话总线是否在运行？）</translation>
+    </message>
+    <message>
+        <source>The AT-SPI bus does not answer (org.a11y.Bus.GetAddress: %1). Install at-spi2-core and make sure at-spi-bus-launcher can start.</source>
+        <translation>AT-SPI 总线没有响应（org.a11y.Bus.GetAddress：%1）。请安装 at-spi2-core，并确认 at-spi-bus-launcher 可以启动。</translation>
+    </message>
+    <message>
+        <source>Cannot read org.a11y.Status.IsEnabled: %1</source>
+        <translation>无法读取 org.a11y.Status.IsEnabled：%1</translation>
+    </message>
+    <message>
+        <source>Accessibility is switched off (org.a11y.Status.IsEnabled is false), so apps do not expose their UI. Turn it on with: gsettings set org.gnome.desktop.interface toolkit-accessibility true (then restart the apps), or from the host&apos;s onboarding window.</source>
+        <translation>辅助功能已关闭（org.a11y.Status.IsEnabled 为 false），应用不会公开其界面。请用以下命令开启：gsettings set org.gnome.desktop.interface toolkit-accessibility true（然后重新启动这些应用），或在本程序的设置向导窗口中开启。</translation>
+    </message>
+    <message>
+        <source>The AT-SPI bus answers and accessibility is enabled</source>
+        <translation>AT-SPI 总线有响应，辅助功能已开启</translation>
+    </message>
+    <message>
+        <source>No display: DISPLAY is not set, so there is no screen to capture</source>
+        <translation>没有显示器：未设置 DISPLAY，因此没有可截取的屏幕</translation>
+    </message>
+    <message>
+        <source>Wayland without XWayland: screen capture and input injection through the Wayland portals are not supported yet; run an X11 session</source>
+        <translation>Wayland（无 XWayland）：尚不支持通过 Wayland 门户截屏和注入输入；请使用 X11 会话</translation>
+    </message>
+    <message>
+        <source>Cannot open the X display %1</source>
+        <translation>无法打开 X 显示器 %1</translation>
+    </message>
+    <message>
+        <source>X11 display %1 is available for capture</source>
+        <translation>X11 显示器 %1 可用于截屏</translation>
+    </message>
+    <message>
+        <source>XWayland display %1: only X11 windows can be captured and driven</source>
+        <translation>XWayland 显示器 %1：只能截取和操作 X11 窗口</translation>
+    </message>
+</context>
+<context>
     <name>TrayState</name>
     <message>
         <source>Accessibility: granted</source>

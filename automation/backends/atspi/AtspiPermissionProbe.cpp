@@ -1,5 +1,6 @@
 #include "AtspiPermissionProbe.h"
 
+#include <QCoreApplication>
 #include <QDBusConnection>
 #include <QDBusMessage>
 #include <QDBusReply>
@@ -11,6 +12,12 @@
 namespace Automation {
 
 namespace {
+
+// The messages are shown to people (onboarding, tray, doctor): translated like the GUI's.
+class Text
+{
+    Q_DECLARE_TR_FUNCTIONS(Permissions)
+};
 
 constexpr int kCallTimeoutMs = 500;
 
@@ -47,7 +54,7 @@ PermissionStatus AtspiPermissionProbe::probeAccessibility()
     QDBusConnection bus = QDBusConnection::connectToBus(QDBusConnection::SessionBus, m_connectionName);
     if (!bus.isConnected()) {
         QDBusConnection::disconnectFromBus(m_connectionName);
-        status.message = QStringLiteral("No D-Bus session bus: AT-SPI cannot be reached (is DBUS_SESSION_BUS_ADDRESS "
+        status.message = Text::tr("No D-Bus session bus: AT-SPI cannot be reached (is DBUS_SESSION_BUS_ADDRESS "
                                         "set and the session bus running?)");
         status.details.insert(QStringLiteral("sessionBus"), false);
         return status;
@@ -59,7 +66,7 @@ PermissionStatus AtspiPermissionProbe::probeAccessibility()
     const QDBusReply<QString> address = bus.call(getAddress, QDBus::Block, kCallTimeoutMs);
     if (!address.isValid()) {
         QDBusConnection::disconnectFromBus(m_connectionName);
-        status.message = QStringLiteral("The AT-SPI bus does not answer (org.a11y.Bus.GetAddress: %1). Install "
+        status.message = Text::tr("The AT-SPI bus does not answer (org.a11y.Bus.GetAddress: %1). Install "
                                         "at-spi2-core and make sure at-spi-bus-launcher can start.")
                              .arg(address.error().message());
         status.details.insert(QStringLiteral("atspiBus"), false);
@@ -74,20 +81,20 @@ PermissionStatus AtspiPermissionProbe::probeAccessibility()
     getEnabled << QStringLiteral("org.a11y.Status") << QStringLiteral("IsEnabled");
     const QDBusReply<QDBusVariant> enabled = bus.call(getEnabled, QDBus::Block, kCallTimeoutMs);
     if (!enabled.isValid()) {
-        status.message = QStringLiteral("Cannot read org.a11y.Status.IsEnabled: %1").arg(enabled.error().message());
+        status.message = Text::tr("Cannot read org.a11y.Status.IsEnabled: %1").arg(enabled.error().message());
         return status;
     }
     const bool isEnabled = enabled.value().variant().toBool();
     status.details.insert(QStringLiteral("isEnabled"), isEnabled);
     if (!isEnabled) {
-        status.message = QStringLiteral("Accessibility is switched off (org.a11y.Status.IsEnabled is false), so apps "
+        status.message = Text::tr("Accessibility is switched off (org.a11y.Status.IsEnabled is false), so apps "
                                         "do not expose their UI. Turn it on with: gsettings set "
                                         "org.gnome.desktop.interface toolkit-accessibility true (then restart the "
                                         "apps), or from the host's onboarding window.");
         return status;
     }
     status.state = PermissionState::Granted;
-    status.message = QStringLiteral("The AT-SPI bus answers and accessibility is enabled");
+    status.message = Text::tr("The AT-SPI bus answers and accessibility is enabled");
     return status;
 }
 
@@ -101,15 +108,15 @@ PermissionStatus AtspiPermissionProbe::probeScreenCapture(QString* displayServer
     if (display.isEmpty()) {
         *displayServer = wayland.isEmpty() ? QStringLiteral("none") : QStringLiteral("wayland");
         status.message = wayland.isEmpty()
-                             ? QStringLiteral("No display: DISPLAY is not set, so there is no screen to capture")
-                             : QStringLiteral("Wayland without XWayland: screen capture and input injection through "
+                             ? Text::tr("No display: DISPLAY is not set, so there is no screen to capture")
+                             : Text::tr("Wayland without XWayland: screen capture and input injection through "
                                               "the Wayland portals are not supported yet; run an X11 session");
         return status;
     }
     *displayServer = wayland.isEmpty() ? QStringLiteral("x11") : QStringLiteral("xwayland");
     Display* dpy = XOpenDisplay(display.constData());
     if (!dpy) {
-        status.message = QStringLiteral("Cannot open the X display %1").arg(QString::fromLocal8Bit(display));
+        status.message = Text::tr("Cannot open the X display %1").arg(QString::fromLocal8Bit(display));
         return status;
     }
     const int screen = DefaultScreen(dpy);
@@ -118,8 +125,8 @@ PermissionStatus AtspiPermissionProbe::probeScreenCapture(QString* displayServer
     XCloseDisplay(dpy);
     status.state = PermissionState::Granted;
     status.message = wayland.isEmpty()
-                         ? QStringLiteral("X11 display %1 is available for capture").arg(QString::fromLocal8Bit(display))
-                         : QStringLiteral("XWayland display %1: only X11 windows can be captured and driven")
+                         ? Text::tr("X11 display %1 is available for capture").arg(QString::fromLocal8Bit(display))
+                         : Text::tr("XWayland display %1: only X11 windows can be captured and driven")
                                .arg(QString::fromLocal8Bit(display));
     return status;
 }
