@@ -48,6 +48,9 @@ private:
     /// Sends one request and waits for its answer; nullopt after printing why it failed.
     std::optional<QJsonObject> request(const QString& method, QJsonObject params, bool sendWorkspace, int* exitCode);
     int reportError(const QJsonObject& response);
+    /// Calls `method`; with --json prints the raw answer, on an error reports it; returns the
+    /// result to print in human form, or nullopt with `code` set when there is nothing more to do.
+    std::optional<QJsonObject> humanResult(const QString& method, bool sendWorkspace, int* code);
     void out(const QString& text) const { std::fprintf(stdout, "%s\n", qPrintable(text)); }
     void err(const QString& text) const { std::fprintf(stderr, "%s\n", qPrintable(text)); }
 };
@@ -142,19 +145,30 @@ int Ctl::reportError(const QJsonObject& response)
     return ExitHostError;
 }
 
+std::optional<QJsonObject> Ctl::humanResult(const QString& method, bool sendWorkspace, int* code)
+{
+    const auto response = request(method, {}, sendWorkspace, code);
+    if (!response)
+        return std::nullopt;
+    if (json)
+        out(QString::fromUtf8(QJsonDocument(*response).toJson(QJsonDocument::Compact)));
+    if (response->contains(QStringLiteral("error"))) {
+        *code = json ? ExitHostError : reportError(*response);
+        return std::nullopt;
+    }
+    *code = ExitOk;
+    if (json)
+        return std::nullopt; // printed raw: nothing left to show
+    return response->value(QStringLiteral("result")).toObject();
+}
+
 int Ctl::health()
 {
     int code = ExitOk;
-    const auto response = request(QStringLiteral("desktop.health"), {}, workspace.has_value(), &code);
-    if (!response)
+    const auto result = humanResult(QStringLiteral("desktop.health"), workspace.has_value(), &code);
+    if (!result)
         return code;
-    if (json)
-        out(QString::fromUtf8(QJsonDocument(*response).toJson(QJsonDocument::Compact)));
-    if (response->contains(QStringLiteral("error")))
-        return json ? ExitHostError : reportError(*response);
-    if (json)
-        return ExitOk;
-    const QJsonObject r = response->value(QStringLiteral("result")).toObject();
+    const QJsonObject& r = *result;
     const QJsonObject os = r.value(QStringLiteral("os")).toObject();
     const QJsonObject permissions = r.value(QStringLiteral("permissions")).toObject();
     const QJsonObject bridge = r.value(QStringLiteral("bridge")).toObject();
@@ -232,17 +246,10 @@ int Ctl::call(const QString& method, const QJsonObject& params)
 int Ctl::stop()
 {
     int code = ExitOk;
-    const auto response = request(QStringLiteral("desktop.stop"), {}, false, &code);
-    if (!response)
+    const auto r = humanResult(QStringLiteral("desktop.stop"), false, &code);
+    if (!r)
         return code;
-    if (json)
-        out(QString::fromUtf8(QJsonDocument(*response).toJson(QJsonDocument::Compact)));
-    if (response->contains(QStringLiteral("error")))
-        return json ? ExitHostError : reportError(*response);
-    if (json)
-        return ExitOk;
-    const QJsonObject r = response->value(QStringLiteral("result")).toObject();
-    out(tr("stopped: %n execution(s) aborted", nullptr, r.value(QStringLiteral("aborted")).toInt()));
+    out(tr("stopped: %n execution(s) aborted", nullptr, r->value(QStringLiteral("aborted")).toInt()));
     out(tr("side effects are paused until a person resumes the host (msgcode-desktopctl resume, or the tray)"));
     return ExitOk;
 }
@@ -250,18 +257,11 @@ int Ctl::stop()
 int Ctl::resume()
 {
     int code = ExitOk;
-    const auto response = request(QStringLiteral("desktop.resume"), {}, false, &code);
-    if (!response)
+    const auto r = humanResult(QStringLiteral("desktop.resume"), false, &code);
+    if (!r)
         return code;
-    if (json)
-        out(QString::fromUtf8(QJsonDocument(*response).toJson(QJsonDocument::Compact)));
-    if (response->contains(QStringLiteral("error")))
-        return json ? ExitHostError : reportError(*response);
-    if (json)
-        return ExitOk;
-    const QJsonObject r = response->value(QStringLiteral("result")).toObject();
-    out(r.value(QStringLiteral("resumed")).toBool() ? tr("resumed: side effects are allowed again")
-                                                    : tr("the host was not paused"));
+    out(r->value(QStringLiteral("resumed")).toBool() ? tr("resumed: side effects are allowed again")
+                                                     : tr("the host was not paused"));
     return ExitOk;
 }
 
