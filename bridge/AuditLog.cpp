@@ -68,7 +68,9 @@ bool AuditLog::openLocked()
     if (m_fd >= 0)
         return true;
     const QByteArray dir = QFile::encodeName(m_dir);
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::stat(dir.constData(), &st) != 0) {
         if (!QDir().mkpath(m_dir)) {
             m_error = QStringLiteral("cannot create the data directory %1").arg(m_dir);

@@ -25,7 +25,8 @@ CallerPolicy::CallerPolicy(const QStringList& allowlist, qint64 hostUid)
 std::optional<Error> CallerPolicy::check(const std::optional<PeerInfo>& peer) const
 {
     if (!peer || peer->uid != m_hostUid) {
-        return Error::make(ErrorCode::CallerForbidden, QStringLiteral("only processes of the host's own user may connect"),
+        return Error::make(ErrorCode::CallerForbidden,
+                           QStringLiteral("only processes of the host's own user may connect"),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("uid_mismatch")},
                                        {QStringLiteral("peerUid"), peer ? peer->uid : -1},
                                        {QStringLiteral("hostUid"), m_hostUid}});

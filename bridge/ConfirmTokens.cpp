@@ -47,8 +47,7 @@ QString ConfirmTokens::newUuidV4()
 
 QString ConfirmTokens::tokenId(const QString& token)
 {
-    return QString::fromLatin1(
-        QCryptographicHash::hash(token.toUtf8(), QCryptographicHash::Sha256).toHex().left(12));
+    return QString::fromLatin1(QCryptographicHash::hash(token.toUtf8(), QCryptographicHash::Sha256).toHex().left(12));
 }
 
 int ConfirmTokens::size() const

@@ -41,10 +41,10 @@ bool ApprovalRequest::looksSecret(const QJsonObject& target)
     const QString fingerprint = ref.value(QStringLiteral("fingerprint")).toString();
     if (fingerprint.startsWith(QLatin1String("AXSecureTextField|")))
         return true;
-    for (const QString& text :
-         {selector.value(QStringLiteral("titleEquals")).toString(), selector.value(QStringLiteral("titleContains")).toString(),
-          selector.value(QStringLiteral("titleMatches")).toString(), selector.value(QStringLiteral("byIdentifier")).toString(),
-          fingerprint}) {
+    for (const QString& text : {selector.value(QStringLiteral("titleEquals")).toString(),
+                                selector.value(QStringLiteral("titleContains")).toString(),
+                                selector.value(QStringLiteral("titleMatches")).toString(),
+                                selector.value(QStringLiteral("byIdentifier")).toString(), fingerprint}) {
         if (!text.isEmpty() && secretWords.match(text).hasMatch())
             return true;
     }

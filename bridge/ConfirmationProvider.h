@@ -23,12 +23,12 @@ struct ApprovalRequest
 
     quint64 id = 0;
     Kind kind = Kind::Token;
-    PeerInfo peer;       ///< who asks: pid, executable, audit digest
-    QString method;      ///< the intent's method, or desktop.resume
+    PeerInfo peer;  ///< who asks: pid, executable, audit digest
+    QString method; ///< the intent's method, or desktop.resume
     QString paramsDigest;
     /// The target as far as the params name it: {app: {bundleId, pid}, window, element}.
     QJsonObject target;
-    QStringList keys;    ///< hotkey: the chord's key names
+    QStringList keys; ///< hotkey: the chord's key names
     /// typeText: what will be typed, or a mask when it is long or the target looks secret.
     std::optional<QString> textPreview;
     int textLength = 0;

@@ -42,19 +42,19 @@ QJsonObject meta(const TestHost& host, QString requestId = newRequestId(), int t
 
 QJsonObject clickSend()
 {
-    return QJsonObject{
-        {QStringLiteral("target"),
-         QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
-                                                              {QStringLiteral("titleEquals"), QStringLiteral("Send")}}}}}};
+    return QJsonObject{{QStringLiteral("target"),
+                        QJsonObject{{QStringLiteral("selector"),
+                                     QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                                                 {QStringLiteral("titleEquals"), QStringLiteral("Send")}}}}}};
 }
 
 QJsonObject typeInto(const QString& text)
 {
-    return QJsonObject{
-        {QStringLiteral("target"),
-         QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTextField")},
-                                                              {QStringLiteral("titleEquals"), QStringLiteral("Message")}}}}},
-        {QStringLiteral("text"), text}};
+    return QJsonObject{{QStringLiteral("target"),
+                        QJsonObject{{QStringLiteral("selector"),
+                                     QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTextField")},
+                                                 {QStringLiteral("titleEquals"), QStringLiteral("Message")}}}}},
+                       {QStringLiteral("text"), text}};
 }
 
 QJsonObject hotkeyEnter()
@@ -80,7 +80,8 @@ QString tokenOf(const QJsonObject& response)
 
 QString issueToken(TestClient& client, const TestHost& host, const QString& method, const QJsonObject& intentParams)
 {
-    const QJsonObject response = client.call(QStringLiteral("desktop.confirm.issue"), issueParams(host, method, intentParams));
+    const QJsonObject response =
+        client.call(QStringLiteral("desktop.confirm.issue"), issueParams(host, method, intentParams));
     EXPECT_FALSE(tokenOf(response).isEmpty()) << QJsonDocument(response).toJson().constData();
     return tokenOf(response);
 }
@@ -145,10 +146,12 @@ TEST(Confirmation, IssueAnswersExactlyTheContractShape)
 {
     TestHost host(policy(ConfirmPolicy::Auto));
     TestClient client(host.socketPath());
-    const QJsonObject health = resultOf(client.call(QStringLiteral("desktop.health"), QJsonObject{{QStringLiteral("meta"), meta(host)}}));
+    const QJsonObject health =
+        resultOf(client.call(QStringLiteral("desktop.health"), QJsonObject{{QStringLiteral("meta"), meta(host)}}));
     const qint64 before = QDateTime::currentMSecsSinceEpoch();
     const QJsonObject response =
-        client.call(QStringLiteral("desktop.confirm.issue"), issueParams(host, QStringLiteral("desktop.typeText"), typeInto(QStringLiteral("hello world"))));
+        client.call(QStringLiteral("desktop.confirm.issue"),
+                    issueParams(host, QStringLiteral("desktop.typeText"), typeInto(QStringLiteral("hello world"))));
     const qint64 after = QDateTime::currentMSecsSinceEpoch();
     const QJsonObject result = resultOf(response);
     ASSERT_FALSE(result.isEmpty()) << dump(response);
@@ -190,12 +193,14 @@ TEST(Confirmation, TtlIsBoundedBySetting)
         const QJsonObject response = client.call(QStringLiteral("desktop.confirm.issue"),
                                                  issueParams(host, QStringLiteral("desktop.click"), clickSend(), bad));
         EXPECT_EQ(errorCode(response), QStringLiteral("DESKTOP_INVALID_REQUEST")) << dump(response);
-        EXPECT_EQ(errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("field")).toString(),
-                  QStringLiteral("ttlMs"));
+        EXPECT_EQ(
+            errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("field")).toString(),
+            QStringLiteral("ttlMs"));
     }
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    const QJsonObject max = resultOf(client.call(QStringLiteral("desktop.confirm.issue"),
-                                                 issueParams(host, QStringLiteral("desktop.click"), clickSend(), 5000)));
+    const QJsonObject max =
+        resultOf(client.call(QStringLiteral("desktop.confirm.issue"),
+                             issueParams(host, QStringLiteral("desktop.click"), clickSend(), 5000)));
     const qint64 expires =
         QDateTime::fromString(max.value(QStringLiteral("expiresAt")).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch();
     EXPECT_NEAR(static_cast<double>(expires - now), 5000.0, 2000.0);
@@ -203,7 +208,8 @@ TEST(Confirmation, TtlIsBoundedBySetting)
     const QJsonObject capped = resultOf(client.call(QStringLiteral("desktop.confirm.issue"),
                                                     issueParams(host, QStringLiteral("desktop.click"), clickSend())));
     const qint64 cappedExpires =
-        QDateTime::fromString(capped.value(QStringLiteral("expiresAt")).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch();
+        QDateTime::fromString(capped.value(QStringLiteral("expiresAt")).toString(), Qt::ISODateWithMs)
+            .toMSecsSinceEpoch();
     EXPECT_LE(cappedExpires - now, 5000 + 2000);
 }
 
@@ -218,22 +224,32 @@ TEST(Confirmation, OnlyARunnableSideEffectIntentGetsAToken)
     };
     const QList<Row> rows{
         {QJsonObject{{QStringLiteral("meta"), meta(host)}}, QStringLiteral("intent")},
-        {issueParams(host, QStringLiteral("desktop.find"), QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")}}}}),
+        {issueParams(host, QStringLiteral("desktop.find"),
+                     QJsonObject{{QStringLiteral("selector"),
+                                  QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")}}}}),
          QStringLiteral("intent.method")},
         {issueParams(host, QStringLiteral("desktop.stop"), {}), QStringLiteral("intent.method")},
         {issueParams(host, QStringLiteral("desktop.nothing"), {}), QStringLiteral("intent.method")},
         {issueParams(host, QStringLiteral("desktop.click"), {}), QStringLiteral("intent.params.target")},
         {issueParams(host, QStringLiteral("desktop.typeText"), clickSend()), QStringLiteral("intent.params.text")},
-        {issueParams(host, QStringLiteral("desktop.hotkey"), QJsonObject{{QStringLiteral("keys"), QJsonArray{QStringLiteral("hyper")}}}),
+        {issueParams(host, QStringLiteral("desktop.hotkey"),
+                     QJsonObject{{QStringLiteral("keys"), QJsonArray{QStringLiteral("hyper")}}}),
          QStringLiteral("intent.params.keys")},
         {issueParams(host, QStringLiteral("desktop.click"),
-                     QJsonObject{{QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("titleContain"), QStringLiteral("x")}}}}}}),
+                     QJsonObject{{QStringLiteral("target"),
+                                  QJsonObject{{QStringLiteral("selector"),
+                                               QJsonObject{{QStringLiteral("titleContain"), QStringLiteral("x")}}}}}}),
          QStringLiteral("intent.params.target.selector.titleContain")},
     };
     for (const Row& row : rows) {
         const QJsonObject response = client.call(QStringLiteral("desktop.confirm.issue"), row.params);
         EXPECT_EQ(errorCode(response), QStringLiteral("DESKTOP_INVALID_REQUEST")) << dump(response);
-        EXPECT_TRUE(errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("field")).toString().startsWith(row.field))
+        EXPECT_TRUE(errorOf(response)
+                        .value(QStringLiteral("details"))
+                        .toObject()
+                        .value(QStringLiteral("field"))
+                        .toString()
+                        .startsWith(row.field))
             << dump(response) << " expected field " << row.field.toStdString();
     }
     EXPECT_TRUE(host.auditLines(QStringLiteral("token_issued")).isEmpty());
@@ -245,7 +261,8 @@ TEST(Confirmation, TokenLetsTheSideEffectRunOnceThenReplayIsUsed)
     TestClient client(host.socketPath());
     const QString t = issueToken(client, host, QStringLiteral("desktop.click"), clickSend());
     const QString executionId = newRequestId();
-    const QJsonObject first = client.call(QStringLiteral("desktop.click"), confirmed(host, clickSend(), token(t), executionId));
+    const QJsonObject first =
+        client.call(QStringLiteral("desktop.click"), confirmed(host, clickSend(), token(t), executionId));
     EXPECT_TRUE(resultOf(first).value(QStringLiteral("clicked")).toBool()) << dump(first);
     const QJsonObject replay = client.call(QStringLiteral("desktop.click"), confirmed(host, clickSend(), token(t)));
     expectRefused(replay, QStringLiteral("used"));
@@ -260,7 +277,8 @@ TEST(Confirmation, TokenLetsTheSideEffectRunOnceThenReplayIsUsed)
     ASSERT_EQ(refused.size(), 1);
     EXPECT_EQ(used[0].value(QStringLiteral("executionId")).toString(), executionId);
     EXPECT_EQ(used[0].value(QStringLiteral("method")).toString(), QStringLiteral("desktop.click"));
-    EXPECT_EQ(used[0].value(QStringLiteral("paramsDigest")).toString(), Bridge::CanonicalJson::paramsDigest(clickSend()));
+    EXPECT_EQ(used[0].value(QStringLiteral("paramsDigest")).toString(),
+              Bridge::CanonicalJson::paramsDigest(clickSend()));
     EXPECT_EQ(used[0].value(QStringLiteral("peer")).toObject().value(QStringLiteral("pid")).toInteger(),
               QCoreApplication::applicationPid());
     EXPECT_EQ(used[0].value(QStringLiteral("tokenId")), issued[0].value(QStringLiteral("tokenId")));
@@ -268,7 +286,8 @@ TEST(Confirmation, TokenLetsTheSideEffectRunOnceThenReplayIsUsed)
     // The token itself is not in the audit log (a name derived from it is).
     EXPECT_FALSE(readFile(host.dataDir() + QStringLiteral("/audit.jsonl")).contains(t.toUtf8()));
 
-    const QString dir = resultOf(first).value(QStringLiteral("evidence")).toObject().value(QStringLiteral("dir")).toString();
+    const QString dir =
+        resultOf(first).value(QStringLiteral("evidence")).toObject().value(QStringLiteral("dir")).toString();
     bool found = false;
     for (const QByteArray& line : readFile(dir + QStringLiteral("trace.jsonl")).split('\n')) {
         const QJsonObject step = QJsonDocument::fromJson(line).object();
@@ -304,12 +323,14 @@ TEST(Confirmation, MissingUnknownAndPhraseReasons)
     expectRefused(client.call(QStringLiteral("desktop.click"), noConfirm), QStringLiteral("missing"));
     expectRefused(client.call(QStringLiteral("desktop.click"), confirmed(host, clickSend(), QJsonObject{})),
                   QStringLiteral("missing"));
-    expectRefused(client.call(QStringLiteral("desktop.click"),
-                              confirmed(host, clickSend(), token(QStringLiteral("2c1d7a1e-0000-4000-8000-000000000001")))),
-                  QStringLiteral("unknown_token"));
-    expectRefused(client.call(QStringLiteral("desktop.click"),
-                              confirmed(host, clickSend(), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("confirm")}})),
-                  QStringLiteral("phrase_mismatch"));
+    expectRefused(
+        client.call(QStringLiteral("desktop.click"),
+                    confirmed(host, clickSend(), token(QStringLiteral("2c1d7a1e-0000-4000-8000-000000000001")))),
+        QStringLiteral("unknown_token"));
+    expectRefused(
+        client.call(QStringLiteral("desktop.click"),
+                    confirmed(host, clickSend(), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("confirm")}})),
+        QStringLiteral("phrase_mismatch"));
     // Token beats phrase: a bad token with a good phrase is still refused.
     expectRefused(client.call(QStringLiteral("desktop.click"),
                               confirmed(host, clickSend(),
@@ -319,7 +340,8 @@ TEST(Confirmation, MissingUnknownAndPhraseReasons)
     EXPECT_TRUE(host.desktop().effects().isEmpty());
     // The phrase still works without requireToken, and is audited.
     EXPECT_TRUE(errorOf(client.call(QStringLiteral("desktop.click"),
-                                    confirmed(host, clickSend(), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}})))
+                                    confirmed(host, clickSend(),
+                                              QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}})))
                     .isEmpty());
     EXPECT_EQ(host.auditLines(QStringLiteral("phrase_used")).size(), 1);
     const auto refused = host.auditLines(QStringLiteral("phrase_refused"));
@@ -343,7 +365,8 @@ TEST(Confirmation, RequireTokenDisablesThePhrase)
     expectRefused(client.call(QStringLiteral("desktop.click"), noConfirm), QStringLiteral("missing"));
     EXPECT_TRUE(host.desktop().effects().isEmpty());
     const QString t = issueToken(client, host, QStringLiteral("desktop.click"), clickSend());
-    EXPECT_TRUE(errorOf(client.call(QStringLiteral("desktop.click"), confirmed(host, clickSend(), token(t)))).isEmpty());
+    EXPECT_TRUE(
+        errorOf(client.call(QStringLiteral("desktop.click"), confirmed(host, clickSend(), token(t)))).isEmpty());
     EXPECT_EQ(host.auditLines(QStringLiteral("phrase_refused")).size(), 3);
 }
 
@@ -360,9 +383,12 @@ TEST(Confirmation, ExpiredOnTheInjectedClock)
     const QJsonObject other = client.call(QStringLiteral("desktop.confirm.issue"),
                                           issueParams(host, QStringLiteral("desktop.click"), clickSend(), 1000));
     *now += 999;
-    EXPECT_TRUE(errorOf(client.call(QStringLiteral("desktop.click"), confirmed(host, clickSend(), token(tokenOf(issued))))).isEmpty());
+    EXPECT_TRUE(
+        errorOf(client.call(QStringLiteral("desktop.click"), confirmed(host, clickSend(), token(tokenOf(issued)))))
+            .isEmpty());
     *now += 1;
-    const QJsonObject late = client.call(QStringLiteral("desktop.click"), confirmed(host, clickSend(), token(tokenOf(other))));
+    const QJsonObject late =
+        client.call(QStringLiteral("desktop.click"), confirmed(host, clickSend(), token(tokenOf(other))));
     expectRefused(late, QStringLiteral("expired"));
     EXPECT_EQ(errorOf(late).value(QStringLiteral("details")).toObject().value(QStringLiteral("expiresAt")).toString(),
               resultOf(other).value(QStringLiteral("expiresAt")).toString());
@@ -379,10 +405,14 @@ TEST(Confirmation, MethodAndParamsAreBound)
     expectRefused(client.call(QStringLiteral("desktop.hotkey"), confirmed(host, hotkeyEnter(), token(t))),
                   QStringLiteral("method_mismatch"));
     // A changed value.
-    const QJsonObject changed = client.call(QStringLiteral("desktop.typeText"),
-                                            confirmed(host, typeInto(QStringLiteral("hellO")), token(t)));
+    const QJsonObject changed =
+        client.call(QStringLiteral("desktop.typeText"), confirmed(host, typeInto(QStringLiteral("hellO")), token(t)));
     expectRefused(changed, QStringLiteral("params_mismatch"));
-    EXPECT_EQ(errorOf(changed).value(QStringLiteral("details")).toObject().value(QStringLiteral("tokenParamsDigest")).toString(),
+    EXPECT_EQ(errorOf(changed)
+                  .value(QStringLiteral("details"))
+                  .toObject()
+                  .value(QStringLiteral("tokenParamsDigest"))
+                  .toString(),
               Bridge::CanonicalJson::paramsDigest(intent));
     // An added field.
     QJsonObject added = intent;
@@ -433,18 +463,21 @@ TEST(Confirmation, TokenIssuedToOneProcessIsRefusedToAnother)
     const QString mine = issueToken(client, host, QStringLiteral("desktop.click"), clickSend());
     QJsonObject withConfirm = clickSend();
     withConfirm.insert(QStringLiteral("confirm"), token(mine));
-    const CommandResult stranger = ctl(host, {QStringLiteral("call"), QStringLiteral("desktop.click"),
-                                              QString::fromUtf8(QJsonDocument(withConfirm).toJson(QJsonDocument::Compact))});
+    const CommandResult stranger =
+        ctl(host, {QStringLiteral("call"), QStringLiteral("desktop.click"),
+                   QString::fromUtf8(QJsonDocument(withConfirm).toJson(QJsonDocument::Compact))});
     EXPECT_EQ(stranger.exitCode, 1) << stranger.err.toStdString();
     const QJsonObject strangerResponse = QJsonDocument::fromJson(stranger.out.trimmed().toUtf8()).object();
     expectRefused(strangerResponse, QStringLiteral("peer_mismatch"));
 
     // Issued to the CLI process (which has exited; its pid may even be reused), used here.
-    const CommandResult issued = ctl(host, {QStringLiteral("call"), QStringLiteral("desktop.confirm.issue"),
-                                            QString::fromUtf8(QJsonDocument(QJsonObject{
-                                                {QStringLiteral("intent"), QJsonObject{{QStringLiteral("method"), QStringLiteral("desktop.click")},
-                                                                                      {QStringLiteral("params"), clickSend()}}}})
-                                                                  .toJson(QJsonDocument::Compact))});
+    const CommandResult issued = ctl(
+        host, {QStringLiteral("call"), QStringLiteral("desktop.confirm.issue"),
+               QString::fromUtf8(
+                   QJsonDocument(QJsonObject{{QStringLiteral("intent"),
+                                              QJsonObject{{QStringLiteral("method"), QStringLiteral("desktop.click")},
+                                                          {QStringLiteral("params"), clickSend()}}}})
+                       .toJson(QJsonDocument::Compact))});
     ASSERT_EQ(issued.exitCode, 0) << issued.err.toStdString();
     const QJsonObject theirs = resultOf(QJsonDocument::fromJson(issued.out.trimmed().toUtf8()).object());
     EXPECT_NE(theirs.value(QStringLiteral("peer")).toObject().value(QStringLiteral("pid")).toInteger(),
@@ -454,7 +487,8 @@ TEST(Confirmation, TokenIssuedToOneProcessIsRefusedToAnother)
                   QStringLiteral("peer_mismatch"));
 
     // Refusal spends nothing: the rightful owner still can.
-    EXPECT_TRUE(errorOf(client.call(QStringLiteral("desktop.click"), confirmed(host, clickSend(), token(mine)))).isEmpty());
+    EXPECT_TRUE(
+        errorOf(client.call(QStringLiteral("desktop.click"), confirmed(host, clickSend(), token(mine)))).isEmpty());
     EXPECT_EQ(host.desktop().effects().size(), 1);
     const auto refused = host.auditLines(QStringLiteral("token_refused"));
     ASSERT_EQ(refused.size(), 2);
@@ -503,8 +537,8 @@ TEST(Confirmation, DenyPolicyIssuesNothing)
 {
     TestHost host(policy(ConfirmPolicy::Deny));
     TestClient client(host.socketPath());
-    const QJsonObject response =
-        client.call(QStringLiteral("desktop.confirm.issue"), issueParams(host, QStringLiteral("desktop.click"), clickSend()));
+    const QJsonObject response = client.call(QStringLiteral("desktop.confirm.issue"),
+                                             issueParams(host, QStringLiteral("desktop.click"), clickSend()));
     expectRefused(response, QStringLiteral("denied"));
     const QJsonObject details = errorOf(response).value(QStringLiteral("details")).toObject();
     EXPECT_EQ(details.value(QStringLiteral("decision")).toString(), QStringLiteral("policy"));
@@ -521,11 +555,12 @@ TEST(Confirmation, AskWithoutGuiDenies)
 {
     TestHost host(policy(ConfirmPolicy::Ask));
     TestClient client(host.socketPath());
-    const QJsonObject response =
-        client.call(QStringLiteral("desktop.confirm.issue"), issueParams(host, QStringLiteral("desktop.click"), clickSend()));
+    const QJsonObject response = client.call(QStringLiteral("desktop.confirm.issue"),
+                                             issueParams(host, QStringLiteral("desktop.click"), clickSend()));
     expectRefused(response, QStringLiteral("denied"));
-    EXPECT_EQ(errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("decision")).toString(),
-              QStringLiteral("no_approver"));
+    EXPECT_EQ(
+        errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("decision")).toString(),
+        QStringLiteral("no_approver"));
     ASSERT_EQ(host.auditLines(QStringLiteral("approval")).size(), 1);
     EXPECT_EQ(host.auditLines(QStringLiteral("approval"))[0].value(QStringLiteral("decidedBy")).toString(),
               QStringLiteral("no_approver"));
@@ -539,8 +574,8 @@ TEST(Confirmation, AskedPersonSeesWhoAndWhatAndApproves)
     TestClient client(host.socketPath());
     const QString secret = QStringLiteral("correct horse battery staple, the whole passphrase");
     const QJsonObject intent = typeInto(secret);
-    const QJsonObject response =
-        client.call(QStringLiteral("desktop.confirm.issue"), issueParams(host, QStringLiteral("desktop.typeText"), intent));
+    const QJsonObject response = client.call(QStringLiteral("desktop.confirm.issue"),
+                                             issueParams(host, QStringLiteral("desktop.typeText"), intent));
     ASSERT_FALSE(tokenOf(response).isEmpty()) << dump(response);
 
     ASSERT_EQ(approver.asked().size(), 1);
@@ -551,7 +586,12 @@ TEST(Confirmation, AskedPersonSeesWhoAndWhatAndApproves)
     EXPECT_EQ(asked.peer.auditTokenDigest.size(), 8);
     EXPECT_EQ(asked.method, QStringLiteral("desktop.typeText"));
     EXPECT_EQ(asked.paramsDigest, Bridge::CanonicalJson::paramsDigest(intent));
-    EXPECT_EQ(asked.target.value(QStringLiteral("element")).toObject().value(QStringLiteral("selector")).toObject().value(QStringLiteral("titleEquals")).toString(),
+    EXPECT_EQ(asked.target.value(QStringLiteral("element"))
+                  .toObject()
+                  .value(QStringLiteral("selector"))
+                  .toObject()
+                  .value(QStringLiteral("titleEquals"))
+                  .toString(),
               QStringLiteral("Message"));
     EXPECT_EQ(asked.textLength, secret.size());
     EXPECT_TRUE(asked.textMasked); // long
@@ -564,7 +604,9 @@ TEST(Confirmation, AskedPersonSeesWhoAndWhatAndApproves)
     EXPECT_EQ(approvals[0].value(QStringLiteral("decision")).toString(), QStringLiteral("approved"));
     EXPECT_EQ(approvals[0].value(QStringLiteral("decidedBy")).toString(), QStringLiteral("user"));
     // The typed text reaches neither the audit log nor the evidence.
-    EXPECT_TRUE(errorOf(client.call(QStringLiteral("desktop.typeText"), confirmed(host, intent, token(tokenOf(response))))).isEmpty());
+    EXPECT_TRUE(
+        errorOf(client.call(QStringLiteral("desktop.typeText"), confirmed(host, intent, token(tokenOf(response)))))
+            .isEmpty());
     EXPECT_FALSE(readFile(host.dataDir() + QStringLiteral("/audit.jsonl")).contains("horse"));
 }
 
@@ -574,11 +616,12 @@ TEST(Confirmation, AskedPersonDenies)
     TestHost host(policy(ConfirmPolicy::Ask));
     host.attachApprover(approver);
     TestClient client(host.socketPath());
-    const QJsonObject response =
-        client.call(QStringLiteral("desktop.confirm.issue"), issueParams(host, QStringLiteral("desktop.hotkey"), hotkeyEnter()));
+    const QJsonObject response = client.call(QStringLiteral("desktop.confirm.issue"),
+                                             issueParams(host, QStringLiteral("desktop.hotkey"), hotkeyEnter()));
     expectRefused(response, QStringLiteral("denied"));
-    EXPECT_EQ(errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("decision")).toString(),
-              QStringLiteral("user"));
+    EXPECT_EQ(
+        errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("decision")).toString(),
+        QStringLiteral("user"));
     ASSERT_EQ(approver.asked().size(), 1);
     EXPECT_EQ(approver.asked().constFirst().keys, QStringList{QStringLiteral("enter")});
 }
@@ -596,7 +639,8 @@ TEST(Confirmation, ApprovalTimeoutDeniesWithoutBlockingAnything)
     QElapsedTimer timer;
     timer.start();
     client.send(TestClient::request(QStringLiteral("desktop.confirm.issue"),
-                                    issueParams(host, QStringLiteral("desktop.click"), clickSend()), QStringLiteral("issue")));
+                                    issueParams(host, QStringLiteral("desktop.click"), clickSend()),
+                                    QStringLiteral("issue")));
     // While the person is being asked, the same connection and others are served at once.
     client.send(TestClient::request(QStringLiteral("desktop.health"), QJsonObject{{QStringLiteral("meta"), meta(host)}},
                                     QStringLiteral("health")));
@@ -604,10 +648,12 @@ TEST(Confirmation, ApprovalTimeoutDeniesWithoutBlockingAnything)
     ASSERT_TRUE(first.has_value());
     EXPECT_EQ(first->value(QStringLiteral("id")).toString(), QStringLiteral("health"));
     EXPECT_LT(timer.elapsed(), 500);
-    EXPECT_FALSE(resultOf(other.call(QStringLiteral("desktop.find"),
-                                     QJsonObject{{QStringLiteral("meta"), meta(host)},
-                                                 {QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")}}}}))
-                     .isEmpty());
+    EXPECT_FALSE(
+        resultOf(other.call(QStringLiteral("desktop.find"),
+                            QJsonObject{{QStringLiteral("meta"), meta(host)},
+                                        {QStringLiteral("selector"),
+                                         QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")}}}}))
+            .isEmpty());
     EXPECT_LT(timer.elapsed(), 550);
 
     const auto issue = client.readObject(5000);
@@ -667,15 +713,17 @@ TEST(Confirmation, HealthAndDoctorReportThePolicy)
 {
     TestHost host(policy(ConfirmPolicy::Auto, true));
     TestClient client(host.socketPath());
-    const QJsonObject bridge = resultOf(client.call(QStringLiteral("desktop.health"), QJsonObject{{QStringLiteral("meta"), meta(host)}}))
-                                   .value(QStringLiteral("bridge"))
-                                   .toObject();
+    const QJsonObject bridge =
+        resultOf(client.call(QStringLiteral("desktop.health"), QJsonObject{{QStringLiteral("meta"), meta(host)}}))
+            .value(QStringLiteral("bridge"))
+            .toObject();
     EXPECT_EQ(bridge.value(QStringLiteral("confirmPolicy")).toString(), QStringLiteral("auto"));
     EXPECT_TRUE(bridge.value(QStringLiteral("requireToken")).toBool());
     EXPECT_FALSE(bridge.value(QStringLiteral("paused")).toBool());
-    const QJsonArray checks = resultOf(client.call(QStringLiteral("desktop.doctor"), QJsonObject{{QStringLiteral("meta"), meta(host)}}))
-                                  .value(QStringLiteral("checks"))
-                                  .toArray();
+    const QJsonArray checks =
+        resultOf(client.call(QStringLiteral("desktop.doctor"), QJsonObject{{QStringLiteral("meta"), meta(host)}}))
+            .value(QStringLiteral("checks"))
+            .toArray();
     bool warned = false;
     for (const auto& c : checks) {
         if (c.toObject().value(QStringLiteral("name")).toString() == QLatin1String("confirmation"))

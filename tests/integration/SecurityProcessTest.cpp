@@ -21,7 +21,8 @@ namespace {
 
 CommandResult ctl(const HostProcess& host, const QStringList& args)
 {
-    return runCommand(QStringLiteral(MDH_CTL_BINARY), QStringList{QStringLiteral("--socket"), host.socketPath()} + args);
+    return runCommand(QStringLiteral(MDH_CTL_BINARY),
+                      QStringList{QStringLiteral("--socket"), host.socketPath()} + args);
 }
 
 QJsonObject jsonOf(const CommandResult& result)
@@ -82,10 +83,12 @@ TEST(SecurityProcess, AllowlistEntriesAreResolved)
     QTemporaryDir dir;
     const QString link = dir.path() + QStringLiteral("/ctl-link");
     ASSERT_TRUE(QFile::link(QStringLiteral(MDH_CTL_BINARY), link));
-    HostProcess host({}, {QStringLiteral("--allow-caller"), QStringLiteral("/bin/true"), QStringLiteral("--allow-caller"), link});
+    HostProcess host(
+        {}, {QStringLiteral("--allow-caller"), QStringLiteral("/bin/true"), QStringLiteral("--allow-caller"), link});
     ASSERT_TRUE(host.start()) << host.output().toStdString();
     // Listed through a symlink, and run through another: both resolve to the same file.
-    const CommandResult viaLink = runCommand(link, {QStringLiteral("--socket"), host.socketPath(), QStringLiteral("health")});
+    const CommandResult viaLink =
+        runCommand(link, {QStringLiteral("--socket"), host.socketPath(), QStringLiteral("health")});
     EXPECT_EQ(viaLink.exitCode, 0) << text(viaLink);
     EXPECT_EQ(ctl(host, {QStringLiteral("health")}).exitCode, 0);
 }
@@ -128,9 +131,9 @@ TEST(SecurityProcess, RefusedOtherUserIsAudited)
     HostProcess host(dir.path() + QStringLiteral("/run/bridge.sock"), {QStringLiteral("--insecure-test-socket-mode")});
     ASSERT_TRUE(host.start());
     const CommandResult asNobody =
-        runCommand(QStringLiteral("runuser"), {QStringLiteral("-u"), QStringLiteral("nobody"), QStringLiteral("--"), ctlCopy,
-                                               QStringLiteral("--socket"), host.socketPath(), QStringLiteral("--json"),
-                                               QStringLiteral("stop")});
+        runCommand(QStringLiteral("runuser"),
+                   {QStringLiteral("-u"), QStringLiteral("nobody"), QStringLiteral("--"), ctlCopy,
+                    QStringLiteral("--socket"), host.socketPath(), QStringLiteral("--json"), QStringLiteral("stop")});
     EXPECT_EQ(asNobody.exitCode, 1) << text(asNobody);
     EXPECT_EQ(reasonOf(asNobody), QStringLiteral("uid_mismatch")) << text(asNobody);
     const auto lines = auditLines(host, QStringLiteral("caller_refused"));
@@ -139,8 +142,12 @@ TEST(SecurityProcess, RefusedOtherUserIsAudited)
     EXPECT_NE(lines[0].value(QStringLiteral("uid")).toInteger(), 0);
     // The other user's stop did nothing.
     EXPECT_FALSE(jsonOf(ctl(host, {QStringLiteral("--json"), QStringLiteral("health")}))
-                     .value(QStringLiteral("result")).toObject().value(QStringLiteral("bridge")).toObject()
-                     .value(QStringLiteral("paused")).toBool());
+                     .value(QStringLiteral("result"))
+                     .toObject()
+                     .value(QStringLiteral("bridge"))
+                     .toObject()
+                     .value(QStringLiteral("paused"))
+                     .toBool());
 }
 
 TEST(SecurityProcess, CliStopAndResumeUnderAutoPolicy)
@@ -165,10 +172,10 @@ TEST(SecurityProcess, CliStopAndResumeUnderAutoPolicy)
     const CommandResult health = ctl(host, {QStringLiteral("health")});
     EXPECT_TRUE(health.out.contains(QStringLiteral("PAUSED"))) << text(health);
     QDir(host.workspaceRoot()).mkpath(QStringLiteral("ws"));
-    const CommandResult click =
-        ctl(host, {QStringLiteral("--json"), QStringLiteral("--workspace"), host.workspaceRoot() + QStringLiteral("/ws"),
-                   QStringLiteral("call"), QStringLiteral("desktop.click"),
-                   QStringLiteral(R"({"confirm":{"phrase":"CONFIRM"},"target":{"selector":{"byRole":"AXButton"}}})")});
+    const CommandResult click = ctl(
+        host, {QStringLiteral("--json"), QStringLiteral("--workspace"), host.workspaceRoot() + QStringLiteral("/ws"),
+               QStringLiteral("call"), QStringLiteral("desktop.click"),
+               QStringLiteral(R"({"confirm":{"phrase":"CONFIRM"},"target":{"selector":{"byRole":"AXButton"}}})")});
     EXPECT_EQ(click.exitCode, 1) << text(click);
     EXPECT_EQ(reasonOf(click), QStringLiteral("paused")) << text(click);
 
@@ -200,17 +207,18 @@ TEST(SecurityProcess, CliResumeIsRefusedUnderTheHeadlessDefault)
     EXPECT_TRUE(resume.err.contains(QStringLiteral("\"reason\":\"denied\""))) << text(resume);
     const CommandResult doctor = ctl(host, {QStringLiteral("--json"), QStringLiteral("doctor")});
     bool pausedWarning = false;
-    for (const auto& c : jsonOf(doctor).value(QStringLiteral("result")).toObject().value(QStringLiteral("checks")).toArray()) {
+    for (const auto& c :
+         jsonOf(doctor).value(QStringLiteral("result")).toObject().value(QStringLiteral("checks")).toArray()) {
         if (c.toObject().value(QStringLiteral("name")).toString() == QLatin1String("paused"))
             pausedWarning = c.toObject().value(QStringLiteral("status")).toString() == QLatin1String("warning");
     }
     EXPECT_TRUE(pausedWarning) << text(doctor);
     // A token is not issued either.
     QDir(host.workspaceRoot()).mkpath(QStringLiteral("ws"));
-    const CommandResult issue = ctl(host, {QStringLiteral("--json"), QStringLiteral("--workspace"),
-                                           host.workspaceRoot() + QStringLiteral("/ws"), QStringLiteral("call"),
-                                           QStringLiteral("desktop.confirm.issue"),
-                                           QStringLiteral(R"({"intent":{"method":"desktop.hotkey","params":{"keys":["enter"]}}})")});
+    const CommandResult issue = ctl(
+        host, {QStringLiteral("--json"), QStringLiteral("--workspace"), host.workspaceRoot() + QStringLiteral("/ws"),
+               QStringLiteral("call"), QStringLiteral("desktop.confirm.issue"),
+               QStringLiteral(R"({"intent":{"method":"desktop.hotkey","params":{"keys":["enter"]}}})")});
     EXPECT_EQ(reasonOf(issue), QStringLiteral("paused")) << text(issue);
     const auto approvals = auditLines(host, QStringLiteral("approval"));
     ASSERT_EQ(approvals.size(), 1);
@@ -222,10 +230,10 @@ TEST(SecurityProcess, HeadlessDefaultIssuesNoTokens)
     HostProcess host;
     ASSERT_TRUE(host.start());
     QDir(host.workspaceRoot()).mkpath(QStringLiteral("ws"));
-    const CommandResult issue = ctl(host, {QStringLiteral("--json"), QStringLiteral("--workspace"),
-                                           host.workspaceRoot() + QStringLiteral("/ws"), QStringLiteral("call"),
-                                           QStringLiteral("desktop.confirm.issue"),
-                                           QStringLiteral(R"({"intent":{"method":"desktop.hotkey","params":{"keys":["enter"]}}})")});
+    const CommandResult issue = ctl(
+        host, {QStringLiteral("--json"), QStringLiteral("--workspace"), host.workspaceRoot() + QStringLiteral("/ws"),
+               QStringLiteral("call"), QStringLiteral("desktop.confirm.issue"),
+               QStringLiteral(R"({"intent":{"method":"desktop.hotkey","params":{"keys":["enter"]}}})")});
     EXPECT_EQ(issue.exitCode, 1);
     EXPECT_EQ(reasonOf(issue), QStringLiteral("denied")) << text(issue);
     EXPECT_EQ(errorOf(issue).value(QStringLiteral("details")).toObject().value(QStringLiteral("policy")).toString(),

@@ -48,23 +48,23 @@ QJsonObject phrase()
 
 QJsonObject clickSend(const TestHost& host, const QJsonObject& confirm = phrase(), QString requestId = newRequestId())
 {
-    return QJsonObject{
-        {QStringLiteral("meta"), meta(host, requestId)},
-        {QStringLiteral("confirm"), confirm},
-        {QStringLiteral("target"),
-         QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
-                                                              {QStringLiteral("titleEquals"), QStringLiteral("Send")}}}}}};
+    return QJsonObject{{QStringLiteral("meta"), meta(host, requestId)},
+                       {QStringLiteral("confirm"), confirm},
+                       {QStringLiteral("target"),
+                        QJsonObject{{QStringLiteral("selector"),
+                                     QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                                                 {QStringLiteral("titleEquals"), QStringLiteral("Send")}}}}}};
 }
 
 QJsonObject typeText(const TestHost& host, const QString& text, QString requestId = newRequestId())
 {
-    return QJsonObject{
-        {QStringLiteral("meta"), meta(host, requestId)},
-        {QStringLiteral("confirm"), phrase()},
-        {QStringLiteral("target"),
-         QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTextField")},
-                                                              {QStringLiteral("titleEquals"), QStringLiteral("Message")}}}}},
-        {QStringLiteral("text"), text}};
+    return QJsonObject{{QStringLiteral("meta"), meta(host, requestId)},
+                       {QStringLiteral("confirm"), phrase()},
+                       {QStringLiteral("target"),
+                        QJsonObject{{QStringLiteral("selector"),
+                                     QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTextField")},
+                                                 {QStringLiteral("titleEquals"), QStringLiteral("Message")}}}}},
+                       {QStringLiteral("text"), text}};
 }
 
 QJsonObject neverSatisfied(const TestHost& host, QString requestId)
@@ -80,8 +80,9 @@ QJsonObject neverSatisfied(const TestHost& host, QString requestId)
 
 QJsonObject findButtons(const TestHost& host, QString requestId = newRequestId())
 {
-    return QJsonObject{{QStringLiteral("meta"), meta(host, requestId)},
-                       {QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")}}}};
+    return QJsonObject{
+        {QStringLiteral("meta"), meta(host, requestId)},
+        {QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")}}}};
 }
 
 QJsonObject issueFor(const TestHost& host, const QJsonObject& clickParams)
@@ -89,9 +90,10 @@ QJsonObject issueFor(const TestHost& host, const QJsonObject& clickParams)
     QJsonObject intentParams = clickParams;
     intentParams.remove(QStringLiteral("meta"));
     intentParams.remove(QStringLiteral("confirm"));
-    return QJsonObject{{QStringLiteral("meta"), meta(host)},
-                       {QStringLiteral("intent"), QJsonObject{{QStringLiteral("method"), QStringLiteral("desktop.click")},
-                                                             {QStringLiteral("params"), intentParams}}}};
+    return QJsonObject{
+        {QStringLiteral("meta"), meta(host)},
+        {QStringLiteral("intent"), QJsonObject{{QStringLiteral("method"), QStringLiteral("desktop.click")},
+                                               {QStringLiteral("params"), intentParams}}}};
 }
 
 QString reasonOf(const QJsonObject& response)
@@ -142,7 +144,8 @@ TEST(Stop, NoKeyIsInjectedLaterThan100msAfterTheStopAnswer)
     TestClient stopper(host.socketPath());
     const QString typingId = newRequestId();
     typist.send(TestClient::request(QStringLiteral("desktop.typeText"),
-                                    typeText(host, QString(2000, QLatin1Char('x')), typingId), QStringLiteral("typing")));
+                                    typeText(host, QString(2000, QLatin1Char('x')), typingId),
+                                    QStringLiteral("typing")));
     ASSERT_TRUE(QTest::qWaitFor([&] { return host.desktop().keyTimes().size() >= 20; }, 10000));
 
     const Clock::time_point sent = Clock::now();
@@ -198,11 +201,13 @@ TEST(Stop, AbortsTheRunningAndEveryQueuedExecution)
     client.send(TestClient::request(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, ids[0]), ids[0]));
     client.send(TestClient::request(QStringLiteral("desktop.find"), findButtons(host, ids[1]), ids[1]));
     client.send(TestClient::request(QStringLiteral("desktop.click"), clickSend(host, phrase(), ids[2]), ids[2]));
-    client.send(TestClient::request(QStringLiteral("desktop.typeText"), typeText(host, QStringLiteral("hi"), ids[3]), ids[3]));
+    client.send(
+        TestClient::request(QStringLiteral("desktop.typeText"), typeText(host, QStringLiteral("hi"), ids[3]), ids[3]));
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
             const QJsonObject bridge = health(stopper, host).value(QStringLiteral("bridge")).toObject();
-            return bridge.value(QStringLiteral("running")).toBool() && bridge.value(QStringLiteral("queued")).toInt() == 3;
+            return bridge.value(QStringLiteral("running")).toBool() &&
+                   bridge.value(QStringLiteral("queued")).toInt() == 3;
         },
         10000));
 
@@ -220,8 +225,9 @@ TEST(Stop, AbortsTheRunningAndEveryQueuedExecution)
         ASSERT_TRUE(answers.contains(id));
         EXPECT_EQ(errorCode(answers[id]), QStringLiteral("DESKTOP_ABORTED")) << dump(answers[id]);
         EXPECT_EQ(reasonOf(answers[id]), QStringLiteral("stop"));
-        EXPECT_EQ(errorOf(answers[id]).value(QStringLiteral("details")).toObject().value(QStringLiteral("phase")).toString(),
-                  id == ids[0] ? QStringLiteral("running") : QStringLiteral("queued"));
+        EXPECT_EQ(
+            errorOf(answers[id]).value(QStringLiteral("details")).toObject().value(QStringLiteral("phase")).toString(),
+            id == ids[0] ? QStringLiteral("running") : QStringLiteral("queued"));
     }
     EXPECT_TRUE(host.desktop().effects().isEmpty());
     const QJsonObject bridge = health(stopper, host).value(QStringLiteral("bridge")).toObject();
@@ -229,7 +235,13 @@ TEST(Stop, AbortsTheRunningAndEveryQueuedExecution)
     EXPECT_TRUE(bridge.value(QStringLiteral("paused")).toBool());
     // The worker leaves the aborted backend call at its next checkpoint.
     EXPECT_TRUE(QTest::qWaitFor(
-        [&] { return !health(stopper, host).value(QStringLiteral("bridge")).toObject().value(QStringLiteral("running")).toBool(); },
+        [&] {
+            return !health(stopper, host)
+                        .value(QStringLiteral("bridge"))
+                        .toObject()
+                        .value(QStringLiteral("running"))
+                        .toBool();
+        },
         5000));
 
     const auto stops = host.auditLines(QStringLiteral("stop"));
@@ -255,7 +267,8 @@ TEST(Stop, PausedHostRefusesSideEffectsAndTokensUntilResumed)
     EXPECT_TRUE(stopped.value(QStringLiteral("paused")).toBool());
 
     expectPaused(client.call(QStringLiteral("desktop.click"), clickSend(host)));
-    expectPaused(client.call(QStringLiteral("desktop.click"), clickSend(host, QJsonObject{{QStringLiteral("token"), token}})));
+    expectPaused(
+        client.call(QStringLiteral("desktop.click"), clickSend(host, QJsonObject{{QStringLiteral("token"), token}})));
     expectPaused(client.call(QStringLiteral("desktop.typeText"), typeText(host, QStringLiteral("hi"))));
     expectPaused(client.call(QStringLiteral("desktop.hotkey"),
                              QJsonObject{{QStringLiteral("meta"), meta(host)},
@@ -263,15 +276,20 @@ TEST(Stop, PausedHostRefusesSideEffectsAndTokensUntilResumed)
                                          {QStringLiteral("keys"), QJsonArray{QStringLiteral("enter")}}}));
     expectPaused(client.call(QStringLiteral("desktop.confirm.issue"), issueFor(host, click)));
     // Reading goes on.
-    EXPECT_EQ(resultOf(client.call(QStringLiteral("desktop.find"), findButtons(host))).value(QStringLiteral("matched")).toInt(), 2);
-    EXPECT_TRUE(health(client, host).value(QStringLiteral("bridge")).toObject().value(QStringLiteral("paused")).toBool());
+    EXPECT_EQ(resultOf(client.call(QStringLiteral("desktop.find"), findButtons(host)))
+                  .value(QStringLiteral("matched"))
+                  .toInt(),
+              2);
+    EXPECT_TRUE(
+        health(client, host).value(QStringLiteral("bridge")).toObject().value(QStringLiteral("paused")).toBool());
     EXPECT_TRUE(host.desktop().effects().isEmpty());
 
     const QJsonObject resumed = client.call(QStringLiteral("desktop.resume"), bareMeta());
     EXPECT_EQ(resultOf(resumed), (QJsonObject{{QStringLiteral("resumed"), true}, {QStringLiteral("paused"), false}}))
         << dump(resumed);
     // The token refused while paused was not spent.
-    EXPECT_TRUE(errorOf(client.call(QStringLiteral("desktop.click"), clickSend(host, QJsonObject{{QStringLiteral("token"), token}})))
+    EXPECT_TRUE(errorOf(client.call(QStringLiteral("desktop.click"),
+                                    clickSend(host, QJsonObject{{QStringLiteral("token"), token}})))
                     .isEmpty());
     EXPECT_EQ(host.desktop().effects(), QStringList{QStringLiteral("press:Send")});
 
@@ -406,7 +424,8 @@ TEST(Stop, TheGuiStopsToo)
     EXPECT_EQ(errorCode(*answer), QStringLiteral("DESKTOP_ABORTED"));
     expectPaused(client.call(QStringLiteral("desktop.click"), clickSend(host)));
     // A second stop is harmless and still answers.
-    EXPECT_TRUE(resultOf(client.call(QStringLiteral("desktop.stop"), bareMeta())).value(QStringLiteral("stopped")).toBool());
+    EXPECT_TRUE(
+        resultOf(client.call(QStringLiteral("desktop.stop"), bareMeta())).value(QStringLiteral("stopped")).toBool());
     const auto stops = host.auditLines(QStringLiteral("stop"));
     ASSERT_EQ(stops.size(), 2);
     EXPECT_EQ(stops[0].value(QStringLiteral("via")).toString(), QStringLiteral("gui"));
@@ -418,7 +437,10 @@ TEST(Stop, NeedsMetaButNoWorkspace)
 {
     TestHost host;
     TestClient client(host.socketPath());
-    EXPECT_EQ(errorCode(client.call(QStringLiteral("desktop.stop"), QJsonObject{})), QStringLiteral("DESKTOP_INVALID_REQUEST"));
-    EXPECT_EQ(errorCode(client.call(QStringLiteral("desktop.resume"), QJsonObject{})), QStringLiteral("DESKTOP_INVALID_REQUEST"));
-    EXPECT_TRUE(resultOf(client.call(QStringLiteral("desktop.stop"), bareMeta())).value(QStringLiteral("stopped")).toBool());
+    EXPECT_EQ(errorCode(client.call(QStringLiteral("desktop.stop"), QJsonObject{})),
+              QStringLiteral("DESKTOP_INVALID_REQUEST"));
+    EXPECT_EQ(errorCode(client.call(QStringLiteral("desktop.resume"), QJsonObject{})),
+              QStringLiteral("DESKTOP_INVALID_REQUEST"));
+    EXPECT_TRUE(
+        resultOf(client.call(QStringLiteral("desktop.stop"), bareMeta())).value(QStringLiteral("stopped")).toBool());
 }

@@ -75,7 +75,9 @@ TEST(AuditLog, DirectoryAndFileArePrivate)
     AuditLog log(dir.path() + QStringLiteral("/data"));
     log.record(QStringLiteral("resume"), nullptr);
     log.flush();
-    struct stat st{};
+    struct stat st
+    {
+    };
     ASSERT_EQ(::stat(QFile::encodeName(dir.path() + QStringLiteral("/data")).constData(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0700u);
     ASSERT_EQ(::stat(QFile::encodeName(log.path()).constData(), &st), 0);
@@ -103,7 +105,8 @@ TEST(AuditLog, RotatesBySizeKeepingAFixedNumberOfFiles)
     EXPECT_EQ(current.last().value(QStringLiteral("n")).toInt(), 199);
     const auto previous = linesOf(base + QStringLiteral(".1"));
     ASSERT_FALSE(previous.isEmpty());
-    EXPECT_EQ(previous.last().value(QStringLiteral("n")).toInt() + 1, current.first().value(QStringLiteral("n")).toInt());
+    EXPECT_EQ(previous.last().value(QStringLiteral("n")).toInt() + 1,
+              current.first().value(QStringLiteral("n")).toInt());
 }
 
 TEST(AuditLog, ContinuesAnExistingFile)

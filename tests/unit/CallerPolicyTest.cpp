@@ -56,7 +56,8 @@ TEST(CallerPolicy, EntriesAreComparedAfterResolvingSymlinks)
     const QString link = dir.path() + QStringLiteral("/via-link");
     ASSERT_TRUE(QFile::link(QCoreApplication::applicationFilePath(), link));
     const CallerPolicy policy({link});
-    EXPECT_EQ(policy.allowed(), QStringList{WorkspacePolicy::realPath(QCoreApplication::applicationFilePath()).value()});
+    EXPECT_EQ(policy.allowed(),
+              QStringList{WorkspacePolicy::realPath(QCoreApplication::applicationFilePath()).value()});
     EXPECT_FALSE(policy.check(self()).has_value());
 }
 

@@ -52,8 +52,7 @@ const Vector kVectors[] = {
      "1734c61e59aa3ed4"},
     {"KeysInUtf16Order", R"({"z":1,"Z":2,"é":3,"Ａ":4,"😀":5,"a":6,"aa":7,"":8})",
      R"({"":8,"Z":2,"a":6,"aa":7,"z":1,"é":3,"😀":5,"Ａ":4})", "4f71cb6abdf14d51"},
-    {"Literals", R"([{"b":[],"a":{}}, null, true, false, ""])", R"([{"a":{},"b":[]},null,true,false,""])",
-     nullptr},
+    {"Literals", R"([{"b":[],"a":{}}, null, true, false, ""])", R"([{"a":{},"b":[]},null,true,false,""])", nullptr},
 };
 
 class CanonicalVectors : public ::testing::TestWithParam<Vector>
@@ -137,7 +136,8 @@ TEST(CanonicalJson, NumbersHaveOneForm)
     EXPECT_EQ(CanonicalJson::number(9007199254740992.0 * 4), QByteArray("3.602879701896397e16"));
     EXPECT_EQ(CanonicalJson::number(1e300), QByteArray("1e300"));
     // Every form reads back as the same double.
-    for (const double d : {0.1, 1e-7, 123456.789, 1.2345678901234567e19, 5e-324, 1.7976931348623157e308, 0.30000000000000004}) {
+    for (const double d :
+         {0.1, 1e-7, 123456.789, 1.2345678901234567e19, 5e-324, 1.7976931348623157e308, 0.30000000000000004}) {
         bool ok = false;
         EXPECT_EQ(CanonicalJson::number(d).toDouble(&ok), d) << d;
         EXPECT_TRUE(ok);

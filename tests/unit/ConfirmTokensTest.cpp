@@ -112,10 +112,13 @@ INSTANTIATE_TEST_SUITE_P(
         RefusalRow{"OtherPid", kScope, {4243, kPeer.auditTokenDigest}, Refusal::PeerMismatch},
         // A recycled pid: same number, another start time, hence another digest.
         RefusalRow{"RecycledPid", kScope, {kPeer.pid, QStringLiteral("ffff0000")}, Refusal::PeerMismatch},
-        RefusalRow{"OtherMethod", {QStringLiteral("desktop.click"), kScope.paramsDigest}, kPeer, Refusal::MethodMismatch},
+        RefusalRow{
+            "OtherMethod", {QStringLiteral("desktop.click"), kScope.paramsDigest}, kPeer, Refusal::MethodMismatch},
         RefusalRow{"OtherParams", {kScope.method, QStringLiteral("fedcba9876543210")}, kPeer, Refusal::ParamsMismatch},
         // Peer is checked first (contract 4.2 order): a stranger learns nothing about the scope.
-        RefusalRow{"StrangerWithOtherScope", {QStringLiteral("desktop.click"), QStringLiteral("x")}, {1, QStringLiteral("y")},
+        RefusalRow{"StrangerWithOtherScope",
+                   {QStringLiteral("desktop.click"), QStringLiteral("x")},
+                   {1, QStringLiteral("y")},
                    Refusal::PeerMismatch}),
     [](const ::testing::TestParamInfo<RefusalRow>& info) { return std::string(info.param.name); });
 

@@ -165,8 +165,9 @@ TEST(ApprovalRequest, NamesTheTargetAndKeys)
     EXPECT_EQ(request.keys, (QStringList{QStringLiteral("ctrl"), QStringLiteral("s")}));
     EXPECT_EQ(request.target.value(QStringLiteral("app")).toObject().value(QStringLiteral("bundleId")).toString(),
               QStringLiteral("org.gnome.gedit"));
-    EXPECT_EQ(request.target.value(QStringLiteral("window")).toObject().value(QStringLiteral("titlePattern")).toString(),
-              QStringLiteral("Untitled"));
+    EXPECT_EQ(
+        request.target.value(QStringLiteral("window")).toObject().value(QStringLiteral("titlePattern")).toString(),
+        QStringLiteral("Untitled"));
     EXPECT_FALSE(request.textPreview.has_value());
     const QJsonObject json = request.toJson();
     EXPECT_EQ(json.value(QStringLiteral("method")).toString(), QStringLiteral("desktop.hotkey"));
@@ -208,9 +209,10 @@ INSTANTIATE_TEST_SUITE_P(
         PreviewRow{"SecureRole", R"({"text":"hunter2","target":{"selector":{"byRole":"AXSecureTextField"}}})", true},
         PreviewRow{"PasswordTitle", R"({"text":"xyzzy1","target":{"selector":{"titleContains":"Password"}}})", true},
         PreviewRow{"ChinesePassword", R"({"text":"xyzzy1","target":{"selector":{"titleEquals":"密码"}}})", true},
-        PreviewRow{"SecureFingerprint",
-                   R"({"text":"xyzzy1","target":{"elementRef":{"elementId":"e:1","fingerprint":"AXSecureTextField|PIN|x=1,y=2,w=3,h=4"}}})",
-                   true},
+        PreviewRow{
+            "SecureFingerprint",
+            R"({"text":"xyzzy1","target":{"elementRef":{"elementId":"e:1","fingerprint":"AXSecureTextField|PIN|x=1,y=2,w=3,h=4"}}})",
+            true},
         PreviewRow{"ApiKeyIdentifier", R"({"text":"xyzzy1","target":{"selector":{"byIdentifier":"api_key"}}})", true},
         PreviewRow{"SpinnerIsNotPin", R"({"text":"42","target":{"selector":{"titleContains":"Spinner"}}})", false}),
     [](const ::testing::TestParamInfo<PreviewRow>& info) { return std::string(info.param.name); });
