@@ -68,23 +68,11 @@ TEST(HostProcess, PeerOfAnotherUserIsRefused)
 {
     if (::getuid() != 0)
         GTEST_SKIP() << "needs root to run a client as another user (runuser -u nobody)";
-    // A directory another user can traverse, and the tests-only 0666 socket mode: the file mode
-    // lets nobody connect, so only the SO_PEERCRED uid check can refuse it.
-    QTemporaryDir dir(QStringLiteral("/tmp/mdh-uid-XXXXXX"));
-    ASSERT_TRUE(dir.isValid());
-    ::chmod(QFile::encodeName(dir.path()).constData(), 0755);
-    QDir(dir.path()).mkpath(QStringLiteral("run"));
-    ::chmod(QFile::encodeName(dir.path() + QStringLiteral("/run")).constData(), 0755);
-    const QString ctlCopy = dir.path() + QStringLiteral("/msgcode-desktopctl");
-    ASSERT_TRUE(QFile::copy(QStringLiteral(MDH_CTL_BINARY), ctlCopy));
-    ::chmod(QFile::encodeName(ctlCopy).constData(), 0755);
-
-    HostProcess host(dir.path() + QStringLiteral("/run/bridge.sock"), {QStringLiteral("--insecure-test-socket-mode")});
+    const OtherUserSandbox sandbox;
+    ASSERT_TRUE(sandbox.isValid());
+    HostProcess host(sandbox.socketPath(), {QStringLiteral("--insecure-test-socket-mode")});
     ASSERT_TRUE(host.start());
-    const CommandResult asNobody = runCommand(
-        QStringLiteral("runuser"), {QStringLiteral("-u"), QStringLiteral("nobody"), QStringLiteral("--"), ctlCopy,
-                                    QStringLiteral("--socket"), host.socketPath(), QStringLiteral("--json"),
-                                    QStringLiteral("health")});
+    const CommandResult asNobody = sandbox.ctlAsNobody({QStringLiteral("--json"), QStringLiteral("health")});
     ASSERT_NE(asNobody.exitCode, -1) << asNobody.err.toStdString();
     EXPECT_EQ(asNobody.exitCode, 1) << asNobody.out.toStdString() << asNobody.err.toStdString();
     const QJsonObject response = QJsonDocument::fromJson(asNobody.out.trimmed().toUtf8()).object();

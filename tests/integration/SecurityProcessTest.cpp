@@ -119,21 +119,11 @@ TEST(SecurityProcess, RefusedOtherUserIsAudited)
 {
     if (::getuid() != 0)
         GTEST_SKIP() << "needs root to run a client as another user (runuser -u nobody)";
-    QTemporaryDir dir(QStringLiteral("/tmp/mdh-uid-XXXXXX"));
-    ASSERT_TRUE(dir.isValid());
-    ::chmod(QFile::encodeName(dir.path()).constData(), 0755);
-    QDir(dir.path()).mkpath(QStringLiteral("run"));
-    ::chmod(QFile::encodeName(dir.path() + QStringLiteral("/run")).constData(), 0755);
-    const QString ctlCopy = dir.path() + QStringLiteral("/msgcode-desktopctl");
-    ASSERT_TRUE(QFile::copy(QStringLiteral(MDH_CTL_BINARY), ctlCopy));
-    ::chmod(QFile::encodeName(ctlCopy).constData(), 0755);
-
-    HostProcess host(dir.path() + QStringLiteral("/run/bridge.sock"), {QStringLiteral("--insecure-test-socket-mode")});
+    const OtherUserSandbox sandbox;
+    ASSERT_TRUE(sandbox.isValid());
+    HostProcess host(sandbox.socketPath(), {QStringLiteral("--insecure-test-socket-mode")});
     ASSERT_TRUE(host.start());
-    const CommandResult asNobody =
-        runCommand(QStringLiteral("runuser"),
-                   {QStringLiteral("-u"), QStringLiteral("nobody"), QStringLiteral("--"), ctlCopy,
-                    QStringLiteral("--socket"), host.socketPath(), QStringLiteral("--json"), QStringLiteral("stop")});
+    const CommandResult asNobody = sandbox.ctlAsNobody({QStringLiteral("--json"), QStringLiteral("stop")});
     EXPECT_EQ(asNobody.exitCode, 1) << text(asNobody);
     EXPECT_EQ(reasonOf(asNobody), QStringLiteral("uid_mismatch")) << text(asNobody);
     const auto lines = auditLines(host, QStringLiteral("caller_refused"));

@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 
 #include <csignal>
+#include <sys/stat.h>
 
 namespace Testing {
 
@@ -113,6 +114,28 @@ CommandResult runCommand(const QString& program, const QStringList& args, const 
     result.out = QString::fromUtf8(process.readAllStandardOutput());
     result.err = QString::fromUtf8(process.readAllStandardError());
     return result;
+}
+
+OtherUserSandbox::OtherUserSandbox() : m_dir(QStringLiteral("/tmp/mdh-uid-XXXXXX"))
+{
+    if (!m_dir.isValid())
+        return;
+    // The tests-only 0666 socket mode lets nobody connect through these 0755 directories, so
+    // only the SO_PEERCRED uid check can refuse it.
+    ::chmod(QFile::encodeName(m_dir.path()).constData(), 0755);
+    QDir(m_dir.path()).mkpath(QStringLiteral("run"));
+    ::chmod(QFile::encodeName(m_dir.path() + QStringLiteral("/run")).constData(), 0755);
+    m_ctl = m_dir.path() + QStringLiteral("/msgcode-desktopctl");
+    m_valid = QFile::copy(QStringLiteral(MDH_CTL_BINARY), m_ctl) &&
+              ::chmod(QFile::encodeName(m_ctl).constData(), 0755) == 0;
+}
+
+CommandResult OtherUserSandbox::ctlAsNobody(const QStringList& args) const
+{
+    return runCommand(QStringLiteral("runuser"),
+                      QStringList{QStringLiteral("-u"), QStringLiteral("nobody"), QStringLiteral("--"), m_ctl,
+                                  QStringLiteral("--socket"), socketPath()} +
+                          args);
 }
 
 } // namespace Testing

@@ -50,6 +50,23 @@ struct CommandResult
     QString err;
 };
 
+/// A place another user can reach: a traversable temp directory with a run/ directory for the
+/// socket and a copy of msgcode-desktopctl, for tests of the peer-uid check (root only).
+class OtherUserSandbox
+{
+public:
+    OtherUserSandbox();
+    bool isValid() const { return m_valid; }
+    QString socketPath() const { return m_dir.path() + QStringLiteral("/run/bridge.sock"); }
+    /// msgcode-desktopctl ARGS run as `nobody` against socketPath().
+    CommandResult ctlAsNobody(const QStringList& args) const;
+
+private:
+    QTemporaryDir m_dir;
+    QString m_ctl;
+    bool m_valid = false;
+};
+
 /// Runs a program to completion (30 s at most), with an optional environment.
 CommandResult runCommand(const QString& program, const QStringList& args,
                          const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
