@@ -2,6 +2,33 @@
 
 namespace Automation {
 
+QString effectName(Effect effect)
+{
+    switch (effect) {
+    case Effect::Confirmed:
+        return QStringLiteral("confirmed");
+    case Effect::Partial:
+        return QStringLiteral("partial");
+    case Effect::SuspectedNoop:
+        return QStringLiteral("suspected_noop");
+    case Effect::Unverifiable:
+        break;
+    }
+    return QStringLiteral("unverifiable");
+}
+
+QJsonObject Verification::toJson() const
+{
+    QJsonObject out{{QStringLiteral("effect"), effectName(effect)},
+                    {QStringLiteral("expected"), expected},
+                    {QStringLiteral("observed"), observed},
+                    {QStringLiteral("paths"), paths},
+                    {QStringLiteral("verifyMs"), verifyMs}};
+    if (!reason.isEmpty())
+        out.insert(QStringLiteral("reason"), reason);
+    return out;
+}
+
 DesktopBackend::~DesktopBackend() = default;
 
 Status DesktopBackend::completeNodes(Snapshot&, const QList<int>&, const CallContext&)

@@ -6,6 +6,7 @@
 #include "Types.h"
 
 #include <QByteArray>
+#include <QJsonArray>
 #include <QJsonObject>
 
 namespace Automation {
@@ -28,12 +29,40 @@ struct Screenshot
     QDateTime takenAt;
 };
 
+/// What the host observed of a side effect (docs/architecture.md, "Honest outcomes").
+enum class Effect {
+    Confirmed,     ///< the intended change was observed
+    Partial,       ///< some of it arrived (e.g. part of the text)
+    SuspectedNoop, ///< nothing observable changed where a change was expected
+    Unverifiable,  ///< no signal exists for this action; `reason` says why
+};
+QString effectName(Effect effect);
+/// Whether the contract's boolean (`typed`, `clicked`, `sent`) may say true for this effect.
+inline bool effectCountsAsDone(Effect effect)
+{
+    return effect == Effect::Confirmed || effect == Effect::Unverifiable;
+}
+
+/// How an effect was verified: what was expected, what was seen, each delivery path tried.
+struct Verification
+{
+    Effect effect = Effect::Unverifiable;
+    QString expected;     ///< e.g. "the text read back equal"
+    QJsonObject observed; ///< what was seen (never the text of a secure field)
+    QJsonArray paths;     ///< each delivery path tried, in order, with what it observed
+    QString reason;       ///< why it is unverifiable, or what was (not) seen
+    qint64 verifyMs = 0;  ///< time spent verifying (reads and waiting for the app to settle)
+
+    QJsonObject toJson() const;
+};
+
 /// How an action was delivered and what was seen of its effect (DESIGN.md 7).
 struct ActionOutcome
 {
     QString deliveredBy; ///< e.g. "accessibilityAction:press", "pointer", "keyboard"
-    bool verified = false;
+    bool verified = false; ///< effect == Confirmed
     QJsonObject details;
+    Verification verification;
 };
 
 struct TypeOptions
@@ -44,10 +73,11 @@ struct TypeOptions
 /// How typeText delivered the text and whether it was read back.
 struct TypeOutcome
 {
-    QString path; ///< "editableText", "clipboard" or "keys"
+    QString path; ///< "editableText", "clipboard" or "keys": the last path tried
     bool readBack = false;
     std::optional<bool> matched;
     QJsonObject details;
+    Verification verification;
 };
 
 /// The platform layer. Lives on the executor's worker thread and is only ever called from it.

@@ -54,6 +54,10 @@ bool SelectorEngine::roleMatches(const Node& node, const QString& role)
 {
     if (node.role == role || (!node.subrole.isEmpty() && node.subrole == role))
         return true;
+    // A toggle button (AXCheckBox, subrole AXToggle: a calculator's keys in GTK) is a button to
+    // whoever looks at it.
+    if (role == QLatin1String("AXButton") && node.subrole == QLatin1String("AXToggle"))
+        return true;
     // Native names are lower-case with spaces ("push button"); accept "push_button" and any case.
     if (node.nativeRole.isEmpty())
         return false;

@@ -314,6 +314,7 @@ void Dispatcher::handle(const Caller& caller, const QJsonValue& value, const Rep
     jobSpec.method = request.method;
     jobSpec.connectionId = caller.connectionId;
     jobSpec.timeoutMs = meta->timeoutMs;
+    jobSpec.sideEffect = spec.sideEffect;
     jobSpec.deadline = QDeadlineTimer(meta->timeoutMs, Qt::PreciseTimer);
     jobSpec.record = std::make_shared<Evidence::ExecutionRecord>(meta->requestId, request.method, *workspaceReal,
                                                                  requestRecord, envJson(caller));

@@ -227,11 +227,14 @@ void Executor::onDeadline(const std::shared_ptr<Job>& job)
     const bool queued = !job->started;
     if (queued)
         std::erase(m_queue, job);
-    answer(job, Error::make(ErrorCode::Timeout,
-                            QStringLiteral("the request did not finish within %1 ms").arg(job->spec.timeoutMs),
-                            QJsonObject{{QStringLiteral("timeoutMs"), job->spec.timeoutMs},
-                                        {QStringLiteral("phase"), queued ? QStringLiteral("queued")
-                                                                         : QStringLiteral("running")}}));
+    Error error = Error::make(ErrorCode::Timeout,
+                              QStringLiteral("the request did not finish within %1 ms").arg(job->spec.timeoutMs),
+                              QJsonObject{{QStringLiteral("timeoutMs"), job->spec.timeoutMs},
+                                          {QStringLiteral("phase"), queued ? QStringLiteral("queued")
+                                                                           : QStringLiteral("running")}});
+    if (!queued && job->spec.sideEffect)
+        error.withRetryable(false).withDetail(QStringLiteral("mayHaveHadEffect"), true);
+    answer(job, error);
 }
 
 Executor::AbortOutcome Executor::abort(const QString& executionId)
@@ -242,10 +245,13 @@ Executor::AbortOutcome Executor::abort(const QString& executionId)
     job->cancel->cancel(CancelToken::Reason::Aborted);
     if (!job->started)
         std::erase(m_queue, job);
-    answer(job, Error::make(ErrorCode::Aborted, QStringLiteral("the execution was aborted"),
-                            QJsonObject{{QStringLiteral("executionId"), executionId},
-                                        {QStringLiteral("phase"), job->started ? QStringLiteral("running")
-                                                                               : QStringLiteral("queued")}}));
+    Error error = Error::make(ErrorCode::Aborted, QStringLiteral("the execution was aborted"),
+                              QJsonObject{{QStringLiteral("executionId"), executionId},
+                                          {QStringLiteral("phase"), job->started ? QStringLiteral("running")
+                                                                                 : QStringLiteral("queued")}});
+    if (job->started && job->spec.sideEffect)
+        error.withRetryable(false).withDetail(QStringLiteral("mayHaveHadEffect"), true);
+    answer(job, error);
     return AbortOutcome::Aborted;
 }
 

@@ -41,6 +41,9 @@ struct JobSpec
     QString method;
     quint64 connectionId = 0;
     int timeoutMs = 60000;
+    /// Injects input: once started, a timeout or an abort may come after the effect, so such
+    /// answers are never retryable (docs/architecture.md, "Honest outcomes").
+    bool sideEffect = false;
     QDeadlineTimer deadline;
     std::shared_ptr<Evidence::ExecutionRecord> record;
     JobFunction run;

@@ -4,6 +4,7 @@
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QThread>
@@ -119,7 +120,7 @@ std::optional<Error> writeCandidates(JobContext& ctx, const Snapshot& snapshot, 
                          pretty(SelectorEngine::candidatesJson(snapshot, selector, candidates, selectorJson)));
 }
 
-Result<QString> screenshotTo(JobContext& ctx, const QString& name)
+Result<QString> screenshotTo(JobContext& ctx, const QString& name, QByteArray* png = nullptr)
 {
     Step step(ctx.record, QStringLiteral("screenshot:") + name);
     auto shot = ctx.backend.screenshot(ctx.call);
@@ -129,6 +130,8 @@ Result<QString> screenshotTo(JobContext& ctx, const QString& name)
     }
     if (auto err = writeArtifact(ctx, name, shot->png))
         return *err;
+    if (png)
+        *png = shot->png;
     step.finish(true, QJsonObject{{QStringLiteral("width"), shot->width},
                                   {QStringLiteral("height"), shot->height},
                                   {QStringLiteral("takenAt"), shot->takenAt.toString(Qt::ISODateWithMs)}});
@@ -303,6 +306,53 @@ Result<ResolvedTarget> resolveTarget(JobContext& ctx, ResolvedRoute& route, cons
     return out;
 }
 
+// An error from the step that injects input may come after the input reached the app:
+// never retryable (docs/architecture.md, "Honest outcomes").
+Error afterDelivery(Error error)
+{
+    if (error.code == ErrorCode::Timeout || error.code == ErrorCode::Aborted ||
+        error.code == ErrorCode::TargetUnresponsive || error.code == ErrorCode::InternalError) {
+        error.withRetryable(false);
+        if (!error.details.contains(QStringLiteral("mayHaveHadEffect")))
+            error.withDetail(QStringLiteral("mayHaveHadEffect"), true);
+    }
+    return error;
+}
+
+// The honest-outcome fields of a side-effect answer: `effect`, `verification`, timing.verifyMs.
+void insertVerification(QJsonObject& result, const Verification& verification)
+{
+    result.insert(QStringLiteral("effect"), effectName(verification.effect));
+    QJsonObject details = verification.toJson();
+    details.remove(QStringLiteral("effect"));
+    result.insert(QStringLiteral("verification"), details);
+    QJsonObject timing = result.value(QStringLiteral("timing")).toObject();
+    timing.insert(QStringLiteral("verifyMs"), verification.verifyMs);
+    result.insert(QStringLiteral("timing"), timing);
+}
+
+// How many pixels of `frame` differ between two screenshots (a pointer click's evidence).
+std::optional<QJsonObject> pixelDiff(const QByteArray& beforePng, const QByteArray& afterPng, const Frame& frame)
+{
+    QImage before, after;
+    if (!before.loadFromData(beforePng, "PNG") || !after.loadFromData(afterPng, "PNG") || before.size() != after.size())
+        return std::nullopt;
+    const QRect area = QRect(frame.x, frame.y, frame.width, frame.height).intersected(before.rect());
+    if (area.isEmpty())
+        return std::nullopt;
+    const QImage a = before.copy(area).convertToFormat(QImage::Format_RGB32);
+    const QImage b = after.copy(area).convertToFormat(QImage::Format_RGB32);
+    qint64 changed = 0;
+    for (int y = 0; y < a.height(); ++y) {
+        const auto* ra = reinterpret_cast<const QRgb*>(a.constScanLine(y));
+        const auto* rb = reinterpret_cast<const QRgb*>(b.constScanLine(y));
+        for (int x = 0; x < a.width(); ++x)
+            changed += ra[x] != rb[x];
+    }
+    return QJsonObject{{QStringLiteral("changedPixels"), changed},
+                       {QStringLiteral("framePixels"), static_cast<qint64>(area.width()) * area.height()}};
+}
+
 QString textDigest(const QString& text)
 {
     return QString::fromLatin1(QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha256).toHex());
@@ -423,7 +473,9 @@ JobFunction click(ClickParams params)
         {
             Step step(ctx.record, QStringLiteral("click.press"));
             outcome = ctx.backend.press(route.value(), node, ctx.call);
-            step.finish(outcome.ok(), outcome.ok() ? outcome->details : outcome.error().toJson());
+            step.finish(outcome.ok(), outcome.ok() ? QJsonObject{{QStringLiteral("details"), outcome->details},
+                                                                 {QStringLiteral("verification"), outcome->verification.toJson()}}
+                                                   : outcome.error().toJson());
         }
         const bool noAction = !outcome && outcome.error().details.value(QStringLiteral("reason")) ==
                                               QJsonValue(QStringLiteral("no_action"));
@@ -434,7 +486,8 @@ JobFunction click(ClickParams params)
                                    QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_frame")},
                                                {QStringLiteral("element"), ElementRef::fromNode(node).toJson()}});
             // Coordinates are the last resort (plan 2.2): always with before/after evidence.
-            auto before = screenshotTo(ctx, QStringLiteral("before.png"));
+            QByteArray beforePng, afterPng;
+            auto before = screenshotTo(ctx, QStringLiteral("before.png"), &beforePng);
             if (!before)
                 return before.error();
             ev.insert(QStringLiteral("beforeScreenshot"), before.value());
@@ -442,20 +495,34 @@ JobFunction click(ClickParams params)
                 return *stop;
             Step step(ctx.record, QStringLiteral("click.pointer"));
             outcome = ctx.backend.clickAt(route.value(), node.frame.center(), ctx.call);
-            step.finish(outcome.ok());
+            step.finish(outcome.ok(), outcome.ok() ? outcome->verification.toJson() : outcome.error().toJson());
             if (!outcome)
-                return outcome.error();
-            auto after = screenshotTo(ctx, QStringLiteral("after.png"));
+                return afterDelivery(outcome.error());
+            auto after = screenshotTo(ctx, QStringLiteral("after.png"), &afterPng);
             if (!after)
-                return after.error();
+                return afterDelivery(after.error());
             ev.insert(QStringLiteral("afterScreenshot"), after.value());
+            // The pointer's own evidence: did the element's pixels change?
+            if (const auto diff = pixelDiff(beforePng, afterPng, node.frame)) {
+                Verification& v = outcome->verification;
+                v.observed.insert(QStringLiteral("pixelDiff"), *diff);
+                if (v.effect != Effect::Confirmed && diff->value(QStringLiteral("changedPixels")).toInteger() > 0) {
+                    QJsonArray changes = v.observed.value(QStringLiteral("changes")).toArray();
+                    changes.append(QStringLiteral("the element's pixels changed"));
+                    v.observed.insert(QStringLiteral("changes"), changes);
+                    v.effect = Effect::Confirmed;
+                    v.reason.clear();
+                }
+            }
         }
         if (!outcome)
-            return outcome.error();
+            return noAction ? outcome.error() : afterDelivery(outcome.error());
         QJsonObject result = baseResult(ctx);
-        result.insert(QStringLiteral("clicked"), true);
+        const Verification& verification = outcome->verification;
+        result.insert(QStringLiteral("clicked"), effectCountsAsDone(verification.effect));
         result.insert(QStringLiteral("deliveredBy"), outcome->deliveredBy);
-        result.insert(QStringLiteral("verified"), outcome->verified);
+        result.insert(QStringLiteral("verified"), verification.effect == Effect::Confirmed);
+        insertVerification(result, verification);
         result.insert(QStringLiteral("target"), ElementRef::fromNode(node).toJson());
         result.insert(QStringLiteral("targetResolvedVia"), target->via);
         result.insert(QStringLiteral("routeResolved"), route->toJson());
@@ -492,13 +559,21 @@ JobFunction typeText(TypeTextParams params)
                                             TypeOptions{params.clearBefore}, ctx.call);
         if (!outcome) {
             step.finish(false, outcome.error().toJson());
-            return outcome.error();
+            return afterDelivery(outcome.error());
         }
         step.finish(true, QJsonObject{{QStringLiteral("path"), outcome->path},
                                       {QStringLiteral("text"), textInfo},
-                                      {QStringLiteral("readBack"), outcome->readBack}});
+                                      {QStringLiteral("readBack"), outcome->readBack},
+                                      {QStringLiteral("verification"), outcome->verification.toJson()}});
+        // The delivery ladder, one trace line per path tried.
+        for (const auto& path : outcome->verification.paths) {
+            const QJsonObject p = path.toObject();
+            ctx.record.trace(QStringLiteral("type.path:") + p.value(QStringLiteral("path")).toString(), 0,
+                             p.value(QStringLiteral("effect")).toString() == QLatin1String("confirmed"), p);
+        }
         QJsonObject result = baseResult(ctx);
-        result.insert(QStringLiteral("typed"), true);
+        result.insert(QStringLiteral("typed"), effectCountsAsDone(outcome->verification.effect));
+        insertVerification(result, outcome->verification);
         result.insert(QStringLiteral("path"), outcome->path);
         result.insert(QStringLiteral("readBack"), outcome->readBack);
         result.insert(QStringLiteral("matched"), outcome->matched ? QJsonValue(*outcome->matched) : QJsonValue());
@@ -527,11 +602,13 @@ JobFunction hotkey(HotkeyParams params)
         auto outcome = ctx.backend.sendChord(route.value(), params.chord, params.delayMs, ctx.call);
         if (!outcome) {
             step.finish(false, outcome.error().toJson());
-            return outcome.error();
+            return afterDelivery(outcome.error());
         }
-        step.finish(true, QJsonObject{{QStringLiteral("keys"), QJsonArray::fromStringList(params.chord.names())}});
+        step.finish(true, QJsonObject{{QStringLiteral("keys"), QJsonArray::fromStringList(params.chord.names())},
+                                      {QStringLiteral("verification"), outcome->verification.toJson()}});
         QJsonObject result = baseResult(ctx);
-        result.insert(QStringLiteral("sent"), true);
+        result.insert(QStringLiteral("sent"), effectCountsAsDone(outcome->verification.effect));
+        insertVerification(result, outcome->verification);
         result.insert(QStringLiteral("keys"), QJsonArray::fromStringList(params.chord.names()));
         result.insert(QStringLiteral("deliveredBy"), outcome->deliveredBy);
         result.insert(QStringLiteral("routeResolved"), route->toJson());

@@ -289,6 +289,10 @@ TEST(Bridge, ClickBySelectorAndCoordinateFallback)
                                                        {QStringLiteral("allowCoordinateFallback"), true}})));
     EXPECT_EQ(result.value(QStringLiteral("deliveredBy")).toString(), QStringLiteral("pointer"));
     EXPECT_FALSE(result.value(QStringLiteral("verified")).toBool());
+    // The fake's screenshots never change: no signal, said so, and the contract's boolean follows.
+    EXPECT_EQ(result.value(QStringLiteral("effect")).toString(), QStringLiteral("unverifiable"));
+    EXPECT_TRUE(result.value(QStringLiteral("clicked")).toBool());
+    EXPECT_FALSE(result.value(QStringLiteral("verification")).toObject().value(QStringLiteral("reason")).toString().isEmpty());
     const QJsonObject evidence = result.value(QStringLiteral("evidence")).toObject();
     EXPECT_EQ(evidence.value(QStringLiteral("beforeScreenshot")).toString(), QStringLiteral("before.png"));
     const QString dir = evidence.value(QStringLiteral("dir")).toString();

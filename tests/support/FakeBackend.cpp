@@ -284,7 +284,13 @@ Result<ActionOutcome> FakeBackend::press(const ResolvedRoute&, const Node& eleme
     }
     if (hook)
         hook(*m_desktop, element);
-    return ActionOutcome{QStringLiteral("accessibilityAction:press"), true, {}};
+    // The fake desktop itself records the press: that is its observable effect.
+    return ActionOutcome{QStringLiteral("accessibilityAction:press"), true, {}, [] {
+        Verification v;
+        v.effect = Effect::Confirmed;
+        v.expected = QStringLiteral("the fake desktop recorded the press");
+        return v;
+    }()};
 }
 
 Result<ActionOutcome> FakeBackend::clickAt(const ResolvedRoute&, QPoint point, const CallContext& context)
@@ -292,7 +298,14 @@ Result<ActionOutcome> FakeBackend::clickAt(const ResolvedRoute&, QPoint point, c
     if (auto err = enter(QStringLiteral("clickAt"), context))
         return *err;
     m_desktop->addEffect(QStringLiteral("pointer:%1,%2").arg(point.x()).arg(point.y()));
-    return ActionOutcome{QStringLiteral("pointer"), false, {}};
+    // A pointer click on the fake desktop changes nothing it could show.
+    return ActionOutcome{QStringLiteral("pointer"), false, {}, [] {
+        Verification v;
+        v.effect = Effect::Unverifiable;
+        v.expected = QStringLiteral("a change in the app after the click");
+        v.reason = QStringLiteral("the fake desktop has no app state to compare");
+        return v;
+    }()};
 }
 
 Result<TypeOutcome> FakeBackend::typeText(const ResolvedRoute&, const Node* target, const QString& text,
@@ -331,6 +344,8 @@ Result<TypeOutcome> FakeBackend::typeText(const ResolvedRoute&, const Node* targ
     outcome.readBack = !secure;
     if (!secure)
         outcome.matched = true;
+    outcome.verification.effect = Effect::Confirmed;
+    outcome.verification.expected = QStringLiteral("the fake desktop recorded the text");
     return outcome;
 }
 
@@ -339,7 +354,12 @@ Result<ActionOutcome> FakeBackend::sendChord(const ResolvedRoute&, const KeyChor
     if (auto err = enter(QStringLiteral("sendChord"), context))
         return *err;
     m_desktop->addEffect(QStringLiteral("chord:") + chord.names().join(QLatin1Char('+')));
-    return ActionOutcome{QStringLiteral("keyboard"), false, {}};
+    return ActionOutcome{QStringLiteral("keyboard"), true, {}, [] {
+        Verification v;
+        v.effect = Effect::Confirmed;
+        v.expected = QStringLiteral("the fake desktop recorded the keys");
+        return v;
+    }()};
 }
 
 PermissionReport FakePermissionProbe::probe()

@@ -502,3 +502,19 @@ TEST(SelectorEngine, NoCandidates)
 }
 
 } // namespace
+
+TEST(SelectorRoleMatches, AToggleButtonIsAButton)
+{
+    // galculator's keys are GTK toggle buttons: AXCheckBox/AXToggle. A person writes AXButton.
+    Node key;
+    key.role = QStringLiteral("AXCheckBox");
+    key.subrole = QStringLiteral("AXToggle");
+    key.nativeRole = QStringLiteral("toggle button");
+    EXPECT_TRUE(SelectorEngine::roleMatches(key, QStringLiteral("AXButton")));
+    EXPECT_TRUE(SelectorEngine::roleMatches(key, QStringLiteral("AXCheckBox")));
+    // A plain check box is not a button.
+    Node box;
+    box.role = QStringLiteral("AXCheckBox");
+    box.nativeRole = QStringLiteral("check box");
+    EXPECT_FALSE(SelectorEngine::roleMatches(box, QStringLiteral("AXButton")));
+}

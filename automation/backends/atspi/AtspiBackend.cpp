@@ -1,8 +1,10 @@
 #include "AtspiBackend.h"
 
 #include "AtspiRoles.h"
+#include "TextDelivery.h"
 
 #include <QBuffer>
+#include <QCryptographicHash>
 #include <QDBusArgument>
 #include <QDBusMessage>
 #include <QDBusPendingReply>
@@ -137,19 +139,42 @@ bool processStoppedOrDead(qint64 pid)
     return false;
 }
 
+// The actions that click an element, best first. Qt's menu-bar entries offer only "showMenu".
+const QStringList& pressActions()
+{
+    static const QStringList order{QStringLiteral("press"),  QStringLiteral("click"), QStringLiteral("activate"),
+                                   QStringLiteral("toggle"), QStringLiteral("jump"),  QStringLiteral("open"),
+                                   QStringLiteral("showmenu")};
+    return order;
+}
+
 bool isPressAction(const QString& name)
 {
-    static const QStringList names{QStringLiteral("press"), QStringLiteral("click"), QStringLiteral("activate"),
-                                   QStringLiteral("toggle"), QStringLiteral("jump"), QStringLiteral("open")};
-    return names.contains(name.toLower());
+    return pressActions().contains(name.toLower());
 }
 
 int pressRank(const QString& name)
 {
-    static const QStringList order{QStringLiteral("press"), QStringLiteral("click"), QStringLiteral("activate"),
-                                   QStringLiteral("toggle"), QStringLiteral("jump"), QStringLiteral("open")};
-    const auto i = order.indexOf(name.toLower());
+    const auto i = pressActions().indexOf(name.toLower());
     return i < 0 ? 1000 : static_cast<int>(i);
+}
+
+// Gecko answers GetActions with entries whose name is empty or ";;" (its keybinding slot),
+// while GetName(i) gives the real name: such a list must be read index by index.
+bool actionNamesUsable(const QStringList& names)
+{
+    for (const auto& name : names) {
+        if (name.isEmpty() || name.contains(QLatin1Char(';')))
+            return false;
+    }
+    return true;
+}
+
+// Kinds of events that accompany focusing a window rather than an action's effect.
+bool isActivationEvent(const QString& kind)
+{
+    return kind.startsWith(QLatin1String("Activate:")) || kind.startsWith(QLatin1String("Deactivate:")) ||
+           kind == QLatin1String("StateChanged:active");
 }
 
 } // namespace
@@ -160,6 +185,21 @@ AtspiBackend::Ref AtspiBackend::Ref::fromHandle(const QString& handle)
     if (bar < 0)
         return {};
     return Ref{handle.left(bar), handle.mid(bar + 1)};
+}
+
+bool AtspiBackend::App::windowRelativeExtents() const
+{
+    return toolkit.compare(QLatin1String("GTK"), Qt::CaseInsensitive) == 0 && toolkitVersion.section(QLatin1Char('.'), 0, 0).toInt() >= 4;
+}
+
+bool AtspiBackend::App::childrenEventsReliable() const
+{
+    return toolkit.compare(QLatin1String("Qt"), Qt::CaseInsensitive) != 0;
+}
+
+bool AtspiBackend::App::utf16Units() const
+{
+    return toolkit.compare(QLatin1String("Qt"), Qt::CaseInsensitive) == 0;
 }
 
 AtspiBackend::AtspiBackend()
@@ -215,8 +255,14 @@ bool AtspiBackend::connect(QString* error)
     m_tree = std::make_unique<AtspiTreeCache>(m_connectionName);
     m_tree->start();
     m_eventsRegistered = true;
-    for (const QString& event : {QStringLiteral("object:children-changed"), QStringLiteral("object:property-change"),
-                                 QStringLiteral("object:state-changed")}) {
+    // The rest tell verification that an app changed after an action (text typed, a window
+    // opened, focus moved).
+    for (const QString& event :
+         {QStringLiteral("object:children-changed"), QStringLiteral("object:property-change"),
+          QStringLiteral("object:state-changed"), QStringLiteral("object:text-changed"),
+          QStringLiteral("object:text-caret-moved"), QStringLiteral("object:text-selection-changed"),
+          QStringLiteral("object:active-descendant-changed"), QStringLiteral("object:selection-changed"),
+          QStringLiteral("window:"), QStringLiteral("focus:")}) {
         QDBusMessage reg = QDBusMessage::createMethodCall(kRegistry, QStringLiteral("/org/a11y/atspi/registry"),
                                                           QStringLiteral("org.a11y.atspi.Registry"),
                                                           QStringLiteral("RegisterEvent"));
@@ -302,6 +348,98 @@ std::optional<Error> AtspiBackend::unresponsive(const App& app, const QString& w
                                    {QStringLiteral("call"), what},
                                    {QStringLiteral("timeoutMs"), timeoutMs},
                                    {QStringLiteral("markedForMs"), kHungMarkMs}});
+}
+
+std::optional<Error> AtspiBackend::refuseHung(const App& app)
+{
+    const auto it = m_hung.constFind(app.root.service);
+    const qint64 left = it != m_hung.cend() ? std::max<qint64>(0, it->remainingTime()) : 0;
+    const bool stopped = processStoppedOrDead(app.pid);
+    return Error::make(ErrorCode::TargetUnresponsive,
+                       stopped ? QStringLiteral("%1 (pid %2) is stopped or gone").arg(app.name).arg(app.pid)
+                               : QStringLiteral("%1 (pid %2) did not answer recently and still does not")
+                                     .arg(app.name)
+                                     .arg(app.pid),
+                       QJsonObject{{QStringLiteral("app"), app.name},
+                                   {QStringLiteral("pid"), app.pid},
+                                   {QStringLiteral("reason"), stopped ? QStringLiteral("process_stopped")
+                                                                      : QStringLiteral("marked_unresponsive")},
+                                   {QStringLiteral("markExpiresInMs"), left}});
+}
+
+bool AtspiBackend::stillHung(const App& app, const CallContext& context)
+{
+    if (processStoppedOrDead(app.pid))
+        return true;
+    if (!isMarkedUnresponsive(app.root.service))
+        return false;
+    // A cheap call the app answers from its main loop, as any request would be: if it answers,
+    // the app is back and the mark goes. Refusing does not re-arm the mark; it expires by itself.
+    auto probe = send(app.root, Interface::Accessible, QStringLiteral("GetRole"), {}, context.callTimeoutMs(150));
+    probe.waitForFinished();
+    if (probe.isError())
+        return true;
+    m_hung.remove(app.root.service);
+    qCInfo(lcAtspi) << app.name << "answers again: unresponsive mark lifted";
+    return false;
+}
+
+void AtspiBackend::readToolkit(App& app, const CallContext& context)
+{
+    if (!app.toolkit.isEmpty())
+        return;
+    const QString iface = QStringLiteral("org.a11y.atspi.Application");
+    auto name = send(app.root, Interface::Properties, QStringLiteral("Get"), {iface, QStringLiteral("ToolkitName")},
+                     context.callTimeoutMs(kDiscoveryCapMs));
+    auto version = send(app.root, Interface::Properties, QStringLiteral("Get"), {iface, QStringLiteral("Version")},
+                        context.callTimeoutMs(kDiscoveryCapMs));
+    name.waitForFinished();
+    version.waitForFinished();
+    if (name.isError())
+        return;
+    app.toolkit = unwrap(firstArgument(name)).toString();
+    if (!version.isError())
+        app.toolkitVersion = unwrap(firstArgument(version)).toString();
+    if (app.toolkit.isEmpty())
+        app.toolkit = QStringLiteral("unknown");
+    if (m_appCache.contains(app.root.service))
+        m_appCache[app.root.service] = app;
+}
+
+AtspiBackend::App AtspiBackend::appOf(const ResolvedRoute& route, const CallContext& context)
+{
+    const Ref root = Ref::fromHandle(route.appHandle);
+    App app = m_appCache.value(root.service);
+    app.root = root;
+    app.pid = route.pid;
+    if (app.name.isEmpty())
+        app.name = route.appName;
+    readToolkit(app, context);
+    return app;
+}
+
+QStringList AtspiBackend::actionNamesOf(const Ref& ref, const App& app, const CallContext& context)
+{
+    auto list = send(ref, Interface::Action, QStringLiteral("GetActions"), {}, callTimeout(context));
+    QStringList names;
+    if (!wait(list, context, QStringLiteral("Action.GetActions"), &app))
+        names = actionNames(firstArgument(list));
+    if (actionNamesUsable(names) && !names.isEmpty())
+        return names;
+    auto count = send(ref, Interface::Properties, QStringLiteral("Get"),
+                      {QStringLiteral("org.a11y.atspi.Action"), QStringLiteral("NActions")}, callTimeout(context));
+    if (wait(count, context, QStringLiteral("Action.NActions"), &app))
+        return names;
+    const int n = std::clamp(unwrap(firstArgument(count)).toInt(), 0, 64);
+    QList<QDBusPendingCall> calls;
+    for (int i = 0; i < n; ++i)
+        calls.append(send(ref, Interface::Action, QStringLiteral("GetName"), {i}, callTimeout(context)));
+    QStringList out;
+    for (auto& call : calls) {
+        call.waitForFinished();
+        out.append(call.isError() ? QString() : firstArgument(call).toString());
+    }
+    return out;
 }
 
 std::optional<Error> AtspiBackend::wait(QDBusPendingCall& call, const CallContext& context, const QString& what,
@@ -486,9 +624,9 @@ Result<ResolvedRoute> AtspiBackend::resolveRoute(const Route& route, const CallC
     QJsonArray skipped;
     // Later apps in the registry are newer: on equal rank the newest wins.
     for (const auto& app : candidates) {
-        if (isMarkedUnresponsive(app.root.service) || processStoppedOrDead(app.pid)) {
+        if (stillHung(app, context)) {
             if (explicitApp && candidates.size() == 1)
-                return *unresponsive(app, QStringLiteral("requests (marked unresponsive)"), kHungMarkMs);
+                return *refuseHung(app);
             skipped.append(app.name);
             continue;
         }
@@ -605,8 +743,9 @@ Result<Snapshot> AtspiBackend::snapshot(const ResolvedRoute& route, const Snapsh
     app.pid = route.pid;
     if (app.name.isEmpty())
         app.name = route.appName;
-    if (isMarkedUnresponsive(app.root.service) || processStoppedOrDead(app.pid))
-        return *unresponsive(app, QStringLiteral("requests (marked unresponsive)"), kHungMarkMs);
+    if (stillHung(app, context))
+        return *refuseHung(app);
+    readToolkit(app, context);
     Window window;
     window.ref = Ref::fromHandle(route.windowHandle);
     window.title = route.windowTitle;
@@ -633,6 +772,8 @@ Result<Snapshot> AtspiBackend::snapshot(const ResolvedRoute& route, const Snapsh
     snapshot.windowTitle = route.windowTitle;
     snapshot.bounds = bounds;
     toDocumentOrder(snapshot);
+    if (auto err = normalizeRoles(snapshot, app, context))
+        return *err;
     if (!bounds.searchOnly) {
         QList<int> all;
         for (int i = 0; i < snapshot.nodes.size(); ++i) {
@@ -646,6 +787,64 @@ Result<Snapshot> AtspiBackend::snapshot(const ResolvedRoute& route, const Snapsh
     snapshot.elapsedMs = timer.elapsed();
     snapshot.takenAt = QDateTime::currentDateTimeUtc();
     return snapshot;
+}
+
+std::optional<Error> AtspiBackend::normalizeRoles(Snapshot& snapshot, const App& app, const CallContext& context)
+{
+    // Plain text roles are AXTextArea when multi-line: a state, which a search-only walk does
+    // not read. Read it for those nodes (once per element; it does not change) so that the
+    // role is the same whichever pass computed it.
+    QList<std::pair<int, QDBusPendingCall>> states;
+    for (int i = 0; i < snapshot.nodes.size(); ++i) {
+        Node& node = snapshot.nodes[i];
+        const bool plainText = node.nativeRole == QLatin1String("text") || node.nativeRole == QLatin1String("entry");
+        if (!plainText || node.has(StateSecure))
+            continue;
+        if (const auto known = m_multiLine.constFind(node.handle); known != m_multiLine.cend()) {
+            node.role = *known ? QStringLiteral("AXTextArea") : QStringLiteral("AXTextField");
+            continue;
+        }
+        if (node.detailed) {
+            m_multiLine.insert(node.handle, node.role == QLatin1String("AXTextArea"));
+            continue;
+        }
+        states.append({i, send(Ref::fromHandle(node.handle), Interface::Accessible, QStringLiteral("GetState"), {},
+                               callTimeout(context))});
+    }
+    for (auto& [index, call] : states) {
+        if (auto err = wait(call, context, QStringLiteral("GetState of a text element"), &app)) {
+            if (err->code == ErrorCode::StaleSnapshot || err->code == ErrorCode::InternalError)
+                continue;
+            return err;
+        }
+        const auto bits = uintList(firstArgument(call));
+        const bool multi = Atspi::hasState(bits.value(0), bits.value(1), Atspi::StateMultiLine);
+        Node& node = snapshot.nodes[index];
+        node.role = multi ? QStringLiteral("AXTextArea") : QStringLiteral("AXTextField");
+        if (m_multiLine.size() > 50000)
+            m_multiLine.clear();
+        m_multiLine.insert(node.handle, multi);
+    }
+    for (int i = 0; i < snapshot.nodes.size(); ++i) {
+        Node& node = snapshot.nodes[i];
+        // Entries of a menu bar are AXMenuBarItem, whatever role the toolkit gives them
+        // (Qt: menu item, GTK: menu).
+        if (node.parent >= 0 && snapshot.nodes.at(node.parent).role == QLatin1String("AXMenuBar") &&
+            (node.role == QLatin1String("AXMenuItem") || node.role == QLatin1String("AXMenu"))) {
+            node.role = QStringLiteral("AXMenuBarItem");
+            node.subrole.clear();
+        }
+    }
+    // A window whose role is a chooser (GTK's file chooser dialog) is a dialog.
+    if (!snapshot.nodes.isEmpty()) {
+        Node& root = snapshot.nodes[0];
+        if (root.nativeRole == QLatin1String("file chooser") || root.nativeRole == QLatin1String("font chooser") ||
+            root.nativeRole == QLatin1String("color chooser")) {
+            root.role = QStringLiteral("AXWindow");
+            root.subrole = QStringLiteral("AXDialog");
+        }
+    }
+    return std::nullopt;
 }
 
 bool AtspiBackend::tryCache(const App& app, const Window& window, const SnapshotBounds& bounds,
@@ -813,6 +1012,8 @@ Result<Snapshot> AtspiBackend::walk(const App& app, const Window& window, const 
     // reflects every event the app sent before answering.
     m_tree->sync();
     int asked = 0, cached = 0;
+    // Children are taken from the cache only where the toolkit reports their changes.
+    const bool trustChildren = app.childrenEventsReliable();
     // Round trips, not work, dominate (HEADLESS.md): each level's calls go out together, and
     // only for what the cache does not know. Qt 6.4 answers neither Properties.GetAll nor
     // AccessibleId, so per unknown node it is role, name and children: up to three calls.
@@ -838,9 +1039,10 @@ Result<Snapshot> AtspiBackend::walk(const App& app, const Window& window, const 
                 if (!p.known || !p.known->name)
                     p.name = send(ids.ref, Interface::Properties, QStringLiteral("Get"),
                                   {accessible, QStringLiteral("Name")}, timeout);
-                if (ids.depth < bounds.maxDepth && (!p.known || !p.known->children))
+                if (ids.depth < bounds.maxDepth && (!p.known || !p.known->children || !trustChildren))
                     p.children = send(ids.ref, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeout);
                 const int calls = int(p.role.has_value()) + int(p.name.has_value()) + int(p.children.has_value());
+                // (children re-read for an untrusting toolkit still count as asked)
                 asked += calls;
                 cached += 3 - calls;
             }
@@ -881,11 +1083,11 @@ Result<Snapshot> AtspiBackend::walk(const App& app, const Window& window, const 
                 const quint32 role = p.role ? firstArgument(*p.role).toUInt() : *p.known->role;
                 const QString name = p.name ? unwrap(firstArgument(*p.name)).toString() : *p.known->name;
                 QList<AtspiTreeCache::Child> children;
-                const bool haveChildren = p.children.has_value() || (p.known && p.known->children);
+                const bool haveChildren = p.children.has_value() || (p.known && p.known->children && trustChildren);
                 if (p.children) {
                     for (const auto& ref : refList(firstArgument(*p.children)))
                         children.append({ref.service, ref.path});
-                } else if (p.known && p.known->children) {
+                } else if (p.known && p.known->children && trustChildren) {
                     children = *p.known->children;
                 }
                 m_tree->store(ids.ref.service, ids.ref.path, generation,
@@ -1001,6 +1203,17 @@ Status AtspiBackend::completeNodes(Snapshot& snapshot, const QList<int>& indexes
 {
     App app = m_appCache.value(snapshot.nodes.isEmpty() ? QString() : Ref::fromHandle(snapshot.nodes[0].handle).service);
     app.pid = snapshot.pid;
+    if (app.root.service.isEmpty() && !snapshot.nodes.isEmpty())
+        app.root = Ref{Ref::fromHandle(snapshot.nodes[0].handle).service, kRootPath};
+    readToolkit(app, context);
+    // Frames are screen coordinates in answers and evidence: a toolkit that reports them
+    // relative to its window gets the window's position on screen added.
+    std::optional<QPoint> origin;
+    if (app.windowRelativeExtents()) {
+        origin = m_x11.contentOrigin(m_x11.findWindow(snapshot.pid, snapshot.windowTitle));
+        if (!origin)
+            qCWarning(lcAtspi) << "no X window for" << app.name << ": its frames stay window-relative";
+    }
     for (qsizetype start = 0; start < indexes.size(); start += kBatch / 3) {
         const auto chunk = indexes.mid(start, kBatch / 3);
         const int timeout = callTimeout(context);
@@ -1029,8 +1242,13 @@ Status AtspiBackend::completeNodes(Snapshot& snapshot, const QList<int>& indexes
                     !secure)
                     node.role = QStringLiteral("AXTextArea");
             }
-            if (!frames[i].isError())
+            if (!frames[i].isError()) {
                 node.frame = extents(firstArgument(frames[i]));
+                if (origin && !node.frame.isEmpty()) {
+                    node.frame.x += origin->x();
+                    node.frame.y += origin->y();
+                }
+            }
             if (!ifaces[i].isError() &&
                 firstArgument(ifaces[i]).toStringList().contains(QStringLiteral("org.a11y.atspi.Action")))
                 actions.append({chunk[i], send(Ref::fromHandle(node.handle), Interface::Action,
@@ -1041,43 +1259,15 @@ Status AtspiBackend::completeNodes(Snapshot& snapshot, const QList<int>& indexes
             call.waitForFinished();
             if (!call.isError())
                 snapshot.nodes[index].actions = actionNames(firstArgument(call));
+            // Gecko: names only through GetName(i).
+            if (!actionNamesUsable(snapshot.nodes[index].actions))
+                snapshot.nodes[index].actions =
+                    actionNamesOf(Ref::fromHandle(snapshot.nodes[index].handle), app, context);
         }
         if (auto stop = context.checkpoint())
             return *stop;
     }
     return success();
-}
-
-Result<ActionOutcome> AtspiBackend::press(const ResolvedRoute& route, const Node& element, const CallContext& context)
-{
-    App app = m_appCache.value(Ref::fromHandle(route.appHandle).service);
-    app.pid = route.pid;
-    const Ref ref = Ref::fromHandle(element.handle);
-    auto list = send(ref, Interface::Action, QStringLiteral("GetActions"), {}, callTimeout(context));
-    QStringList names;
-    if (!wait(list, context, QStringLiteral("Action.GetActions"), &app))
-        names = actionNames(firstArgument(list));
-    if (auto stop = context.checkpoint())
-        return *stop;
-    int best = -1;
-    for (int i = 0; i < names.size(); ++i) {
-        if (isPressAction(names[i]) && (best < 0 || pressRank(names[i]) < pressRank(names[best])))
-            best = i;
-    }
-    if (best < 0)
-        return Error::make(ErrorCode::ElementNotFound,
-                           QStringLiteral("the element has no press, click or activate action"),
-                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_action")},
-                                       {QStringLiteral("actions"), QJsonArray::fromStringList(names)}});
-    auto done = send(ref, Interface::Action, QStringLiteral("DoAction"), {best}, callTimeout(context));
-    if (auto err = wait(done, context, QStringLiteral("Action.DoAction"), &app))
-        return *err;
-    if (!firstArgument(done).toBool())
-        return Error::make(ErrorCode::InternalError,
-                           QStringLiteral("the application refused the action \"%1\"").arg(names[best]),
-                           QJsonObject{{QStringLiteral("action"), names[best]}});
-    return ActionOutcome{QStringLiteral("accessibilityAction:") + names[best].toLower(), false,
-                         QJsonObject{{QStringLiteral("action"), names[best]}, {QStringLiteral("index"), best}}};
 }
 
 Result<Screenshot> AtspiBackend::screenshot(const CallContext& context)
@@ -1118,18 +1308,253 @@ Status AtspiBackend::focusWindow(const ResolvedRoute& route, const CallContext& 
     return success();
 }
 
-Result<ActionOutcome> AtspiBackend::clickAt(const ResolvedRoute&, QPoint point, const CallContext& context)
+// ---- Honest outcomes (docs/architecture.md): what is read before an action, and what the
+// host waits to see after it.
+
+AtspiBackend::ElementState AtspiBackend::readElementState(const Ref& ref, int timeoutMs)
+{
+    ElementState state;
+    auto states = send(ref, Interface::Accessible, QStringLiteral("GetState"), {}, timeoutMs);
+    auto name = send(ref, Interface::Properties, QStringLiteral("Get"),
+                     {QStringLiteral("org.a11y.atspi.Accessible"), QStringLiteral("Name")}, timeoutMs);
+    auto count = send(ref, Interface::Properties, QStringLiteral("Get"),
+                      {QStringLiteral("org.a11y.atspi.Accessible"), QStringLiteral("ChildCount")}, timeoutMs);
+    for (auto* call : {&states, &name, &count})
+        call->waitForFinished();
+    if (states.isError()) {
+        const auto type = states.error().type();
+        state.gone = type == QDBusError::UnknownObject || type == QDBusError::ServiceUnknown ||
+                     type == QDBusError::UnknownMethod;
+        return state;
+    }
+    state.read = true;
+    const auto bits = uintList(firstArgument(states));
+    state.low = bits.value(0);
+    state.high = bits.value(1);
+    // A defunct element is gone as far as the person can see.
+    state.gone = Atspi::hasState(state.low, state.high, Atspi::StateDefunct);
+    if (!name.isError())
+        state.name = unwrap(firstArgument(name)).toString();
+    if (!count.isError())
+        state.childCount = unwrap(firstArgument(count)).toInt();
+    return state;
+}
+
+Result<QStringList> AtspiBackend::windowPaths(const App& app, int timeoutMs)
+{
+    auto children = send(app.root, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeoutMs);
+    children.waitForFinished();
+    if (children.isError())
+        return Error::make(ErrorCode::TargetUnresponsive, children.error().message());
+    QStringList out;
+    for (const auto& ref : refList(firstArgument(children)))
+        out.append(ref.path);
+    return out;
+}
+
+AtspiBackend::Baseline AtspiBackend::baseline(const App& app, const Ref* target, const CallContext& context)
+{
+    Baseline before;
+    before.service = app.root.service;
+    // Let what the app is still reporting about earlier steps (focusing its window) arrive
+    // first, so it is not taken for the action's effect: wait until it has been quiet for 40 ms.
+    QDeadlineTimer quiet(std::min<qint64>(300, std::max<qint64>(0, context.remainingMs() / 4)));
+    while (true) {
+        m_tree->sync();
+        const auto recent = m_tree->activityAfterTime(before.service, m_tree->nowMs() - 40);
+        if (recent.isEmpty() || quiet.hasExpired() || context.checkpoint())
+            break;
+        QThread::msleep(10);
+    }
+    before.mark = m_tree->activityMark();
+    before.atMs = m_tree->nowMs();
+    // What keeps firing by itself (a spinner, a clock) is not evidence of anything.
+    QHash<QString, int> counts;
+    for (const auto& a : m_tree->activityAfterTime(before.service, before.atMs - 1000))
+        ++counts[a.path + QLatin1Char('|') + a.kind];
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+        if (it.value() >= 3)
+            before.noisy.insert(it.key());
+    }
+    const int timeout = context.callTimeoutMs(300);
+    if (target) {
+        before.target = *target;
+        before.targetState = readElementState(*target, timeout);
+    }
+    if (auto windows = windowPaths(app, timeout)) {
+        before.windows = windows.value();
+        before.windowsRead = true;
+    }
+    return before;
+}
+
+Verification AtspiBackend::verifyChange(const App& app, const Baseline& before, const QString& expected, int budgetMs,
+                                        const CallContext& context, bool* answered)
+{
+    QElapsedTimer timer;
+    timer.start();
+    Verification v;
+    v.expected = expected;
+    bool sawAnswer = false;
+    const qint64 budget = std::max<qint64>(0, std::min<qint64>(budgetMs, context.remainingMs() - 150));
+    QDeadlineTimer until(budget);
+    QStringList seen;
+    while (true) {
+        const int timeout = static_cast<int>(std::clamp<qint64>(until.remainingTime(), 20, 250));
+        // A round trip the app answers only after handling what came before it.
+        ElementState now;
+        if (!before.target.isNull())
+            now = readElementState(before.target, timeout);
+        auto windows = windowPaths(app, timeout);
+        const bool appAnswered = windows.ok() || now.read;
+        sawAnswer = sawAnswer || appAnswered;
+        m_tree->sync();
+        QJsonArray events;
+        for (const auto& a : m_tree->activitySince(before.service, before.mark)) {
+            if (before.noisy.contains(a.path + QLatin1Char('|') + a.kind) || isActivationEvent(a.kind))
+                continue;
+            // The target taking focus, or a button's transient pressed/armed look, is not the effect.
+            if (a.path == before.target.path &&
+                (a.kind == QLatin1String("StateChanged:focused") || a.kind == QLatin1String("StateChanged:pressed") ||
+                 a.kind == QLatin1String("StateChanged:armed") || a.kind.startsWith(QLatin1String("Focus:"))))
+                continue;
+            if (events.size() < 8)
+                events.append(QJsonObject{{QStringLiteral("kind"), a.kind}, {QStringLiteral("path"), a.path}});
+            else
+                break;
+        }
+        QStringList changes;
+        if (!events.isEmpty())
+            changes.append(QStringLiteral("the app reported changes"));
+        if (!before.target.isNull() && before.targetState.read) {
+            if (now.gone) {
+                changes.append(QStringLiteral("the target is gone"));
+            } else if (now.read) {
+                const quint32 ignore = (1u << Atspi::StateFocused) | (1u << Atspi::StateActive) | (1u << 2 /*armed*/) |
+                                       (1u << 20 /*pressed*/);
+                if ((now.low & ~ignore) != (before.targetState.low & ~ignore) || now.high != before.targetState.high)
+                    changes.append(QStringLiteral("the target's state changed"));
+                if (now.name != before.targetState.name)
+                    changes.append(QStringLiteral("the target's name changed"));
+                if (now.childCount != before.targetState.childCount)
+                    changes.append(QStringLiteral("the target's children changed"));
+            }
+        }
+        if (windows && before.windowsRead && windows.value() != before.windows) {
+            const int delta = static_cast<int>(windows->size() - before.windows.size());
+            changes.append(delta > 0   ? QStringLiteral("a window appeared")
+                           : delta < 0 ? QStringLiteral("a window closed")
+                                       : QStringLiteral("the app's windows changed"));
+        }
+        if (!changes.isEmpty()) {
+            v.effect = Effect::Confirmed;
+            v.observed = QJsonObject{{QStringLiteral("changes"), QJsonArray::fromStringList(changes)},
+                                     {QStringLiteral("events"), events}};
+            break;
+        }
+        if (until.hasExpired() || context.checkpoint())
+            break;
+        QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(until.remainingTime(), 1, 25)));
+    }
+    if (v.effect != Effect::Confirmed) {
+        if (sawAnswer) {
+            v.effect = Effect::SuspectedNoop;
+            v.reason = QStringLiteral("nothing changed in the app within %1 ms").arg(timer.elapsed());
+        } else {
+            v.effect = Effect::Unverifiable;
+            v.reason = QStringLiteral("the app has not answered since the action (it may still be handling it)");
+        }
+        v.observed = QJsonObject{{QStringLiteral("changes"), QJsonArray()}, {QStringLiteral("appAnswered"), sawAnswer}};
+    }
+    v.verifyMs = timer.elapsed();
+    if (answered)
+        *answered = sawAnswer;
+    return v;
+}
+
+Result<ActionOutcome> AtspiBackend::press(const ResolvedRoute& route, const Node& element, const CallContext& context)
+{
+    const App app = appOf(route, context);
+    const Ref ref = Ref::fromHandle(element.handle);
+    const QStringList names = actionNamesOf(ref, app, context);
+    if (auto stop = context.checkpoint())
+        return *stop;
+    int best = -1;
+    for (int i = 0; i < names.size(); ++i) {
+        if (isPressAction(names[i]) && (best < 0 || pressRank(names[i]) < pressRank(names[best])))
+            best = i;
+    }
+    if (best < 0)
+        return Error::make(ErrorCode::ElementNotFound,
+                           QStringLiteral("the element has no press, click or activate action"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_action")},
+                                       {QStringLiteral("actions"), QJsonArray::fromStringList(names)}});
+    const Baseline before = baseline(app, &ref, context);
+    if (auto stop = context.checkpoint())
+        return *stop;
+    // Qt answers DoAction only once the slot returns, so an action that opens a modal dialog
+    // has no reply until the dialog closes. Wait briefly for the reply, then look at the app
+    // instead: a dialog that appeared is the effect, and the app is not hung.
+    const int replyWaitMs = context.callTimeoutMs(700);
+    auto done = send(ref, Interface::Action, QStringLiteral("DoAction"), {best}, replyWaitMs);
+    done.waitForFinished();
+    if (auto stop = context.checkpoint())
+        return *stop;
+    bool pending = false;
+    if (done.isError()) {
+        const auto type = done.error().type();
+        if (type == QDBusError::NoReply || type == QDBusError::Timeout || type == QDBusError::TimedOut) {
+            pending = true;
+        } else if (type == QDBusError::UnknownObject || type == QDBusError::ServiceUnknown) {
+            return Error::make(ErrorCode::StaleSnapshot, QStringLiteral("the element went away before it was pressed"),
+                               QJsonObject{{QStringLiteral("reason"), QStringLiteral("target_gone")}});
+        } else {
+            return Error::make(ErrorCode::InternalError,
+                               QStringLiteral("AT-SPI DoAction failed: %1 %2").arg(done.error().name(), done.error().message()))
+                .withRetryable(false);
+        }
+    } else if (!firstArgument(done).toBool()) {
+        return Error::make(ErrorCode::InternalError,
+                           QStringLiteral("the application refused the action \"%1\"").arg(names[best]),
+                           QJsonObject{{QStringLiteral("action"), names[best]}, {QStringLiteral("reason"), QStringLiteral("refused")}})
+            .withRetryable(false);
+    }
+    bool answered = false;
+    Verification v = verifyChange(app, before, QStringLiteral("a change in the app after the action"),
+                                  pending ? 2000 : 600, context, &answered);
+    const QString deliveredBy = QStringLiteral("accessibilityAction:") + names[best].toLower();
+    QJsonObject path{{QStringLiteral("path"), deliveredBy},
+                     {QStringLiteral("effect"), effectName(v.effect)},
+                     {QStringLiteral("observed"), v.observed},
+                     {QStringLiteral("replied"), !pending}};
+    v.paths.append(path);
+    if (pending && v.effect == Effect::Confirmed)
+        v.observed.insert(QStringLiteral("actionStillRunning"), true);
+    QJsonObject details{{QStringLiteral("action"), names[best]}, {QStringLiteral("index"), best}};
+    if (pending)
+        details.insert(QStringLiteral("reply"), QStringLiteral("none yet: the app is still in the action (e.g. a modal dialog)"));
+    ActionOutcome outcome{deliveredBy, v.effect == Effect::Confirmed, details, v};
+    return outcome;
+}
+
+Result<ActionOutcome> AtspiBackend::clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context)
 {
     if (auto stop = context.checkpoint())
         return *stop;
+    const App app = appOf(route, context);
+    const Baseline before = baseline(app, nullptr, context);
     QString error;
     if (!m_x11.click(point, [&context] { return context.checkpoint().has_value(); }, &error)) {
         if (auto stop = context.checkpoint())
             return *stop;
         return Error::make(ErrorCode::PermissionMissing, error);
     }
-    return ActionOutcome{QStringLiteral("pointer"), false,
-                         QJsonObject{{QStringLiteral("x"), point.x()}, {QStringLiteral("y"), point.y()}}};
+    Verification v = verifyChange(app, before, QStringLiteral("a change in the app after the click"), 600, context);
+    v.paths.append(QJsonObject{{QStringLiteral("path"), QStringLiteral("pointer")},
+                               {QStringLiteral("effect"), effectName(v.effect)},
+                               {QStringLiteral("observed"), v.observed}});
+    return ActionOutcome{QStringLiteral("pointer"), v.effect == Effect::Confirmed,
+                         QJsonObject{{QStringLiteral("x"), point.x()}, {QStringLiteral("y"), point.y()}}, v};
 }
 
 std::optional<Error> AtspiBackend::injectKey(unsigned long keysym, bool press, const CallContext& context)
@@ -1145,144 +1570,12 @@ std::optional<Error> AtspiBackend::injectKey(unsigned long keysym, bool press, c
     return std::nullopt;
 }
 
-std::optional<Error> AtspiBackend::typeByKeys(const QString& text, const CallContext& context)
+std::optional<Error> AtspiBackend::sendKeys(const QList<unsigned long>& chord, const CallContext& context,
+                                            int delayMs, bool* anyPressed)
 {
-    for (const QChar c : text) {
-        if (auto stop = context.checkpoint())
-            return stop;
-        QString error;
-        if (!m_x11.typeCharacter(c, &error))
-            return Error::make(ErrorCode::InternalError, error);
-    }
-    return std::nullopt;
-}
-
-Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Node* target, const QString& text,
-                                           const TypeOptions& options, const CallContext& context)
-{
-    App app = m_appCache.value(Ref::fromHandle(route.appHandle).service);
-    app.pid = route.pid;
-    const bool secure = target && (target->has(StateSecure) || target->subrole == QLatin1String("AXSecureTextField"));
-    TypeOutcome outcome;
-    const auto readBack = [&](const Ref& ref) {
-        auto back = send(ref, Interface::Text, QStringLiteral("GetText"), {0, -1}, callTimeout(context));
-        if (!wait(back, context, QStringLiteral("Text.GetText"), &app)) {
-            const QString now = firstArgument(back).toString();
-            outcome.readBack = true;
-            outcome.matched = options.clearBefore ? now == text : now.contains(text);
-        }
-    };
-    if (target) {
-        const Ref ref = Ref::fromHandle(target->handle);
-        auto ifaces = send(ref, Interface::Accessible, QStringLiteral("GetInterfaces"), {}, callTimeout(context));
-        if (auto err = wait(ifaces, context, QStringLiteral("GetInterfaces"), &app))
-            return *err;
-        const QStringList names = firstArgument(ifaces).toStringList();
-        if (names.contains(QStringLiteral("org.a11y.atspi.Component"))) {
-            auto grab = send(ref, Interface::Component, QStringLiteral("GrabFocus"), {}, callTimeout(context));
-            if (auto err = wait(grab, context, QStringLiteral("Component.GrabFocus"), &app);
-                err && (err->code == ErrorCode::Aborted || err->code == ErrorCode::Timeout))
-                return *err;
-        }
-        if (names.contains(QStringLiteral("org.a11y.atspi.EditableText"))) {
-            if (auto stop = context.checkpoint())
-                return *stop;
-            int position = 0;
-            if (!options.clearBefore) {
-                auto count = send(ref, Interface::Properties, QStringLiteral("Get"),
-                                  {QStringLiteral("org.a11y.atspi.Text"), QStringLiteral("CharacterCount")},
-                                  callTimeout(context));
-                if (!wait(count, context, QStringLiteral("Text.CharacterCount"), &app))
-                    position = unwrap(firstArgument(count)).toInt();
-            }
-            auto edit = options.clearBefore
-                            ? send(ref, Interface::EditableText, QStringLiteral("SetTextContents"), {text},
-                                   callTimeout(context))
-                            : send(ref, Interface::EditableText, QStringLiteral("InsertText"),
-                                   {position, text, static_cast<int>(text.size())}, callTimeout(context));
-            if (auto err = wait(edit, context, QStringLiteral("EditableText"), &app))
-                return *err;
-            if (firstArgument(edit).toBool()) {
-                outcome.path = QStringLiteral("editableText");
-                if (!secure)
-                    readBack(ref);
-                return outcome;
-            }
-            // The toolkit refused the edit: fall back to the keyboard.
-        }
-    }
-    // Clipboard, then keyboard: the route's focus policy raised the window, the element grabbed focus.
-    if (options.clearBefore) {
-        const unsigned long control = X11Session::keysymControl();
-        const unsigned long a = m_x11.keysymForName(QStringLiteral("a"));
-        for (const auto& [keysym, press] : {std::pair{control, true}, std::pair{a, true}, std::pair{a, false},
-                                            std::pair{control, false}}) {
-            if (auto err = injectKey(keysym, press, context))
-                return *err;
-        }
-        for (bool press : {true, false}) {
-            if (auto err = injectKey(X11Session::keysymBackSpace(), press, context))
-                return *err;
-        }
-    }
-    // Paste (contract 5.6's stable path) when the clipboard's content can be put back afterwards.
-    if (auto stop = context.checkpoint())
-        return *stop;
-    const unsigned long control = X11Session::keysymControl();
-    const unsigned long v = m_x11.keysymForName(QStringLiteral("v"));
-    std::optional<Error> pasteError;
-    const auto pasted = m_clipboard.paste(
-        text,
-        [&] {
-            for (const auto& [keysym, press] : {std::pair{control, true}, std::pair{v, true}, std::pair{v, false},
-                                                std::pair{control, false}}) {
-                if (auto err = injectKey(keysym, press, context)) {
-                    pasteError = err;
-                    injectKey(control, false, context);
-                    return false;
-                }
-            }
-            return true;
-        },
-        static_cast<int>(std::min<qint64>(1000, context.remainingMs())));
-    if (pasteError)
-        return *pasteError;
-    if (pasted.outcome == X11Clipboard::Outcome::Pasted) {
-        outcome.path = QStringLiteral("clipboard");
-        outcome.details = QJsonObject{{QStringLiteral("clipboardRestored"), pasted.restored},
-                                      {QStringLiteral("clipboardChangedMeanwhile"), pasted.changedMeanwhile}};
-    } else {
-        // Not restorable (non-text content) or nobody asked for the text: type it key by key.
-        outcome.details = QJsonObject{{QStringLiteral("clipboard"),
-                                       pasted.outcome == X11Clipboard::Outcome::NotRestorable
-                                           ? QStringLiteral("holds non-text content: left alone")
-                                           : QStringLiteral("the target did not paste")}};
-        if (!pasted.error.isEmpty())
-            outcome.details.insert(QStringLiteral("clipboardError"), pasted.error);
-        if (auto err = typeByKeys(text, context))
-            return *err;
-        outcome.path = QStringLiteral("keys");
-    }
-    if (target && !secure) {
-        QThread::msleep(30);
-        readBack(Ref::fromHandle(target->handle));
-    }
-    return outcome;
-}
-
-Result<ActionOutcome> AtspiBackend::sendChord(const ResolvedRoute&, const KeyChord& chord, int delayMs,
-                                              const CallContext& context)
-{
-    QList<unsigned long> keys;
-    for (const auto& name : chord.names()) {
-        const unsigned long keysym = m_x11.keysymForName(name);
-        if (!keysym)
-            return Error::invalidParam(QStringLiteral("keys"), QStringLiteral("no X key for \"%1\"").arg(name));
-        keys.append(keysym);
-    }
     QList<unsigned long> pressed;
     std::optional<Error> failure;
-    for (unsigned long keysym : keys) {
+    for (unsigned long keysym : chord) {
         if ((failure = injectKey(keysym, true, context)))
             break;
         pressed.append(keysym);
@@ -1293,10 +1586,335 @@ Result<ActionOutcome> AtspiBackend::sendChord(const ResolvedRoute&, const KeyCho
     // Whatever happened, release what was pressed: a stuck modifier would follow the person.
     for (auto it = pressed.crbegin(); it != pressed.crend(); ++it)
         injectKey(*it, false, context);
-    if (failure)
-        return *failure;
-    return ActionOutcome{QStringLiteral("keyboard"), false,
-                         QJsonObject{{QStringLiteral("keys"), QJsonArray::fromStringList(chord.names())}}};
+    if (anyPressed)
+        *anyPressed = !pressed.isEmpty();
+    return failure;
+}
+
+std::optional<Error> AtspiBackend::typeByKeys(const QString& text, const CallContext& context)
+{
+    // By Unicode scalar value: a character outside the BMP is one key, not two surrogates.
+    for (const char32_t c : QStringView(text).toUcs4()) {
+        if (auto stop = context.checkpoint())
+            return stop;
+        QString error;
+        if (!m_x11.typeCodePoint(c, &error))
+            return Error::make(ErrorCode::InternalError, error);
+    }
+    return std::nullopt;
+}
+
+Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Node* target, const QString& text,
+                                           const TypeOptions& options, const CallContext& context)
+{
+    const App app = appOf(route, context);
+    const bool secure = target && (target->has(StateSecure) || target->subrole == QLatin1String("AXSecureTextField"));
+    const bool terminal = target && target->nativeRole == QLatin1String("terminal");
+    TypeOutcome outcome;
+    Verification& v = outcome.verification;
+    QElapsedTimer verifyTimer;
+    qint64 verifyMs = 0;
+
+    Ref ref;
+    bool hasText = false, hasEditable = false;
+    if (target) {
+        ref = Ref::fromHandle(target->handle);
+        auto ifaces = send(ref, Interface::Accessible, QStringLiteral("GetInterfaces"), {}, callTimeout(context));
+        if (auto err = wait(ifaces, context, QStringLiteral("GetInterfaces"), &app))
+            return *err;
+        const QStringList names = firstArgument(ifaces).toStringList();
+        hasText = names.contains(QStringLiteral("org.a11y.atspi.Text"));
+        hasEditable = names.contains(QStringLiteral("org.a11y.atspi.EditableText"));
+        if (names.contains(QStringLiteral("org.a11y.atspi.Component"))) {
+            auto grab = send(ref, Interface::Component, QStringLiteral("GrabFocus"), {}, callTimeout(context));
+            if (auto err = wait(grab, context, QStringLiteral("Component.GrabFocus"), &app);
+                err && (err->code == ErrorCode::Aborted || err->code == ErrorCode::Timeout))
+                return *err;
+        }
+    }
+
+    // What the field holds now, where the caret is, and what it should hold afterwards.
+    const auto readText = [&](QString* out) {
+        auto back = send(ref, Interface::Text, QStringLiteral("GetText"), {0, -1}, callTimeout(context));
+        back.waitForFinished();
+        if (back.isError())
+            return false;
+        *out = firstArgument(back).toString();
+        return true;
+    };
+    const auto readCount = [&]() {
+        auto count = send(ref, Interface::Properties, QStringLiteral("Get"),
+                          {QStringLiteral("org.a11y.atspi.Text"), QStringLiteral("CharacterCount")}, callTimeout(context));
+        count.waitForFinished();
+        return count.isError() ? -1 : unwrap(firstArgument(count)).toInt();
+    };
+    const bool canRead = target && hasText && !secure;
+    QString before;
+    bool haveBefore = canRead && readText(&before);
+    int countBefore = (target && hasText) ? readCount() : -1;
+    int caret = -1;
+    if (target && hasText) {
+        auto c = send(ref, Interface::Properties, QStringLiteral("Get"),
+                      {QStringLiteral("org.a11y.atspi.Text"), QStringLiteral("CaretOffset")}, callTimeout(context));
+        c.waitForFinished();
+        if (!c.isError())
+            caret = unwrap(firstArgument(c)).toInt();
+    }
+    if (auto stop = context.checkpoint())
+        return *stop;
+    const bool utf16 = app.utf16Units();
+    const qsizetype insertIndex = options.clearBefore ? 0 : TextDelivery::indexOfOffset(before, caret < 0 ? -1 : caret, utf16);
+    const QString expected = TextDelivery::expectedAfter(before, insertIndex, text, options.clearBefore);
+    const int insertOffset = TextDelivery::offsetOfIndex(before, insertIndex, utf16);
+    const int textUnits = utf16 ? static_cast<int>(text.size()) : static_cast<int>(QStringView(text).toUcs4().size());
+    const int expectedCount = options.clearBefore ? textUnits : (countBefore < 0 ? -1 : countBefore + textUnits);
+
+    // Verifies the field after one delivery path: polls until it holds the expected text, or
+    // until it stops changing, within `budgetMs`.
+    QString lastRead = before;
+    const auto verifyField = [&](int budgetMs, QJsonObject* observed) -> Effect {
+        verifyTimer.restart();
+        QDeadlineTimer until(std::max<qint64>(0, std::min<qint64>(budgetMs, context.remainingMs() - 150)));
+        Effect effect = Effect::SuspectedNoop;
+        if (canRead && haveBefore) {
+            QString now, how;
+            QElapsedTimer stable;
+            stable.start();
+            QString previous = before;
+            while (true) {
+                if (readText(&now)) {
+                    if (now != previous) {
+                        previous = now;
+                        stable.restart();
+                    }
+                    effect = TextDelivery::classify(before, expected, now, text, &how);
+                    // Settled: confirmed, or something arrived and has not changed for 250 ms.
+                    if (effect == Effect::Confirmed || (effect == Effect::Partial && stable.elapsed() >= 250))
+                        break;
+                }
+                if (until.hasExpired() || context.checkpoint())
+                    break;
+                QThread::msleep(20);
+            }
+            lastRead = now;
+            *observed = TextDelivery::observation(now);
+            observed->insert(QStringLiteral("comparison"), how);
+        } else if (target && hasText && countBefore >= 0) {
+            // A secure field is never read; its length is the signal.
+            int now = countBefore;
+            while (true) {
+                now = readCount();
+                if (now == expectedCount || until.hasExpired() || context.checkpoint())
+                    break;
+                QThread::msleep(20);
+            }
+            effect = now == expectedCount ? Effect::Confirmed : now == countBefore ? Effect::SuspectedNoop : Effect::Partial;
+            *observed = QJsonObject{{QStringLiteral("characterCount"), now}, {QStringLiteral("expectedCount"), expectedCount}};
+        } else {
+            effect = Effect::Unverifiable;
+        }
+        verifyMs += verifyTimer.elapsed();
+        return effect;
+    };
+    // Puts the field back as it was before a path that did not deliver, so the next one does
+    // not double the text. False when that cannot be done (the ladder then stops).
+    const auto restore = [&]() {
+        if (!haveBefore || lastRead == before)
+            return true;
+        if (!hasEditable)
+            return false;
+        auto set = send(ref, Interface::EditableText, QStringLiteral("SetTextContents"), {before}, callTimeout(context));
+        set.waitForFinished();
+        QString now;
+        const bool ok = !set.isError() && readText(&now) && now == before;
+        if (ok)
+            lastRead = before;
+        return ok;
+    };
+    const auto placeCaret = [&]() {
+        if (!target || !hasText)
+            return;
+        auto set = send(ref, Interface::Text, QStringLiteral("SetCaretOffset"), {insertOffset}, callTimeout(context));
+        set.waitForFinished();
+    };
+    const auto clearByKeys = [&]() -> std::optional<Error> {
+        if (hasEditable) {
+            auto set = send(ref, Interface::EditableText, QStringLiteral("SetTextContents"), {QString()}, callTimeout(context));
+            set.waitForFinished();
+            if (!set.isError() && firstArgument(set).toBool())
+                return std::nullopt;
+        }
+        const unsigned long control = X11Session::keysymControl();
+        if (auto err = sendKeys({control, m_x11.keysymForName(QStringLiteral("a"))}, context))
+            return err;
+        return sendKeys({X11Session::keysymBackSpace()}, context);
+    };
+
+    // Without a target there is nothing to read back: the app's own events tell what happened.
+    std::optional<Baseline> noTargetBaseline;
+    if (!target || !hasText)
+        noTargetBaseline = baseline(app, target ? &ref : nullptr, context);
+
+    QStringList ladder;
+    if (hasEditable && !terminal)
+        ladder << QStringLiteral("editableText");
+    ladder << QStringLiteral("clipboard") << QStringLiteral("keys");
+    Effect effect = Effect::SuspectedNoop;
+    bool stopped = false;
+    for (const QString& path : ladder) {
+        if (auto stop = context.checkpoint())
+            return *stop;
+        if (!v.paths.isEmpty() && !restore()) {
+            stopped = true;
+            v.reason = QStringLiteral("the field could not be put back after a partial delivery; stopped so as not to "
+                                      "type the text twice");
+            break;
+        }
+        QJsonObject observed;
+        QJsonObject pathDetails;
+        outcome.path = path;
+        if (path == QLatin1String("editableText")) {
+            const int length = TextDelivery::insertLength(text, utf16);
+            auto edit = options.clearBefore
+                            ? send(ref, Interface::EditableText, QStringLiteral("SetTextContents"), {text}, callTimeout(context))
+                            : send(ref, Interface::EditableText, QStringLiteral("InsertText"), {insertOffset, text, length},
+                                   callTimeout(context));
+            if (auto err = wait(edit, context, QStringLiteral("EditableText"), &app))
+                return err->withRetryable(false);
+            pathDetails.insert(QStringLiteral("accepted"), firstArgument(edit).toBool());
+            pathDetails.insert(QStringLiteral("lengthUnit"), utf16 ? QStringLiteral("utf16") : QStringLiteral("utf8Bytes"));
+            effect = firstArgument(edit).toBool() ? verifyField(400, &observed) : Effect::SuspectedNoop;
+        } else if (path == QLatin1String("clipboard")) {
+            if (options.clearBefore) {
+                if (auto err = clearByKeys())
+                    return err->withRetryable(false);
+            }
+            placeCaret();
+            // A terminal pastes with Ctrl+Shift+V; Ctrl+V would reach the shell as a control character.
+            QList<unsigned long> chord{X11Session::keysymControl()};
+            if (terminal)
+                chord << m_x11.keysymForName(QStringLiteral("shift"));
+            chord << m_x11.keysymForName(QStringLiteral("v"));
+            std::optional<Error> pasteError;
+            const auto pasted = m_clipboard.paste(
+                text,
+                [&] {
+                    pasteError = sendKeys(chord, context);
+                    return !pasteError.has_value();
+                },
+                static_cast<int>(std::min<qint64>(1000, context.remainingMs())));
+            if (pasteError)
+                return pasteError->withRetryable(false);
+            pathDetails.insert(QStringLiteral("chord"), terminal ? QStringLiteral("ctrl+shift+v") : QStringLiteral("ctrl+v"));
+            if (pasted.outcome == X11Clipboard::Outcome::Pasted) {
+                pathDetails.insert(QStringLiteral("clipboardRestored"), pasted.restored);
+                pathDetails.insert(QStringLiteral("clipboardChangedMeanwhile"), pasted.changedMeanwhile);
+                outcome.details.insert(QStringLiteral("clipboardRestored"), pasted.restored);
+                outcome.details.insert(QStringLiteral("clipboardChangedMeanwhile"), pasted.changedMeanwhile);
+                effect = (target && hasText) ? verifyField(1500, &observed) : Effect::Unverifiable;
+            } else {
+                pathDetails.insert(QStringLiteral("clipboard"), pasted.outcome == X11Clipboard::Outcome::NotRestorable
+                                                                     ? QStringLiteral("holds non-text content: left alone")
+                                                                     : QStringLiteral("the target did not paste"));
+                if (!pasted.error.isEmpty())
+                    pathDetails.insert(QStringLiteral("clipboardError"), pasted.error);
+                // Nobody took the text: nothing arrived.
+                effect = Effect::SuspectedNoop;
+                if (target && hasText) {
+                    verifyField(100, &observed);
+                    if (lastRead != before)
+                        effect = Effect::Partial;
+                }
+            }
+        } else {
+            if (options.clearBefore && !(target && hasText && lastRead.isEmpty() && haveBefore)) {
+                if (auto err = clearByKeys())
+                    return err->withRetryable(false);
+            }
+            placeCaret();
+            auto typed = typeByKeys(text, context);
+            if (typed) {
+                m_x11.releaseBorrowedKeys();
+                return typed->withRetryable(false);
+            }
+            // Wait until the target has consumed the keys (its text shows them, or stops changing).
+            const int codePoints = static_cast<int>(QStringView(text).toUcs4().size());
+            effect = (target && hasText) ? verifyField(1000 + 15 * codePoints, &observed) : Effect::Unverifiable;
+            m_x11.releaseBorrowedKeys();
+        }
+        QJsonObject record{{QStringLiteral("path"), path}, {QStringLiteral("effect"), effectName(effect)},
+                           {QStringLiteral("observed"), observed}};
+        for (auto it = pathDetails.constBegin(); it != pathDetails.constEnd(); ++it)
+            record.insert(it.key(), it.value());
+        v.paths.append(record);
+        v.observed = observed;
+        if (effect == Effect::Confirmed || effect == Effect::Unverifiable)
+            break;
+    }
+    Q_UNUSED(stopped)
+
+    if (canRead && haveBefore) {
+        outcome.readBack = true;
+        outcome.matched = effect == Effect::Confirmed;
+        v.expected = QStringLiteral("the field reads back the text inserted at the caret");
+        v.observed.insert(QStringLiteral("expected"), TextDelivery::observation(expected));
+    } else if (target && hasText && countBefore >= 0) {
+        v.expected = QStringLiteral("the secure field's length grows by the text's length");
+    }
+    if (effect == Effect::Unverifiable && noTargetBaseline) {
+        // No field to read: what the app itself reported after the input.
+        Verification seen = verifyChange(app, *noTargetBaseline, QStringLiteral("the app reports a text change"), 500,
+                                         context);
+        verifyMs += seen.verifyMs;
+        bool textChanged = false;
+        for (const auto& e : seen.observed.value(QStringLiteral("events")).toArray())
+            textChanged = textChanged || e.toObject().value(QStringLiteral("kind")).toString().startsWith(QLatin1String("TextChanged:insert"));
+        v.expected = QStringLiteral("the app reports a text change");
+        v.observed = seen.observed;
+        if (seen.effect == Effect::SuspectedNoop) {
+            effect = Effect::SuspectedNoop;
+            v.reason = QStringLiteral("the app reported no change after the text was sent");
+        } else {
+            effect = Effect::Unverifiable;
+            v.reason = textChanged ? QStringLiteral("the app reported inserted text, but no target was given to read it back")
+                                   : QStringLiteral("no target was given to read the text back");
+        }
+        if (!v.paths.isEmpty()) {
+            QJsonObject last = v.paths.last().toObject();
+            last.insert(QStringLiteral("effect"), effectName(effect));
+            v.paths.replace(v.paths.size() - 1, last);
+        }
+    }
+    v.effect = effect;
+    v.verifyMs = verifyMs;
+    if (effect == Effect::SuspectedNoop && v.reason.isEmpty())
+        v.reason = QStringLiteral("the text did not arrive by any path");
+    if (effect == Effect::Partial && v.reason.isEmpty())
+        v.reason = QStringLiteral("the field does not hold the expected text");
+    return outcome;
+}
+
+Result<ActionOutcome> AtspiBackend::sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
+                                              const CallContext& context)
+{
+    QList<unsigned long> keys;
+    for (const auto& name : chord.names()) {
+        const unsigned long keysym = m_x11.keysymForName(name);
+        if (!keysym)
+            return Error::invalidParam(QStringLiteral("keys"), QStringLiteral("no X key for \"%1\"").arg(name));
+        keys.append(keysym);
+    }
+    const App app = appOf(route, context);
+    const Baseline before = baseline(app, nullptr, context);
+    bool anyPressed = false;
+    if (auto failure = sendKeys(keys, context, delayMs, &anyPressed))
+        return anyPressed ? failure->withRetryable(false) : *failure;
+    Verification v = verifyChange(app, before, QStringLiteral("a change in the app after the keys"), 600, context);
+    v.paths.append(QJsonObject{{QStringLiteral("path"), QStringLiteral("keyboard")},
+                               {QStringLiteral("effect"), effectName(v.effect)},
+                               {QStringLiteral("observed"), v.observed}});
+    return ActionOutcome{QStringLiteral("keyboard"), v.effect == Effect::Confirmed,
+                         QJsonObject{{QStringLiteral("keys"), QJsonArray::fromStringList(chord.names())}}, v};
 }
 
 } // namespace Automation

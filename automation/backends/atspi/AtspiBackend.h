@@ -9,6 +9,7 @@
 #include <QDBusPendingCall>
 #include <QDeadlineTimer>
 #include <QHash>
+#include <QSet>
 
 #include <memory>
 #include <optional>
@@ -61,6 +62,14 @@ public:
         QString name;
         qint64 pid = 0;
         QString executable;
+        QString toolkit;        ///< Application.ToolkitName: "Qt", "GTK", "Gecko", ...
+        QString toolkitVersion; ///< Application.Version, e.g. "4.8.3"
+        /// GTK 4 reports Component extents relative to its window, whatever the coordinate type.
+        bool windowRelativeExtents() const;
+        /// Qt 6.4 sends no ChildrenChanged for new windows and rows: its children are never cached.
+        bool childrenEventsReliable() const;
+        /// Offsets and EditableText lengths count UTF-16 units (Qt) rather than characters/bytes.
+        bool utf16Units() const;
     };
 
 private:
@@ -97,6 +106,51 @@ private:
 
     std::optional<Error> injectKey(unsigned long keysym, bool press, const CallContext& context);
     std::optional<Error> typeByKeys(const QString& text, const CallContext& context);
+    /// Presses `chord`'s keys in order (`delayMs` apart) and releases them in reverse, whatever
+    /// happens; `anyPressed` tells whether any key went out.
+    std::optional<Error> sendKeys(const QList<unsigned long>& chord, const CallContext& context, int delayMs = 0,
+                                  bool* anyPressed = nullptr);
+
+    /// The app behind a route, with its toolkit read once.
+    App appOf(const ResolvedRoute& route, const CallContext& context);
+    void readToolkit(App& app, const CallContext& context);
+    /// Whether an app marked unresponsive (or stopped) is still so: a cheap probe lifts the mark
+    /// as soon as the app answers; the mark is never re-armed by refusing a request.
+    bool stillHung(const App& app, const CallContext& context);
+    std::optional<Error> refuseHung(const App& app);
+    /// Action names, with the per-index fallback for toolkits whose GetActions gives no names.
+    QStringList actionNamesOf(const Ref& ref, const App& app, const CallContext& context);
+    /// Roles that depend on states or on the parent (AXTextArea, AXMenuBarItem, dialogs), the
+    /// same whichever pass read the node.
+    std::optional<Error> normalizeRoles(Snapshot& snapshot, const App& app, const CallContext& context);
+
+    /// What is observed of an app and an element before an action, to compare after it.
+    struct ElementState
+    {
+        bool read = false;
+        bool gone = false;
+        quint32 low = 0, high = 0;
+        QString name;
+        int childCount = -1;
+    };
+    struct Baseline
+    {
+        QString service;
+        quint64 mark = 0;
+        qint64 atMs = 0;
+        QSet<QString> noisy; ///< "path|kind" that kept firing before the action
+        Ref target;
+        ElementState targetState;
+        QStringList windows;
+        bool windowsRead = false;
+    };
+    ElementState readElementState(const Ref& ref, int timeoutMs);
+    Result<QStringList> windowPaths(const App& app, int timeoutMs);
+    Baseline baseline(const App& app, const Ref* target, const CallContext& context);
+    /// Waits (within `budgetMs` and the request's budget) for the app to show a change after
+    /// an action: its events, the target's state/name/children, its window list.
+    Verification verifyChange(const App& app, const Baseline& before, const QString& expected, int budgetMs,
+                              const CallContext& context, bool* answered = nullptr);
 
     QString m_busAddress;
     QString m_connectionName;
@@ -106,6 +160,7 @@ private:
     QHash<QString, App> m_appCache;          ///< by service: names and pids of known apps
     QHash<QString, QDeadlineTimer> m_hung;   ///< services marked unresponsive until then
     QHash<QString, bool> m_cacheSupport;     ///< service -> Cache.GetItems answers with items
+    QHash<QString, bool> m_multiLine;        ///< handle -> MULTI_LINE state of text nodes
     App m_lastApp;
     X11Session m_x11;
     int m_pngCompression = -1;

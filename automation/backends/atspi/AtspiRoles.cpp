@@ -181,9 +181,9 @@ quint32 nodeStates(quint32 low, quint32 high, bool secure)
         if (hasState(low, high, atspi))
             out |= ours;
     };
-    // AT-SPI has ENABLED and SENSITIVE; an element is usable only when it is both (GTK sets
-    // both, Qt sets both for enabled widgets).
-    if (hasState(low, high, StateEnabled) && hasState(low, high, StateSensitive))
+    // AT-SPI has ENABLED and SENSITIVE. GTK 3, Qt and Gecko set both on a usable widget and
+    // clear both on a disabled one; GTK 4 sets only SENSITIVE. So SENSITIVE is what counts.
+    if (hasState(low, high, StateSensitive))
         out |= Automation::StateEnabled;
     map(StateFocused, Automation::StateFocused);
     map(StateSelected, Automation::StateSelected);

@@ -8,11 +8,17 @@ namespace Automation {
 namespace {
 // A cap per app, so a huge or churning tree cannot grow without bound.
 constexpr qsizetype kMaxEntriesPerApp = 100000;
+// Recent events kept for verifying actions; a few seconds' worth even for a busy desktop.
+constexpr qsizetype kMaxActivity = 4096;
+// Object events that change nothing cached but show that an app changed.
+const char* const kActivityMembers[] = {"TextChanged", "TextCaretMoved", "TextSelectionChanged",
+                                        "ActiveDescendantChanged", "SelectionChanged", "AttributesChanged"};
 const QString kEventObject = QStringLiteral("org.a11y.atspi.Event.Object");
 } // namespace
 
 AtspiTreeCache::AtspiTreeCache(QString connectionName) : m_connectionName(std::move(connectionName))
 {
+    m_clock.start();
     m_thread = new QThread;
     m_thread->setObjectName(QStringLiteral("mdh-atspi-events"));
     moveToThread(m_thread);
@@ -29,6 +35,13 @@ AtspiTreeCache::~AtspiTreeCache()
                        SLOT(onPropertyChange(QDBusMessage)));
         bus.disconnect(QString(), QString(), kEventObject, QStringLiteral("StateChanged"), this,
                        SLOT(onStateChanged(QDBusMessage)));
+        for (const char* member : kActivityMembers)
+            bus.disconnect(QString(), QString(), kEventObject, QString::fromLatin1(member), this,
+                           SLOT(onActivity(QDBusMessage)));
+        bus.disconnect(QString(), QString(), QStringLiteral("org.a11y.atspi.Event.Window"), QString(), this,
+                       SLOT(onActivity(QDBusMessage)));
+        bus.disconnect(QString(), QString(), QStringLiteral("org.a11y.atspi.Event.Focus"), QString(), this,
+                       SLOT(onActivity(QDBusMessage)));
     }
     m_thread->quit();
     m_thread->wait();
@@ -44,6 +57,13 @@ void AtspiTreeCache::start()
                 SLOT(onPropertyChange(QDBusMessage)));
     bus.connect(QString(), QString(), kEventObject, QStringLiteral("StateChanged"), this,
                 SLOT(onStateChanged(QDBusMessage)));
+    for (const char* member : kActivityMembers)
+        bus.connect(QString(), QString(), kEventObject, QString::fromLatin1(member), this, SLOT(onActivity(QDBusMessage)));
+    // Every signal of these interfaces (an empty name matches them all).
+    bus.connect(QString(), QString(), QStringLiteral("org.a11y.atspi.Event.Window"), QString(), this,
+                SLOT(onActivity(QDBusMessage)));
+    bus.connect(QString(), QString(), QStringLiteral("org.a11y.atspi.Event.Focus"), QString(), this,
+                SLOT(onActivity(QDBusMessage)));
     bus.connect(QStringLiteral("org.freedesktop.DBus"), QStringLiteral("/org/freedesktop/DBus"),
                 QStringLiteral("org.freedesktop.DBus"), QStringLiteral("NameOwnerChanged"), this,
                 SLOT(onNameOwnerChanged(QString, QString, QString)));
@@ -113,6 +133,61 @@ AtspiTreeCache::Stats AtspiTreeCache::stats() const
     return stats;
 }
 
+quint64 AtspiTreeCache::activityMark() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_activitySeq;
+}
+
+QList<AtspiTreeCache::Activity> AtspiTreeCache::activityWhere(const QString& service,
+                                                              const std::function<bool(const Activity&)>& keep) const
+{
+    QMutexLocker lock(&m_mutex);
+    QList<Activity> out;
+    const qsizetype n = m_activity.size();
+    for (qsizetype i = 0; i < n; ++i) {
+        const Activity& a = m_activity.at((m_activityHead + i) % n);
+        if (a.service == service && keep(a))
+            out.append(a);
+    }
+    return out;
+}
+
+QList<AtspiTreeCache::Activity> AtspiTreeCache::activitySince(const QString& service, quint64 mark) const
+{
+    return activityWhere(service, [mark](const Activity& a) { return a.seq > mark; });
+}
+
+QList<AtspiTreeCache::Activity> AtspiTreeCache::activityAfterTime(const QString& service, qint64 sinceMs) const
+{
+    return activityWhere(service, [sinceMs](const Activity& a) { return a.atMs >= sinceMs; });
+}
+
+qint64 AtspiTreeCache::nowMs() const
+{
+    return m_clock.elapsed();
+}
+
+void AtspiTreeCache::record(const QDBusMessage& message)
+{
+    Activity activity{++m_activitySeq, m_clock.elapsed(), message.service(), message.path(),
+                      message.member() + QLatin1Char(':') + message.arguments().value(0).toString()};
+    if (m_activity.size() < kMaxActivity) {
+        m_activity.append(std::move(activity));
+    } else {
+        // Overwrite the oldest; the head then points at the next oldest.
+        m_activity[m_activityHead] = std::move(activity);
+        m_activityHead = (m_activityHead + 1) % kMaxActivity;
+    }
+}
+
+void AtspiTreeCache::onActivity(const QDBusMessage& message)
+{
+    QMutexLocker lock(&m_mutex);
+    ++m_stats.events;
+    record(message);
+}
+
 void AtspiTreeCache::invalidate(const QString& service, const QString& path, bool role, bool name, bool children)
 {
     QMutexLocker lock(&m_mutex);
@@ -139,11 +214,19 @@ void AtspiTreeCache::invalidate(const QString& service, const QString& path, boo
 
 void AtspiTreeCache::onChildrenChanged(const QDBusMessage& message)
 {
+    {
+        QMutexLocker lock(&m_mutex);
+        record(message);
+    }
     invalidate(message.service(), message.path(), false, false, true);
 }
 
 void AtspiTreeCache::onPropertyChange(const QDBusMessage& message)
 {
+    {
+        QMutexLocker lock(&m_mutex);
+        record(message);
+    }
     const QString detail = message.arguments().value(0).toString();
     const bool role = detail == QLatin1String("accessible-role");
     const bool name = detail == QLatin1String("accessible-name");
@@ -154,6 +237,10 @@ void AtspiTreeCache::onPropertyChange(const QDBusMessage& message)
 
 void AtspiTreeCache::onStateChanged(const QDBusMessage& message)
 {
+    {
+        QMutexLocker lock(&m_mutex);
+        record(message);
+    }
     // A defunct object is gone: forget it all.
     const bool defunct = message.arguments().value(0).toString() == QLatin1String("defunct");
     invalidate(message.service(), message.path(), defunct, defunct, defunct);

@@ -1,12 +1,14 @@
 #pragma once
 
 #include <QDBusMessage>
+#include <QElapsedTimer>
 #include <QHash>
 #include <QList>
 #include <QMutex>
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <optional>
 
 class QThread;
@@ -65,14 +67,36 @@ public:
     };
     Stats stats() const;
 
+    /// One event an app sent, as seen by the host: what verification of an action looks at
+    /// (docs/architecture.md, "Honest outcomes").
+    struct Activity
+    {
+        quint64 seq = 0;
+        qint64 atMs = 0; ///< on the clock of nowMs()
+        QString service;
+        QString path;
+        QString kind; ///< signal member and detail, e.g. "StateChanged:checked", "Create:"
+    };
+    /// The sequence number of the latest event received (sync() first to include everything sent).
+    quint64 activityMark() const;
+    /// The events of `service` after `mark`, oldest first (the most recent kMaxActivity are kept).
+    QList<Activity> activitySince(const QString& service, quint64 mark) const;
+    /// The events of `service` received at or after `sinceMs` on nowMs()'s clock.
+    QList<Activity> activityAfterTime(const QString& service, qint64 sinceMs) const;
+    qint64 nowMs() const;
+
 private Q_SLOTS:
     void onChildrenChanged(const QDBusMessage& message);
     void onPropertyChange(const QDBusMessage& message);
     void onStateChanged(const QDBusMessage& message);
     void onNameOwnerChanged(const QString& name, const QString& oldOwner, const QString& newOwner);
+    /// Events that change nothing the cache holds but tell that the app changed.
+    void onActivity(const QDBusMessage& message);
 
 private:
     void invalidate(const QString& service, const QString& path, bool role, bool name, bool children);
+    void record(const QDBusMessage& message); ///< with m_mutex held
+    QList<Activity> activityWhere(const QString& service, const std::function<bool(const Activity&)>& keep) const;
 
     struct App
     {
@@ -87,6 +111,10 @@ private:
     mutable QMutex m_mutex;
     QHash<QString, App> m_apps;
     Stats m_stats;
+    QList<Activity> m_activity; ///< a ring: the newest kMaxActivity events
+    qsizetype m_activityHead = 0;
+    quint64 m_activitySeq = 0;
+    QElapsedTimer m_clock;
 };
 
 } // namespace Automation

@@ -20,9 +20,8 @@ Display* dpyOf(void* p)
     return static_cast<Display*>(p);
 }
 
-unsigned long keysymForChar(QChar c)
+unsigned long keysymForChar(char32_t u)
 {
-    const char16_t u = c.unicode();
     if (u == u'\n')
         return XK_Return;
     if (u == u'\t')
@@ -213,7 +212,7 @@ bool X11Session::key(unsigned long keysym, bool press, QString* error)
     return true;
 }
 
-bool X11Session::typeCharacter(QChar c, QString* error)
+bool X11Session::typeCodePoint(char32_t c, QString* error)
 {
     if (!open(error))
         return false;
@@ -221,18 +220,37 @@ bool X11Session::typeCharacter(QChar c, QString* error)
     const unsigned long keysym = keysymForChar(c);
     KeyCode code = XKeysymToKeycode(dpy, keysym);
     bool shift = false;
-    bool borrowed = false;
     if (code) {
         shift = XkbKeycodeToKeysym(dpy, code, 0, 0) != keysym && XkbKeycodeToKeysym(dpy, code, 0, 1) == keysym;
     } else {
-        // No key produces this character: borrow the highest keycode for it, then give it back.
-        int minCode = 0, maxCode = 0;
-        XDisplayKeycodes(dpy, &minCode, &maxCode);
-        code = static_cast<KeyCode>(maxCode);
+        // No key produces this character: map it onto a spare keycode. Spares rotate, so a
+        // client that reads its events late still finds the symbol of each key it was sent.
+        if (m_spareKeycodes.isEmpty()) {
+            int minCode = 0, maxCode = 0;
+            XDisplayKeycodes(dpy, &minCode, &maxCode);
+            int perCode = 0;
+            KeySym* map = XGetKeyboardMapping(dpy, static_cast<KeyCode>(minCode), maxCode - minCode + 1, &perCode);
+            for (int k = maxCode; k >= minCode && m_spareKeycodes.size() < 16 && map; --k) {
+                bool empty = true;
+                for (int j = 0; j < perCode; ++j)
+                    empty = empty && map[(k - minCode) * perCode + j] == NoSymbol;
+                if (empty)
+                    m_spareKeycodes.append(static_cast<unsigned int>(k));
+            }
+            if (map)
+                XFree(map);
+            if (m_spareKeycodes.isEmpty())
+                m_spareKeycodes.append(static_cast<unsigned int>(maxCode));
+        }
+        code = static_cast<KeyCode>(m_spareKeycodes.at(m_nextSpare));
+        m_nextSpare = (m_nextSpare + 1) % static_cast<int>(m_spareKeycodes.size());
         KeySym syms[2] = {keysym, keysym};
         XChangeKeyboardMapping(dpy, code, 2, syms, 1);
         XSync(dpy, False);
-        borrowed = true;
+        if (!m_borrowed.contains(code))
+            m_borrowed.append(code);
+        // Clients reload their key map on MappingNotify before they read the key.
+        QThread::msleep(10);
     }
     const KeyCode shiftCode = XKeysymToKeycode(dpy, XK_Shift_L);
     if (shift)
@@ -242,14 +260,51 @@ bool X11Session::typeCharacter(QChar c, QString* error)
     if (shift)
         XTestFakeKeyEvent(dpy, shiftCode, False, CurrentTime);
     XSync(dpy, False);
-    if (borrowed) {
-        // The client reads the mapping when it handles the key: give it a moment first.
-        QThread::msleep(20);
-        KeySym none[2] = {NoSymbol, NoSymbol};
-        XChangeKeyboardMapping(dpy, code, 2, none, 1);
-        XSync(dpy, False);
-    }
     return true;
+}
+
+void X11Session::releaseBorrowedKeys()
+{
+    if (m_borrowed.isEmpty() || !m_display)
+        return;
+    Display* dpy = dpyOf(m_display);
+    for (unsigned int code : std::as_const(m_borrowed)) {
+        KeySym none[2] = {NoSymbol, NoSymbol};
+        XChangeKeyboardMapping(dpy, static_cast<KeyCode>(code), 2, none, 1);
+    }
+    XSync(dpy, False);
+    m_borrowed.clear();
+}
+
+std::optional<QPoint> X11Session::contentOrigin(quint64 window)
+{
+    QString error;
+    if (!window || !open(&error))
+        return std::nullopt;
+    Display* dpy = dpyOf(m_display);
+    int x = 0, y = 0;
+    Window child = 0;
+    if (!XTranslateCoordinates(dpy, static_cast<Window>(window), DefaultRootWindow(dpy), 0, 0, &x, &y, &child))
+        return std::nullopt;
+    // left, right, top, bottom: the invisible margin (shadows) a client-side decorated window draws.
+    const Atom extents = XInternAtom(dpy, "_GTK_FRAME_EXTENTS", True);
+    if (extents != 0) {
+        Atom type = 0;
+        int format = 0;
+        unsigned long count = 0, after = 0;
+        unsigned char* data = nullptr;
+        if (XGetWindowProperty(dpy, static_cast<Window>(window), extents, 0, 4, False, XA_CARDINAL, &type, &format,
+                               &count, &after, &data) == Success &&
+            data) {
+            if (count == 4) {
+                const auto* v = reinterpret_cast<unsigned long*>(data);
+                x += static_cast<int>(v[0]);
+                y += static_cast<int>(v[2]);
+            }
+            XFree(data);
+        }
+    }
+    return QPoint(x, y);
 }
 
 unsigned long X11Session::keysymForName(const QString& name) const

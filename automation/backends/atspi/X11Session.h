@@ -4,7 +4,10 @@
 #include <QPoint>
 #include <QString>
 
+#include <QList>
+
 #include <functional>
+#include <optional>
 
 namespace Automation {
 
@@ -35,8 +38,14 @@ public:
     bool click(QPoint point, const Cancelled& cancelled, QString* error);
     /// Presses or releases the key producing `keysym`.
     bool key(unsigned long keysym, bool press, QString* error);
-    /// Types one character (with Shift, or through a borrowed keycode when no key produces it).
-    bool typeCharacter(QChar c, QString* error);
+    /// Types one Unicode scalar value (with Shift, or through a borrowed keycode when no key
+    /// produces it; borrowed keycodes rotate so a slow client still reads the right symbol).
+    bool typeCodePoint(char32_t c, QString* error);
+    /// Gives borrowed keycodes back (call once the target has consumed the keys).
+    void releaseBorrowedKeys();
+    /// The screen position of `window`'s content: its origin on the root window plus the
+    /// client-side decoration margin (_GTK_FRAME_EXTENTS) when the toolkit draws its own.
+    std::optional<QPoint> contentOrigin(quint64 window);
 
     /// X keysym for a canonical key name of Keys.h (modifiers included, `cmd` as set by
     /// setCmdKey); 0 when none.
@@ -49,6 +58,9 @@ public:
 
 private:
     void* m_display = nullptr;
+    QList<unsigned int> m_spareKeycodes; ///< keycodes with no symbols, found at open
+    QList<unsigned int> m_borrowed;      ///< spare keycodes currently mapped
+    int m_nextSpare = 0;
     CmdKey m_cmdKey = CmdKey::Control;
 };
 
