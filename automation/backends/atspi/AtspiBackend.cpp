@@ -1906,10 +1906,23 @@ Result<ActionOutcome> AtspiBackend::sendChord(const ResolvedRoute& route, const 
     }
     const App app = appOf(route, context);
     const Baseline before = baseline(app, nullptr, context);
+    // Keys go to the window with X focus: whose it is, is the evidence of where they went.
+    const qint64 focusPid = m_x11.focusOwnerPid();
     bool anyPressed = false;
     if (auto failure = sendKeys(keys, context, delayMs, &anyPressed))
         return anyPressed ? failure->withRetryable(false) : *failure;
     Verification v = verifyChange(app, before, QStringLiteral("a change in the app after the keys"), 600, context);
+    v.observed.insert(QStringLiteral("focusedWindowPid"), focusPid);
+    if (v.effect == Effect::SuspectedNoop && focusPid == route.pid) {
+        // The keys reached the app's focused window; a chord may act on what the accessibility
+        // tree does not show (a canvas, a terminal's shell, nothing at all).
+        v.effect = Effect::Unverifiable;
+        v.reason = QStringLiteral("the keys went to the app's focused window, but nothing it exposes changed");
+    } else if (v.effect == Effect::SuspectedNoop) {
+        v.reason = focusPid ? QStringLiteral("the keys went to another app's window (pid %1) and the app did not change")
+                                  .arg(focusPid)
+                            : QStringLiteral("no window had the keyboard focus and the app did not change");
+    }
     v.paths.append(QJsonObject{{QStringLiteral("path"), QStringLiteral("keyboard")},
                                {QStringLiteral("effect"), effectName(v.effect)},
                                {QStringLiteral("observed"), v.observed}});

@@ -276,6 +276,43 @@ void X11Session::releaseBorrowedKeys()
     m_borrowed.clear();
 }
 
+qint64 X11Session::focusOwnerPid()
+{
+    QString error;
+    if (!open(&error))
+        return 0;
+    Display* dpy = dpyOf(m_display);
+    Window focus = 0;
+    int revert = 0;
+    XGetInputFocus(dpy, &focus, &revert);
+    const Atom wmPid = XInternAtom(dpy, "_NET_WM_PID", False);
+    for (int depth = 0; focus > 1 /* None, PointerRoot */ && depth < 16; ++depth) {
+        Atom type = 0;
+        int format = 0;
+        unsigned long count = 0, after = 0;
+        unsigned char* data = nullptr;
+        if (XGetWindowProperty(dpy, focus, wmPid, 0, 1, False, XA_CARDINAL, &type, &format, &count, &after, &data) ==
+                Success &&
+            data) {
+            const qint64 pid = count ? static_cast<qint64>(*reinterpret_cast<unsigned long*>(data)) : 0;
+            XFree(data);
+            if (pid)
+                return pid;
+        }
+        Window root = 0, parent = 0;
+        Window* children = nullptr;
+        unsigned int n = 0;
+        if (!XQueryTree(dpy, focus, &root, &parent, &children, &n))
+            break;
+        if (children)
+            XFree(children);
+        if (parent == root)
+            break;
+        focus = parent;
+    }
+    return 0;
+}
+
 std::optional<QPoint> X11Session::contentOrigin(quint64 window)
 {
     QString error;

@@ -43,6 +43,9 @@ public:
     bool typeCodePoint(char32_t c, QString* error);
     /// Gives borrowed keycodes back (call once the target has consumed the keys).
     void releaseBorrowedKeys();
+    /// The pid (_NET_WM_PID) of the window that has X input focus, or of its nearest ancestor
+    /// that says; 0 when unknown.
+    qint64 focusOwnerPid();
     /// The screen position of `window`'s content: its origin on the root window plus the
     /// client-side decoration margin (_GTK_FRAME_EXTENTS) when the toolkit draws its own.
     std::optional<QPoint> contentOrigin(quint64 window);
