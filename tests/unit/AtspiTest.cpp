@@ -157,3 +157,16 @@ TEST(AtspiTreeCache, AnAppLeavingTheBusIsForgotten)
     EXPECT_FALSE(cache.lookup(QStringLiteral(":1.42"), QStringLiteral("/a")).has_value());
     cache.sync();
 }
+
+TEST(AtspiRoles, LeafControlsAreControlsThatHoldNoChildren)
+{
+    for (const char* name : {"push button", "check box", "radio button", "label", "entry", "text", "toggle button"})
+        EXPECT_TRUE(Atspi::isLeafControl(static_cast<quint32>(Atspi::atspiRoleFromName(QString::fromLatin1(name))))) << name;
+    // Containers may gain children at any time (new rows, new MDI windows): never vouched for.
+    for (const char* name : {"panel", "frame", "list", "table", "tree", "internal frame", "desktop pane", "filler",
+                             "scroll pane", "menu", "page tab list"}) {
+        const int role = Atspi::atspiRoleFromName(QString::fromLatin1(name));
+        if (role >= 0)
+            EXPECT_FALSE(Atspi::isLeafControl(static_cast<quint32>(role))) << name;
+    }
+}

@@ -1027,7 +1027,8 @@ Result<Snapshot> AtspiBackend::walk(const App& app, const Window& window, const 
             struct Pending
             {
                 std::optional<AtspiTreeCache::Entry> known;
-                std::optional<QDBusPendingCall> role, name, children;
+                std::optional<QDBusPendingCall> role, name, children, count;
+                bool childrenVouched = false;
             };
             QList<Pending> pending(chunk.size());
             for (qsizetype i = 0; i < chunk.size(); ++i) {
@@ -1039,16 +1040,41 @@ Result<Snapshot> AtspiBackend::walk(const App& app, const Window& window, const 
                 if (!p.known || !p.known->name)
                     p.name = send(ids.ref, Interface::Properties, QStringLiteral("Get"),
                                   {accessible, QStringLiteral("Name")}, timeout);
-                if (ids.depth < bounds.maxDepth && (!p.known || !p.known->children || !trustChildren))
-                    p.children = send(ids.ref, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeout);
-                const int calls = int(p.role.has_value()) + int(p.name.has_value()) + int(p.children.has_value());
-                // (children re-read for an untrusting toolkit still count as asked)
+                // Where the toolkit does not report new children, only the children of controls
+                // that never hold any (buttons, labels, fields...) are taken from the cache.
+                p.childrenVouched =
+                    p.known && p.known->children &&
+                    (trustChildren || (p.known->role && Atspi::isLeafControl(*p.known->role) && p.known->children->isEmpty()));
+                if (ids.depth < bounds.maxDepth && !p.childrenVouched) {
+                    // A container's cached children are checked against its ChildCount, which
+                    // the app answers without building every child (Qt's GetChildren on a
+                    // container of thousands costs it hundreds of milliseconds).
+                    if (p.known && p.known->children)
+                        p.count = send(ids.ref, Interface::Properties, QStringLiteral("Get"),
+                                       {accessible, QStringLiteral("ChildCount")}, timeout);
+                    else
+                        p.children = send(ids.ref, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeout);
+                }
+                const int calls = int(p.role.has_value()) + int(p.name.has_value()) + int(p.children.has_value()) +
+                                  int(p.count.has_value());
                 asked += calls;
                 cached += 3 - calls;
             }
             for (qsizetype i = 0; i < chunk.size(); ++i) {
                 Pending& p = pending[i];
                 bool failed = false;
+                if (p.count) {
+                    // Still the same number of children: the cached list stands (a child that
+                    // went away is reported defunct, which drops its parent's list too).
+                    p.count->waitForFinished();
+                    if (!p.count->isError() &&
+                        unwrap(firstArgument(*p.count)).toInt() == static_cast<int>(p.known->children->size())) {
+                        p.childrenVouched = true;
+                    } else {
+                        p.children = send(chunk[i].ref, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeout);
+                        ++asked;
+                    }
+                }
                 for (auto* call : {&p.role, &p.name, &p.children}) {
                     if (!*call)
                         continue;
@@ -1083,11 +1109,11 @@ Result<Snapshot> AtspiBackend::walk(const App& app, const Window& window, const 
                 const quint32 role = p.role ? firstArgument(*p.role).toUInt() : *p.known->role;
                 const QString name = p.name ? unwrap(firstArgument(*p.name)).toString() : *p.known->name;
                 QList<AtspiTreeCache::Child> children;
-                const bool haveChildren = p.children.has_value() || (p.known && p.known->children && trustChildren);
+                const bool haveChildren = p.children.has_value() || p.childrenVouched;
                 if (p.children) {
                     for (const auto& ref : refList(firstArgument(*p.children)))
                         children.append({ref.service, ref.path});
-                } else if (p.known && p.known->children && trustChildren) {
+                } else if (p.childrenVouched) {
                     children = *p.known->children;
                 }
                 m_tree->store(ids.ref.service, ids.ref.path, generation,

@@ -45,6 +45,10 @@ inline bool hasState(quint32 low, quint32 high, int state)
     return state < 32 ? (low >> state) & 1u : (high >> (state - 32)) & 1u;
 }
 
+/// Roles of controls that never hold children of their own (buttons, labels, fields, check
+/// boxes...): their empty child list may be trusted where a toolkit sends no ChildrenChanged.
+bool isLeafControl(quint32 atspiRole);
+
 /// AT-SPI states -> the host's NodeState bits (see Types.h); `secure` for password text.
 quint32 nodeStates(quint32 low, quint32 high, bool secure);
 

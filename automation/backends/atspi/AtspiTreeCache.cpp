@@ -109,8 +109,15 @@ void AtspiTreeCache::store(const QString& service, const QString& path, quint64 
         entry.role = role;
     if (name)
         entry.name = std::move(name);
-    if (children)
+    if (children) {
+        if (app.parentOf.size() > 2 * kMaxEntriesPerApp)
+            app.parentOf.clear();
+        for (const auto& child : std::as_const(*children)) {
+            if (child.service == service)
+                app.parentOf.insert(child.path, path);
+        }
         entry.children = std::move(children);
+    }
 }
 
 void AtspiTreeCache::clear()
@@ -120,6 +127,7 @@ void AtspiTreeCache::clear()
     for (auto& app : m_apps) {
         app.entries.clear();
         app.touched.clear();
+        app.parentOf.clear();
         app.floor = m_sequence;
     }
 }
@@ -237,13 +245,19 @@ void AtspiTreeCache::onPropertyChange(const QDBusMessage& message)
 
 void AtspiTreeCache::onStateChanged(const QDBusMessage& message)
 {
+    QString parent;
+    const bool defunct = message.arguments().value(0).toString() == QLatin1String("defunct");
     {
         QMutexLocker lock(&m_mutex);
         record(message);
+        if (defunct)
+            parent = m_apps.value(message.service()).parentOf.value(message.path());
     }
-    // A defunct object is gone: forget it all.
-    const bool defunct = message.arguments().value(0).toString() == QLatin1String("defunct");
+    // A defunct object is gone: forget it all, and the list of children that held it (a
+    // toolkit that sends no ChildrenChanged still reports its objects dying).
     invalidate(message.service(), message.path(), defunct, defunct, defunct);
+    if (!parent.isEmpty())
+        invalidate(message.service(), parent, false, false, true);
 }
 
 void AtspiTreeCache::onNameOwnerChanged(const QString& name, const QString& oldOwner, const QString& newOwner)

@@ -102,6 +102,7 @@ private:
     {
         QHash<QString, Entry> entries;
         QHash<QString, quint64> touched; ///< path -> sequence of the last event about it
+        QHash<QString, QString> parentOf; ///< child path -> the path whose cached children hold it
         quint64 floor = 0;               ///< reads before this are refused (after `touched` was pruned)
     };
 
