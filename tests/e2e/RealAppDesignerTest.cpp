@@ -136,7 +136,8 @@ TEST_F(RealAppDesigner, HelpAboutQtOpensTheDialogAndIsNeverRetryable)
     // As a user would: the New Form dialog of the start is in the way; close it.
     if (s_app->probe(newFormDialog(1)).ok) {
         const QJsonObject closed = s_app->click(byRoleAndTitle(u"AXButton"_s, u"Close"_s), kNewFormWindow);
-        ASSERT_TRUE(s_app->probe(newFormDialog(0, 0, 3000)).ok) << "the New Form dialog did not close: " << dump(closed);
+        ASSERT_TRUE(s_app->probe(newFormDialog(0, 0, 3000)).ok)
+            << "the New Form dialog did not close: " << dump(closed);
         EXPECT_TRUE(isConfirmed(closed, u"clicked"_s));
     }
 

@@ -112,6 +112,6 @@ TEST_F(RealAppHung, FastPollingClientIsAnsweredSoonAfterTheResume)
     ASSERT_TRUE(resumedAt.has_value());
     ASSERT_TRUE(answeredAt.has_value()) << "no answer within " << (kGiveUpMs - *resumedAt)
                                         << " ms of the resume; last: " << dump(last);
-    EXPECT_LE(*answeredAt - *resumedAt, 1500) << "first answer " << (*answeredAt - *resumedAt)
-                                              << " ms after the resume";
+    EXPECT_LE(*answeredAt - *resumedAt, 1500)
+        << "first answer " << (*answeredAt - *resumedAt) << " ms after the resume";
 }

@@ -50,8 +50,8 @@ ProbeResult probe(qint64 pid, const ProbeQuery& query)
     if (query.press)
         args << u"--press"_s;
     // The distribution's interpreter: the one on PATH may be a build without pyatspi.
-    const CommandResult run = runCommand(u"/usr/bin/python3"_s, args, QProcessEnvironment::systemEnvironment(),
-                                         query.waitMs + 20000);
+    const CommandResult run =
+        runCommand(u"/usr/bin/python3"_s, args, QProcessEnvironment::systemEnvironment(), query.waitMs + 20000);
     ProbeResult result;
     result.error = run.err.trimmed();
     result.ok = run.exitCode == 0;
@@ -95,8 +95,8 @@ QList<XWindow> xWindows(qint64 pid)
             if (eq > 0)
                 values.insert(line.left(eq), line.mid(eq + 1).toInt());
         }
-        window.geometry = QRect(values.value(u"X"_s), values.value(u"Y"_s), values.value(u"WIDTH"_s),
-                                values.value(u"HEIGHT"_s));
+        window.geometry =
+            QRect(values.value(u"X"_s), values.value(u"Y"_s), values.value(u"WIDTH"_s), values.value(u"HEIGHT"_s));
         window.name = runCommand(u"xdotool"_s, {u"getwindowname"_s, window.id}).out;
         if (window.name.endsWith(u'\n'))
             window.name.chop(1);
@@ -186,8 +186,7 @@ RealAppSession::~RealAppSession()
     }
 }
 
-bool RealAppSession::start(const QString& program, const QStringList& args, const ProbeQuery& ready,
-                           int readyTimeoutMs)
+bool RealAppSession::start(const QString& program, const QStringList& args, const ProbeQuery& ready, int readyTimeoutMs)
 {
     if (!m_dir.isValid()) {
         m_failure = u"no temporary directory: "_s + m_dir.errorString();

@@ -2,11 +2,13 @@
 
 #include "E2eSupport.h"
 
+#include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QProcessEnvironment>
 #include <QRect>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include <gtest/gtest.h>
 
@@ -34,9 +36,9 @@ struct ProbeNode
     QString role; ///< AT-SPI role name ("push button", "text", ...)
     QString name;
     QStringList states;
-    std::optional<QString> text; ///< the Text interface's whole text, when the node has one
+    std::optional<QString> text;  ///< the Text interface's whole text, when the node has one
     std::optional<QRect> extents; ///< screen coordinates
-    QString window; ///< name of the top-level window holding the node
+    QString window;               ///< name of the top-level window holding the node
 
     bool has(const QString& state) const { return states.contains(state); }
 };
@@ -83,6 +85,19 @@ QString waitForWindowTitle(qint64 pid, const std::function<bool(const QString&)>
 /// Polls a file until its content equals `expected` (or the time is up); the last content, or
 /// nullopt when the file never existed.
 std::optional<QByteArray> waitForFile(const QString& path, const QByteArray& expected, int timeoutMs);
+
+/// Calls `read` until it returns `expected` or `timeoutMs` has passed (apps show some effects a
+/// moment after the answer: a shell's echo, a page's title); the last value read.
+template <typename T, typename Read> T readUntil(Read read, const T& expected, int timeoutMs = 2000)
+{
+    QDeadlineTimer deadline(timeoutMs);
+    while (true) {
+        T value = read();
+        if (value == expected || deadline.hasExpired())
+            return value;
+        QThread::msleep(100);
+    }
+}
 
 /// Compact JSON for failure messages.
 std::string dump(const QJsonObject& object);
