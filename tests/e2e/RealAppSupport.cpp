@@ -216,6 +216,18 @@ bool RealAppSession::start(const QString& program, const QStringList& args, cons
     return true;
 }
 
+QJsonObject RealAppSession::answer(const QJsonObject& response)
+{
+    if (!response.isEmpty())
+        return response;
+    // No answer at all: say whether the host is still there, and what it last printed.
+    QProcess& host = m_desktop.host().process();
+    const QString output = QString::fromUtf8(host.readAllStandardOutput() + host.readAllStandardError()).right(2000);
+    return QJsonObject{{u"noAnswer"_s, QJsonObject{{u"hostRunning"_s, host.state() == QProcess::Running},
+                                                   {u"hostExitCode"_s, host.exitCode()},
+                                                   {u"hostOutput"_s, output}}}};
+}
+
 QJsonObject RealAppSession::route(const QString& windowTitlePattern) const
 {
     QJsonObject route = DesktopSession::route(pid());
@@ -226,16 +238,17 @@ QJsonObject RealAppSession::route(const QString& windowTitlePattern) const
 
 QJsonObject RealAppSession::find(const QJsonObject& selector, const QString& window, int timeoutMs)
 {
-    return m_desktop.call(u"desktop.find"_s, {{u"route"_s, route(window)}, {u"selector"_s, selector}}, timeoutMs);
+    return answer(
+        m_desktop.call(u"desktop.find"_s, {{u"route"_s, route(window)}, {u"selector"_s, selector}}, timeoutMs));
 }
 
 QJsonObject RealAppSession::click(const QJsonObject& selector, const QString& window, int timeoutMs)
 {
-    return m_desktop.call(u"desktop.click"_s,
-                          {{u"route"_s, route(window)},
-                           {u"confirm"_s, confirmPhrase()},
-                           {u"target"_s, QJsonObject{{u"selector"_s, selector}}}},
-                          timeoutMs);
+    return answer(m_desktop.call(u"desktop.click"_s,
+                                 {{u"route"_s, route(window)},
+                                  {u"confirm"_s, confirmPhrase()},
+                                  {u"target"_s, QJsonObject{{u"selector"_s, selector}}}},
+                                 timeoutMs));
 }
 
 QJsonObject RealAppSession::typeText(const QJsonObject& selector, const QString& text, bool clearBefore,
@@ -246,25 +259,25 @@ QJsonObject RealAppSession::typeText(const QJsonObject& selector, const QString&
         params.insert(u"target"_s, QJsonObject{{u"selector"_s, selector}});
     if (clearBefore)
         params.insert(u"options"_s, QJsonObject{{u"clearBefore"_s, true}});
-    return m_desktop.call(u"desktop.typeText"_s, params, timeoutMs);
+    return answer(m_desktop.call(u"desktop.typeText"_s, params, timeoutMs));
 }
 
 QJsonObject RealAppSession::hotkey(const QStringList& keys, int timeoutMs)
 {
-    return m_desktop.call(
+    return answer(m_desktop.call(
         u"desktop.hotkey"_s,
         {{u"route"_s, route()}, {u"confirm"_s, confirmPhrase()}, {u"keys"_s, QJsonArray::fromStringList(keys)}},
-        timeoutMs);
+        timeoutMs));
 }
 
 QJsonObject RealAppSession::waitUntil(const QJsonObject& selector, int timeoutMs, int pollMs, const QString& window)
 {
-    return m_desktop.call(u"desktop.waitUntil"_s,
-                          {{u"route"_s, route(window)},
-                           {u"condition"_s, QJsonObject{{u"selectorExists"_s, selector}}},
-                           {u"pollMs"_s, pollMs},
-                           {u"timeoutMs"_s, timeoutMs}},
-                          timeoutMs + 5000);
+    return answer(m_desktop.call(u"desktop.waitUntil"_s,
+                                 {{u"route"_s, route(window)},
+                                  {u"condition"_s, QJsonObject{{u"selectorExists"_s, selector}}},
+                                  {u"pollMs"_s, pollMs},
+                                  {u"timeoutMs"_s, timeoutMs}},
+                                 timeoutMs + 5000));
 }
 
 QJsonObject byRoleAndTitle(const QString& role, const QString& title)

@@ -146,6 +146,9 @@ public:
     ProbeResult probe(const ProbeQuery& query) const { return Testing::probe(pid(), query); }
 
 private:
+    /// The response, or when none came, what is known about the host (for failure messages).
+    QJsonObject answer(const QJsonObject& response);
+
     QTemporaryDir m_dir;
     QProcessEnvironment m_env;
     DesktopSession m_desktop;
