@@ -96,7 +96,7 @@ const QString kNewFormWindow = u"^New Form$"_s;
 
 } // namespace
 
-// Finding 6: Qt 6.4 sends no ChildrenChanged for a new MDI window, and the host's cache kept
+// Was: Qt 6.4 sends no ChildrenChanged for a new MDI window, and the host's cache kept
 // the old children until it restarted. A new form window must be seen by the next request.
 TEST_F(RealAppDesigner, NewFormWindowsAreSeenByTheNextRequest)
 {
@@ -128,7 +128,7 @@ TEST_F(RealAppDesigner, NewFormWindowsAreSeenByTheNextRequest)
     EXPECT_EQ(resultOf(two).value(u"matched"_s).toInt(), before + 2) << dump(two);
 }
 
-// Finding 11: Qt menu-bar entries offer only ShowMenu and could not be clicked. Finding 4: the
+// Was: Qt menu-bar entries offer only ShowMenu and could not be clicked. And: the
 // menu item "About Qt" opens a modal dialog, DoAction blocks until it closes, and the answer was
 // DESKTOP_TARGET_UNRESPONSIVE with retryable: true although the dialog had opened.
 TEST_F(RealAppDesigner, HelpAboutQtOpensTheDialogAndIsNeverRetryable)

@@ -98,8 +98,8 @@ QString RealAppFirefox::s_setupError;
 
 } // namespace
 
-// Finding 3: Firefox accepts EditableText and changes nothing, and the answer said typed: true.
-// Finding 8: keys typed one by one broke characters outside the BMP. The Name input mirrors its
+// Was: Firefox accepts EditableText and changes nothing, and the answer said typed: true.
+// And: keys typed one by one broke characters outside the BMP. The Name input mirrors its
 // value into the page title, so the page itself says what it got.
 TEST_F(RealAppFirefox, TypesNonAsciiTextIntoAWebInput)
 {
@@ -120,7 +120,7 @@ TEST_F(RealAppFirefox, TypesNonAsciiTextIntoAWebInput)
     EXPECT_TRUE(isConfirmed(typed, u"typed"_s));
 }
 
-// Finding 7: the textarea matched AXTextArea in find and not in typeText.
+// Was: the textarea matched AXTextArea in find and not in typeText.
 TEST_F(RealAppFirefox, FindAndTypeTextAgreeOnTheTextarea)
 {
     const QJsonObject selector{{u"byRole"_s, u"AXTextArea"_s}};
@@ -135,7 +135,7 @@ TEST_F(RealAppFirefox, FindAndTypeTextAgreeOnTheTextarea)
     EXPECT_TRUE(isConfirmed(typed, u"typed"_s));
 }
 
-// Finding 2: Gecko names its actions ";;" in GetActions, so every click on web content failed.
+// Was: Gecko names its actions ";;" in GetActions, so every click on web content failed.
 TEST_F(RealAppFirefox, ClicksTheCheckbox)
 {
     ProbeQuery box;
@@ -159,7 +159,7 @@ TEST_F(RealAppFirefox, ClicksTheCheckbox)
     EXPECT_TRUE(isConfirmed(clicked, u"clicked"_s));
 }
 
-// Findings 2 and 8: the button's click must reach the page, also right after typing (the typing
+// The button's click must reach the page, also right after typing (the typing
 // returned before Firefox had consumed the keys, and the next click was lost).
 TEST_F(RealAppFirefox, ClicksTheButtonRightAfterTyping)
 {

@@ -82,7 +82,7 @@ TEST_F(RealAppGalculator, AddsSevenAndEight)
     EXPECT_EQ(waitForDisplay(u"15"_s).toStdString(), "15");
 }
 
-// Finding 12: five clicks 0-50 ms apart answered five clicked: true while the app saw one.
+// Was: five clicks 0-50 ms apart answered five clicked: true while the app saw one.
 // Sent back to back on one connection (as fast as the host takes them), every click that
 // answers true must show on the display, and every digit on the display must have a true.
 TEST_F(RealAppGalculator, RapidClicksAnswerTrueOnlyForClicksTheAppSaw)

@@ -60,7 +60,7 @@ RealAppSession* RealAppHung::s_app = nullptr;
 
 } // namespace
 
-// Finding 5: an app that hung for 2 s was never seen again by a waitUntil polling every 200 ms
+// Was: an app that hung for 2 s was never seen again by a waitUntil polling every 200 ms
 // (the "unresponsive" mark was re-armed by every refused request).
 TEST_F(RealAppHung, WaitUntilSeesTheAppAgainAfterATwoSecondStop)
 {
@@ -82,7 +82,7 @@ TEST_F(RealAppHung, WaitUntilSeesTheAppAgainAfterATwoSecondStop)
     EXPECT_TRUE(resultOf(waited).value(u"ok"_s).toBool()) << "after " << tookMs << " ms: " << dump(waited);
 }
 
-// Finding 5: a client polling faster than the mark's 1.5 s was locked out for as long as it
+// Was: a client polling faster than the mark's 1.5 s was locked out for as long as it
 // polled. Polling every 200 ms, the first answer must come within about a second of the resume.
 TEST_F(RealAppHung, FastPollingClientIsAnsweredSoonAfterTheResume)
 {

@@ -60,7 +60,7 @@ const QString kTextArea = u"AXTextArea"_s;
 
 } // namespace
 
-// Finding 1: non-ASCII text was cut short ("héllo wörld 你") and answered as success.
+// Was: non-ASCII text was cut short ("héllo wörld 你") and answered as success.
 TEST_F(RealAppMousepad, TypesNonAsciiTextIntoTheDocument)
 {
     const QString text = u"héllo wörld 你好 🙂"_s;
@@ -74,7 +74,7 @@ TEST_F(RealAppMousepad, TypesNonAsciiTextIntoTheDocument)
     EXPECT_TRUE(isConfirmed(typed, u"typed"_s));
 }
 
-// Finding 7: find matched the text view as AXTextArea, then typeText with the same selector
+// Was: find matched the text view as AXTextArea, then typeText with the same selector
 // answered DESKTOP_ELEMENT_NOT_FOUND.
 TEST_F(RealAppMousepad, FindAndTypeTextAgreeOnTheTextAreaRole)
 {
@@ -91,7 +91,7 @@ TEST_F(RealAppMousepad, FindAndTypeTextAgreeOnTheTextAreaRole)
     EXPECT_TRUE(isConfirmed(typed, u"typed"_s));
 }
 
-// Findings 11 and 12: the GTK 3 file chooser was reported as AXGroup (waiting for a dialog
+// Was: the GTK 3 file chooser was reported as AXGroup (waiting for a dialog
 // failed), and its first Save was swallowed while the answer said clicked: true.
 TEST_F(RealAppMousepad, SavesTheDocumentThroughTheFileChooser)
 {

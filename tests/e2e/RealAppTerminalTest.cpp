@@ -56,8 +56,8 @@ RealAppSession* RealAppTerminal::s_app = nullptr;
 
 } // namespace
 
-// Finding 8: key-by-key typing turned the emoji into invalid UTF-8 and displaced what followed.
-// Finding 9: terminals ignore ctrl+v, so a paste with it delivers nothing (paste is ctrl+shift+v);
+// Was: key-by-key typing turned the emoji into invalid UTF-8 and displaced what followed.
+// And: terminals ignore ctrl+v, so a paste with it delivers nothing (paste is ctrl+shift+v);
 // whatever path delivers, the command line must hold the text once, exactly.
 TEST_F(RealAppTerminal, TypesAnEmojiCommandThatWritesAFile)
 {

@@ -57,7 +57,7 @@ RealAppSession* RealAppTextEditor::s_app = nullptr;
 
 } // namespace
 
-// Finding 1: typeText of this text left "héllo wörld 你" and answered typed: true.
+// Was: typeText of this text left "héllo wörld 你" and answered typed: true.
 TEST_F(RealAppTextEditor, TypesNonAsciiTextIntoTheDocument)
 {
     const QString text = u"héllo wörld 你好 🙂"_s;
@@ -71,7 +71,7 @@ TEST_F(RealAppTextEditor, TypesNonAsciiTextIntoTheDocument)
     EXPECT_TRUE(isConfirmed(typed, u"typed"_s));
 }
 
-// Finding 10: GTK 4 reports frames relative to the window; answers must carry screen coordinates.
+// Was: GTK 4 reports frames relative to the window; answers must carry screen coordinates.
 TEST_F(RealAppTextEditor, FramesAreScreenCoordinates)
 {
     const std::optional<XWindow> window = mainXWindow(s_app->pid());
@@ -98,7 +98,7 @@ TEST_F(RealAppTextEditor, FramesAreScreenCoordinates)
     }
 }
 
-// Finding 11: enabledOnly: true matched nothing in GTK 4 (it sets "sensitive", not "enabled").
+// Was: enabledOnly: true matched nothing in GTK 4 (it sets "sensitive", not "enabled").
 TEST_F(RealAppTextEditor, EnabledOnlyFindsTheHeaderBarButtons)
 {
     // pyatspi: the main menu button is there and sensitive, so an enabled-only search must find it.
