@@ -1,0 +1,145 @@
+// End to end against mousepad (GTK 3): non-ASCII typing into the text view, the same
+// selector for find and typeText, and saving through the GTK 3 file chooser. Every effect is
+// checked outside the host: pyatspi reads the text back, the saved file is compared byte for byte.
+#include "RealAppSupport.h"
+
+using namespace Qt::StringLiterals;
+using namespace Testing;
+
+namespace {
+
+class RealAppMousepad : public ::testing::Test
+{
+protected:
+    static void SetUpTestSuite()
+    {
+        QString why;
+        if (!DesktopSession::available(&why))
+            return;
+        s_app = new RealAppSession;
+        // --disable-server: a process of its own, not a window of some other mousepad.
+        s_app->start(u"mousepad"_s, {u"--disable-server"_s}, editorQuery());
+    }
+    static void TearDownTestSuite()
+    {
+        delete s_app;
+        s_app = nullptr;
+    }
+    void SetUp() override
+    {
+        QString why;
+        if (!DesktopSession::available(&why))
+            GTEST_SKIP() << why.toStdString();
+        ASSERT_NE(s_app, nullptr);
+        ASSERT_TRUE(s_app->failure().isEmpty()) << s_app->failure().toStdString();
+        ASSERT_EQ(s_app->app().process().state(), QProcess::Running);
+    }
+
+    /// The document's text view: the only multi-line editable text of the app.
+    static ProbeQuery editorQuery()
+    {
+        ProbeQuery query;
+        query.role = u"text"_s;
+        query.states = {u"multi line"_s, u"editable"_s};
+        return query;
+    }
+    static std::optional<QString> editorText()
+    {
+        const ProbeResult seen = s_app->probe(editorQuery());
+        if (seen.nodes.size() != 1)
+            return std::nullopt;
+        return seen.nodes.first().text;
+    }
+
+    static RealAppSession* s_app;
+};
+
+RealAppSession* RealAppMousepad::s_app = nullptr;
+
+const QString kTextArea = u"AXTextArea"_s;
+
+} // namespace
+
+// Was: non-ASCII text was cut short ("héllo wörld 你") and answered as success.
+TEST_F(RealAppMousepad, TypesNonAsciiTextIntoTheDocument)
+{
+    const QString text = u"héllo wörld 你好 🙂"_s;
+    const std::optional<QString> before = editorText();
+    ASSERT_TRUE(before.has_value());
+
+    const QJsonObject typed = s_app->typeText(QJsonObject{{u"byRole"_s, kTextArea}}, text);
+
+    const std::optional<QString> expected = QString(*before + text);
+    EXPECT_EQ(readUntil(editorText, expected), expected) << "pyatspi read-back; host answered " << dump(typed);
+    EXPECT_TRUE(isConfirmed(typed, u"typed"_s));
+}
+
+// Was: find matched the text view as AXTextArea, then typeText with the same selector
+// answered DESKTOP_ELEMENT_NOT_FOUND.
+TEST_F(RealAppMousepad, FindAndTypeTextAgreeOnTheTextAreaRole)
+{
+    const QJsonObject selector{{u"byRole"_s, kTextArea}};
+    const QJsonObject found = s_app->find(selector);
+    const QJsonObject result = resultOf(found);
+    ASSERT_EQ(result.value(u"matched"_s).toInt(), 1) << dump(found);
+    EXPECT_EQ(result.value(u"elementRefs"_s).toArray().at(0).toObject().value(u"role"_s).toString(), kTextArea);
+
+    const QString text = u"Zeile zwei: ça va ✓"_s;
+    const QJsonObject typed = s_app->typeText(selector, text, /*clearBefore=*/true);
+
+    EXPECT_EQ(readUntil(editorText, std::optional(text)), text) << "pyatspi read-back; host answered " << dump(typed);
+    EXPECT_TRUE(isConfirmed(typed, u"typed"_s));
+}
+
+// Was: the GTK 3 file chooser was reported as AXGroup (waiting for a dialog
+// failed), and its first Save was swallowed while the answer said clicked: true.
+TEST_F(RealAppMousepad, SavesTheDocumentThroughTheFileChooser)
+{
+    // New content in place of the old (select all, type), through the keyboard focus (the
+    // document's text view), so that this test does not hang on how the text view is found.
+    const QString content = u"Grüße aus der Prüfung\n你好 🙂\n"_s;
+    const QByteArray expected = content.toUtf8();
+    const QString path = s_app->dir() + u"/saved-by-mdh.txt"_s;
+    // (Select-all in an empty document changes nothing: its answer is not what this test checks.)
+    s_app->hotkey({u"ctrl"_s, u"a"_s});
+    const QJsonObject typed = s_app->typeText({}, content);
+    ASSERT_EQ(readUntil(editorText, std::optional(content)), content) << dump(typed);
+    EXPECT_TRUE(isConfirmed(typed, u"typed"_s));
+
+    const QJsonObject sent = s_app->hotkey({u"ctrl"_s, u"s"_s});
+    EXPECT_TRUE(isConfirmed(sent, u"sent"_s));
+
+    // The dialog is a dialog to the host as it is to pyatspi.
+    ProbeQuery chooser;
+    chooser.role = u"file chooser"_s;
+    chooser.name = u"Save As"_s;
+    chooser.states = {u"showing"_s};
+    chooser.minCount = 1;
+    chooser.waitMs = 5000;
+    ASSERT_TRUE(s_app->probe(chooser).ok) << "ctrl+s opened no Save As dialog";
+    const QJsonObject waited = s_app->waitUntil(QJsonObject{{u"byRole"_s, u"AXDialog"_s}}, 5000);
+    EXPECT_TRUE(resultOf(waited).value(u"ok"_s).toBool()) << dump(waited);
+
+    // A file name typed into the dialog's one visible text field, then its Save button.
+    const QString dialog = u"^Save As$"_s;
+    const QJsonObject named =
+        s_app->typeText(QJsonObject{{u"byRole"_s, u"AXTextField"_s}, {u"visibleOnly"_s, true}}, path, true, dialog);
+    EXPECT_TRUE(isConfirmed(named, u"typed"_s));
+    const QJsonObject clicked = s_app->click(byRoleAndTitle(u"AXButton"_s, u"Save"_s), dialog);
+
+    const std::optional<QByteArray> saved = waitForFile(path, expected, 5000);
+    if (answeredTrue(clicked, u"clicked"_s)) {
+        EXPECT_TRUE(saved.has_value()) << "clicked: true, but no file: " << dump(clicked);
+    }
+    EXPECT_EQ(saved.value_or("<no file>"), expected);
+    EXPECT_TRUE(isConfirmed(clicked, u"clicked"_s));
+
+    // Whatever happened, leave no dialog behind for the next test of this process.
+    ProbeQuery cancel;
+    cancel.role = u"push button"_s;
+    cancel.name = u"Cancel"_s;
+    cancel.windowName = u"Save As"_s;
+    cancel.states = {u"showing"_s};
+    cancel.press = true;
+    s_app->probe(cancel);
+}

@@ -1,0 +1,293 @@
+#include "RealAppSupport.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QThread>
+
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+
+namespace Testing {
+
+namespace {
+
+QString probeScript()
+{
+    return QStringLiteral(MDH_E2E_DATA_DIR "/atspi_probe.py");
+}
+
+std::optional<QRect> rectFrom(const QJsonValue& value)
+{
+    const QJsonArray box = value.toArray();
+    if (box.size() != 4)
+        return std::nullopt;
+    return QRect(box.at(0).toInt(), box.at(1).toInt(), box.at(2).toInt(), box.at(3).toInt());
+}
+
+} // namespace
+
+ProbeResult probe(qint64 pid, const ProbeQuery& query)
+{
+    QStringList args{probeScript(), u"--pid"_s, QString::number(pid)};
+    if (!query.role.isEmpty())
+        args << u"--role"_s << query.role;
+    if (query.name)
+        args << u"--name"_s << *query.name;
+    if (!query.nameContains.isEmpty())
+        args << u"--name-contains"_s << query.nameContains;
+    for (const QString& state : query.states)
+        args << u"--state"_s << state;
+    if (query.windowName)
+        args << u"--window-name"_s << *query.windowName;
+    args << u"--min-count"_s << QString::number(query.minCount);
+    if (query.maxCount >= 0)
+        args << u"--max-count"_s << QString::number(query.maxCount);
+    if (query.waitMs > 0)
+        args << u"--wait-ms"_s << QString::number(query.waitMs);
+    if (query.press)
+        args << u"--press"_s;
+    // The distribution's interpreter: the one on PATH may be a build without pyatspi.
+    const CommandResult run =
+        runCommand(u"/usr/bin/python3"_s, args, QProcessEnvironment::systemEnvironment(), query.waitMs + 20000);
+    ProbeResult result;
+    result.error = run.err.trimmed();
+    result.ok = run.exitCode == 0;
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(run.out.toUtf8(), &parseError);
+    if (!doc.isArray()) {
+        result.ok = false;
+        result.error = u"probe printed no JSON array (exit %1): %2 %3"_s.arg(run.exitCode).arg(run.out, run.err);
+        return result;
+    }
+    for (const QJsonValue& value : doc.array()) {
+        const QJsonObject o = value.toObject();
+        ProbeNode node;
+        node.role = o.value(u"role"_s).toString();
+        node.name = o.value(u"name"_s).toString();
+        for (const QJsonValue& s : o.value(u"states"_s).toArray())
+            node.states << s.toString();
+        if (o.value(u"text"_s).isString())
+            node.text = o.value(u"text"_s).toString();
+        node.extents = rectFrom(o.value(u"extents"_s));
+        node.window = o.value(u"window"_s).toString();
+        result.nodes << node;
+    }
+    return result;
+}
+
+QList<XWindow> xWindows(qint64 pid)
+{
+    QList<XWindow> windows;
+    const CommandResult ids =
+        runCommand(u"xdotool"_s, {u"search"_s, u"--onlyvisible"_s, u"--pid"_s, QString::number(pid)});
+    for (const QString& id : ids.out.split(u'\n', Qt::SkipEmptyParts)) {
+        XWindow window;
+        window.id = id.trimmed();
+        const CommandResult geometry = runCommand(u"xdotool"_s, {u"getwindowgeometry"_s, u"--shell"_s, window.id});
+        if (geometry.exitCode != 0)
+            continue; // gone meanwhile
+        QHash<QString, int> values;
+        for (const QString& line : geometry.out.split(u'\n', Qt::SkipEmptyParts)) {
+            const qsizetype eq = line.indexOf(u'=');
+            if (eq > 0)
+                values.insert(line.left(eq), line.mid(eq + 1).toInt());
+        }
+        window.geometry =
+            QRect(values.value(u"X"_s), values.value(u"Y"_s), values.value(u"WIDTH"_s), values.value(u"HEIGHT"_s));
+        window.name = runCommand(u"xdotool"_s, {u"getwindowname"_s, window.id}).out;
+        if (window.name.endsWith(u'\n'))
+            window.name.chop(1);
+        windows << window;
+    }
+    return windows;
+}
+
+std::optional<XWindow> mainXWindow(qint64 pid)
+{
+    std::optional<XWindow> best;
+    for (const XWindow& window : xWindows(pid)) {
+        const qint64 area = qint64(window.geometry.width()) * window.geometry.height();
+        if (!best || area > qint64(best->geometry.width()) * best->geometry.height())
+            best = window;
+    }
+    return best;
+}
+
+QString waitForWindowTitle(qint64 pid, const std::function<bool(const QString&)>& accept, int timeoutMs)
+{
+    QDeadlineTimer deadline(timeoutMs);
+    QString title;
+    while (true) {
+        if (const auto window = mainXWindow(pid))
+            title = window->name;
+        if (accept(title) || deadline.hasExpired())
+            return title;
+        QThread::msleep(100);
+    }
+}
+
+std::optional<QByteArray> waitForFile(const QString& path, const QByteArray& expected, int timeoutMs)
+{
+    QDeadlineTimer deadline(timeoutMs);
+    std::optional<QByteArray> content;
+    while (true) {
+        QFile file(path);
+        if (file.open(QIODevice::ReadOnly))
+            content = file.readAll();
+        if ((content && *content == expected) || deadline.hasExpired())
+            return content;
+        QThread::msleep(100);
+    }
+}
+
+std::string dump(const QJsonObject& object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact).toStdString();
+}
+
+::testing::AssertionResult isConfirmed(const QJsonObject& response, const QString& booleanField)
+{
+    const QJsonObject result = resultOf(response);
+    if (result.isEmpty())
+        return ::testing::AssertionFailure() << "an error, not a result: " << dump(response);
+    if (!result.value(booleanField).toBool())
+        return ::testing::AssertionFailure() << booleanField.toStdString() << " is not true: " << dump(result);
+    if (result.value(u"effect"_s).toString() != u"confirmed"_s)
+        return ::testing::AssertionFailure() << "effect is not \"confirmed\": " << dump(result);
+    return ::testing::AssertionSuccess();
+}
+
+bool answeredTrue(const QJsonObject& response, const QString& booleanField)
+{
+    return resultOf(response).value(booleanField).toBool();
+}
+
+RealAppSession::RealAppSession() : m_env(QProcessEnvironment::systemEnvironment())
+{
+    // Each app starts from nothing: no settings, drafts or sessions of an earlier run.
+    const QString home = m_dir.path();
+    m_env.insert(u"HOME"_s, home);
+    m_env.insert(u"XDG_CONFIG_HOME"_s, home + u"/.config"_s);
+    m_env.insert(u"XDG_DATA_HOME"_s, home + u"/.local/share"_s);
+    m_env.insert(u"XDG_STATE_HOME"_s, home + u"/.local/state"_s);
+    m_env.insert(u"XDG_CACHE_HOME"_s, home + u"/.cache"_s);
+    m_env.remove(u"NO_AT_BRIDGE"_s);
+}
+
+RealAppSession::~RealAppSession()
+{
+    if (m_app) {
+        // A test that stopped the app (SIGSTOP) must not leave it unable to act on SIGTERM.
+        ::kill(static_cast<pid_t>(m_app->pid()), SIGCONT);
+        m_app->kill();
+    }
+}
+
+bool RealAppSession::start(const QString& program, const QStringList& args, const ProbeQuery& ready, int readyTimeoutMs)
+{
+    if (!m_dir.isValid()) {
+        m_failure = u"no temporary directory: "_s + m_dir.errorString();
+        return false;
+    }
+    if (!m_desktop.start()) {
+        m_failure = u"the host did not start: "_s + m_desktop.host().output();
+        return false;
+    }
+    m_app = std::make_unique<AppProcess>(program, args);
+    m_app->process().setProcessEnvironment(m_env);
+    m_app->process().setWorkingDirectory(m_dir.path());
+    if (!m_app->start(false)) {
+        m_failure = u"cannot start %1 (scripts/setup installs it): %2"_s.arg(program, m_app->process().errorString());
+        return false;
+    }
+    ProbeQuery wait = ready;
+    wait.minCount = std::max(1, wait.minCount);
+    wait.waitMs = readyTimeoutMs;
+    const ProbeResult seen = probe(wait);
+    if (!seen.ok) {
+        m_failure = u"%1 did not show its accessibility tree within %2 ms (%3): %4"_s.arg(
+            program, QString::number(readyTimeoutMs),
+            m_app->process().state() == QProcess::Running ? u"running"_s : u"exited"_s, seen.error);
+        return false;
+    }
+    return true;
+}
+
+QJsonObject RealAppSession::answer(const QJsonObject& response)
+{
+    if (!response.isEmpty())
+        return response;
+    // No answer at all: say whether the host is still there, and what it last printed.
+    QProcess& host = m_desktop.host().process();
+    const QString output = QString::fromUtf8(host.readAllStandardOutput() + host.readAllStandardError()).right(2000);
+    return QJsonObject{{u"noAnswer"_s, QJsonObject{{u"hostRunning"_s, host.state() == QProcess::Running},
+                                                   {u"hostExitCode"_s, host.exitCode()},
+                                                   {u"hostOutput"_s, output}}}};
+}
+
+QJsonObject RealAppSession::route(const QString& windowTitlePattern) const
+{
+    QJsonObject route = DesktopSession::route(pid());
+    if (!windowTitlePattern.isEmpty())
+        route.insert(u"window"_s, QJsonObject{{u"titlePattern"_s, windowTitlePattern}});
+    return route;
+}
+
+QJsonObject RealAppSession::find(const QJsonObject& selector, const QString& window, int timeoutMs)
+{
+    return answer(
+        m_desktop.call(u"desktop.find"_s, {{u"route"_s, route(window)}, {u"selector"_s, selector}}, timeoutMs));
+}
+
+QJsonObject RealAppSession::click(const QJsonObject& selector, const QString& window, int timeoutMs)
+{
+    return answer(m_desktop.call(u"desktop.click"_s,
+                                 {{u"route"_s, route(window)},
+                                  {u"confirm"_s, confirmPhrase()},
+                                  {u"target"_s, QJsonObject{{u"selector"_s, selector}}}},
+                                 timeoutMs));
+}
+
+QJsonObject RealAppSession::typeText(const QJsonObject& selector, const QString& text, bool clearBefore,
+                                     const QString& window, int timeoutMs)
+{
+    QJsonObject params{{u"route"_s, route(window)}, {u"confirm"_s, confirmPhrase()}, {u"text"_s, text}};
+    if (!selector.isEmpty())
+        params.insert(u"target"_s, QJsonObject{{u"selector"_s, selector}});
+    if (clearBefore)
+        params.insert(u"options"_s, QJsonObject{{u"clearBefore"_s, true}});
+    return answer(m_desktop.call(u"desktop.typeText"_s, params, timeoutMs));
+}
+
+QJsonObject RealAppSession::hotkey(const QStringList& keys, int timeoutMs)
+{
+    return answer(m_desktop.call(
+        u"desktop.hotkey"_s,
+        {{u"route"_s, route()}, {u"confirm"_s, confirmPhrase()}, {u"keys"_s, QJsonArray::fromStringList(keys)}},
+        timeoutMs));
+}
+
+QJsonObject RealAppSession::waitUntil(const QJsonObject& selector, int timeoutMs, int pollMs, const QString& window)
+{
+    return answer(m_desktop.call(u"desktop.waitUntil"_s,
+                                 {{u"route"_s, route(window)},
+                                  {u"condition"_s, QJsonObject{{u"selectorExists"_s, selector}}},
+                                  {u"pollMs"_s, pollMs},
+                                  {u"timeoutMs"_s, timeoutMs}},
+                                 timeoutMs + 5000));
+}
+
+QJsonObject byRoleAndTitle(const QString& role, const QString& title)
+{
+    return QJsonObject{{u"byRole"_s, role}, {u"titleEquals"_s, title}};
+}
+
+QJsonObject confirmPhrase()
+{
+    return QJsonObject{{u"phrase"_s, u"CONFIRM"_s}};
+}
+
+} // namespace Testing

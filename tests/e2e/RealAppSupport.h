@@ -1,0 +1,165 @@
+#pragma once
+
+#include "E2eSupport.h"
+
+#include <QDeadlineTimer>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QProcessEnvironment>
+#include <QRect>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <optional>
+#include <ostream>
+
+// gtest finds these by argument-dependent lookup (Qt's types live in the global namespace):
+// failures then show the text, and for bytes also the hex, rather than raw memory.
+inline void PrintTo(const QString& value, std::ostream* os)
+{
+    *os << '"' << value.toStdString() << '"';
+}
+
+inline void PrintTo(const QByteArray& value, std::ostream* os)
+{
+    *os << '"' << value.toStdString() << "\" (hex " << value.toHex(' ').toStdString() << ')';
+}
+
+namespace Testing {
+
+/// One node as pyatspi sees it (tests/e2e/data/atspi_probe.py), independently of the host.
+struct ProbeNode
+{
+    QString role; ///< AT-SPI role name ("push button", "text", ...)
+    QString name;
+    QStringList states;
+    std::optional<QString> text;  ///< the Text interface's whole text, when the node has one
+    std::optional<QRect> extents; ///< screen coordinates
+    QString window;               ///< name of the top-level window holding the node
+
+    bool has(const QString& state) const { return states.contains(state); }
+};
+
+/// What to look for with the probe, and how long to wait for the count to lie in [minCount, maxCount].
+struct ProbeQuery
+{
+    QString role;
+    std::optional<QString> name;
+    QString nameContains;
+    QStringList states;
+    std::optional<QString> windowName;
+    int minCount = 0;
+    int maxCount = -1; ///< -1: no upper bound
+    int waitMs = 0;
+    bool press = false; ///< action 0 of the first match: for cleaning up after a failure only
+};
+
+struct ProbeResult
+{
+    bool ok = false; ///< the count condition held
+    QList<ProbeNode> nodes;
+    QString error; ///< stderr, or why the probe could not run
+};
+
+/// Runs the probe against the app with `pid` (about 0.1-0.6 s per call).
+ProbeResult probe(qint64 pid, const ProbeQuery& query);
+
+/// An X top-level window as xdotool sees it.
+struct XWindow
+{
+    QString id;
+    QString name;
+    QRect geometry; ///< screen coordinates
+};
+
+/// The visible X windows of `pid`.
+QList<XWindow> xWindows(qint64 pid);
+/// The largest visible X window of `pid` (the app's main window), if any.
+std::optional<XWindow> mainXWindow(qint64 pid);
+/// Polls the main window's title until `accept` takes it (or the time is up); the last title seen.
+QString waitForWindowTitle(qint64 pid, const std::function<bool(const QString&)>& accept, int timeoutMs);
+
+/// Polls a file until its content equals `expected` (or the time is up); the last content, or
+/// nullopt when the file never existed.
+std::optional<QByteArray> waitForFile(const QString& path, const QByteArray& expected, int timeoutMs);
+
+/// Calls `read` until it returns `expected` or `timeoutMs` has passed (apps show some effects a
+/// moment after the answer: a shell's echo, a page's title); the last value read.
+template <typename T, typename Read> T readUntil(Read read, const T& expected, int timeoutMs = 2000)
+{
+    QDeadlineTimer deadline(timeoutMs);
+    while (true) {
+        T value = read();
+        if (value == expected || deadline.hasExpired())
+            return value;
+        QThread::msleep(100);
+    }
+}
+
+/// Compact JSON for failure messages.
+std::string dump(const QJsonObject& object);
+
+/// The host's answer to a side-effect request for a natural task: a result whose `booleanField`
+/// (clicked, typed, sent) is true and whose `effect` is "confirmed".
+::testing::AssertionResult isConfirmed(const QJsonObject& response, const QString& booleanField);
+/// The answer says the effect happened (the boolean is true).
+bool answeredTrue(const QJsonObject& response, const QString& booleanField);
+
+/// A real third-party app and the real host in the test's headless desktop: started once per
+/// suite (and so once per ctest entry), stopped with the object. The app gets a private HOME and
+/// XDG directories, so no run sees what an earlier one saved.
+class RealAppSession
+{
+public:
+    RealAppSession();
+    ~RealAppSession();
+
+    /// Starts the host and `program`, then waits (pyatspi) until `ready` holds. On failure,
+    /// failure() says why; a missing program is a failure, not a reason to skip.
+    bool start(const QString& program, const QStringList& args, const ProbeQuery& ready, int readyTimeoutMs = 20000);
+    QString failure() const { return m_failure; }
+
+    /// A private directory for the test's files (also the app's working directory and HOME).
+    QString dir() const { return m_dir.path(); }
+    qint64 pid() const { return m_app ? m_app->pid() : 0; }
+    AppProcess& app() { return *m_app; }
+    DesktopSession& desktop() { return m_desktop; }
+    /// The app's environment (for apps that need more variables before start()).
+    QProcessEnvironment& environment() { return m_env; }
+
+    /// Route by the app's pid, and by window title when a pattern is given.
+    QJsonObject route(const QString& windowTitlePattern = {}) const;
+
+    /// Requests as a user writes them; each returns the whole response. typeText with an empty
+    /// selector types into whatever has the keyboard focus.
+    QJsonObject find(const QJsonObject& selector, const QString& window = {}, int timeoutMs = 15000);
+    QJsonObject click(const QJsonObject& selector, const QString& window = {}, int timeoutMs = 15000);
+    QJsonObject typeText(const QJsonObject& selector, const QString& text, bool clearBefore = false,
+                         const QString& window = {}, int timeoutMs = 20000);
+    QJsonObject hotkey(const QStringList& keys, int timeoutMs = 15000);
+    QJsonObject waitUntil(const QJsonObject& selector, int timeoutMs, int pollMs = 200, const QString& window = {});
+
+    /// The probe against this app.
+    ProbeResult probe(const ProbeQuery& query) const { return Testing::probe(pid(), query); }
+
+private:
+    /// The response, or when none came, what is known about the host (for failure messages).
+    QJsonObject answer(const QJsonObject& response);
+
+    QTemporaryDir m_dir;
+    QProcessEnvironment m_env;
+    DesktopSession m_desktop;
+    std::unique_ptr<AppProcess> m_app;
+    QString m_failure;
+};
+
+/// A selector as a user writes it: an AX role and a visible title.
+QJsonObject byRoleAndTitle(const QString& role, const QString& title);
+
+/// The confirmation a side-effect request carries (the headless host accepts the phrase).
+QJsonObject confirmPhrase();
+
+} // namespace Testing
