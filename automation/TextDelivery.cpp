@@ -38,7 +38,8 @@ QString expectedAfter(const QString& before, qsizetype index, const QString& tex
 }
 
 namespace {
-// Gecko ends an entry's text with U+FEFF (an invisible placeholder) that the page never had.
+// Gecko pads its text with U+FEFF (after each character outside the BMP, and at the end of an
+// entry) to keep offsets in UTF-16 units; the page never had them.
 QString normalized(QString text)
 {
     text.remove(QChar(0xFEFF));

@@ -22,7 +22,7 @@ TEST(AtspiRoles, MapsTheRolesTheContractNames)
         {43, "push button", "AXButton", ""},          {7, "check box", "AXCheckBox", ""},
         {44, "radio button", "AXRadioButton", ""},    {61, "text", "AXTextField", ""},
         {79, "entry", "AXTextField", ""},             {40, "password text", "AXTextField", "AXSecureTextField"},
-        {73, "paragraph", "AXTextArea", ""},          {94, "document text", "AXTextArea", ""},
+        {73, "paragraph", "AXGroup", ""},          {94, "document text", "AXTextArea", ""},
         {29, "label", "AXStaticText", ""},            {23, "frame", "AXWindow", "AXStandardWindow"},
         {69, "window", "AXWindow", ""},               {16, "dialog", "AXWindow", "AXDialog"},
         {34, "menu bar", "AXMenuBar", ""},            {33, "menu", "AXMenu", ""},

@@ -199,6 +199,8 @@ bool AtspiBackend::App::childrenEventsReliable() const
 
 bool AtspiBackend::App::utf16Units() const
 {
+    // (Gecko counts UTF-16 units as well, but pads each character outside the BMP with U+FEFF
+    // in its GetText, so its offsets are characters of the text it returns.)
     return toolkit.compare(QLatin1String("Qt"), Qt::CaseInsensitive) == 0;
 }
 
@@ -1515,6 +1517,23 @@ Result<ActionOutcome> AtspiBackend::press(const ResolvedRoute& route, const Node
                            QStringLiteral("the element has no press, click or activate action"),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_action")},
                                        {QStringLiteral("actions"), QJsonArray::fromStringList(names)}});
+    // Like a person, wait for a control that is still disabled to become usable (a dialog's
+    // Save turns sensitive a moment after its name field is filled): pressing it now would do
+    // nothing. Give up after a while, having sent nothing.
+    {
+        QDeadlineTimer until(std::min<qint64>(2000, context.remainingMs() / 3));
+        ElementState state = readElementState(ref, callTimeout(context));
+        while (state.read && !Atspi::hasState(state.low, state.high, Atspi::StateSensitive) && !until.hasExpired()) {
+            if (auto stop = context.checkpoint())
+                return *stop;
+            QThread::msleep(25);
+            state = readElementState(ref, callTimeout(context));
+        }
+        if (state.read && !Atspi::hasState(state.low, state.high, Atspi::StateSensitive))
+            return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the element is disabled; nothing was pressed"),
+                               QJsonObject{{QStringLiteral("reason"), QStringLiteral("disabled")},
+                                           {QStringLiteral("element"), ElementRef::fromNode(element).toJson()}});
+    }
     const Baseline before = baseline(app, &ref, context);
     if (auto stop = context.checkpoint())
         return *stop;

@@ -91,7 +91,7 @@ constexpr std::array<Entry, 130> kRoles{{
     {"extended", "AXGroup", ""},
     {"header", "AXGroup", ""},
     {"footer", "AXGroup", ""},
-    {"paragraph", "AXTextArea", ""},
+    {"paragraph", "AXGroup", ""}, // a web page's <p>, as AX has it
     {"ruler", "AXRuler", ""},
     {"application", "AXApplication", ""},
     {"autocomplete", "AXComboBox", ""},
