@@ -188,8 +188,8 @@ int countEvents(const QList<QJsonObject>& events, const QString& event, const QS
 
 } // namespace
 
-// Issue finding 1 / §2 "partial": a field with maxLength 5 keeps "hello" of "hello world"; no path
-// of the ladder can do better, so the answer is a result with typed:false and effect "partial".
+// "partial": a field with maxLength 5 keeps "hello" of "hello world". No path of the ladder can
+// do better, so the answer is a result with typed:false, effect "partial" and what was read back.
 TEST_F(Honesty, ShortFieldKeepsPartOfTheTextAndTheAnswerSaysPartial)
 {
     auto app = startApp();
@@ -212,7 +212,7 @@ TEST_F(Honesty, ShortFieldKeepsPartOfTheTextAndTheAnswerSaysPartial)
     EXPECT_EQ(lastText(*app, QStringLiteral("Short field")), "hello");
 }
 
-// Issue finding 12 / §2 "suspected_noop": the toolkit takes the press, and nothing changes.
+// "suspected_noop": the toolkit takes the press, and nothing changes.
 TEST_F(Honesty, ButtonThatDoesNothingIsASuspectedNoop)
 {
     auto app = startApp();
@@ -227,9 +227,9 @@ TEST_F(Honesty, ButtonThatDoesNothingIsASuspectedNoop)
                     .has_value());
 }
 
-// Issue finding 3: EditableText answers true and the field keeps its old text (Firefox). The
-// host must read that back, go down the ladder (paste, keys), and say typed:true only once the
-// field shows the text, which the app itself reports.
+// EditableText answers true and the field keeps its old text (as in Firefox). The host must read
+// that back, go down the ladder (paste, keys), and say typed:true only once the field shows the
+// text, which the app itself reports.
 TEST_F(Honesty, FieldThatIgnoresEditableTextGetsTheTextByAnotherPath)
 {
     auto app = startApp();
@@ -257,9 +257,9 @@ TEST_F(Honesty, FieldThatIgnoresEditableTextGetsTheTextByAnotherPath)
     EXPECT_EQ(str(paths.last().toObject().value(QStringLiteral("effect"))), "confirmed");
 }
 
-// Issue finding 4: Qt's Action.DoAction does not answer while the modal dialog it opened runs
-// (exec()). The click is a result within its timeout, never retryable; the dialog can then be
-// waited for by role and closed.
+// Qt's Action.DoAction does not answer while the modal dialog it opened runs (exec()). The click
+// is a result within its timeout, never retryable; the dialog can then be waited for by role and
+// closed.
 TEST_F(Honesty, ClickThatOpensAModalDialogIsAResultAndNeverRetryable)
 {
     auto app = startApp();
@@ -293,10 +293,10 @@ TEST_F(Honesty, ClickThatOpensAModalDialogIsAResultAndNeverRetryable)
     EXPECT_EQ(matched(app->pid(), selector(QStringLiteral("AXButton"), QStringLiteral("Does nothing"))), 1);
 }
 
-// Issue finding 5: while the app's event loop is blocked requests answer
-// DESKTOP_TARGET_UNRESPONSIVE; the mark expires by itself, so a waitUntil polling every 200 ms sees
-// the app within about a second of the end of the block. The block comes from the app itself
-// (a command on its standard input), so nothing the host did caused it.
+// While the app's event loop is blocked, requests answer DESKTOP_TARGET_UNRESPONSIVE; that mark
+// expires by itself, so a waitUntil polling every 200 ms sees the app within about a second of the
+// end of the block. The block comes from the app itself (a command on its standard input), so
+// nothing the host did caused it.
 TEST_F(Honesty, BlockedAppIsUnresponsiveThenSeenAgainByAFastWaitUntil)
 {
     auto app = startApp();
@@ -341,8 +341,8 @@ TEST_F(Honesty, ClickOnAButtonThatBlocksIsNeverRetryable)
     EXPECT_LE(answeredAt - ended->value(QStringLiteral("at")).toInteger(), 1500);
 }
 
-// Issue finding 6: Qt 6.4 announces a new MDI subwindow with no ChildrenChanged. With the host's
-// tree warm (the MDI area's children read), the next find must see the new window.
+// Qt 6.4 announces a new MDI subwindow with no ChildrenChanged. With the host's tree warm (the MDI
+// area's children read), the next find must see the new window.
 TEST_F(Honesty, NewMdiWindowIsSeenByTheNextFind)
 {
     auto app = startApp();
@@ -355,7 +355,7 @@ TEST_F(Honesty, NewMdiWindowIsSeenByTheNextFind)
     EXPECT_EQ(matched(app->pid(), selector(QStringLiteral("AXWindow"), QStringLiteral("Window 2"))), 1);
 }
 
-// Issue finding 6, rows: a row appended to a list view comes with no ChildrenChanged either.
+// Rows: a row appended to a list view comes with no ChildrenChanged either.
 TEST_F(Honesty, NewRowIsSeenByTheNextFind)
 {
     auto app = startApp();
@@ -367,8 +367,8 @@ TEST_F(Honesty, NewRowIsSeenByTheNextFind)
     EXPECT_EQ(matched(app->pid(), selector(QStringLiteral("AXRow"), QStringLiteral("Row 3"))), 1);
 }
 
-// Issue finding 6, without any action of the host: the app adds a window and a row by itself
-// (commands on its standard input), so only validating the cache can reveal them.
+// Without any action of the host: the app adds a window and a row by itself (commands on its
+// standard input), so only validating the cached tree can reveal them.
 TEST_F(Honesty, WindowAndRowAddedByTheAppItselfAreSeenByTheNextFind)
 {
     auto app = startApp();
@@ -384,9 +384,9 @@ TEST_F(Honesty, WindowAndRowAddedByTheAppItselfAreSeenByTheNextFind)
     EXPECT_EQ(matched(app->pid(), selector(QStringLiteral("AXRow"), QStringLiteral("Row 3"))), 1);
 }
 
-// Issue finding 12: five clicks sent back to back on a button whose handler drops clicks within
-// 200 ms of the last one it acted on (and Qt's own press merges presses within 100 ms). Every
-// answer saying clicked:true must match a click the app acted on, and vice versa.
+// Five clicks sent back to back on a button whose handler drops clicks within 200 ms of the last
+// one it acted on (and Qt's own Press merges presses within 100 ms). Every answer saying
+// clicked:true must match a click the app acted on, and vice versa.
 TEST_F(Honesty, RapidClicksOnACoalescingButtonAreCountedAsTheAppCountsThem)
 {
     auto app = startApp();
@@ -421,8 +421,8 @@ TEST_F(Honesty, RapidClicksOnACoalescingButtonAreCountedAsTheAppCountsThem)
                                        << " more reached it and were dropped)";
 }
 
-// Issue findings 7, 1 and 8: the same selector finds the multi-line text edit and types into it,
-// and every character arrives, emoji (outside the BMP) included.
+// The same selector finds the multi-line text edit and types into it, and every character
+// arrives, emoji (outside the BMP) included.
 TEST_F(Honesty, NotesAreaKeepsOneRoleAndGetsUnicodeTextExactly)
 {
     auto app = startApp();
