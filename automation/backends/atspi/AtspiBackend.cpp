@@ -142,9 +142,12 @@ bool processStoppedOrDead(qint64 pid)
 // The actions that click an element, best first. Qt's menu-bar entries offer only "showMenu".
 const QStringList& pressActions()
 {
-    static const QStringList order{QStringLiteral("press"),  QStringLiteral("click"), QStringLiteral("activate"),
-                                   QStringLiteral("toggle"), QStringLiteral("jump"),  QStringLiteral("open"),
-                                   QStringLiteral("showmenu")};
+    // Gecko names its actions after what they do: "check"/"uncheck" on a checkbox, "select"
+    // on a radio button, "switch" on a tab, "jump" on a link.
+    static const QStringList order{QStringLiteral("press"),   QStringLiteral("click"),  QStringLiteral("activate"),
+                                   QStringLiteral("toggle"),  QStringLiteral("check"),  QStringLiteral("uncheck"),
+                                   QStringLiteral("select"),  QStringLiteral("switch"), QStringLiteral("jump"),
+                                   QStringLiteral("open"),    QStringLiteral("showmenu")};
     return order;
 }
 
@@ -194,7 +197,10 @@ bool AtspiBackend::App::windowRelativeExtents() const
 
 bool AtspiBackend::App::childrenEventsReliable() const
 {
-    return toolkit.compare(QLatin1String("Qt"), Qt::CaseInsensitive) != 0;
+    // GTK reports every change of children. Qt 6.4 does not report new windows and rows, and
+    // Gecko's tree fills in while a page loads without telling about every container; other
+    // toolkits are not known well enough to be trusted.
+    return toolkit.compare(QLatin1String("GTK"), Qt::CaseInsensitive) == 0;
 }
 
 bool AtspiBackend::App::utf16Units() const
@@ -760,7 +766,10 @@ Result<Snapshot> AtspiBackend::snapshot(const ResolvedRoute& route, const Snapsh
     const auto known = m_tree->lookup(window.ref.service, window.ref.path);
     // The walk asks only for what the cache lacks (e.g. children GetItems left out).
     const bool warm = known.has_value() && m_cacheSupport.value(app.root.service, false);
-    if (warm || !tryCache(app, window, bounds, context, &snapshot, &error)) {
+    // GetItems lists the objects a toolkit has registered so far; Gecko creates a page's
+    // objects lazily and leaves them out until someone walks there. Only a toolkit that
+    // reports its children faithfully (GTK) gets its snapshot from it.
+    if (warm || !app.childrenEventsReliable() || !tryCache(app, window, bounds, context, &snapshot, &error)) {
         if (error)
             return *error;
         auto walked = walk(app, window, bounds, context);
@@ -1396,9 +1405,11 @@ AtspiBackend::Baseline AtspiBackend::baseline(const App& app, const Ref* target,
     }
     before.mark = m_tree->activityMark();
     before.atMs = m_tree->nowMs();
-    // What keeps firing by itself (a spinner, a clock) is not evidence of anything.
+    // What keeps firing by itself (a spinner, a clock) is not evidence of anything. Only what
+    // came after the host's previous action had settled counts: its own effects are not noise.
     QHash<QString, int> counts;
-    for (const auto& a : m_tree->activityAfterTime(before.service, before.atMs - 1000))
+    const qint64 since = std::max<qint64>(before.atMs - 1000, m_settledAt.value(before.service, before.atMs - 1000));
+    for (const auto& a : m_tree->activityAfterTime(before.service, since))
         ++counts[a.path + QLatin1Char('|') + a.kind];
     for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
         if (it.value() >= 3)
@@ -1416,6 +1427,23 @@ AtspiBackend::Baseline AtspiBackend::baseline(const App& app, const Ref* target,
     return before;
 }
 
+void AtspiBackend::settle(const Baseline& before, const CallContext& context)
+{
+    // The answer leaves once the app has consumed the action: its reports have stopped for
+    // 100 ms (at most 600 ms). The next action then starts from a settled app, and late
+    // effects of this one (a toggle springing back) are not taken for the next one's.
+    QDeadlineTimer until(std::max<qint64>(0, std::min<qint64>(600, context.remainingMs() - 150)));
+    while (!until.hasExpired() && !context.checkpoint()) {
+        m_tree->sync();
+        bool recent = false;
+        for (const auto& a : m_tree->activityAfterTime(before.service, m_tree->nowMs() - 100))
+            recent = recent || !before.noisy.contains(a.path + QLatin1Char('|') + a.kind);
+        if (!recent)
+            break;
+        QThread::msleep(20);
+    }
+}
+
 Verification AtspiBackend::verifyChange(const App& app, const Baseline& before, const QString& expected, int budgetMs,
                                         const CallContext& context, bool* answered)
 {
@@ -1423,7 +1451,7 @@ Verification AtspiBackend::verifyChange(const App& app, const Baseline& before, 
     timer.start();
     Verification v;
     v.expected = expected;
-    bool sawAnswer = false;
+    bool sawAnswer = false, lastAnswered = false;
     const qint64 budget = std::max<qint64>(0, std::min<qint64>(budgetMs, context.remainingMs() - 150));
     QDeadlineTimer until(budget);
     QStringList seen;
@@ -1436,6 +1464,7 @@ Verification AtspiBackend::verifyChange(const App& app, const Baseline& before, 
         auto windows = windowPaths(app, timeout);
         const bool appAnswered = windows.ok() || now.read;
         sawAnswer = sawAnswer || appAnswered;
+        lastAnswered = appAnswered;
         m_tree->sync();
         QJsonArray events;
         for (const auto& a : m_tree->activitySince(before.service, before.mark)) {
@@ -1485,15 +1514,23 @@ Verification AtspiBackend::verifyChange(const App& app, const Baseline& before, 
         QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(until.remainingTime(), 1, 25)));
     }
     if (v.effect != Effect::Confirmed) {
-        if (sawAnswer) {
+        if (sawAnswer && lastAnswered) {
             v.effect = Effect::SuspectedNoop;
             v.reason = QStringLiteral("nothing changed in the app within %1 ms").arg(timer.elapsed());
         } else {
+            // An app that stops answering right after an action is most likely busy with it.
             v.effect = Effect::Unverifiable;
-            v.reason = QStringLiteral("the app has not answered since the action (it may still be handling it)");
+            v.reason = sawAnswer ? QStringLiteral("the app stopped answering right after the action (it is probably "
+                                                  "still handling it)")
+                                 : QStringLiteral("the app has not answered since the action (it may still be handling it)");
         }
-        v.observed = QJsonObject{{QStringLiteral("changes"), QJsonArray()}, {QStringLiteral("appAnswered"), sawAnswer}};
+        v.observed = QJsonObject{{QStringLiteral("changes"), QJsonArray()},
+                                 {QStringLiteral("appAnswered"), sawAnswer},
+                                 {QStringLiteral("appAnswering"), lastAnswered}};
+    } else {
+        settle(before, context);
     }
+    m_settledAt.insert(before.service, m_tree->nowMs());
     v.verifyMs = timer.elapsed();
     if (answered)
         *answered = sawAnswer;
@@ -1504,13 +1541,33 @@ Result<ActionOutcome> AtspiBackend::press(const ResolvedRoute& route, const Node
 {
     const App app = appOf(route, context);
     const Ref ref = Ref::fromHandle(element.handle);
-    const QStringList names = actionNamesOf(ref, app, context);
+    QStringList names = actionNamesOf(ref, app, context);
     if (auto stop = context.checkpoint())
         return *stop;
-    int best = -1;
-    for (int i = 0; i < names.size(); ++i) {
-        if (isPressAction(names[i]) && (best < 0 || pressRank(names[i]) < pressRank(names[best])))
-            best = i;
+    const auto bestAction = [&names] {
+        int best = -1;
+        for (int i = 0; i < names.size(); ++i) {
+            if (isPressAction(names[i]) && (best < 0 || pressRank(names[i]) < pressRank(names[best])))
+                best = i;
+        }
+        return best;
+    };
+    int best = bestAction();
+    // A control that always has an action may not have it yet: Gecko fills in a new page's
+    // actions a moment after the element appears. Ask again for a while before giving up.
+    static const QStringList actionable{QStringLiteral("AXButton"),   QStringLiteral("AXCheckBox"),
+                                        QStringLiteral("AXRadioButton"), QStringLiteral("AXLink"),
+                                        QStringLiteral("AXMenuItem"), QStringLiteral("AXMenuBarItem"),
+                                        QStringLiteral("AXMenuButton"), QStringLiteral("AXPopUpButton")};
+    if (best < 0 && actionable.contains(element.role)) {
+        QDeadlineTimer until(std::min<qint64>(1500, context.remainingMs() / 3));
+        while (best < 0 && !until.hasExpired()) {
+            if (auto stop = context.checkpoint())
+                return *stop;
+            QThread::msleep(100);
+            names = actionNamesOf(ref, app, context);
+            best = bestAction();
+        }
     }
     if (best < 0)
         return Error::make(ErrorCode::ElementNotFound,
@@ -1911,18 +1968,46 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
         Verification seen = verifyChange(app, *noTargetBaseline, QStringLiteral("the app reports a text change"), 500,
                                          context);
         verifyMs += seen.verifyMs;
-        bool textChanged = false;
-        for (const auto& e : seen.observed.value(QStringLiteral("events")).toArray())
-            textChanged = textChanged || e.toObject().value(QStringLiteral("kind")).toString().startsWith(QLatin1String("TextChanged:insert"));
-        v.expected = QStringLiteral("the app reports a text change");
+        // The element the app says it inserted text into is the one to read back.
+        QStringList inserted;
+        for (const auto& a : m_tree->activitySince(noTargetBaseline->service, noTargetBaseline->mark)) {
+            if (a.kind.startsWith(QLatin1String("TextChanged:insert")) && !inserted.contains(a.path))
+                inserted.prepend(a.path);
+        }
+        v.expected = QStringLiteral("the element the app inserted text into reads back the text");
         v.observed = seen.observed;
-        if (seen.effect == Effect::SuspectedNoop) {
+        bool found = false;
+        for (const QString& path : inserted.mid(0, 4)) {
+            auto back = send(Ref{noTargetBaseline->service, path}, Interface::Text, QStringLiteral("GetText"), {0, -1},
+                             callTimeout(context));
+            back.waitForFinished();
+            if (back.isError())
+                continue;
+            QString how;
+            const QString now = firstArgument(back).toString();
+            // Without a "before" for this element, the text being there whole is the evidence.
+            if (TextDelivery::classify(QString(), text, now, text, &how) == Effect::Confirmed ||
+                QString(now).remove(QChar(0xFEFF)).contains(text)) {
+                found = true;
+                QJsonObject readBack = TextDelivery::observation(now);
+                readBack.insert(QStringLiteral("element"), path);
+                v.observed.insert(QStringLiteral("readBack"), readBack);
+                break;
+            }
+        }
+        if (found) {
+            effect = Effect::Confirmed;
+            outcome.readBack = true;
+            outcome.matched = true;
+        } else if (!inserted.isEmpty()) {
+            effect = Effect::Partial;
+            v.reason = QStringLiteral("the app inserted text, but not the text that was sent");
+        } else if (seen.effect == Effect::SuspectedNoop) {
             effect = Effect::SuspectedNoop;
             v.reason = QStringLiteral("the app reported no change after the text was sent");
         } else {
             effect = Effect::Unverifiable;
-            v.reason = textChanged ? QStringLiteral("the app reported inserted text, but no target was given to read it back")
-                                   : QStringLiteral("no target was given to read the text back");
+            v.reason = QStringLiteral("no target was given and the app reported no inserted text to read back");
         }
         if (!v.paths.isEmpty()) {
             QJsonObject last = v.paths.last().toObject();

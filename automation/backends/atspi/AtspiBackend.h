@@ -66,7 +66,9 @@ public:
         QString toolkitVersion; ///< Application.Version, e.g. "4.8.3"
         /// GTK 4 reports Component extents relative to its window, whatever the coordinate type.
         bool windowRelativeExtents() const;
-        /// Qt 6.4 sends no ChildrenChanged for new windows and rows: its children are never cached.
+        /// Whether the toolkit reports every change of children (GTK); elsewhere (Qt 6.4 sends no
+        /// ChildrenChanged for new windows and rows, Gecko misses some while a page loads) cached
+        /// children are checked against ChildCount on every walk.
         bool childrenEventsReliable() const;
         /// Offsets and EditableText lengths count UTF-16 units (Qt) rather than characters/bytes.
         bool utf16Units() const;
@@ -151,6 +153,8 @@ private:
     /// an action: its events, the target's state/name/children, its window list.
     Verification verifyChange(const App& app, const Baseline& before, const QString& expected, int budgetMs,
                               const CallContext& context, bool* answered = nullptr);
+    /// Waits until the app has stopped reporting changes (bounded), after an action's effect.
+    void settle(const Baseline& before, const CallContext& context);
 
     QString m_busAddress;
     QString m_connectionName;
@@ -161,6 +165,7 @@ private:
     QHash<QString, QDeadlineTimer> m_hung;   ///< services marked unresponsive until then
     QHash<QString, bool> m_cacheSupport;     ///< service -> Cache.GetItems answers with items
     QHash<QString, bool> m_multiLine;        ///< handle -> MULTI_LINE state of text nodes
+    QHash<QString, qint64> m_settledAt;      ///< service -> when the host's last action on it settled
     App m_lastApp;
     X11Session m_x11;
     int m_pngCompression = -1;
