@@ -1941,7 +1941,22 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
             }
             // Wait until the target has consumed the keys (its text shows them, or stops changing).
             const int codePoints = static_cast<int>(QStringView(text).toUcs4().size());
-            effect = (target && hasText) ? verifyField(1000 + 15 * codePoints, &observed) : Effect::Unverifiable;
+            if (target && hasText) {
+                effect = verifyField(1000 + 15 * codePoints, &observed);
+            } else {
+                // Nothing to read back: wait until the app has shown the keys' effect and gone
+                // quiet, so the borrowed keycodes are given back only after it read them.
+                QDeadlineTimer until(std::max<qint64>(0, std::min<qint64>(1000 + 15 * codePoints, context.remainingMs() - 150)));
+                while (!until.hasExpired() && !context.checkpoint()) {
+                    m_tree->sync();
+                    const bool any = !m_tree->activitySince(noTargetBaseline->service, noTargetBaseline->mark).isEmpty();
+                    const bool recent = !m_tree->activityAfterTime(noTargetBaseline->service, m_tree->nowMs() - 150).isEmpty();
+                    if (any && !recent)
+                        break;
+                    QThread::msleep(20);
+                }
+                effect = Effect::Unverifiable;
+            }
             m_x11.releaseBorrowedKeys();
         }
         QJsonObject record{{QStringLiteral("path"), path}, {QStringLiteral("effect"), effectName(effect)},
