@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -39,6 +40,25 @@ bool processAlive(qint64 pid)
         return false;
     const char state = text.at(close + 2);
     return state != 'Z' && state != 'X';
+}
+
+// Descriptors kept free for the host's own needs (threads' wakeup pipes, evidence files, the
+// AT-SPI and X connections): GLib aborts the process when it cannot create a wakeup pipe.
+constexpr int kDescriptorHeadroom = 32;
+
+// The soft descriptor limit, raised to the hard one (as servers do) so the caps, not the
+// limit, decide how many clients fit.
+int descriptorLimit()
+{
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0)
+        return 1024;
+    if (limit.rlim_cur < limit.rlim_max) {
+        rlimit raised{limit.rlim_max, limit.rlim_max};
+        if (::setrlimit(RLIMIT_NOFILE, &raised) == 0)
+            limit = raised;
+    }
+    return limit.rlim_cur == RLIM_INFINITY ? (1 << 20) : static_cast<int>(std::min<rlim_t>(limit.rlim_cur, 1 << 20));
 }
 
 QString describeProcess(qint64 pid)
@@ -299,6 +319,7 @@ bool Server::listen(QString* error, bool* alreadyServed)
         return false;
     }
     m_listenFd = fd;
+    m_descriptorLimit = descriptorLimit();
     m_reserveFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     m_notifier = new QSocketNotifier(static_cast<qintptr>(m_listenFd), QSocketNotifier::Read, this);
     connect(m_notifier, &QSocketNotifier::activated, this, &Server::onAcceptable);
@@ -356,11 +377,32 @@ void Server::refuseRaw(int fd, const Error& error)
     ::close(fd);
 }
 
+void Server::logExhaustion()
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (m_lastExhaustionLogMs < 0 || now - m_lastExhaustionLogMs > 5000) {
+        qCWarning(lcServer) << "out of file descriptors while accepting (limit" << m_descriptorLimit << ","
+                            << m_connections.size() << "connections open," << m_exhaustionRefusals
+                            << "clients turned away so far); still listening";
+        m_lastExhaustionLogMs = now;
+    }
+}
+
 void Server::onAcceptable()
 {
     // A bounded batch per wake-up, so one burst of clients cannot starve the event loop.
     for (int n = 0; n < 256 && m_listenFd >= 0; ++n) {
         const int fd = ::accept4(m_listenFd, nullptr, nullptr, SOCK_CLOEXEC);
+        if (fd >= 0 && fd >= m_descriptorLimit - kDescriptorHeadroom) {
+            // Descriptors are handed out lowest first: one this high means the host is nearly
+            // out of them. Turn the client away now rather than let the host itself fail.
+            ++m_exhaustionRefusals;
+            refuseRaw(fd, Error::make(ErrorCode::HostNotReady,
+                                      QStringLiteral("the host is running out of file descriptors; try again shortly"),
+                                      QJsonObject{{QStringLiteral("reason"), QStringLiteral("out_of_descriptors")}}));
+            logExhaustion();
+            continue;
+        }
         if (fd >= 0) {
             auto* socket = new QLocalSocket;
             if (!socket->setSocketDescriptor(fd, QLocalSocket::ConnectedState, QIODevice::ReadWrite)) {
@@ -389,13 +431,7 @@ void Server::onAcceptable()
                                              QStringLiteral("the host has run out of file descriptors; try again shortly"),
                                              QJsonObject{{QStringLiteral("reason"), QStringLiteral("out_of_descriptors")}}));
             m_reserveFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-            const qint64 now = QDateTime::currentMSecsSinceEpoch();
-            if (m_lastExhaustionLogMs < 0 || now - m_lastExhaustionLogMs > 5000) {
-                qCWarning(lcServer) << "out of file descriptors while accepting (" << m_connections.size()
-                                    << "connections open," << m_exhaustionRefusals
-                                    << "clients turned away so far); still listening, retrying shortly";
-                m_lastExhaustionLogMs = now;
-            }
+            logExhaustion();
             // Back off: give descriptors a moment to come back before accepting again.
             m_notifier->setEnabled(false);
             QTimer::singleShot(100, this, [this] {

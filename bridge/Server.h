@@ -119,6 +119,7 @@ private:
     void onAcceptable();
     void admit(QLocalSocket* socket);
     void refuseRaw(int fd, const Automation::Error& error);
+    void logExhaustion();
 
     Dispatcher& m_dispatcher;
     Executor& m_executor;
@@ -126,6 +127,7 @@ private:
     CallerPolicy m_callers;
     int m_listenFd = -1;
     int m_reserveFd = -1; ///< spent to accept (and turn away) a client when descriptors run out
+    int m_descriptorLimit = 1024;
     QSocketNotifier* m_notifier = nullptr;
     qint64 m_lastExhaustionLogMs = -1;
     int m_exhaustionRefusals = 0;
