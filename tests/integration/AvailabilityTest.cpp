@@ -5,7 +5,11 @@
 #include "HostProcess.h"
 #include "TestHost.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -193,4 +197,45 @@ TEST(Availability, SilentConnectionIsClosedButOneThatSpokeIsKept)
     QThread::msleep(800);
     ASSERT_TRUE(spoke.isConnected());
     EXPECT_FALSE(resultOf(spoke.call(QStringLiteral("desktop.health"), healthParams())).isEmpty());
+}
+
+TEST(ReplayAcrossRestart, ACapturedSideEffectRequestIsRefusedByTheNextHost)
+{
+    QTemporaryDir shared;
+    const QString dataDir = shared.path() + QStringLiteral("/data");
+    const QString root = shared.path() + QStringLiteral("/root");
+    ASSERT_TRUE(QDir().mkpath(root));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("WORKSPACE_ROOT"), root);
+    // The same request twice: a phrase-confirmed hotkey, as a captured line would be replayed.
+    const QJsonObject request = TestClient::request(
+        QStringLiteral("desktop.hotkey"),
+        QJsonObject{{QStringLiteral("meta"), QJsonObject{{QStringLiteral("schemaVersion"), 1},
+                                                         {QStringLiteral("requestId"), newRequestId()},
+                                                         {QStringLiteral("workspacePath"), root},
+                                                         {QStringLiteral("timeoutMs"), 3000}}},
+                    {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}}},
+                    {QStringLiteral("route"), QJsonObject{{QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), 1}}}}},
+                    {QStringLiteral("keys"), QJsonArray{QStringLiteral("esc")}}},
+        1);
+    {
+        HostProcess first({}, {QStringLiteral("--data-dir"), dataDir}, env);
+        ASSERT_TRUE(first.start()) << first.output().toStdString();
+        TestClient client(first.socketPath());
+        client.send(request);
+        const auto answer = client.readObject(5000);
+        ASSERT_TRUE(answer.has_value());
+        // Whatever the first host made of it, it was not a replay.
+        EXPECT_NE(errorOf(*answer).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+                  QStringLiteral("replayed_request_id"));
+        EXPECT_EQ(first.terminate(), 0);
+    }
+    HostProcess second({}, {QStringLiteral("--data-dir"), dataDir}, env);
+    ASSERT_TRUE(second.start()) << second.output().toStdString();
+    TestClient client(second.socketPath());
+    client.send(request);
+    const auto answer = client.readObject(5000);
+    ASSERT_TRUE(answer.has_value());
+    EXPECT_EQ(errorOf(*answer).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+              QStringLiteral("replayed_request_id"));
 }
