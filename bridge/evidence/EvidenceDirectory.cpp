@@ -155,6 +155,34 @@ std::optional<QString> Directory::writeFile(const QString& relativeFile, const Q
     return std::nullopt;
 }
 
+std::optional<QString> Directory::appendFile(const QString& fileName, const QByteArray& data, bool sync) const
+{
+    if (!isPlainRelativePath(fileName) || fileName.contains(QLatin1Char('/')))
+        return QStringLiteral("not a plain file name: %1").arg(fileName);
+    const int fd = ::openat(m_handle->fd, QFile::encodeName(fileName).constData(),
+                            O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return QStringLiteral("cannot open %1%2: %3").arg(m_path, fileName, errnoText(errno));
+    QString error;
+    qsizetype written = 0;
+    while (written < data.size()) {
+        const ssize_t n = ::write(fd, data.constData() + written, static_cast<size_t>(data.size() - written));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            error = QStringLiteral("cannot write %1%2: %3").arg(m_path, fileName, errnoText(errno));
+            break;
+        }
+        written += n;
+    }
+    if (error.isEmpty() && sync)
+        ::fdatasync(fd);
+    ::close(fd);
+    if (!error.isEmpty())
+        return error;
+    return std::nullopt;
+}
+
 std::optional<QByteArray> Directory::readFile(const QString& relativeFile, qint64 maxBytes) const
 {
     if (!isPlainRelativePath(relativeFile))

@@ -27,6 +27,10 @@ public:
     /// atomically. Returns an error message on failure.
     std::optional<QString> writeFile(const QString& relativeFile, const QByteArray& data) const;
 
+    /// Appends to a file directly in this directory (created 0600 if missing, never through a
+    /// symlink); with `sync`, the bytes are on disk when it returns.
+    std::optional<QString> appendFile(const QString& fileName, const QByteArray& data, bool sync) const;
+
     /// Reads a file below this directory without following symlinks.
     std::optional<QByteArray> readFile(const QString& relativeFile, qint64 maxBytes = 64 * 1024 * 1024) const;
 

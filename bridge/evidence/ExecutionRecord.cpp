@@ -68,6 +68,11 @@ std::optional<QString> ExecutionRecord::openLocked()
             return err;
         m_artifacts.append(name);
     }
+    // What was traced before the directory existed (queued, audit), then every step as it comes.
+    if (!m_trace.isEmpty()) {
+        if (auto err = m_dir->writeFile(QStringLiteral("trace.jsonl"), traceBytesLocked()))
+            return err;
+    }
     return std::nullopt;
 }
 
@@ -102,6 +107,14 @@ void ExecutionRecord::trace(const QString& step, qint64 ms, bool ok, const QJson
         line.insert(QStringLiteral("details"), details);
     QMutexLocker lock(&m_mutex);
     m_trace.append(line);
+    // Written as it happens, so that a host killed mid-execution leaves evidence of how far it
+    // got. The start of an execution is on disk before anything it does (it may inject input).
+    if (m_dir && !m_finalized) {
+        if (auto err = m_dir->appendFile(QStringLiteral("trace.jsonl"),
+                                         QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n',
+                                         step == QLatin1String("start")))
+            qWarning("evidence: %s", qPrintable(*err));
+    }
 }
 
 ExecutionRecord::Step::Step(ExecutionRecord& record, QString name) : m_record(record), m_name(std::move(name))
@@ -175,6 +188,7 @@ std::optional<QString> ExecutionRecord::finalize(const QJsonObject& responseEnve
     if (auto err = openLocked())
         return err;
     m_durationMs = m_clock.elapsed();
+    m_finalized = true; // from now on the whole trace is rewritten atomically (rewriteTrace)
     m_trace.append(QJsonObject{{QStringLiteral("t"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
                                {QStringLiteral("sinceStartMs"), m_durationMs},
                                {QStringLiteral("step"), QStringLiteral("answer")},

@@ -78,6 +78,7 @@ private:
     QString m_relativeDir;
     QString m_dirPath;
     std::optional<Directory> m_dir;
+    bool m_finalized = false;
     std::optional<QString> m_openError;
     QStringList m_artifacts;
     QList<QJsonObject> m_trace;

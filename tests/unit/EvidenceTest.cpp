@@ -416,6 +416,31 @@ TEST_F(ExecutionRecordTest, OpenWritesRequestAndEnv)
     EXPECT_EQ(tree(record->dirPath()), (QStringList{QStringLiteral("env.json"), QStringLiteral("request.json")}));
 }
 
+TEST_F(ExecutionRecordTest, TraceIsOnDiskAsTheExecutionProceeds)
+{
+    // A host killed mid-execution must leave evidence of how far it got: every step is on
+    // disk when trace() returns, not only when the answer leaves.
+    const auto record = makeRecord(m_workspace);
+    record->trace(QStringLiteral("queued"), 0, true);
+    ASSERT_FALSE(record->open().has_value());
+    record->trace(QStringLiteral("start"), 0, true);
+    {
+        ExecutionRecord::Step step(*record, QStringLiteral("route.resolve"));
+        step.finish(true, QJsonObject{{QStringLiteral("pid"), 42}});
+    }
+    const QList<QJsonObject> lines = traceLines(record->dirPath() + QStringLiteral("trace.jsonl"));
+    ASSERT_EQ(lines.size(), 3);
+    EXPECT_EQ(lines.at(0).value(QStringLiteral("step")).toString(), QStringLiteral("queued"));
+    EXPECT_EQ(lines.at(1).value(QStringLiteral("step")).toString(), QStringLiteral("start"));
+    EXPECT_EQ(lines.at(2).value(QStringLiteral("step")).toString(), QStringLiteral("route.resolve"));
+    EXPECT_FALSE(QFile::exists(record->dirPath() + QStringLiteral("response.json")));
+    // The answer then rewrites the whole trace once, with the answer's own line.
+    ASSERT_FALSE(record->finalize(QJsonObject{{QStringLiteral("result"), QJsonObject()}}, QStringLiteral("ok"),
+                                  QString())
+                     .has_value());
+    EXPECT_EQ(traceLines(record->dirPath() + QStringLiteral("trace.jsonl")).size(), 4);
+}
+
 TEST_F(ExecutionRecordTest, FinalizeWritesResponseTraceAndSummary)
 {
     const auto record = makeRecord(m_workspace);
