@@ -78,6 +78,7 @@ Dispatcher::Dispatcher(Executor& executor, WorkspacePolicy workspace, Permission
 {
     Q_ASSERT(m_security.tokens && m_security.provider && m_security.audit);
     registerMethods();
+    m_journal = std::make_shared<Evidence::Journal>(m_security.settings.dataDir);
     if (!m_security.settings.dataDir.isEmpty() &&
         !m_replay.setStore(m_security.settings.dataDir + QStringLiteral("/replay-ids.txt")))
         qCWarning(lcDispatcher) << "cannot keep side-effect request ids in" << m_security.settings.dataDir
@@ -327,6 +328,7 @@ void Dispatcher::handle(const Caller& caller, const QJsonValue& value, const Rep
     jobSpec.deadline = QDeadlineTimer(meta->timeoutMs, Qt::PreciseTimer);
     jobSpec.record = std::make_shared<Evidence::ExecutionRecord>(meta->requestId, request.method, *workspaceReal,
                                                                  requestRecord, envJson(caller));
+    jobSpec.record->setJournal(m_journal);
     // issue 4 §6: the audit line of the confirmation also goes into the execution's evidence.
     if (!confirmedLine.isEmpty())
         jobSpec.record->trace(QStringLiteral("audit"), 0, true, confirmedLine);

@@ -8,6 +8,7 @@
 #include "Meta.h"
 #include "Params.h"
 #include "PeerCredentials.h"
+#include "Journal.h"
 #include "ReplayGuard.h"
 #include "SecuritySettings.h"
 
@@ -104,6 +105,9 @@ public:
     bool resumeFromGui(const QString& approver = QStringLiteral("user"));
     bool isPaused() const { return m_paused; }
     /// A connection went away: its pending approval requests are withdrawn.
+    /// Marks the executions a previous host left unfinished as interrupted (once, at start,
+    /// after the instance lock is held) and removes their leftover temporary files.
+    Evidence::Journal::Recovery recoverInterruptedEvidence() { return m_journal->recover(); }
     void connectionClosed(quint64 connectionId);
     int pendingApprovals() const { return static_cast<int>(m_pendingApprovals.size()); }
     const SecuritySettings& security() const { return m_security.settings; }
@@ -153,6 +157,7 @@ private:
     PermissionMonitor& m_permissions;
     HostFacts m_facts;
     ReplayGuard m_replay;
+    std::shared_ptr<Evidence::Journal> m_journal;
     QHash<QString, MethodSpec> m_methods;
     SecurityContext m_security;
     bool m_paused = false;

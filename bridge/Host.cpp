@@ -120,6 +120,9 @@ bool Host::start(QString* error, bool* alreadyServed)
     m_permissions->start();
     if (!m_server->listen(error, alreadyServed))
         return false;
+    // This host alone holds the instance lock now: what the journal lists as open was left by
+    // one that stopped mid-execution.
+    m_dispatcher->recoverInterruptedEvidence();
     m_dispatcher->facts().socketMode = m_server->socketMode();
     if (!m_dispatcher->workspace().isConfigured())
         qCWarning(lcHost).noquote() << m_dispatcher->workspace().configurationProblem();

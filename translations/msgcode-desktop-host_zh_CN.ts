@@ -614,6 +614,14 @@ Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
         <source>step</source>
         <translation>步骤</translation>
     </message>
+    <message>
+        <source>Interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <source>The host stopped before this execution answered: trace.jsonl shows how far it got.</source>
+        <translation>主机在此次执行应答之前停止：trace.jsonl 记录了执行进行到哪一步。</translation>
+    </message>
 </context>
 <context>
     <name>Host</name>

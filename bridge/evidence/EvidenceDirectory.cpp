@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -181,6 +182,49 @@ std::optional<QString> Directory::appendFile(const QString& fileName, const QByt
     if (!error.isEmpty())
         return error;
     return std::nullopt;
+}
+
+namespace {
+
+int removeTemporariesIn(int dirfd, int depth)
+{
+    const int listFd = ::dup(dirfd);
+    if (listFd < 0)
+        return 0;
+    DIR* listing = ::fdopendir(listFd);
+    if (!listing) {
+        ::close(listFd);
+        return 0;
+    }
+    int removed = 0;
+    QList<QByteArray> subdirs;
+    while (const dirent* entry = ::readdir(listing)) {
+        const QByteArray name(entry->d_name);
+        if (name == "." || name == "..")
+            continue;
+        if (name.startsWith('.') && name.contains(".tmp-")) {
+            if (::unlinkat(dirfd, name.constData(), 0) == 0)
+                ++removed;
+        } else if (entry->d_type == DT_DIR && depth < 4) {
+            subdirs.append(name);
+        }
+    }
+    ::closedir(listing);
+    for (const QByteArray& name : std::as_const(subdirs)) {
+        const int sub = ::openat(dirfd, name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub < 0)
+            continue;
+        removed += removeTemporariesIn(sub, depth + 1);
+        ::close(sub);
+    }
+    return removed;
+}
+
+} // namespace
+
+int Directory::removeTemporaries() const
+{
+    return removeTemporariesIn(m_handle->fd, 0);
 }
 
 std::optional<QByteArray> Directory::readFile(const QString& relativeFile, qint64 maxBytes) const

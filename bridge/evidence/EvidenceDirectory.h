@@ -31,6 +31,10 @@ public:
     /// symlink); with `sync`, the bytes are on disk when it returns.
     std::optional<QString> appendFile(const QString& fileName, const QByteArray& data, bool sync) const;
 
+    /// Removes the temporary files an interrupted write left (".<name>.tmp-<random>") here and
+    /// in its subdirectories (never following symlinks). Returns how many it removed.
+    int removeTemporaries() const;
+
     /// Reads a file below this directory without following symlinks.
     std::optional<QByteArray> readFile(const QString& relativeFile, qint64 maxBytes = 64 * 1024 * 1024) const;
 

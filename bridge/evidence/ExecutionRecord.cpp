@@ -62,6 +62,8 @@ std::optional<QString> ExecutionRecord::openLocked()
         return m_openError;
     }
     m_dir = std::move(dir);
+    if (m_journal)
+        m_journal->opened(m_workspace, m_relativeDir);
     for (const auto& [name, object] : {std::pair{QStringLiteral("request.json"), m_request},
                                        std::pair{QStringLiteral("env.json"), m_env}}) {
         if (auto err = m_dir->writeFile(name, pretty(object)))
@@ -206,7 +208,18 @@ std::optional<QString> ExecutionRecord::finalize(const QJsonObject& responseEnve
         if (!m_artifacts.contains(name))
             m_artifacts.append(name);
     }
+    if (m_journal)
+        m_journal->closed(m_workspace, m_relativeDir);
     return std::nullopt;
+}
+
+QByteArray ExecutionRecord::interruptedSummary()
+{
+    return (QStringLiteral("# %1\n\n%2\n")
+                .arg(EvidenceText::tr("Interrupted"),
+                     EvidenceText::tr("The host stopped before this execution answered: trace.jsonl shows how far "
+                                      "it got.")))
+        .toUtf8();
 }
 
 std::optional<QString> ExecutionRecord::rewriteTrace()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "EvidenceDirectory.h"
+#include "Journal.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -9,6 +10,7 @@
 #include <QMutex>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 
 namespace Evidence {
@@ -63,6 +65,12 @@ public:
     /// Rewrites trace.jsonl after steps arrived late (a backend call that returned after the answer).
     std::optional<QString> rewriteTrace();
 
+    /// The host's journal of open executions: told when this one's directory opens and when it
+    /// is finalized, so a host killed meanwhile leaves a way to find it.
+    void setJournal(std::shared_ptr<Journal> journal) { m_journal = std::move(journal); }
+    /// summary.md of an execution the host stopped in the middle of (see Journal::recover).
+    static QByteArray interruptedSummary();
+
 private:
     std::optional<QString> openLocked();
     QByteArray traceBytesLocked() const;
@@ -79,6 +87,7 @@ private:
     QString m_dirPath;
     std::optional<Directory> m_dir;
     bool m_finalized = false;
+    std::shared_ptr<Journal> m_journal;
     std::optional<QString> m_openError;
     QStringList m_artifacts;
     QList<QJsonObject> m_trace;

@@ -441,6 +441,41 @@ TEST_F(ExecutionRecordTest, TraceIsOnDiskAsTheExecutionProceeds)
     EXPECT_EQ(traceLines(record->dirPath() + QStringLiteral("trace.jsonl")).size(), 4);
 }
 
+TEST_F(ExecutionRecordTest, ExecutionsLeftOpenByAKilledHostAreMarkedInterrupted)
+{
+    QTemporaryDir dataHome;
+    const QString dataDir = dataHome.path();
+    auto journal = std::make_shared<Evidence::Journal>(dataDir);
+    // One execution answered, one was cut off in the middle of writing a large artifact.
+    auto done = std::make_unique<ExecutionRecord>(QStringLiteral("done-1"), QStringLiteral("desktop.find"), m_workspace,
+                                                  m_request, m_env, m_receivedAt);
+    done->setJournal(journal);
+    ASSERT_FALSE(done->open().has_value());
+    ASSERT_FALSE(done->finalize(QJsonObject(), QStringLiteral("ok"), QString()).has_value());
+    const auto cut = makeRecord(m_workspace);
+    cut->setJournal(journal);
+    ASSERT_FALSE(cut->open().has_value());
+    cut->trace(QStringLiteral("start"), 0, true);
+    QFile leftover(cut->dirPath() + QStringLiteral(".ax.json.tmp-5f3a"));
+    ASSERT_TRUE(leftover.open(QIODevice::WriteOnly));
+    leftover.write(QByteArray(1024, 'x'));
+    leftover.close();
+    const QByteArray doneSummary = readAll(done->dirPath() + QStringLiteral("summary.md"));
+
+    // The next host.
+    const auto recovery = Evidence::Journal(dataDir).recover();
+    EXPECT_EQ(recovery.interrupted, 1);
+    EXPECT_EQ(recovery.temporariesRemoved, 1);
+    EXPECT_FALSE(QFile::exists(leftover.fileName()));
+    const QList<QJsonObject> lines = traceLines(cut->dirPath() + QStringLiteral("trace.jsonl"));
+    ASSERT_FALSE(lines.isEmpty());
+    EXPECT_EQ(lines.last().value(QStringLiteral("step")).toString(), QStringLiteral("interrupted"));
+    EXPECT_TRUE(readAll(cut->dirPath() + QStringLiteral("summary.md")).contains("Interrupted"));
+    // The finished one is left as it was; and a second recovery finds nothing left to do.
+    EXPECT_EQ(readAll(done->dirPath() + QStringLiteral("summary.md")), doneSummary);
+    EXPECT_EQ(Evidence::Journal(dataDir).recover().interrupted, 0);
+}
+
 TEST_F(ExecutionRecordTest, FinalizeWritesResponseTraceAndSummary)
 {
     const auto record = makeRecord(m_workspace);
