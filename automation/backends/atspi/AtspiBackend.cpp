@@ -1738,7 +1738,7 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
 {
     const App app = appOf(route, context);
     const bool secure = target && (target->has(StateSecure) || target->subrole == QLatin1String("AXSecureTextField"));
-    const bool terminal = target && target->nativeRole == QLatin1String("terminal");
+    bool terminal = target && target->nativeRole == QLatin1String("terminal");
     TypeOutcome outcome;
     Verification& v = outcome.verification;
     QElapsedTimer verifyTimer;
@@ -1911,10 +1911,32 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
     if (!target || !hasText)
         noTargetBaseline = baseline(app, target ? &ref : nullptr, context);
 
+    // Without a target, the paste chord depends on what has focus (a terminal takes
+    // Ctrl+Shift+V; to a shell Ctrl+V is a control character): the app's last focus report
+    // tells. When nothing tells, the clipboard is skipped and the keys type the text.
+    bool pasteKnown = target != nullptr;
+    if (!target) {
+        QString focusedPath;
+        for (const auto& a : m_tree->activityAfterTime(app.root.service, 0)) {
+            if (a.kind.startsWith(QLatin1String("Focus:")))
+                focusedPath = a.path;
+        }
+        if (!focusedPath.isEmpty()) {
+            auto role = send(Ref{app.root.service, focusedPath}, Interface::Accessible, QStringLiteral("GetRole"), {},
+                             callTimeout(context));
+            role.waitForFinished();
+            if (!role.isError()) {
+                pasteKnown = true;
+                terminal = Atspi::roleInfo(firstArgument(role).toUInt()).nativeRole == QLatin1String("terminal");
+            }
+        }
+    }
     QStringList ladder;
     if (hasEditable && !terminal)
         ladder << QStringLiteral("editableText");
-    ladder << QStringLiteral("clipboard") << QStringLiteral("keys");
+    if (pasteKnown)
+        ladder << QStringLiteral("clipboard");
+    ladder << QStringLiteral("keys");
     Effect effect = Effect::SuspectedNoop;
     bool stopped = false;
     for (const QString& path : ladder) {
