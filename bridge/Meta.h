@@ -17,10 +17,17 @@ struct Meta
     static constexpr int kMaxTimeoutMs = 600000;
 
     int schemaVersion = kSchemaVersion;
-    QString requestId; ///< a UUID, lower case, no braces
+    QString requestId; ///< a UUID exactly as the client sent it (hex digits of either case, no braces)
     std::optional<QString> workspacePath;
     int timeoutMs = kDefaultTimeoutMs;
+
+    /// The form ids are compared in (replay window, running executions): lower case, since a
+    /// UUID's hex digits are case-insensitive (RFC 9562 §4).
+    QString requestKey() const { return requestId.toLower(); }
 };
+
+/// Whether two request (execution) ids name the same UUID: compared case-insensitively.
+bool sameRequestId(const QString& a, const QString& b);
 
 /// Parses params.meta. `workspaceRequired` for methods that write evidence.
 Automation::Result<Meta> parseMeta(const QJsonObject& params, bool workspaceRequired);
