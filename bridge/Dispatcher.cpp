@@ -459,9 +459,9 @@ std::optional<Error> Dispatcher::verifyConfirm(const QString& method, const Call
     // contract 4.2: "CONFIRM" or "CONFIRM:<requestId>"; the keyword is exact, the UUID compares
     // case-insensitively (an upper-case requestId may be echoed in either case).
     const QLatin1String prefix("CONFIRM:");
-    const bool phraseMatches = *confirm.phrase == QLatin1String("CONFIRM") ||
-                               (confirm.phrase->startsWith(prefix) &&
-                                sameRequestId(confirm.phrase->mid(prefix.size()), meta.requestId));
+    const bool phraseMatches =
+        *confirm.phrase == QLatin1String("CONFIRM") ||
+        (confirm.phrase->startsWith(prefix) && sameRequestId(confirm.phrase->mid(prefix.size()), meta.requestId));
     if (!phraseMatches)
         return refuse(QStringLiteral("phrase_mismatch"),
                       QStringLiteral("confirm.phrase must be \"CONFIRM\" or \"CONFIRM:<meta.requestId>\""));

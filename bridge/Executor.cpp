@@ -251,10 +251,10 @@ Executor::AbortOutcome Executor::abort(const QString& executionId)
     job->cancel->cancel(CancelToken::Reason::Aborted);
     if (!job->started)
         std::erase(m_queue, job);
-    Error error = Error::make(ErrorCode::Aborted, QStringLiteral("the execution was aborted"),
-                              QJsonObject{{QStringLiteral("executionId"), job->spec.executionId},
-                                          {QStringLiteral("phase"), job->started ? QStringLiteral("running")
-                                                                                 : QStringLiteral("queued")}});
+    Error error = Error::make(
+        ErrorCode::Aborted, QStringLiteral("the execution was aborted"),
+        QJsonObject{{QStringLiteral("executionId"), job->spec.executionId},
+                    {QStringLiteral("phase"), job->started ? QStringLiteral("running") : QStringLiteral("queued")}});
     if (job->started && job->spec.sideEffect)
         error.withRetryable(false).withDetail(QStringLiteral("mayHaveHadEffect"), true);
     answer(job, error);

@@ -857,10 +857,10 @@ TEST(Bridge, BatchAnswersInvalidMembersWithoutIdAndDropsNoValidAnswer)
     TestClient client(host.socketPath());
     const QJsonArray batch{
         jsonValueOf("{\"jsonrpc\":\"2.0\",\"method\":5}"),
-        TestClient::request(QStringLiteral("desktop.find"),
-                            params(host, {{QStringLiteral("selector"),
-                                           selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}),
-                            1),
+        TestClient::request(
+            QStringLiteral("desktop.find"),
+            params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}),
+            1),
         notificationOf(QStringLiteral("desktop.health"), params(host)),
         jsonValueOf("{\"jsonrpc\":\"1.0\",\"method\":\"desktop.health\"}"),
         TestClient::request(QStringLiteral("desktop.health"), params(host), 2),
@@ -876,8 +876,9 @@ TEST(Bridge, BatchAnswersInvalidMembersWithoutIdAndDropsNoValidAnswer)
         const QJsonObject invalid = answers.at(i).toObject();
         EXPECT_TRUE(invalid.value(QStringLiteral("id")).isNull());
         EXPECT_EQ(errorCode(invalid), QStringLiteral("DESKTOP_INVALID_REQUEST"));
-        EXPECT_EQ(errorOf(invalid).value(QStringLiteral("details")).toObject().value(QStringLiteral("jsonrpcCode")).toInt(),
-                  -32600);
+        EXPECT_EQ(
+            errorOf(invalid).value(QStringLiteral("details")).toObject().value(QStringLiteral("jsonrpcCode")).toInt(),
+            -32600);
     }
     EXPECT_EQ(answers.at(1).toObject().value(QStringLiteral("id")), QJsonValue(1));
     EXPECT_EQ(resultOf(answers.at(1).toObject()).value(QStringLiteral("matched")).toInt(), 1);
@@ -896,12 +897,13 @@ TEST(Bridge, SideEffectNotificationsAreNotRunAndAreAudited)
 {
     TestHost host;
     TestClient client(host.socketPath());
-    const QJsonObject target{{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}};
+    const QJsonObject target{
+        {QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}};
     const QList<std::pair<QString, QJsonObject>> calls{
         {QStringLiteral("desktop.click"), {{QStringLiteral("target"), target}}},
         {QStringLiteral("desktop.typeText"),
-         {{QStringLiteral("target"),
-           QJsonObject{{QStringLiteral("selector"), selector(QStringLiteral("AXTextField"), QStringLiteral("Message"))}}},
+         {{QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"),
+                                                  selector(QStringLiteral("AXTextField"), QStringLiteral("Message"))}}},
           {QStringLiteral("text"), QStringLiteral("hello")}}},
         {QStringLiteral("desktop.hotkey"), {{QStringLiteral("keys"), QJsonArray{QStringLiteral("enter")}}}},
     };
@@ -915,7 +917,8 @@ TEST(Bridge, SideEffectNotificationsAreNotRunAndAreAudited)
     }
     // One queued request behind them: when it answers, anything queued before it has run.
     const QJsonObject found = client.call(
-        QStringLiteral("desktop.find"), params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}));
+        QStringLiteral("desktop.find"),
+        params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}));
     EXPECT_EQ(resultOf(found).value(QStringLiteral("matched")).toInt(), 1);
     EXPECT_TRUE(host.desktop().effects().isEmpty()) << host.desktop().effects().join(QLatin1Char(' ')).toStdString();
     for (const QString& id : requestIds)
@@ -954,8 +957,8 @@ TEST(Bridge, RequestIdIsKeptAsSentAndComparedCaseInsensitively)
     EXPECT_TRUE(readFile(dir + QStringLiteral("summary.md")).contains(upper.toUtf8()));
 
     // The same UUID in lower case is a replay.
-    const QJsonObject replay =
-        client.call(QStringLiteral("desktop.health"), QJsonObject{{QStringLiteral("meta"), meta(host, 60000, upper.toLower())}});
+    const QJsonObject replay = client.call(QStringLiteral("desktop.health"),
+                                           QJsonObject{{QStringLiteral("meta"), meta(host, 60000, upper.toLower())}});
     EXPECT_EQ(errorOf(replay).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
               QStringLiteral("replayed_request_id"));
 
@@ -963,28 +966,31 @@ TEST(Bridge, RequestIdIsKeptAsSentAndComparedCaseInsensitively)
     for (const bool phraseInLowerCase : {false, true}) {
         const QString id = newRequestId().toUpper();
         const QString phrase = QStringLiteral("CONFIRM:") + (phraseInLowerCase ? id.toLower() : id);
-        const QJsonObject sent = client.call(
-            QStringLiteral("desktop.hotkey"),
-            QJsonObject{{QStringLiteral("meta"), meta(host, 60000, id)},
-                        {QStringLiteral("keys"), QJsonArray{QStringLiteral("enter")}},
-                        {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), phrase}}}});
+        const QJsonObject sent =
+            client.call(QStringLiteral("desktop.hotkey"),
+                        QJsonObject{{QStringLiteral("meta"), meta(host, 60000, id)},
+                                    {QStringLiteral("keys"), QJsonArray{QStringLiteral("enter")}},
+                                    {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), phrase}}}});
         EXPECT_TRUE(resultOf(sent).value(QStringLiteral("sent")).toBool()) << QJsonDocument(sent).toJson().constData();
         EXPECT_EQ(resultOf(sent).value(QStringLiteral("executionId")).toString(), id);
     }
     // The keyword itself stays exact.
     const QString id = newRequestId().toUpper();
-    const QJsonObject lowerKeyword = client.call(
-        QStringLiteral("desktop.hotkey"),
-        QJsonObject{{QStringLiteral("meta"), meta(host, 60000, id)},
-                    {QStringLiteral("keys"), QJsonArray{QStringLiteral("enter")}},
-                    {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QString(QStringLiteral("confirm:") + id)}}}});
-    EXPECT_EQ(errorOf(lowerKeyword).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
-              QStringLiteral("phrase_mismatch"));
+    const QJsonObject lowerKeyword =
+        client.call(QStringLiteral("desktop.hotkey"),
+                    QJsonObject{{QStringLiteral("meta"), meta(host, 60000, id)},
+                                {QStringLiteral("keys"), QJsonArray{QStringLiteral("enter")}},
+                                {QStringLiteral("confirm"),
+                                 QJsonObject{{QStringLiteral("phrase"), QString(QStringLiteral("confirm:") + id)}}}});
+    EXPECT_EQ(
+        errorOf(lowerKeyword).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+        QStringLiteral("phrase_mismatch"));
 
     // abort finds an execution whatever the case of the id it is given.
     TestClient controller(host.socketPath());
     const QString running = newRequestId().toUpper();
-    client.send(TestClient::request(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 30000, 60000, running), 99));
+    client.send(
+        TestClient::request(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 30000, 60000, running), 99));
     QThread::msleep(100);
     const QJsonObject aborted = resultOf(controller.call(
         QStringLiteral("desktop.abort"), params(host, {{QStringLiteral("executionId"), running.toLower()}})));
@@ -992,8 +998,9 @@ TEST(Bridge, RequestIdIsKeptAsSentAndComparedCaseInsensitively)
     const auto answer = client.readObject(5000);
     ASSERT_TRUE(answer.has_value());
     EXPECT_EQ(errorCode(*answer), QStringLiteral("DESKTOP_ABORTED"));
-    EXPECT_EQ(errorOf(*answer).value(QStringLiteral("details")).toObject().value(QStringLiteral("executionId")).toString(),
-              running);
+    EXPECT_EQ(
+        errorOf(*answer).value(QStringLiteral("details")).toObject().value(QStringLiteral("executionId")).toString(),
+        running);
 }
 
 // QJsonDocument reads numbers as double: an id beyond 2^53 would come back rounded. It is refused
@@ -1004,7 +1011,7 @@ TEST(Bridge, NumericIdsBeyondTwoToThe53AreRefusedNotRounded)
     TestClient client(host.socketPath());
     const QByteArray m = QJsonDocument(params(host)).toJson(QJsonDocument::Compact);
     for (const QByteArray& id : {QByteArray("123456789012345678901234567890"), QByteArray("9007199254740992"),
-                                QByteArray("-9007199254740993"), QByteArray("1e300")}) {
+                                 QByteArray("-9007199254740993"), QByteArray("1e300")}) {
         client.sendLine("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"desktop.health\",\"params\":" + m + "}\n");
         const auto line = client.readLine();
         ASSERT_TRUE(line.has_value()) << id.constData();
@@ -1013,7 +1020,8 @@ TEST(Bridge, NumericIdsBeyondTwoToThe53AreRefusedNotRounded)
         EXPECT_TRUE(response.value(QStringLiteral("id")).isNull()) << line->constData();
         EXPECT_EQ(errorCode(response), QStringLiteral("DESKTOP_INVALID_REQUEST"));
         const QJsonObject error = errorOf(response);
-        EXPECT_EQ(error.value(QStringLiteral("details")).toObject().value(QStringLiteral("jsonrpcCode")).toInt(), -32600);
+        EXPECT_EQ(error.value(QStringLiteral("details")).toObject().value(QStringLiteral("jsonrpcCode")).toInt(),
+                  -32600);
         EXPECT_EQ(error.value(QStringLiteral("details")).toObject().value(QStringLiteral("field")).toString(),
                   QStringLiteral("id"));
         EXPECT_TRUE(error.value(QStringLiteral("message")).toString().contains(QStringLiteral("string id")));
@@ -1036,20 +1044,25 @@ TEST(Bridge, ErrorAnswersOfExecutionsSayWhereTheirEvidenceIs)
     const auto expectEvidenceDir = [&](const QJsonObject& response, const QString& requestId, const char* code) {
         SCOPED_TRACE(code);
         EXPECT_EQ(errorCode(response), QString::fromLatin1(code)) << QJsonDocument(response).toJson().constData();
-        const QString dir = errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("evidenceDir")).toString();
+        const QString dir = errorOf(response)
+                                .value(QStringLiteral("details"))
+                                .toObject()
+                                .value(QStringLiteral("evidenceDir"))
+                                .toString();
         EXPECT_EQ(dir, evidenceDirFor(host, requestId));
         EXPECT_EQ(QJsonDocument::fromJson(readFile(dir + QStringLiteral("response.json"))).object(), response);
     };
 
     // The job's own error.
     QString id = newRequestId();
-    expectEvidenceDir(client.call(QStringLiteral("desktop.click"),
-                                  QJsonObject{{QStringLiteral("meta"), meta(host, 60000, id)},
-                                              {QStringLiteral("confirm"), confirmPhrase()},
-                                              {QStringLiteral("target"),
-                                               QJsonObject{{QStringLiteral("selector"),
-                                                            selector(QStringLiteral("AXButton"), QStringLiteral("Nope"))}}}}),
-                      id, "DESKTOP_ELEMENT_NOT_FOUND");
+    expectEvidenceDir(
+        client.call(QStringLiteral("desktop.click"),
+                    QJsonObject{{QStringLiteral("meta"), meta(host, 60000, id)},
+                                {QStringLiteral("confirm"), confirmPhrase()},
+                                {QStringLiteral("target"),
+                                 QJsonObject{{QStringLiteral("selector"),
+                                              selector(QStringLiteral("AXButton"), QStringLiteral("Nope"))}}}}),
+        id, "DESKTOP_ELEMENT_NOT_FOUND");
     // The executor's deadline.
     id = newRequestId();
     expectEvidenceDir(client.call(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 30000, 200, id)), id,
@@ -1058,8 +1071,10 @@ TEST(Bridge, ErrorAnswersOfExecutionsSayWhereTheirEvidenceIs)
     TestClient controller(host.socketPath());
     const QString running = newRequestId();
     const QString queued = newRequestId();
-    client.send(TestClient::request(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 30000, 60000, running), 101));
-    client.send(TestClient::request(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 30000, 60000, queued), 102));
+    client.send(
+        TestClient::request(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 30000, 60000, running), 101));
+    client.send(
+        TestClient::request(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 30000, 60000, queued), 102));
     QThread::msleep(100);
     for (const QString& abortId : {queued, running}) {
         EXPECT_TRUE(resultOf(controller.call(QStringLiteral("desktop.abort"),
@@ -1077,8 +1092,9 @@ TEST(Bridge, ErrorAnswersOfExecutionsSayWhereTheirEvidenceIs)
     expectEvidenceDir(answers.value(102), queued, "DESKTOP_ABORTED");
 
     // Refused before anything was queued: no execution, no evidence, no evidenceDir.
-    const QJsonObject refused = client.call(QStringLiteral("desktop.hotkey"),
-                                            params(host, {{QStringLiteral("keys"), QJsonArray{QStringLiteral("enter")}}}));
+    const QJsonObject refused =
+        client.call(QStringLiteral("desktop.hotkey"),
+                    params(host, {{QStringLiteral("keys"), QJsonArray{QStringLiteral("enter")}}}));
     EXPECT_EQ(errorCode(refused), QStringLiteral("DESKTOP_CONFIRM_REQUIRED"));
     EXPECT_FALSE(errorOf(refused).value(QStringLiteral("details")).toObject().contains(QStringLiteral("evidenceDir")));
 }

@@ -235,7 +235,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(JsonRpcParse, IdBeyondTwoTo53SaysToUseAStringId)
 {
-    const auto parsed = parseRequest(jsonValue(R"({"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"m"})"));
+    const auto parsed =
+        parseRequest(jsonValue(R"({"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"m"})"));
     ASSERT_TRUE(std::holds_alternative<Invalid>(parsed));
     const Error& error = std::get<Invalid>(parsed).error;
     EXPECT_TRUE(error.message.contains(QStringLiteral("use a string id"))) << error.message.toStdString();
@@ -266,15 +267,15 @@ TEST_P(IsAnswered, DecidesOnce)
 
 INSTANTIATE_TEST_SUITE_P(
     Rows, IsAnswered,
-    ::testing::Values(
-        AnsweredRow{"ValidNotification", R"({"jsonrpc":"2.0","method":"desktop.health"})", false},
-        AnsweredRow{"ValidNotificationWithParams", R"({"jsonrpc":"2.0","method":"m","params":{"a":1}})", false},
-        AnsweredRow{"InvalidMethodWithoutId", R"({"jsonrpc":"2.0","method":5})", true},
-        AnsweredRow{"InvalidJsonrpcWithoutId", R"({"jsonrpc":"1.0","method":"m"})", true},
-        AnsweredRow{"InvalidParamsWithoutId", R"({"jsonrpc":"2.0","method":"m","params":[1]})", true},
-        AnsweredRow{"NotAnObject", "42", true},
-        AnsweredRow{"IdNull", R"({"jsonrpc":"2.0","id":null,"method":"m"})", true},
-        AnsweredRow{"IdNumber", R"({"jsonrpc":"2.0","id":1,"method":"m"})", true}),
+    ::testing::Values(AnsweredRow{"ValidNotification", R"({"jsonrpc":"2.0","method":"desktop.health"})", false},
+                      AnsweredRow{"ValidNotificationWithParams", R"({"jsonrpc":"2.0","method":"m","params":{"a":1}})",
+                                  false},
+                      AnsweredRow{"InvalidMethodWithoutId", R"({"jsonrpc":"2.0","method":5})", true},
+                      AnsweredRow{"InvalidJsonrpcWithoutId", R"({"jsonrpc":"1.0","method":"m"})", true},
+                      AnsweredRow{"InvalidParamsWithoutId", R"({"jsonrpc":"2.0","method":"m","params":[1]})", true},
+                      AnsweredRow{"NotAnObject", "42", true},
+                      AnsweredRow{"IdNull", R"({"jsonrpc":"2.0","id":null,"method":"m"})", true},
+                      AnsweredRow{"IdNumber", R"({"jsonrpc":"2.0","id":1,"method":"m"})", true}),
     UnitTest::RowName());
 
 // --- responses ---------------------------------------------------------------------------------

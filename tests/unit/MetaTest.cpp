@@ -72,8 +72,8 @@ INSTANTIATE_TEST_SUITE_P(
                    "meta.requestId"},
         // The id becomes a directory name as sent: nothing but hex digits and four hyphens.
         RefusedRow{"RequestIdNonAsciiDigit",
-                   "{\"meta\":{\"schemaVersion\":1,\"requestId\":\"123e4567-e89b-12d3-a456-42661417400\u0661\"}}", false,
-                   "meta.requestId"},
+                   "{\"meta\":{\"schemaVersion\":1,\"requestId\":\"123e4567-e89b-12d3-a456-42661417400\u0661\"}}",
+                   false, "meta.requestId"},
         RefusedRow{"RequestIdSlashes",
                    R"({"meta":{"schemaVersion":1,"requestId":"123e4567/e89b/12d3/a456/426614174000"}})", false,
                    "meta.requestId"},
