@@ -113,6 +113,16 @@ int main(int argc, char** argv)
         HostText::tr("Close a client that leaves a line unfinished this long (default: "
                      "10000)."),
         HostText::tr("ms"));
+    const QCommandLineOption maxConnections(
+        QStringLiteral("max-connections"),
+        HostText::tr("Connections open at once, in total (default: 1024)."), HostText::tr("count"));
+    const QCommandLineOption maxConnectionsPerPeer(
+        QStringLiteral("max-connections-per-peer"),
+        HostText::tr("Connections open at once from one process (default: 256)."), HostText::tr("count"));
+    const QCommandLineOption firstRequestTimeout(
+        QStringLiteral("first-request-timeout-ms"),
+        HostText::tr("Close a connection that sends no request this long after connecting (default: 30000)."),
+        HostText::tr("ms"));
     const QCommandLineOption queueCapacity(
         QStringLiteral("queue-capacity"),
         HostText::tr("Executions that may wait behind the running one (default: 64)."), HostText::tr("count"));
@@ -146,7 +156,7 @@ int main(int argc, char** argv)
         HostText::tr("Where the host keeps its data, e.g. the audit log audit.jsonl (default: %1).")
             .arg(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)),
         HostText::tr("dir"));
-    parser.addOptions({headless, socket, workspaceRoot, maxLine, partialTimeout, queueCapacity, insecureSocket,
+    parser.addOptions({headless, socket, workspaceRoot, maxLine, partialTimeout, maxConnections, maxConnectionsPerPeer, firstRequestTimeout, queueCapacity, insecureSocket,
                        confirmPolicy, requireToken, maxTokenTtl, approvalTimeout, allowCaller, dataDir});
     parser.process(app);
 
@@ -179,6 +189,12 @@ int main(int argc, char** argv)
         return true;
     };
     qint64 maxLineBytes = 0, partialMs = 0, queueCap = 0, maxTtlMs = 0, approvalMs = 0;
+    qint64 connectionsMax = 0, connectionsPerPeer = 0, firstRequestMs = 0;
+    const Bridge::ServerOptions serverDefaults;
+    if (!positiveOption(maxConnections, serverDefaults.maxConnections, &connectionsMax) ||
+        !positiveOption(maxConnectionsPerPeer, serverDefaults.maxConnectionsPerPeer, &connectionsPerPeer) ||
+        !positiveOption(firstRequestTimeout, serverDefaults.firstRequestTimeoutMs, &firstRequestMs))
+        return ExitUsage;
     if (!positiveOption(maxLine, Bridge::LineFramer::kDefaultMaxLineBytes, &maxLineBytes) ||
         !positiveOption(partialTimeout, 10000, &partialMs) || !positiveOption(queueCapacity, 64, &queueCap) ||
         !positiveOption(maxTokenTtl, stored.maxTokenTtlMs, &maxTtlMs) ||
@@ -213,6 +229,9 @@ int main(int argc, char** argv)
     options.server.socketPath = parser.isSet(socket) ? parser.value(socket) : Bridge::defaultSocketPath();
     options.server.maxLineBytes = maxLineBytes;
     options.server.partialLineTimeoutMs = static_cast<int>(partialMs);
+    options.server.maxConnections = static_cast<int>(std::min<qint64>(connectionsMax, 1 << 20));
+    options.server.maxConnectionsPerPeer = static_cast<int>(std::min<qint64>(connectionsPerPeer, 1 << 20));
+    options.server.firstRequestTimeoutMs = static_cast<int>(std::min<qint64>(firstRequestMs, 24LL * 3600 * 1000));
     options.server.insecureSocketModeForTests = parser.isSet(insecureSocket);
     options.executor.queueCapacity = static_cast<int>(queueCap);
     options.workspaceRoot = parser.isSet(workspaceRoot)    ? parser.value(workspaceRoot)

@@ -48,7 +48,7 @@ QString normalized(QString text)
 } // namespace
 
 Effect classify(const QString& rawBefore, const QString& rawExpected, const QString& rawNow, const QString& text,
-                QString* how)
+                QString* how, bool clear)
 {
     const QString before = normalized(rawBefore), expected = normalized(rawExpected), now = normalized(rawNow);
     if (now == expected) {
@@ -61,7 +61,8 @@ Effect classify(const QString& rawBefore, const QString& rawExpected, const QStr
     }
     // A terminal or an editor that placed the text elsewhere (a prompt, an auto-indent): the
     // text is there once more than before, whole, and nothing else grew.
-    if (!text.isEmpty() && now.count(text) == before.count(text) + 1 && now.size() == before.size() + text.size()) {
+    if (!clear && !text.isEmpty() && now.count(text) == before.count(text) + 1 &&
+        now.size() == before.size() + text.size()) {
         *how = QStringLiteral("inserted elsewhere");
         return Effect::Confirmed;
     }

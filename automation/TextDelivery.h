@@ -22,7 +22,9 @@ int insertLength(const QString& text, bool utf16);
 QString expectedAfter(const QString& before, qsizetype index, const QString& text, bool clear);
 /// How a read-back compares with what was expected; `how` names the comparison
 /// ("equal", "unchanged", "inserted elsewhere", "different").
-Effect classify(const QString& before, const QString& expected, const QString& now, const QString& text, QString* how);
+/// With `clear` only an exact match confirms (the text was to replace everything).
+Effect classify(const QString& before, const QString& expected, const QString& now, const QString& text, QString* how,
+                bool clear = false);
 /// Length and SHA-256 of a text, as evidence shows it (never the text itself).
 QJsonObject observation(const QString& text);
 

@@ -78,6 +78,10 @@ Dispatcher::Dispatcher(Executor& executor, WorkspacePolicy workspace, Permission
 {
     Q_ASSERT(m_security.tokens && m_security.provider && m_security.audit);
     registerMethods();
+    if (!m_security.settings.dataDir.isEmpty() &&
+        !m_replay.setStore(m_security.settings.dataDir + QStringLiteral("/replay-ids.txt")))
+        qCWarning(lcDispatcher) << "cannot keep side-effect request ids in" << m_security.settings.dataDir
+                                << ": a restart forgets them";
 }
 
 Dispatcher::~Dispatcher()
@@ -289,7 +293,12 @@ void Dispatcher::handleParsed(const Caller& caller, const std::variant<JsonRpc::
     }
 
     // Replay protection (DESIGN.md 4) on every well-formed request, read-only ones included.
-    switch (m_replay.admit(meta->requestKey())) {
+    // Each caller has its own share of the window; stop, abort, resume and health are never
+    // refused for lack of room; side effects are remembered across a restart.
+    static const QStringList essential{QStringLiteral("desktop.stop"), QStringLiteral("desktop.abort"),
+                                       QStringLiteral("desktop.resume"), QStringLiteral("desktop.health")};
+    switch (m_replay.admit(meta->requestId, static_cast<quint64>(std::max<qint64>(0, caller.peer.pid)),
+                           essential.contains(request.method), spec.sideEffect)) {
     case ReplayGuard::Verdict::Fresh:
         break;
     case ReplayGuard::Verdict::Replayed:

@@ -277,12 +277,15 @@ int Executor::abortAll(AbortAllReason reason, const AbortHook& hook)
     for (const auto& job : jobs) {
         if (hook)
             hook(job->spec.executionId, *job->spec.record);
-        answer(job, Error::make(ErrorCode::Aborted, why,
-                                QJsonObject{{QStringLiteral("executionId"), job->spec.executionId},
-                                            {QStringLiteral("reason"), shutdown ? QStringLiteral("shutdown")
-                                                                                : QStringLiteral("stop")},
-                                            {QStringLiteral("phase"), job->started ? QStringLiteral("running")
-                                                                                   : QStringLiteral("queued")}}));
+        Error error = Error::make(ErrorCode::Aborted, why,
+                                  QJsonObject{{QStringLiteral("executionId"), job->spec.executionId},
+                                              {QStringLiteral("reason"), shutdown ? QStringLiteral("shutdown")
+                                                                                  : QStringLiteral("stop")},
+                                              {QStringLiteral("phase"), job->started ? QStringLiteral("running")
+                                                                                     : QStringLiteral("queued")}});
+        if (job->started && job->spec.sideEffect)
+            error.withDetail(QStringLiteral("mayHaveHadEffect"), true);
+        answer(job, error);
     }
     return static_cast<int>(jobs.size());
 }
@@ -300,9 +303,12 @@ void Executor::connectionClosed(quint64 connectionId)
         job->cancel->cancel(CancelToken::Reason::Disconnected);
         if (!job->started)
             std::erase(m_queue, job);
-        answer(job, Error::make(ErrorCode::Aborted, QStringLiteral("the client disconnected"),
-                                QJsonObject{{QStringLiteral("executionId"), job->spec.executionId},
-                                            {QStringLiteral("reason"), QStringLiteral("disconnected")}}));
+        Error error = Error::make(ErrorCode::Aborted, QStringLiteral("the client disconnected"),
+                                  QJsonObject{{QStringLiteral("executionId"), job->spec.executionId},
+                                              {QStringLiteral("reason"), QStringLiteral("disconnected")}});
+        if (job->started && job->spec.sideEffect)
+            error.withDetail(QStringLiteral("mayHaveHadEffect"), true);
+        answer(job, error);
     }
 }
 

@@ -506,12 +506,11 @@ JobFunction click(ClickParams params)
             if (const auto diff = pixelDiff(beforePng, afterPng, node.frame)) {
                 Verification& v = outcome->verification;
                 v.observed.insert(QStringLiteral("pixelDiff"), *diff);
-                if (v.effect != Effect::Confirmed && diff->value(QStringLiteral("changedPixels")).toInteger() > 0) {
-                    QJsonArray changes = v.observed.value(QStringLiteral("changes")).toArray();
-                    changes.append(QStringLiteral("the element's pixels changed"));
-                    v.observed.insert(QStringLiteral("changes"), changes);
-                    v.effect = Effect::Confirmed;
-                    v.reason.clear();
+                // Pixels alone do not confirm: the pointer's hover changes them too. They do
+                // mean "not nothing", so a no-op becomes unverifiable.
+                if (v.effect == Effect::SuspectedNoop && diff->value(QStringLiteral("changedPixels")).toInteger() > 0) {
+                    v.effect = Effect::Unverifiable;
+                    v.reason = QStringLiteral("only the element's pixels changed, which the pointer's hover alone can do");
                 }
             }
         }

@@ -6,7 +6,16 @@
 #include <QLocalSocket>
 #include <QLoggingCategory>
 
+#include <QDateTime>
+
+#include <cstring>
+
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 namespace Bridge {
@@ -33,6 +42,25 @@ bool processAlive(qint64 pid)
     return state != 'Z' && state != 'X';
 }
 
+// Descriptors kept free for the host's own needs (threads' wakeup pipes, evidence files, the
+// AT-SPI and X connections): GLib aborts the process when it cannot create a wakeup pipe.
+constexpr int kDescriptorHeadroom = 32;
+
+// The soft descriptor limit, raised to the hard one (as servers do) so the caps, not the
+// limit, decide how many clients fit.
+int descriptorLimit()
+{
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0)
+        return 1024;
+    if (limit.rlim_cur < limit.rlim_max) {
+        rlimit raised{limit.rlim_max, limit.rlim_max};
+        if (::setrlimit(RLIMIT_NOFILE, &raised) == 0)
+            limit = raised;
+    }
+    return limit.rlim_cur == RLIM_INFINITY ? (1 << 20) : static_cast<int>(std::min<rlim_t>(limit.rlim_cur, 1 << 20));
+}
+
 QString describeProcess(qint64 pid)
 {
     const QString exe = processExecutable(pid);
@@ -50,6 +78,12 @@ Connection::Connection(QLocalSocket* socket, quint64 id, const PeerInfo& peer, S
     m_partialTimer.setSingleShot(true);
     m_partialTimer.setInterval(server.options().partialLineTimeoutMs);
     connect(&m_partialTimer, &QTimer::timeout, this, &Connection::onPartialTimeout);
+    if (server.options().firstRequestTimeoutMs > 0) {
+        m_firstRequestTimer.setSingleShot(true);
+        m_firstRequestTimer.setInterval(server.options().firstRequestTimeoutMs);
+        connect(&m_firstRequestTimer, &QTimer::timeout, this, &Connection::onFirstRequestTimeout);
+        m_firstRequestTimer.start();
+    }
     connect(m_socket, &QLocalSocket::readyRead, this, &Connection::onReadyRead);
     connect(m_socket, &QLocalSocket::bytesWritten, this, [this] {
         if (m_paused && m_socket->bytesToWrite() < m_server.options().maxPendingWriteBytes / 2) {
@@ -125,6 +159,9 @@ void Connection::processLines()
         }
         if (item->line.trimmed().isEmpty())
             continue;
+        // It has spoken: from now on it is never closed for being idle (subscribers, sessions).
+        m_spoken = true;
+        m_firstRequestTimer.stop();
         const auto decoded = JsonRpc::decode(item->line);
         if (!decoded) {
             send(JsonRpc::encodeLine(JsonRpc::errorResponse(QJsonValue(), decoded.error())));
@@ -159,12 +196,25 @@ void Connection::onPartialTimeout()
                     {QStringLiteral("pendingBytes"), m_framer.pendingBytes()}}));
 }
 
+void Connection::onFirstRequestTimeout()
+{
+    if (m_spoken || m_closing)
+        return;
+    qCInfo(lcServer) << "connection" << m_id << "(pid" << m_peer.pid << ") sent no request within"
+                     << m_server.options().firstRequestTimeoutMs << "ms; closing it";
+    refuse(Error::invalidRequest(
+        QStringLiteral("no request within %1 ms of connecting; closing the connection")
+            .arg(m_server.options().firstRequestTimeoutMs),
+        -32600,
+        QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_request")},
+                    {QStringLiteral("timeoutMs"), m_server.options().firstRequestTimeoutMs}}));
+}
+
 Server::Server(Dispatcher& dispatcher, Executor& executor, ServerOptions options, CallerPolicy callers,
                QObject* parent)
     : QObject(parent), m_dispatcher(dispatcher), m_executor(executor), m_options(std::move(options)),
       m_callers(std::move(callers))
 {
-    connect(&m_server, &QLocalServer::newConnection, this, &Server::onNewConnection);
 }
 
 Server::~Server()
@@ -243,14 +293,37 @@ bool Server::listen(QString* error, bool* alreadyServed)
         QLocalServer::removeServer(path);
     }
 
-    m_server.setSocketOptions(QLocalServer::UserAccessOption);
-    if (!m_server.listen(path)) {
-        *error = QStringLiteral("cannot listen on %1: %2").arg(path, m_server.errorString());
+    const QByteArray pathBytes = QFile::encodeName(path);
+    sockaddr_un address{};
+    if (pathBytes.size() >= static_cast<qsizetype>(sizeof(address.sun_path))) {
+        *error = QStringLiteral("the socket path is longer than %1 bytes: %2").arg(sizeof(address.sun_path) - 1).arg(path);
         m_lock->unlock();
         m_lock.reset();
         return false;
     }
-    ::chmod(QFile::encodeName(path).constData(), m_options.insecureSocketModeForTests ? 0666 : 0600);
+    address.sun_family = AF_UNIX;
+    std::memcpy(address.sun_path, pathBytes.constData(), static_cast<size_t>(pathBytes.size()));
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    // The file is created 0600 (umask 0177 around bind), so there is no moment it is wider.
+    const mode_t oldMask = ::umask(0177);
+    const bool bound = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0;
+    const int bindErrno = errno;
+    ::umask(oldMask);
+    if (!bound || ::listen(fd, m_options.listenBacklog) != 0) {
+        *error = QStringLiteral("cannot listen on %1: %2")
+                     .arg(path, QString::fromLocal8Bit(::strerror(bound ? errno : bindErrno)));
+        if (fd >= 0)
+            ::close(fd);
+        m_lock->unlock();
+        m_lock.reset();
+        return false;
+    }
+    m_listenFd = fd;
+    m_descriptorLimit = descriptorLimit();
+    m_reserveFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    m_notifier = new QSocketNotifier(static_cast<qintptr>(m_listenFd), QSocketNotifier::Read, this);
+    connect(m_notifier, &QSocketNotifier::activated, this, &Server::onAcceptable);
+    ::chmod(pathBytes.constData(), m_options.insecureSocketModeForTests ? 0666 : 0600);
     if (m_options.insecureSocketModeForTests)
         qCWarning(lcServer) << "TEST MODE: the socket" << path << "is world-accessible (0666)";
     return true;
@@ -266,9 +339,16 @@ QString Server::socketMode() const
 
 void Server::close()
 {
-    if (m_server.isListening()) {
-        m_server.close(); // removes the socket file
+    if (m_listenFd >= 0) {
+        delete m_notifier;
+        m_notifier = nullptr;
+        ::close(m_listenFd);
+        m_listenFd = -1;
         QFile::remove(m_options.socketPath);
+    }
+    if (m_reserveFd >= 0) {
+        ::close(m_reserveFd);
+        m_reserveFd = -1;
     }
     if (m_lock) {
         m_lock->unlock();
@@ -288,28 +368,123 @@ void Server::flushAll(int waitMs)
     }
 }
 
-void Server::onNewConnection()
+void Server::refuseRaw(int fd, const Error& error)
 {
-    while (QLocalSocket* socket = m_server.nextPendingConnection()) {
-        const auto peer = peerFromSocket(socket->socketDescriptor());
-        const quint64 id = m_nextId++;
-        auto* connection = new Connection(socket, id, peer.value_or(PeerInfo{}), *this);
-        // DESIGN.md 6: checked once here; the identity is pinned for the connection's life.
-        if (auto refused = m_callers.check(peer)) {
-            qCWarning(lcServer).noquote() << "refused a connection from pid" << (peer ? peer->pid : -1) << "uid"
-                                          << (peer ? peer->uid : -1) << (peer ? peer->executable : QString()) << ":"
-                                          << refused->details.value(QStringLiteral("reason")).toString();
-            Q_EMIT callerRefused(peer.value_or(PeerInfo{}), *refused);
-            connection->refuse(*refused);
+    // One best-effort error line without blocking, then close.
+    const QByteArray line = JsonRpc::encodeLine(JsonRpc::errorResponse(QJsonValue(), error));
+    [[maybe_unused]] const ssize_t sent = ::send(fd, line.constData(), static_cast<size_t>(line.size()),
+                                                 MSG_DONTWAIT | MSG_NOSIGNAL);
+    ::close(fd);
+}
+
+void Server::logExhaustion()
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (m_lastExhaustionLogMs < 0 || now - m_lastExhaustionLogMs > 5000) {
+        qCWarning(lcServer) << "out of file descriptors while accepting (limit" << m_descriptorLimit << ","
+                            << m_connections.size() << "connections open," << m_exhaustionRefusals
+                            << "clients turned away so far); still listening";
+        m_lastExhaustionLogMs = now;
+    }
+}
+
+void Server::onAcceptable()
+{
+    // A bounded batch per wake-up, so one burst of clients cannot starve the event loop.
+    for (int n = 0; n < 256 && m_listenFd >= 0; ++n) {
+        const int fd = ::accept4(m_listenFd, nullptr, nullptr, SOCK_CLOEXEC);
+        if (fd >= 0 && fd >= m_descriptorLimit - kDescriptorHeadroom) {
+            // Descriptors are handed out lowest first: one this high means the host is nearly
+            // out of them. Turn the client away now rather than let the host itself fail.
+            ++m_exhaustionRefusals;
+            refuseRaw(fd, Error::make(ErrorCode::HostNotReady,
+                                      QStringLiteral("the host is running out of file descriptors; try again shortly"),
+                                      QJsonObject{{QStringLiteral("reason"), QStringLiteral("out_of_descriptors")}}));
+            logExhaustion();
             continue;
         }
-        m_connections.insert(id, connection);
-        connect(connection, &Connection::closed, this, [this](quint64 closedId) {
-            m_connections.remove(closedId);
-            m_executor.connectionClosed(closedId);
-            m_dispatcher.connectionClosed(closedId);
-        });
+        if (fd >= 0) {
+            auto* socket = new QLocalSocket;
+            if (!socket->setSocketDescriptor(fd, QLocalSocket::ConnectedState, QIODevice::ReadWrite)) {
+                ::close(fd);
+                delete socket;
+                continue;
+            }
+            admit(socket);
+            continue;
+        }
+        if (errno == EINTR || errno == ECONNABORTED || errno == EPROTO)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+            return;
+        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+            // Out of descriptors: spend the reserve one to take the waiting client, tell it why,
+            // and close it (it would otherwise wait in the queue, and the notifier would spin).
+            ++m_exhaustionRefusals;
+            if (m_reserveFd >= 0) {
+                ::close(m_reserveFd);
+                m_reserveFd = -1;
+            }
+            const int spare = ::accept4(m_listenFd, nullptr, nullptr, SOCK_CLOEXEC);
+            if (spare >= 0)
+                refuseRaw(spare, Error::make(ErrorCode::HostNotReady,
+                                             QStringLiteral("the host has run out of file descriptors; try again shortly"),
+                                             QJsonObject{{QStringLiteral("reason"), QStringLiteral("out_of_descriptors")}}));
+            m_reserveFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+            logExhaustion();
+            // Back off: give descriptors a moment to come back before accepting again.
+            m_notifier->setEnabled(false);
+            QTimer::singleShot(100, this, [this] {
+                if (m_notifier)
+                    m_notifier->setEnabled(true);
+            });
+            return;
+        }
+        qCWarning(lcServer) << "accept failed:" << ::strerror(errno) << "; still listening";
+        return;
     }
+}
+
+void Server::admit(QLocalSocket* socket)
+{
+    const auto peer = peerFromSocket(socket->socketDescriptor());
+    const quint64 id = m_nextId++;
+    auto* connection = new Connection(socket, id, peer.value_or(PeerInfo{}), *this);
+    // DESIGN.md 6: checked once here; the identity is pinned for the connection's life.
+    if (auto refused = m_callers.check(peer)) {
+        qCWarning(lcServer).noquote() << "refused a connection from pid" << (peer ? peer->pid : -1) << "uid"
+                                      << (peer ? peer->uid : -1) << (peer ? peer->executable : QString()) << ":"
+                                      << refused->details.value(QStringLiteral("reason")).toString();
+        Q_EMIT callerRefused(peer.value_or(PeerInfo{}), *refused);
+        connection->refuse(*refused);
+        return;
+    }
+    // Caps, so one process cannot take every connection (and descriptor) of the host.
+    int fromPeer = 0;
+    for (const auto& other : std::as_const(m_connections)) {
+        if (other && peer && other->peer().pid == peer->pid)
+            ++fromPeer;
+    }
+    const bool tooMany = m_connections.size() >= m_options.maxConnections;
+    if (tooMany || fromPeer >= m_options.maxConnectionsPerPeer) {
+        const int limit = tooMany ? m_options.maxConnections : m_options.maxConnectionsPerPeer;
+        qCWarning(lcServer) << "refused a connection from pid" << (peer ? peer->pid : -1) << ":"
+                            << (tooMany ? "too many connections" : "too many connections from this process") << limit;
+        connection->refuse(Error::make(
+            ErrorCode::HostNotReady,
+            tooMany ? QStringLiteral("the host has %1 connections open; try again shortly").arg(limit)
+                    : QStringLiteral("this process has %1 connections open; close some and try again").arg(limit),
+            QJsonObject{{QStringLiteral("reason"), tooMany ? QStringLiteral("too_many_connections")
+                                                           : QStringLiteral("too_many_connections_from_peer")},
+                        {QStringLiteral("limit"), limit}}));
+        return;
+    }
+    m_connections.insert(id, connection);
+    connect(connection, &Connection::closed, this, [this](quint64 closedId) {
+        m_connections.remove(closedId);
+        m_executor.connectionClosed(closedId);
+        m_dispatcher.connectionClosed(closedId);
+    });
 }
 
 } // namespace Bridge

@@ -5,6 +5,7 @@
 #include "LineFramer.h"
 
 #include <QLocalServer>
+#include <QSocketNotifier>
 #include <QLockFile>
 #include <QPointer>
 #include <QTimer>
@@ -24,6 +25,15 @@ struct ServerOptions
     qint64 maxPendingWriteBytes = 64 * 1024 * 1024;
     /// Tests only: make the socket 0666 so another user can reach it (the uid check must still refuse).
     bool insecureSocketModeForTests = false;
+    /// Connections open at once, in total and from one process; more are refused at accept
+    /// (DESKTOP_HOST_NOT_READY, retryable). The defaults leave room for 200 clients of one process.
+    int maxConnections = 1024;
+    int maxConnectionsPerPeer = 256;
+    /// A connection that has not completed a first request this long is closed; one that has
+    /// spoken is never cut for being idle. 0: never.
+    int firstRequestTimeoutMs = 30000;
+    /// Connections the kernel queues before the host accepts them.
+    int listenBacklog = 512;
 };
 
 class Server;
@@ -52,6 +62,7 @@ private:
     void onReadyRead();
     void processLines();
     void onPartialTimeout();
+    void onFirstRequestTimeout();
 
     QLocalSocket* m_socket;
     quint64 m_id;
@@ -59,13 +70,18 @@ private:
     Server& m_server;
     LineFramer m_framer;
     QTimer m_partialTimer;
+    QTimer m_firstRequestTimer;
+    bool m_spoken = false;
     bool m_closing = false;
     bool m_paused = false;
 };
 
-/// The local socket front door (DESIGN.md 3): QLocalServer at the socket path, directory 0700,
+/// The local socket front door (DESIGN.md 3): a Unix socket at the socket path, directory 0700,
 /// socket 0600, one live host per path, the caller policy (SO_PEERCRED uid, executable
-/// allowlist) checked on every connection at accept.
+/// allowlist) checked on every connection at accept. The host owns the listening socket and
+/// accepts itself (QLocalServer closes its listener and deletes the socket file on any failed
+/// accept, e.g. when descriptors run out): on EMFILE it uses a reserve descriptor to take the
+/// waiting connection, tells it why and closes it, and backs off briefly; the listener stays.
 class Server final : public QObject
 {
     Q_OBJECT
@@ -83,7 +99,7 @@ public:
     void flushAll(int waitMs);
 
     QString socketPath() const { return m_options.socketPath; }
-    bool isListening() const { return m_server.isListening(); }
+    bool isListening() const { return m_listenFd >= 0; }
     QString socketMode() const;
     int connectionCount() const { return static_cast<int>(m_connections.size()); }
     const ServerOptions& options() const { return m_options; }
@@ -100,13 +116,21 @@ Q_SIGNALS:
 
 private:
     friend class Connection;
-    void onNewConnection();
+    void onAcceptable();
+    void admit(QLocalSocket* socket);
+    void refuseRaw(int fd, const Automation::Error& error);
+    void logExhaustion();
 
     Dispatcher& m_dispatcher;
     Executor& m_executor;
     ServerOptions m_options;
     CallerPolicy m_callers;
-    QLocalServer m_server;
+    int m_listenFd = -1;
+    int m_reserveFd = -1; ///< spent to accept (and turn away) a client when descriptors run out
+    int m_descriptorLimit = 1024;
+    QSocketNotifier* m_notifier = nullptr;
+    qint64 m_lastExhaustionLogMs = -1;
+    int m_exhaustionRefusals = 0;
     std::unique_ptr<QLockFile> m_lock;
     QHash<quint64, QPointer<Connection>> m_connections;
     quint64 m_nextId = 1;

@@ -733,6 +733,18 @@ Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
         <source>settings: %1</source>
         <translation>设置：%1</translation>
     </message>
+    <message>
+        <source>Connections open at once, in total (default: 1024).</source>
+        <translation>同时打开的连接总数（默认：1024）。</translation>
+    </message>
+    <message>
+        <source>Connections open at once from one process (default: 256).</source>
+        <translation>单个进程同时打开的连接数（默认：256）。</translation>
+    </message>
+    <message>
+        <source>Close a connection that sends no request this long after connecting (default: 30000).</source>
+        <translation>连接后在这段时间内未发送任何请求的连接将被关闭（默认：30000）。</translation>
+    </message>
 </context>
 <context>
     <name>HostSettings</name>

@@ -60,6 +60,9 @@ TEST(TextDelivery, ClassifiesReadBacks)
     EXPECT_EQ(how, QStringLiteral("inserted elsewhere"));
     // Gecko's invisible U+FEFF at the end of an entry is not a difference.
     EXPECT_EQ(classify(QString(), kMixed, kMixed + QChar(0xFEFF), kMixed, &how), Effect::Confirmed);
+    // Asked to replace everything, text that landed beside the old one is not the result.
+    EXPECT_EQ(classify(QStringLiteral("old"), QStringLiteral("new"), QStringLiteral("newold"), QStringLiteral("new"), &how, true),
+              Effect::Partial);
     // Typed twice is not "inserted elsewhere".
     EXPECT_EQ(classify(QStringLiteral("$ "), QStringLiteral("$ ab"), QStringLiteral("$ abab"), QStringLiteral("ab"), &how),
               Effect::Partial);

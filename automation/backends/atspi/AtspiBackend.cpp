@@ -203,6 +203,11 @@ bool AtspiBackend::App::childrenEventsReliable() const
     return toolkit.compare(QLatin1String("GTK"), Qt::CaseInsensitive) == 0;
 }
 
+bool AtspiBackend::App::isQt() const
+{
+    return toolkit.compare(QLatin1String("Qt"), Qt::CaseInsensitive) == 0;
+}
+
 bool AtspiBackend::App::utf16Units() const
 {
     // (Gecko counts UTF-16 units as well, but pads each character outside the BMP with U+FEFF
@@ -396,6 +401,9 @@ void AtspiBackend::readToolkit(App& app, const CallContext& context)
 {
     if (!app.toolkit.isEmpty())
         return;
+    // An app that did not say recently is not asked on every call (each ask may wait).
+    if (const auto retry = m_toolkitRetry.constFind(app.root.service); retry != m_toolkitRetry.cend() && !retry->hasExpired())
+        return;
     const QString iface = QStringLiteral("org.a11y.atspi.Application");
     auto name = send(app.root, Interface::Properties, QStringLiteral("Get"), {iface, QStringLiteral("ToolkitName")},
                      context.callTimeoutMs(kDiscoveryCapMs));
@@ -403,8 +411,10 @@ void AtspiBackend::readToolkit(App& app, const CallContext& context)
                         context.callTimeoutMs(kDiscoveryCapMs));
     name.waitForFinished();
     version.waitForFinished();
-    if (name.isError())
+    if (name.isError()) {
+        m_toolkitRetry.insert(app.root.service, QDeadlineTimer(5000));
         return;
+    }
     app.toolkit = unwrap(firstArgument(name)).toString();
     if (!version.isError())
         app.toolkitVersion = unwrap(firstArgument(version)).toString();
@@ -1051,11 +1061,13 @@ Result<Snapshot> AtspiBackend::walk(const App& app, const Window& window, const 
                 if (!p.known || !p.known->name)
                     p.name = send(ids.ref, Interface::Properties, QStringLiteral("Get"),
                                   {accessible, QStringLiteral("Name")}, timeout);
-                // Where the toolkit does not report new children, only the children of controls
-                // that never hold any (buttons, labels, fields...) are taken from the cache.
+                // Where the toolkit does not report new children, only Qt's controls that never
+                // hold any (buttons, labels, fields...) keep their cached empty list (in a web
+                // page a label may hold a checkbox).
                 p.childrenVouched =
                     p.known && p.known->children &&
-                    (trustChildren || (p.known->role && Atspi::isLeafControl(*p.known->role) && p.known->children->isEmpty()));
+                    (trustChildren || (app.isQt() && p.known->role && Atspi::isLeafControl(*p.known->role) &&
+                                       p.known->children->isEmpty()));
                 if (ids.depth < bounds.maxDepth && !p.childrenVouched) {
                     // A container's cached children are checked against its ChildCount, which
                     // the app answers without building every child (Qt's GetChildren on a
@@ -1370,9 +1382,11 @@ AtspiBackend::ElementState AtspiBackend::readElementState(const Ref& ref, int ti
     state.high = bits.value(1);
     // A defunct element is gone as far as the person can see.
     state.gone = Atspi::hasState(state.low, state.high, Atspi::StateDefunct);
-    if (!name.isError())
+    state.nameRead = !name.isError();
+    if (state.nameRead)
         state.name = unwrap(firstArgument(name)).toString();
-    if (!count.isError())
+    state.countRead = !count.isError();
+    if (state.countRead)
         state.childCount = unwrap(firstArgument(count)).toInt();
     return state;
 }
@@ -1456,7 +1470,7 @@ Verification AtspiBackend::verifyChange(const App& app, const Baseline& before, 
     QDeadlineTimer until(budget);
     QStringList seen;
     while (true) {
-        const int timeout = static_cast<int>(std::clamp<qint64>(until.remainingTime(), 20, 250));
+        const int timeout = static_cast<int>(std::clamp<qint64>(until.remainingTime(), 100, 250));
         // A round trip the app answers only after handling what came before it.
         ElementState now;
         if (!before.target.isNull())
@@ -1491,9 +1505,9 @@ Verification AtspiBackend::verifyChange(const App& app, const Baseline& before, 
                                        (1u << 20 /*pressed*/);
                 if ((now.low & ~ignore) != (before.targetState.low & ~ignore) || now.high != before.targetState.high)
                     changes.append(QStringLiteral("the target's state changed"));
-                if (now.name != before.targetState.name)
+                if (now.nameRead && before.targetState.nameRead && now.name != before.targetState.name)
                     changes.append(QStringLiteral("the target's name changed"));
-                if (now.childCount != before.targetState.childCount)
+                if (now.countRead && before.targetState.countRead && now.childCount != before.targetState.childCount)
                     changes.append(QStringLiteral("the target's children changed"));
             }
         }
@@ -1512,6 +1526,13 @@ Verification AtspiBackend::verifyChange(const App& app, const Baseline& before, 
         if (until.hasExpired() || context.checkpoint())
             break;
         QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(until.remainingTime(), 1, 25)));
+    }
+    if (v.effect != Effect::Confirmed && sawAnswer && !lastAnswered) {
+        // The last look may have had little time: before calling the app busy, ask it once more.
+        auto probe = send(app.root, Interface::Accessible, QStringLiteral("GetRole"), {},
+                          static_cast<int>(std::clamp<qint64>(context.remainingMs() - 100, 1, 200)));
+        probe.waitForFinished();
+        lastAnswered = !probe.isError();
     }
     if (v.effect != Effect::Confirmed) {
         if (sawAnswer && lastAnswered) {
@@ -1624,6 +1645,12 @@ Result<ActionOutcome> AtspiBackend::press(const ResolvedRoute& route, const Node
     bool answered = false;
     Verification v = verifyChange(app, before, QStringLiteral("a change in the app after the action"),
                                   pending ? 2000 : 600, context, &answered);
+    if (pending && v.effect == Effect::SuspectedNoop) {
+        // The action has not returned: it may still be doing its work (a nested event loop
+        // without a new window). Retrying would run it twice.
+        v.effect = Effect::Unverifiable;
+        v.reason = QStringLiteral("the action has not returned yet and nothing has changed so far");
+    }
     const QString deliveredBy = QStringLiteral("accessibilityAction:") + names[best].toLower();
     QJsonObject path{{QStringLiteral("path"), deliveredBy},
                      {QStringLiteral("effect"), effectName(v.effect)},
@@ -1736,17 +1763,19 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
     }
 
     // What the field holds now, where the caret is, and what it should hold afterwards.
-    const auto readText = [&](QString* out) {
-        auto back = send(ref, Interface::Text, QStringLiteral("GetText"), {0, -1}, callTimeout(context));
+    const auto readText = [&](QString* out, int timeoutMs = -1) {
+        auto back = send(ref, Interface::Text, QStringLiteral("GetText"), {0, -1},
+                         timeoutMs > 0 ? std::min(timeoutMs, callTimeout(context)) : callTimeout(context));
         back.waitForFinished();
         if (back.isError())
             return false;
         *out = firstArgument(back).toString();
         return true;
     };
-    const auto readCount = [&]() {
+    const auto readCount = [&](int timeoutMs = -1) {
         auto count = send(ref, Interface::Properties, QStringLiteral("Get"),
-                          {QStringLiteral("org.a11y.atspi.Text"), QStringLiteral("CharacterCount")}, callTimeout(context));
+                          {QStringLiteral("org.a11y.atspi.Text"), QStringLiteral("CharacterCount")},
+                          timeoutMs > 0 ? std::min(timeoutMs, callTimeout(context)) : callTimeout(context));
         count.waitForFinished();
         return count.isError() ? -1 : unwrap(firstArgument(count)).toInt();
     };
@@ -1774,22 +1803,27 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
     // Verifies the field after one delivery path: polls until it holds the expected text, or
     // until it stops changing, within `budgetMs`.
     QString lastRead = before;
+    Effect lastEffect = Effect::SuspectedNoop;
     const auto verifyField = [&](int budgetMs, QJsonObject* observed) -> Effect {
         verifyTimer.restart();
         QDeadlineTimer until(std::max<qint64>(0, std::min<qint64>(budgetMs, context.remainingMs() - 150)));
+        // Each read waits no longer than what is left of this path's verification.
+        const auto readTimeout = [&until] { return static_cast<int>(std::clamp<qint64>(until.remainingTime(), 50, 500)); };
         Effect effect = Effect::SuspectedNoop;
         if (canRead && haveBefore) {
-            QString now, how;
+            QString now = before, how;
+            bool anyRead = false;
             QElapsedTimer stable;
             stable.start();
             QString previous = before;
             while (true) {
-                if (readText(&now)) {
+                if (readText(&now, readTimeout())) {
+                    anyRead = true;
                     if (now != previous) {
                         previous = now;
                         stable.restart();
                     }
-                    effect = TextDelivery::classify(before, expected, now, text, &how);
+                    effect = TextDelivery::classify(before, expected, now, text, &how, options.clearBefore);
                     // Settled: confirmed, or something arrived and has not changed for 250 ms.
                     if (effect == Effect::Confirmed || (effect == Effect::Partial && stable.elapsed() >= 250))
                         break;
@@ -1798,30 +1832,47 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
                     break;
                 QThread::msleep(20);
             }
-            lastRead = now;
+            if (!anyRead) {
+                // The app did not answer a single read after the input: it may be busy with it.
+                // Nothing can be said, and moving on to another path could type the text twice.
+                effect = Effect::Unverifiable;
+                how = QStringLiteral("unreadable");
+            } else {
+                lastRead = now;
+            }
             *observed = TextDelivery::observation(now);
             observed->insert(QStringLiteral("comparison"), how);
         } else if (target && hasText && countBefore >= 0) {
             // A secure field is never read; its length is the signal.
             int now = countBefore;
             while (true) {
-                now = readCount();
+                now = readCount(readTimeout());
                 if (now == expectedCount || until.hasExpired() || context.checkpoint())
                     break;
                 QThread::msleep(20);
             }
-            effect = now == expectedCount ? Effect::Confirmed : now == countBefore ? Effect::SuspectedNoop : Effect::Partial;
+            // A length that was already the expected one tells nothing (re-entering a PIN of
+            // the same length into a field that ignored the clearing).
+            effect = now < 0                       ? Effect::Unverifiable
+                     : expectedCount == countBefore ? Effect::Unverifiable
+                     : now == expectedCount        ? Effect::Confirmed
+                     : now == countBefore          ? Effect::SuspectedNoop
+                                                   : Effect::Partial;
             *observed = QJsonObject{{QStringLiteral("characterCount"), now}, {QStringLiteral("expectedCount"), expectedCount}};
         } else {
             effect = Effect::Unverifiable;
         }
         verifyMs += verifyTimer.elapsed();
+        lastEffect = effect;
         return effect;
     };
     // Puts the field back as it was before a path that did not deliver, so the next one does
     // not double the text. False when that cannot be done (the ladder then stops).
     const auto restore = [&]() {
-        if (!haveBefore || lastRead == before)
+        // A field that is never read (a secure one) can be tried again only when nothing arrived.
+        if (!haveBefore)
+            return lastEffect == Effect::SuspectedNoop;
+        if (lastRead == before)
             return true;
         if (!hasEditable)
             return false;
@@ -1843,7 +1894,10 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
         if (hasEditable) {
             auto set = send(ref, Interface::EditableText, QStringLiteral("SetTextContents"), {QString()}, callTimeout(context));
             set.waitForFinished();
-            if (!set.isError() && firstArgument(set).toBool())
+            // Accepted is not done (Gecko accepts and ignores): the field must read back empty.
+            QString now;
+            const bool empty = canRead ? readText(&now) && now.isEmpty() : readCount() == 0;
+            if (!set.isError() && firstArgument(set).toBool() && empty)
                 return std::nullopt;
         }
         const unsigned long control = X11Session::keysymControl();
@@ -1983,30 +2037,27 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
         Verification seen = verifyChange(app, *noTargetBaseline, QStringLiteral("the app reports a text change"), 500,
                                          context);
         verifyMs += seen.verifyMs;
-        // The element the app says it inserted text into is the one to read back.
+        // What the app says it inserted, and where: the text inserted into one element since
+        // the input must hold what was sent (the element's old content does not count).
         QStringList inserted;
+        QHash<QString, QString> insertedText;
         for (const auto& a : m_tree->activitySince(noTargetBaseline->service, noTargetBaseline->mark)) {
-            if (a.kind.startsWith(QLatin1String("TextChanged:insert")) && !inserted.contains(a.path))
-                inserted.prepend(a.path);
+            if (!a.kind.startsWith(QLatin1String("TextChanged:insert")))
+                continue;
+            if (!inserted.contains(a.path))
+                inserted.append(a.path);
+            insertedText[a.path] += a.data;
         }
-        v.expected = QStringLiteral("the element the app inserted text into reads back the text");
+        v.expected = QStringLiteral("the app reports inserting the text into the focused element");
         v.observed = seen.observed;
         bool found = false;
-        for (const QString& path : inserted.mid(0, 4)) {
-            auto back = send(Ref{noTargetBaseline->service, path}, Interface::Text, QStringLiteral("GetText"), {0, -1},
-                             callTimeout(context));
-            back.waitForFinished();
-            if (back.isError())
-                continue;
-            QString how;
-            const QString now = firstArgument(back).toString();
-            // Without a "before" for this element, the text being there whole is the evidence.
-            if (TextDelivery::classify(QString(), text, now, text, &how) == Effect::Confirmed ||
-                QString(now).remove(QChar(0xFEFF)).contains(text)) {
+        for (const QString& path : std::as_const(inserted)) {
+            const QString got = QString(insertedText.value(path)).remove(QChar(0xFEFF));
+            if (got.contains(text)) {
                 found = true;
-                QJsonObject readBack = TextDelivery::observation(now);
+                QJsonObject readBack = TextDelivery::observation(got);
                 readBack.insert(QStringLiteral("element"), path);
-                v.observed.insert(QStringLiteral("readBack"), readBack);
+                v.observed.insert(QStringLiteral("inserted"), readBack);
                 break;
             }
         }
@@ -2014,9 +2065,13 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
             effect = Effect::Confirmed;
             outcome.readBack = true;
             outcome.matched = true;
-        } else if (!inserted.isEmpty()) {
+        } else if (!inserted.isEmpty() && std::any_of(insertedText.cbegin(), insertedText.cend(),
+                                                      [](const QString& t) { return !t.isEmpty(); })) {
             effect = Effect::Partial;
             v.reason = QStringLiteral("the app inserted text, but not the text that was sent");
+        } else if (!inserted.isEmpty()) {
+            effect = Effect::Unverifiable;
+            v.reason = QStringLiteral("the app reports inserting text but not which; pass a target to have it read back");
         } else if (seen.effect == Effect::SuspectedNoop) {
             effect = Effect::SuspectedNoop;
             v.reason = QStringLiteral("the app reported no change after the text was sent");
@@ -2032,8 +2087,12 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
     }
     v.effect = effect;
     v.verifyMs = verifyMs;
+    // The field's own reports of this typing are not noise for the next action.
+    m_settledAt.insert(app.root.service, m_tree->nowMs());
     if (effect == Effect::SuspectedNoop && v.reason.isEmpty())
         v.reason = QStringLiteral("the text did not arrive by any path");
+    if (effect == Effect::Unverifiable && v.reason.isEmpty())
+        v.reason = QStringLiteral("the field could not be read back after the input");
     if (effect == Effect::Partial && v.reason.isEmpty())
         v.reason = QStringLiteral("the field does not hold the expected text");
     return outcome;

@@ -70,6 +70,7 @@ public:
         /// ChildrenChanged for new windows and rows, Gecko misses some while a page loads) cached
         /// children are checked against ChildCount on every walk.
         bool childrenEventsReliable() const;
+        bool isQt() const;
         /// Offsets and EditableText lengths count UTF-16 units (Qt) rather than characters/bytes.
         bool utf16Units() const;
     };
@@ -134,6 +135,7 @@ private:
         quint32 low = 0, high = 0;
         QString name;
         int childCount = -1;
+        bool nameRead = false, countRead = false; ///< compared only when read on both sides
     };
     struct Baseline
     {
@@ -166,6 +168,7 @@ private:
     QHash<QString, bool> m_cacheSupport;     ///< service -> Cache.GetItems answers with items
     QHash<QString, bool> m_multiLine;        ///< handle -> MULTI_LINE state of text nodes
     QHash<QString, qint64> m_settledAt;      ///< service -> when the host's last action on it settled
+    QHash<QString, QDeadlineTimer> m_toolkitRetry; ///< service -> do not ask its toolkit again before
     App m_lastApp;
     X11Session m_x11;
     int m_pngCompression = -1;

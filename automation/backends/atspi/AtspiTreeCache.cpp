@@ -1,6 +1,7 @@
 #include "AtspiTreeCache.h"
 
 #include <QDBusConnection>
+#include <QDBusVariant>
 #include <QThread>
 
 namespace Automation {
@@ -179,7 +180,11 @@ qint64 AtspiTreeCache::nowMs() const
 void AtspiTreeCache::record(const QDBusMessage& message)
 {
     Activity activity{++m_activitySeq, m_clock.elapsed(), message.service(), message.path(),
-                      message.member() + QLatin1Char(':') + message.arguments().value(0).toString()};
+                      message.member() + QLatin1Char(':') + message.arguments().value(0).toString(), QString()};
+    if (message.member() == QLatin1String("TextChanged")) {
+        const QVariant any = message.arguments().value(3);
+        activity.data = (any.canConvert<QDBusVariant>() ? any.value<QDBusVariant>().variant() : any).toString().left(4096);
+    }
     if (m_activity.size() < kMaxActivity) {
         m_activity.append(std::move(activity));
     } else {

@@ -76,6 +76,7 @@ public:
         QString service;
         QString path;
         QString kind; ///< signal member and detail, e.g. "StateChanged:checked", "Create:"
+        QString data; ///< for TextChanged: the text inserted or deleted (at most 4096 characters)
     };
     /// The sequence number of the latest event received (sync() first to include everything sent).
     quint64 activityMark() const;

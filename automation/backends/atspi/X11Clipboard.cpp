@@ -1,4 +1,5 @@
 #include "X11Clipboard.h"
+#include "X11Session.h"
 
 #include <QDeadlineTimer>
 #include <QThread>
@@ -52,6 +53,7 @@ bool X11Clipboard::open(QString* error)
         return true;
     // A connection of its own: the server thread reads events from it without disturbing the
     // backend's XTest connection.
+    X11Session::installErrorHandler();
     Display* dpy = XOpenDisplay(nullptr);
     if (!dpy) {
         *error = QStringLiteral("cannot open the X display for the clipboard");

@@ -4,6 +4,9 @@
 #include <QHash>
 #include <QThread>
 
+#include <atomic>
+#include <mutex>
+
 #include <X11/XKBlib.h>
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
@@ -31,7 +34,28 @@ unsigned long keysymForChar(char32_t u)
     return 0x01000000ul | u; // the X keysym of a Unicode code point
 }
 
+// Xlib's default error handler exits the process. A window can vanish between two requests
+// (a popup closing while its focus or geometry is read): such an error is counted and the
+// request's answer (an empty property, a failed translation) is handled where it is made.
+std::atomic<int> g_xErrors{0};
+int recordXError(Display*, XErrorEvent*)
+{
+    g_xErrors.fetch_add(1, std::memory_order_relaxed);
+    return 0;
+}
+
 } // namespace
+
+void X11Session::installErrorHandler()
+{
+    static std::once_flag once;
+    std::call_once(once, [] { XSetErrorHandler(&recordXError); });
+}
+
+int X11Session::errorCount()
+{
+    return g_xErrors.load(std::memory_order_relaxed);
+}
 
 X11Session::X11Session() = default;
 
@@ -45,6 +69,7 @@ bool X11Session::open(QString* error)
 {
     if (m_display)
         return true;
+    installErrorHandler();
     Display* dpy = XOpenDisplay(nullptr);
     if (!dpy) {
         *error = QStringLiteral("cannot open the X display \"%1\"").arg(qEnvironmentVariable("DISPLAY"));
@@ -242,6 +267,11 @@ bool X11Session::typeCodePoint(char32_t c, QString* error)
             if (m_spareKeycodes.isEmpty())
                 m_spareKeycodes.append(static_cast<unsigned int>(maxCode));
         }
+        // Coming back round to a spare remaps a keycode the client may not have read yet:
+        // give it a moment first.
+        if (m_borrowCount > 0 && m_borrowCount % m_spareKeycodes.size() == 0)
+            QThread::msleep(80);
+        ++m_borrowCount;
         code = static_cast<KeyCode>(m_spareKeycodes.at(m_nextSpare));
         m_nextSpare = (m_nextSpare + 1) % static_cast<int>(m_spareKeycodes.size());
         KeySym syms[2] = {keysym, keysym};
@@ -274,6 +304,7 @@ void X11Session::releaseBorrowedKeys()
     }
     XSync(dpy, False);
     m_borrowed.clear();
+    m_borrowCount = 0;
 }
 
 qint64 X11Session::focusOwnerPid()

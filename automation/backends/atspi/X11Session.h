@@ -24,6 +24,10 @@ public:
 
     X11Session();
     ~X11Session();
+    /// X protocol errors seen so far (a window gone between two requests); never fatal.
+    static int errorCount();
+    /// Replaces Xlib's default error handler (which exits the process) with one that counts.
+    static void installErrorHandler();
     X11Session(const X11Session&) = delete;
     X11Session& operator=(const X11Session&) = delete;
 
@@ -64,6 +68,7 @@ private:
     QList<unsigned int> m_spareKeycodes; ///< keycodes with no symbols, found at open
     QList<unsigned int> m_borrowed;      ///< spare keycodes currently mapped
     int m_nextSpare = 0;
+    qsizetype m_borrowCount = 0; ///< characters typed through spares since the last release
     CmdKey m_cmdKey = CmdKey::Control;
 };
 
