@@ -20,13 +20,10 @@ struct Meta
     QString requestId; ///< a UUID exactly as the client sent it (hex digits of either case, no braces)
     std::optional<QString> workspacePath;
     int timeoutMs = kDefaultTimeoutMs;
-
-    /// The form ids are compared in (replay window, running executions): lower case, since a
-    /// UUID's hex digits are case-insensitive (RFC 9562 §4).
-    QString requestKey() const { return requestId.toLower(); }
 };
 
-/// Whether two request (execution) ids name the same UUID: compared case-insensitively.
+/// Whether two request (execution) ids name the same UUID: a UUID's hex digits are
+/// case-insensitive (RFC 9562 §4), so they compare without regard to case.
 bool sameRequestId(const QString& a, const QString& b);
 
 /// Parses params.meta. `workspaceRequired` for methods that write evidence.
