@@ -200,7 +200,9 @@ void Dispatcher::dispatch(const Caller& caller, const QJsonValue& message, std::
             QJsonValue(), Error::invalidRequest(QStringLiteral("Invalid request: empty batch"), -32600))));
         return;
     }
-    // Answers keep the order of the requests; notifications leave no slot.
+    // Answers keep the order of the requests; notifications leave no slot. Whether a member is
+    // answered is decided once, by JsonRpc::isAnswered: an invalid member without an id is not a
+    // notification and is answered (id null), so the count below and the answers always agree.
     struct Pending
     {
         QList<std::optional<QJsonObject>> answers;
@@ -219,13 +221,16 @@ void Dispatcher::dispatch(const Caller& caller, const QJsonValue& message, std::
     };
     auto pending = std::make_shared<Pending>();
     pending->reply = std::move(reply);
-    pending->outstanding = static_cast<int>(batch.size()) + 1; // +1 until every element is handed out
+    pending->outstanding = 1; // until every member is handed out
     pending->answers.resize(batch.size());
     for (qsizetype i = 0; i < batch.size(); ++i) {
-        const bool notification = batch.at(i).isObject() && !batch.at(i).toObject().contains(QStringLiteral("id"));
-        if (notification)
-            --pending->outstanding;
-        handle(caller, batch.at(i), [pending, i](const QJsonObject& response) {
+        const auto parsed = JsonRpc::parseRequest(batch.at(i));
+        if (!JsonRpc::isAnswered(parsed)) {
+            handleParsed(caller, parsed, [](const QJsonObject&) {});
+            continue;
+        }
+        ++pending->outstanding;
+        handleParsed(caller, parsed, [pending, i](const QJsonObject& response) {
             pending->answers[i] = response;
             if (--pending->outstanding == 0)
                 pending->flush();
@@ -237,7 +242,12 @@ void Dispatcher::dispatch(const Caller& caller, const QJsonValue& message, std::
 
 void Dispatcher::handle(const Caller& caller, const QJsonValue& value, const Reply& reply)
 {
-    const auto parsed = JsonRpc::parseRequest(value);
+    handleParsed(caller, JsonRpc::parseRequest(value), reply);
+}
+
+void Dispatcher::handleParsed(const Caller& caller, const std::variant<JsonRpc::Request, JsonRpc::Invalid>& parsed,
+                              const Reply& reply)
+{
     if (const auto* invalid = std::get_if<JsonRpc::Invalid>(&parsed)) {
         reply(JsonRpc::errorResponse(invalid->id, invalid->error));
         return;
@@ -257,6 +267,11 @@ void Dispatcher::handle(const Caller& caller, const QJsonValue& value, const Rep
                                              QJsonObject{{QStringLiteral("method"), request.method}}));
     }
     const MethodSpec& spec = *specIt;
+
+    // A side effect nobody can be told the outcome of is not taken: a notification has no id,
+    // so no answer (neither the result nor a refusal) can go back. The audit log says why.
+    if (notification && spec.sideEffect)
+        return refuseNotification(caller, request);
 
     auto meta = parseMeta(request.params, spec.workspaceBound);
     if (!meta)
@@ -341,6 +356,19 @@ void Dispatcher::handle(const Caller& caller, const QJsonValue& value, const Rep
     if (auto refused = m_executor.submit(std::move(jobSpec)))
         return respond(*refused);
     qCDebug(lcDispatcher) << "queued" << request.method << meta->requestId << "evidence" << dir;
+}
+
+void Dispatcher::refuseNotification(const Caller& caller, const JsonRpc::Request& request)
+{
+    QJsonObject line{{QStringLiteral("method"), request.method},
+                     {QStringLiteral("reason"), QStringLiteral("notification")},
+                     {QStringLiteral("paramsDigest"), CanonicalJson::paramsDigest(request.params)}};
+    // Only a well-formed requestId goes into the log, never whatever text the client sent.
+    if (const auto meta = parseMeta(request.params, false))
+        line.insert(QStringLiteral("requestId"), meta->requestId);
+    audit(QStringLiteral("notification_refused"), &caller.peer, line);
+    qCWarning(lcDispatcher).noquote() << "refused" << request.method << "sent as a notification (no id) by pid"
+                                      << caller.peer.pid << ": a side effect needs an id to report its outcome";
 }
 
 QJsonObject Dispatcher::audit(const QString& event, const PeerInfo* peer, QJsonObject fields)
@@ -439,7 +467,13 @@ std::optional<Error> Dispatcher::verifyConfirm(const QString& method, const Call
                       QStringLiteral("this host requires a confirm.token (desktop.confirm.issue); confirm.phrase is "
                                      "not accepted"));
     }
-    if (*confirm.phrase != QLatin1String("CONFIRM") && *confirm.phrase != QStringLiteral("CONFIRM:") + meta.requestId)
+    // contract 4.2: "CONFIRM" or "CONFIRM:<requestId>"; the keyword is exact, the UUID compares
+    // case-insensitively (an upper-case requestId may be echoed in either case).
+    const QLatin1String prefix("CONFIRM:");
+    const bool phraseMatches =
+        *confirm.phrase == QLatin1String("CONFIRM") ||
+        (confirm.phrase->startsWith(prefix) && sameRequestId(confirm.phrase->mid(prefix.size()), meta.requestId));
+    if (!phraseMatches)
         return refuse(QStringLiteral("phrase_mismatch"),
                       QStringLiteral("confirm.phrase must be \"CONFIRM\" or \"CONFIRM:<meta.requestId>\""));
     *used = audit(QStringLiteral("phrase_used"), &caller.peer,

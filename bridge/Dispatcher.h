@@ -137,6 +137,10 @@ private:
 
     void registerMethods();
     void add(MethodSpec spec);
+    void handleParsed(const Caller& caller, const std::variant<JsonRpc::Request, JsonRpc::Invalid>& parsed,
+                      const Reply& reply);
+    /// A side-effect method sent as a notification: not run, audited (`notification_refused`).
+    void refuseNotification(const Caller& caller, const JsonRpc::Request& request);
     /// contract 4.2 for one side-effect request, in one place: paused, then token (consumed
     /// here, before queueing), then the phrase fallback. On success `used` is the audit line.
     std::optional<Automation::Error> verifyConfirm(const QString& method, const Caller& caller, const Meta& meta,

@@ -138,9 +138,15 @@ QStringList Executor::queuedExecutionIds() const
     return ids;
 }
 
+QString Executor::key(const QString& executionId)
+{
+    // Execution ids are request UUIDs, kept as the client sent them: compared case-insensitively.
+    return executionId.toLower();
+}
+
 bool Executor::contains(const QString& executionId) const
 {
-    return m_byId.contains(executionId);
+    return m_byId.contains(key(executionId));
 }
 
 void Executor::configureBackend(std::function<void(Automation::DesktopBackend&)> configure)
@@ -176,7 +182,7 @@ std::optional<Error> Executor::admission(const QString& executionId) const
                                .arg(m_options.queueCapacity),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("queue_full")},
                                        {QStringLiteral("queueCapacity"), m_options.queueCapacity}});
-    if (m_byId.contains(executionId))
+    if (m_byId.contains(key(executionId)))
         return Error::invalidRequest(QStringLiteral("execution %1 is already in progress").arg(executionId),
                                      -32600, QJsonObject{{QStringLiteral("reason"), QStringLiteral("duplicate")}});
     return std::nullopt;
@@ -201,7 +207,7 @@ std::optional<Error> Executor::submit(JobSpec spec)
     job->spec.record->trace(QStringLiteral("queued"), 0, true,
                             QJsonObject{{QStringLiteral("position"), static_cast<int>(m_queue.size())},
                                         {QStringLiteral("running"), runningExecutionId()}});
-    m_byId.insert(job->spec.executionId, job);
+    m_byId.insert(key(job->spec.executionId), job);
     m_queue.push_back(job);
     pump();
     return std::nullopt;
@@ -239,16 +245,16 @@ void Executor::onDeadline(const std::shared_ptr<Job>& job)
 
 Executor::AbortOutcome Executor::abort(const QString& executionId)
 {
-    const auto job = m_byId.value(executionId);
+    const auto job = m_byId.value(key(executionId));
     if (!job)
-        return m_finished.contains(executionId) ? AbortOutcome::Finished : AbortOutcome::Unknown;
+        return m_finished.contains(key(executionId)) ? AbortOutcome::Finished : AbortOutcome::Unknown;
     job->cancel->cancel(CancelToken::Reason::Aborted);
     if (!job->started)
         std::erase(m_queue, job);
-    Error error = Error::make(ErrorCode::Aborted, QStringLiteral("the execution was aborted"),
-                              QJsonObject{{QStringLiteral("executionId"), executionId},
-                                          {QStringLiteral("phase"), job->started ? QStringLiteral("running")
-                                                                                 : QStringLiteral("queued")}});
+    Error error = Error::make(
+        ErrorCode::Aborted, QStringLiteral("the execution was aborted"),
+        QJsonObject{{QStringLiteral("executionId"), job->spec.executionId},
+                    {QStringLiteral("phase"), job->started ? QStringLiteral("running") : QStringLiteral("queued")}});
     if (job->started && job->spec.sideEffect)
         error.withRetryable(false).withDetail(QStringLiteral("mayHaveHadEffect"), true);
     answer(job, error);
@@ -308,25 +314,30 @@ void Executor::connectionClosed(quint64 connectionId)
 
 void Executor::rememberFinished(const QString& executionId)
 {
-    m_finished.insert(executionId, true);
-    m_finishedOrder.push_back(executionId);
+    m_finished.insert(key(executionId), true);
+    m_finishedOrder.push_back(key(executionId));
     while (static_cast<int>(m_finishedOrder.size()) > m_options.rememberFinished) {
         m_finished.remove(m_finishedOrder.front());
         m_finishedOrder.pop_front();
     }
 }
 
-void Executor::answer(const std::shared_ptr<Job>& job, const Result<QJsonObject>& result)
+void Executor::answer(const std::shared_ptr<Job>& job, const Result<QJsonObject>& given)
 {
     if (job->answered)
         return;
+    // Every error answer of an execution says where its evidence is (a result says it in
+    // `evidence.dir`); response.json holds the same answer.
+    Result<QJsonObject> result = given;
+    if (!given.ok() && !given.error().details.contains(QStringLiteral("evidenceDir")))
+        result = Error(given.error()).withDetail(QStringLiteral("evidenceDir"), job->spec.record->dirPath());
     job->answered = true;
     if (job->timer) {
         job->timer->stop();
         job->timer->deleteLater();
         job->timer = nullptr;
     }
-    m_byId.remove(job->spec.executionId);
+    m_byId.remove(key(job->spec.executionId));
     rememberFinished(job->spec.executionId);
 
     const QString outcome = result.ok() ? QStringLiteral("ok") : Automation::errorCodeName(result.error().code);

@@ -119,8 +119,9 @@ private:
     struct OwnerLink;
     friend class ExecutorWorker;
 
+    static QString key(const QString& executionId);
     void pump();
-    void answer(const std::shared_ptr<Job>& job, const Automation::Result<QJsonObject>& result);
+    void answer(const std::shared_ptr<Job>& job, const Automation::Result<QJsonObject>& given);
     void onWorkerFinished(const std::shared_ptr<Job>& job, const Automation::Result<QJsonObject>& result);
     void onDeadline(const std::shared_ptr<Job>& job);
     void rememberFinished(const QString& executionId);

@@ -5,6 +5,8 @@
 #include <QJsonParseError>
 #include <QStringDecoder>
 
+#include <cmath>
+
 namespace Bridge::JsonRpc {
 
 using Automation::Error;
@@ -49,6 +51,16 @@ std::variant<Request, Invalid> parseRequest(const QJsonValue& value)
     const auto idIt = object.constFind(QLatin1String("id"));
     if (idIt == object.constEnd()) {
         request.notification = true;
+    } else if (idIt->isDouble() && std::abs(idIt->toDouble()) > kMaxExactId) {
+        // QJsonDocument reads numbers as double: such an id would be echoed rounded
+        // (123456789012345678901234567890 -> 1.2345678901234568e+29), which no client could match.
+        return Invalid{Error::invalidRequest(QStringLiteral("Invalid request: a numeric id must lie between "
+                                                            "-9007199254740991 and 9007199254740991 (2^53 - 1) to be "
+                                                            "echoed exactly; use a string id"),
+                                             -32600,
+                                             QJsonObject{{QStringLiteral("field"), QStringLiteral("id")},
+                                                         {QStringLiteral("reason"), QStringLiteral("id_not_exact")}}),
+                       {}};
     } else if (idIt->isString() || idIt->isDouble() || idIt->isNull()) {
         request.id = *idIt;
     } else {
@@ -77,6 +89,12 @@ std::variant<Request, Invalid> parseRequest(const QJsonValue& value)
         request.params = paramsIt->toObject();
     }
     return request;
+}
+
+bool isAnswered(const std::variant<Request, Invalid>& parsed)
+{
+    const auto* request = std::get_if<Request>(&parsed);
+    return !request || !request->notification;
 }
 
 QJsonObject resultResponse(const QJsonValue& id, const QJsonObject& result)

@@ -13,8 +13,8 @@ namespace Bridge::JsonRpc {
 /// One parsed JSON-RPC 2.0 request object.
 struct Request
 {
-    QJsonValue id;             ///< string, number or null
-    bool notification = false; ///< no "id" member: no answer is sent
+    QJsonValue id;             ///< string, number (within ±kMaxExactId) or null
+    bool notification = false; ///< a valid request without an "id" member: no answer is sent
     QString method;
     QJsonObject params;
 };
@@ -26,12 +26,21 @@ struct Invalid
     QJsonValue id;
 };
 
+/// The largest numeric id echoed exactly: 2^53 - 1, the largest integer every JSON reader (and
+/// QJsonDocument, which reads numbers as double) holds without rounding.
+inline constexpr double kMaxExactId = 9007199254740991.0;
+
 /// Decodes one line: valid UTF-8 and valid JSON, else DESKTOP_INVALID_REQUEST with -32700.
 Automation::Result<QJsonValue> decode(const QByteArray& line);
 
 /// Checks the envelope of one request object (contract 3.1): jsonrpc "2.0", id string/number/null
-/// or absent, method a string, params an object or absent.
+/// or absent (a number beyond ±kMaxExactId is refused: it could not be echoed exactly), method a
+/// string, params an object or absent.
 std::variant<Request, Invalid> parseRequest(const QJsonValue& value);
+
+/// The one place that says whether a parsed request object gets an answer: an invalid one always
+/// does (id null when unreadable, JSON-RPC 2.0 §5), a valid one unless it is a notification.
+bool isAnswered(const std::variant<Request, Invalid>& parsed);
 
 QJsonObject resultResponse(const QJsonValue& id, const QJsonObject& result);
 QJsonObject errorResponse(const QJsonValue& id, const Automation::Error& error);

@@ -26,7 +26,30 @@ bool isInteger(const QJsonValue& value)
     return std::isfinite(d) && std::floor(d) == d;
 }
 
+// xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx with hex digits only: the id becomes a directory name
+// as sent, so nothing but these 36 characters may pass.
+bool isUuidText(const QString& text)
+{
+    if (text.size() != 36)
+        return false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char16_t c = text.at(i).unicode();
+        if (i == 8 || i == 13 || i == 18 || i == 23) {
+            if (c != u'-')
+                return false;
+        } else if (!((c >= u'0' && c <= u'9') || (c >= u'a' && c <= u'f') || (c >= u'A' && c <= u'F'))) {
+            return false;
+        }
+    }
+    return true;
+}
+
 } // namespace
+
+bool sameRequestId(const QString& a, const QString& b)
+{
+    return a.compare(b, Qt::CaseInsensitive) == 0;
+}
 
 Automation::Result<Meta> parseMeta(const QJsonObject& params, bool workspaceRequired)
 {
@@ -56,12 +79,11 @@ Automation::Result<Meta> parseMeta(const QJsonObject& params, bool workspaceRequ
                                    requestId.isUndefined() ? QStringLiteral("meta.requestId is required")
                                                            : QStringLiteral("meta.requestId must be a string"));
     const QString idText = requestId.toString();
-    const QUuid uuid = QUuid::fromString(idText);
-    // Only the canonical 36-character form: ids become directory names and are compared as text.
-    if (idText.size() != 36 || uuid.isNull())
+    // Only the 36-character form: the id is kept as sent and becomes the evidence directory's name.
+    if (!isUuidText(idText) || QUuid::fromString(idText).isNull())
         return Error::invalidParam(QStringLiteral("meta.requestId"),
                                    QStringLiteral("meta.requestId must be a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)"));
-    out.requestId = uuid.toString(QUuid::WithoutBraces);
+    out.requestId = idText;
 
     const QJsonValue workspace = meta.value(QLatin1String("workspacePath"));
     if (workspace.isUndefined() || workspace.isNull()) {

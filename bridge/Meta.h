@@ -17,10 +17,14 @@ struct Meta
     static constexpr int kMaxTimeoutMs = 600000;
 
     int schemaVersion = kSchemaVersion;
-    QString requestId; ///< a UUID, lower case, no braces
+    QString requestId; ///< a UUID exactly as the client sent it (hex digits of either case, no braces)
     std::optional<QString> workspacePath;
     int timeoutMs = kDefaultTimeoutMs;
 };
+
+/// Whether two request (execution) ids name the same UUID: a UUID's hex digits are
+/// case-insensitive (RFC 9562 §4), so they compare without regard to case.
+bool sameRequestId(const QString& a, const QString& b);
 
 /// Parses params.meta. `workspaceRequired` for methods that write evidence.
 Automation::Result<Meta> parseMeta(const QJsonObject& params, bool workspaceRequired);

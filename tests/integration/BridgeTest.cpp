@@ -823,3 +823,278 @@ TEST(Bridge, ShutdownAnswersInFlightJobsWithAborted)
     EXPECT_EQ(aborted, (QSet<int>{1, 2}));
     EXPECT_FALSE(QFile::exists(socketPath));
 }
+
+// --- protocol edges ------------------------------------------------------------------------------
+
+namespace {
+
+QString evidenceDirFor(const TestHost& host, const QString& requestId)
+{
+    return host.workspace() + QStringLiteral("/artifacts/desktop/") +
+           QDateTime::currentDateTimeUtc().date().toString(Qt::ISODate) + QLatin1Char('/') + requestId +
+           QLatin1Char('/');
+}
+
+QJsonValue jsonValueOf(const char* text)
+{
+    return QJsonDocument::fromJson(QByteArray(text)).object();
+}
+
+QJsonObject notificationOf(const QString& method, const QJsonObject& params)
+{
+    return QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                       {QStringLiteral("method"), method},
+                       {QStringLiteral("params"), params}};
+}
+
+} // namespace
+
+// JSON-RPC 2.0: an invalid member is answered (id null) even without an id; it is not a
+// notification. Every valid member with an id gets exactly one answer.
+TEST(Bridge, BatchAnswersInvalidMembersWithoutIdAndDropsNoValidAnswer)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    const QJsonArray batch{
+        jsonValueOf("{\"jsonrpc\":\"2.0\",\"method\":5}"),
+        TestClient::request(
+            QStringLiteral("desktop.find"),
+            params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}),
+            1),
+        notificationOf(QStringLiteral("desktop.health"), params(host)),
+        jsonValueOf("{\"jsonrpc\":\"1.0\",\"method\":\"desktop.health\"}"),
+        TestClient::request(QStringLiteral("desktop.health"), params(host), 2),
+    };
+    client.sendLine(QJsonDocument(batch).toJson(QJsonDocument::Compact) + '\n');
+    const auto answer = client.readValue();
+    ASSERT_TRUE(answer.has_value());
+    ASSERT_TRUE(answer->isArray());
+    const QJsonArray answers = answer->toArray();
+    ASSERT_EQ(answers.size(), 4) << QJsonDocument(answers).toJson().constData();
+    // In request order: invalid, find, invalid, health.
+    for (const int i : {0, 2}) {
+        const QJsonObject invalid = answers.at(i).toObject();
+        EXPECT_TRUE(invalid.value(QStringLiteral("id")).isNull());
+        EXPECT_EQ(errorCode(invalid), QStringLiteral("DESKTOP_INVALID_REQUEST"));
+        EXPECT_EQ(
+            errorOf(invalid).value(QStringLiteral("details")).toObject().value(QStringLiteral("jsonrpcCode")).toInt(),
+            -32600);
+    }
+    EXPECT_EQ(answers.at(1).toObject().value(QStringLiteral("id")), QJsonValue(1));
+    EXPECT_EQ(resultOf(answers.at(1).toObject()).value(QStringLiteral("matched")).toInt(), 1);
+    EXPECT_EQ(answers.at(3).toObject().value(QStringLiteral("id")), QJsonValue(2));
+    EXPECT_TRUE(resultOf(answers.at(3).toObject()).contains(QStringLiteral("hostVersion")));
+    // Nothing more comes for this batch: the next line is the answer to the next request.
+    client.send(TestClient::request(QStringLiteral("desktop.health"), params(host), 3));
+    const auto next = client.readObject();
+    ASSERT_TRUE(next.has_value());
+    EXPECT_EQ(next->value(QStringLiteral("id")), QJsonValue(3));
+}
+
+// A side effect sent as a notification could never report its outcome: it is not taken, nothing
+// is answered, and the audit log says what was refused and why.
+TEST(Bridge, SideEffectNotificationsAreNotRunAndAreAudited)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    const QJsonObject target{
+        {QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}};
+    const QList<std::pair<QString, QJsonObject>> calls{
+        {QStringLiteral("desktop.click"), {{QStringLiteral("target"), target}}},
+        {QStringLiteral("desktop.typeText"),
+         {{QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"),
+                                                  selector(QStringLiteral("AXTextField"), QStringLiteral("Message"))}}},
+          {QStringLiteral("text"), QStringLiteral("hello")}}},
+        {QStringLiteral("desktop.hotkey"), {{QStringLiteral("keys"), QJsonArray{QStringLiteral("enter")}}}},
+    };
+    QStringList requestIds;
+    for (const auto& [method, extra] : calls) {
+        QJsonObject p = extra;
+        p.insert(QStringLiteral("confirm"), confirmPhrase());
+        requestIds.append(newRequestId());
+        p.insert(QStringLiteral("meta"), meta(host, 60000, requestIds.last()));
+        client.send(notificationOf(method, p));
+    }
+    // One queued request behind them: when it answers, anything queued before it has run.
+    const QJsonObject found = client.call(
+        QStringLiteral("desktop.find"),
+        params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}));
+    EXPECT_EQ(resultOf(found).value(QStringLiteral("matched")).toInt(), 1);
+    EXPECT_TRUE(host.desktop().effects().isEmpty()) << host.desktop().effects().join(QLatin1Char(' ')).toStdString();
+    for (const QString& id : requestIds)
+        EXPECT_FALSE(QDir(evidenceDirFor(host, id)).exists()) << id.toStdString();
+
+    const QList<QJsonObject> lines = host.auditLines(QStringLiteral("notification_refused"));
+    ASSERT_EQ(lines.size(), calls.size());
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        EXPECT_EQ(lines.at(i).value(QStringLiteral("method")).toString(), calls.at(i).first);
+        EXPECT_EQ(lines.at(i).value(QStringLiteral("reason")).toString(), QStringLiteral("notification"));
+        EXPECT_EQ(lines.at(i).value(QStringLiteral("requestId")).toString(), requestIds.at(i));
+        EXPECT_EQ(lines.at(i).value(QStringLiteral("peer")).toObject().value(QStringLiteral("pid")).toInteger(),
+                  QCoreApplication::applicationPid());
+    }
+    // No confirmation was used up either.
+    EXPECT_TRUE(host.auditLines(QStringLiteral("phrase_used")).isEmpty());
+}
+
+// meta.requestId is kept as sent; where ids are compared (CONFIRM:<requestId>, the replay
+// window, abort) they compare case-insensitively.
+TEST(Bridge, RequestIdIsKeptAsSentAndComparedCaseInsensitively)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    const QString upper = newRequestId().toUpper();
+    const QJsonObject found = client.call(
+        QStringLiteral("desktop.find"),
+        QJsonObject{{QStringLiteral("meta"), meta(host, 60000, upper)},
+                    {QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}});
+    const QJsonObject result = resultOf(found);
+    ASSERT_FALSE(result.isEmpty()) << QJsonDocument(found).toJson().constData();
+    EXPECT_EQ(result.value(QStringLiteral("executionId")).toString(), upper);
+    const QString dir = result.value(QStringLiteral("evidence")).toObject().value(QStringLiteral("dir")).toString();
+    EXPECT_EQ(dir, evidenceDirFor(host, upper));
+    EXPECT_TRUE(QFile::exists(dir + QStringLiteral("response.json")));
+    EXPECT_TRUE(readFile(dir + QStringLiteral("summary.md")).contains(upper.toUtf8()));
+
+    // The same UUID in lower case is a replay.
+    const QJsonObject replay = client.call(QStringLiteral("desktop.health"),
+                                           QJsonObject{{QStringLiteral("meta"), meta(host, 60000, upper.toLower())}});
+    EXPECT_EQ(errorOf(replay).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+              QStringLiteral("replayed_request_id"));
+
+    // CONFIRM:<requestId> with an upper-case id, written in either case.
+    for (const bool phraseInLowerCase : {false, true}) {
+        const QString id = newRequestId().toUpper();
+        const QString phrase = QStringLiteral("CONFIRM:") + (phraseInLowerCase ? id.toLower() : id);
+        const QJsonObject sent =
+            client.call(QStringLiteral("desktop.hotkey"),
+                        QJsonObject{{QStringLiteral("meta"), meta(host, 60000, id)},
+                                    {QStringLiteral("keys"), QJsonArray{QStringLiteral("enter")}},
+                                    {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), phrase}}}});
+        EXPECT_TRUE(resultOf(sent).value(QStringLiteral("sent")).toBool()) << QJsonDocument(sent).toJson().constData();
+        EXPECT_EQ(resultOf(sent).value(QStringLiteral("executionId")).toString(), id);
+    }
+    // The keyword itself stays exact.
+    const QString id = newRequestId().toUpper();
+    const QJsonObject lowerKeyword =
+        client.call(QStringLiteral("desktop.hotkey"),
+                    QJsonObject{{QStringLiteral("meta"), meta(host, 60000, id)},
+                                {QStringLiteral("keys"), QJsonArray{QStringLiteral("enter")}},
+                                {QStringLiteral("confirm"),
+                                 QJsonObject{{QStringLiteral("phrase"), QString(QStringLiteral("confirm:") + id)}}}});
+    EXPECT_EQ(
+        errorOf(lowerKeyword).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+        QStringLiteral("phrase_mismatch"));
+
+    // abort finds an execution whatever the case of the id it is given.
+    TestClient controller(host.socketPath());
+    const QString running = newRequestId().toUpper();
+    client.send(
+        TestClient::request(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 30000, 60000, running), 99));
+    QThread::msleep(100);
+    const QJsonObject aborted = resultOf(controller.call(
+        QStringLiteral("desktop.abort"), params(host, {{QStringLiteral("executionId"), running.toLower()}})));
+    EXPECT_TRUE(aborted.value(QStringLiteral("aborted")).toBool());
+    const auto answer = client.readObject(5000);
+    ASSERT_TRUE(answer.has_value());
+    EXPECT_EQ(errorCode(*answer), QStringLiteral("DESKTOP_ABORTED"));
+    EXPECT_EQ(
+        errorOf(*answer).value(QStringLiteral("details")).toObject().value(QStringLiteral("executionId")).toString(),
+        running);
+}
+
+// QJsonDocument reads numbers as double: an id beyond 2^53 would come back rounded. It is refused
+// instead, with an answer that says to use a string id; ids within range come back byte-exact.
+TEST(Bridge, NumericIdsBeyondTwoToThe53AreRefusedNotRounded)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    const QByteArray m = QJsonDocument(params(host)).toJson(QJsonDocument::Compact);
+    for (const QByteArray& id : {QByteArray("123456789012345678901234567890"), QByteArray("9007199254740992"),
+                                 QByteArray("-9007199254740993"), QByteArray("1e300")}) {
+        client.sendLine("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"desktop.health\",\"params\":" + m + "}\n");
+        const auto line = client.readLine();
+        ASSERT_TRUE(line.has_value()) << id.constData();
+        EXPECT_FALSE(line->contains("e+")) << line->constData();
+        const QJsonObject response = QJsonDocument::fromJson(*line).object();
+        EXPECT_TRUE(response.value(QStringLiteral("id")).isNull()) << line->constData();
+        EXPECT_EQ(errorCode(response), QStringLiteral("DESKTOP_INVALID_REQUEST"));
+        const QJsonObject error = errorOf(response);
+        EXPECT_EQ(error.value(QStringLiteral("details")).toObject().value(QStringLiteral("jsonrpcCode")).toInt(),
+                  -32600);
+        EXPECT_EQ(error.value(QStringLiteral("details")).toObject().value(QStringLiteral("field")).toString(),
+                  QStringLiteral("id"));
+        EXPECT_TRUE(error.value(QStringLiteral("message")).toString().contains(QStringLiteral("string id")));
+    }
+    for (const QByteArray& id : {QByteArray("9007199254740991"), QByteArray("-9007199254740991"), QByteArray("0")}) {
+        client.sendLine("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"desktop.health\",\"params\":" +
+                        QJsonDocument(params(host)).toJson(QJsonDocument::Compact) + "}\n");
+        const auto line = client.readLine();
+        ASSERT_TRUE(line.has_value()) << id.constData();
+        EXPECT_TRUE(line->contains(QByteArray("\"id\":" + id + ","))) << line->constData();
+        EXPECT_TRUE(resultOf(QJsonDocument::fromJson(*line).object()).contains(QStringLiteral("hostVersion")));
+    }
+}
+
+// An error answer of an execution says where its evidence is, and response.json holds it too.
+TEST(Bridge, ErrorAnswersOfExecutionsSayWhereTheirEvidenceIs)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    const auto expectEvidenceDir = [&](const QJsonObject& response, const QString& requestId, const char* code) {
+        SCOPED_TRACE(code);
+        EXPECT_EQ(errorCode(response), QString::fromLatin1(code)) << QJsonDocument(response).toJson().constData();
+        const QString dir = errorOf(response)
+                                .value(QStringLiteral("details"))
+                                .toObject()
+                                .value(QStringLiteral("evidenceDir"))
+                                .toString();
+        EXPECT_EQ(dir, evidenceDirFor(host, requestId));
+        EXPECT_EQ(QJsonDocument::fromJson(readFile(dir + QStringLiteral("response.json"))).object(), response);
+    };
+
+    // The job's own error.
+    QString id = newRequestId();
+    expectEvidenceDir(
+        client.call(QStringLiteral("desktop.click"),
+                    QJsonObject{{QStringLiteral("meta"), meta(host, 60000, id)},
+                                {QStringLiteral("confirm"), confirmPhrase()},
+                                {QStringLiteral("target"),
+                                 QJsonObject{{QStringLiteral("selector"),
+                                              selector(QStringLiteral("AXButton"), QStringLiteral("Nope"))}}}}),
+        id, "DESKTOP_ELEMENT_NOT_FOUND");
+    // The executor's deadline.
+    id = newRequestId();
+    expectEvidenceDir(client.call(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 30000, 200, id)), id,
+                      "DESKTOP_TIMEOUT");
+    // An abort of a queued execution, which never ran.
+    TestClient controller(host.socketPath());
+    const QString running = newRequestId();
+    const QString queued = newRequestId();
+    client.send(
+        TestClient::request(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 30000, 60000, running), 101));
+    client.send(
+        TestClient::request(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 30000, 60000, queued), 102));
+    QThread::msleep(100);
+    for (const QString& abortId : {queued, running}) {
+        EXPECT_TRUE(resultOf(controller.call(QStringLiteral("desktop.abort"),
+                                             params(host, {{QStringLiteral("executionId"), abortId}})))
+                        .value(QStringLiteral("aborted"))
+                        .toBool());
+    }
+    QHash<int, QJsonObject> answers;
+    for (int i = 0; i < 2; ++i) {
+        const auto response = client.readObject(5000);
+        ASSERT_TRUE(response.has_value());
+        answers.insert(response->value(QStringLiteral("id")).toInt(), *response);
+    }
+    expectEvidenceDir(answers.value(101), running, "DESKTOP_ABORTED");
+    expectEvidenceDir(answers.value(102), queued, "DESKTOP_ABORTED");
+
+    // Refused before anything was queued: no execution, no evidence, no evidenceDir.
+    const QJsonObject refused =
+        client.call(QStringLiteral("desktop.hotkey"),
+                    params(host, {{QStringLiteral("keys"), QJsonArray{QStringLiteral("enter")}}}));
+    EXPECT_EQ(errorCode(refused), QStringLiteral("DESKTOP_CONFIRM_REQUIRED"));
+    EXPECT_FALSE(errorOf(refused).value(QStringLiteral("details")).toObject().contains(QStringLiteral("evidenceDir")));
+}

@@ -187,7 +187,7 @@ void TestClient::send(const QJsonObject& message)
     sendLine(QJsonDocument(message).toJson(QJsonDocument::Compact) + '\n');
 }
 
-std::optional<QJsonValue> TestClient::readValue(int timeoutMs)
+std::optional<QByteArray> TestClient::readLine(int timeoutMs)
 {
     QDeadlineTimer deadline(timeoutMs);
     while (true) {
@@ -195,10 +195,7 @@ std::optional<QJsonValue> TestClient::readValue(int timeoutMs)
         if (newline >= 0) {
             const QByteArray line = m_buffer.left(newline);
             m_buffer.remove(0, newline + 1);
-            const QJsonDocument doc = QJsonDocument::fromJson(line);
-            if (doc.isArray())
-                return QJsonValue(doc.array());
-            return QJsonValue(doc.object());
+            return line;
         }
         if (deadline.hasExpired())
             return std::nullopt;
@@ -209,6 +206,17 @@ std::optional<QJsonValue> TestClient::readValue(int timeoutMs)
         }
         m_buffer += m_socket.readAll();
     }
+}
+
+std::optional<QJsonValue> TestClient::readValue(int timeoutMs)
+{
+    const auto line = readLine(timeoutMs);
+    if (!line)
+        return std::nullopt;
+    const QJsonDocument doc = QJsonDocument::fromJson(*line);
+    if (doc.isArray())
+        return QJsonValue(doc.array());
+    return QJsonValue(doc.object());
 }
 
 std::optional<QJsonObject> TestClient::readObject(int timeoutMs)

@@ -111,6 +111,8 @@ public:
 
     void sendLine(const QByteArray& line);
     void send(const QJsonObject& message);
+    /// The next line as sent (without its newline) or nullopt on timeout/close.
+    std::optional<QByteArray> readLine(int timeoutMs = 10000);
     /// The next line as JSON (object or array) or nullopt on timeout/close.
     std::optional<QJsonValue> readValue(int timeoutMs = 10000);
     std::optional<QJsonObject> readObject(int timeoutMs = 10000);

@@ -172,7 +172,14 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidRow{"MethodNull", R"({"jsonrpc":"2.0","id":null,"method":null})", -32600, "method", "null"},
         InvalidRow{"ParamsArray", R"({"jsonrpc":"2.0","id":1,"method":"m","params":[1,2]})", -32602, "params", "1"},
         InvalidRow{"ParamsString", R"({"jsonrpc":"2.0","id":2,"method":"m","params":"x"})", -32602, "params", "2"},
-        InvalidRow{"ParamsNull", R"({"jsonrpc":"2.0","id":3,"method":"m","params":null})", -32602, "params", "3"}),
+        InvalidRow{"ParamsNull", R"({"jsonrpc":"2.0","id":3,"method":"m","params":null})", -32602, "params", "3"},
+        // Numbers are read as double: beyond 2^53 - 1 an id could not be echoed exactly.
+        InvalidRow{"IdBeyondTwoTo53", R"({"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"m"})", -32600,
+                   "id", "null"},
+        InvalidRow{"IdTwoTo53", R"({"jsonrpc":"2.0","id":9007199254740992,"method":"m"})", -32600, "id", "null"},
+        InvalidRow{"IdMinusTwoTo53", R"({"jsonrpc":"2.0","id":-9007199254740992,"method":"m"})", -32600, "id", "null"},
+        InvalidRow{"IdHugeExponent", R"({"jsonrpc":"2.0","id":1e300,"method":"m"})", -32600, "id", "null"},
+        InvalidRow{"IdHugeWithBadMethod", R"({"jsonrpc":"2.0","id":1e20,"method":5})", -32600, "id", "null"}),
     UnitTest::RowName());
 
 struct ValidRow
@@ -212,6 +219,10 @@ INSTANTIATE_TEST_SUITE_P(
         ValidRow{"IdInteger", R"({"jsonrpc":"2.0","id":42,"method":"m"})", "42", false, "m", "{}"},
         ValidRow{"IdNegativeFraction", R"({"jsonrpc":"2.0","id":-1.5,"method":"m"})", "-1.5", false, "m", "{}"},
         ValidRow{"IdNull", R"({"jsonrpc":"2.0","id":null,"method":"m"})", "null", false, "m", "{}"},
+        ValidRow{"IdLargestExact", R"({"jsonrpc":"2.0","id":9007199254740991,"method":"m"})", "9007199254740991", false,
+                 "m", "{}"},
+        ValidRow{"IdSmallestExact", R"({"jsonrpc":"2.0","id":-9007199254740991,"method":"m"})", "-9007199254740991",
+                 false, "m", "{}"},
         ValidRow{"NoIdIsNotification", R"({"jsonrpc":"2.0","method":"desktop.abort"})", "null", true, "desktop.abort",
                  "{}"},
         ValidRow{"ParamsObject",
@@ -220,6 +231,51 @@ INSTANTIATE_TEST_SUITE_P(
         ValidRow{"ParamsEmptyObject", R"({"jsonrpc":"2.0","id":1,"method":"m","params":{}})", "1", false, "m", "{}"},
         ValidRow{"UnknownMembersIgnored", R"({"jsonrpc":"2.0","id":1,"method":"m","extra":true})", "1", false, "m",
                  "{}"}),
+    UnitTest::RowName());
+
+TEST(JsonRpcParse, IdBeyondTwoTo53SaysToUseAStringId)
+{
+    const auto parsed =
+        parseRequest(jsonValue(R"({"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"m"})"));
+    ASSERT_TRUE(std::holds_alternative<Invalid>(parsed));
+    const Error& error = std::get<Invalid>(parsed).error;
+    EXPECT_TRUE(error.message.contains(QStringLiteral("use a string id"))) << error.message.toStdString();
+    EXPECT_EQ(error.details.value(QStringLiteral("reason")), QJsonValue(QStringLiteral("id_not_exact")));
+    EXPECT_EQ(kMaxExactId, 9007199254740991.0);
+}
+
+// --- which request objects are answered (one decision, JSON-RPC 2.0 §4.1 and §5) ----------------
+
+struct AnsweredRow
+{
+    const char* name;
+    const char* request;
+    bool answered;
+
+    friend void PrintTo(const AnsweredRow& row, std::ostream* os) { *os << row.name; }
+};
+
+class IsAnswered : public ::testing::TestWithParam<AnsweredRow>
+{
+};
+
+TEST_P(IsAnswered, DecidesOnce)
+{
+    const AnsweredRow& row = GetParam();
+    EXPECT_EQ(isAnswered(parseRequest(jsonValue(row.request))), row.answered);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rows, IsAnswered,
+    ::testing::Values(AnsweredRow{"ValidNotification", R"({"jsonrpc":"2.0","method":"desktop.health"})", false},
+                      AnsweredRow{"ValidNotificationWithParams", R"({"jsonrpc":"2.0","method":"m","params":{"a":1}})",
+                                  false},
+                      AnsweredRow{"InvalidMethodWithoutId", R"({"jsonrpc":"2.0","method":5})", true},
+                      AnsweredRow{"InvalidJsonrpcWithoutId", R"({"jsonrpc":"1.0","method":"m"})", true},
+                      AnsweredRow{"InvalidParamsWithoutId", R"({"jsonrpc":"2.0","method":"m","params":[1]})", true},
+                      AnsweredRow{"NotAnObject", "42", true},
+                      AnsweredRow{"IdNull", R"({"jsonrpc":"2.0","id":null,"method":"m"})", true},
+                      AnsweredRow{"IdNumber", R"({"jsonrpc":"2.0","id":1,"method":"m"})", true}),
     UnitTest::RowName());
 
 // --- responses ---------------------------------------------------------------------------------

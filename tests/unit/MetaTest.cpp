@@ -70,6 +70,16 @@ INSTANTIATE_TEST_SUITE_P(
         RefusedRow{"RequestIdPathLike",
                    R"({"meta":{"schemaVersion":1,"requestId":"../../../../../../../../../../etc/xy"}})", false,
                    "meta.requestId"},
+        // The id becomes a directory name as sent: nothing but hex digits and four hyphens.
+        RefusedRow{"RequestIdNonAsciiDigit",
+                   "{\"meta\":{\"schemaVersion\":1,\"requestId\":\"123e4567-e89b-12d3-a456-42661417400\u0661\"}}",
+                   false, "meta.requestId"},
+        RefusedRow{"RequestIdSlashes",
+                   R"({"meta":{"schemaVersion":1,"requestId":"123e4567/e89b/12d3/a456/426614174000"}})", false,
+                   "meta.requestId"},
+        RefusedRow{"RequestIdHyphensMoved",
+                   R"({"meta":{"schemaVersion":1,"requestId":"123e4567e-89b-12d3-a456-426614174000"}})", false,
+                   "meta.requestId"},
         RefusedRow{"RequestIdNil", R"({"meta":{"schemaVersion":1,"requestId":"00000000-0000-0000-0000-000000000000"}})",
                    false, "meta.requestId"},
         RefusedRow{"WorkspaceRequiredMissing", "{\"meta\":{\"schemaVersion\":1," ID "}}", true, "meta.workspacePath"},
@@ -138,9 +148,12 @@ INSTANTIATE_TEST_SUITE_P(
                                   "{\"meta\":{\"schemaVersion\":1," ID ",\"workspacePath\":\"/abs/path/to/workspace\","
                                   "\"timeoutMs\":60000}}",
                                   true, "123e4567-e89b-12d3-a456-426614174000", "/abs/path/to/workspace", 60000},
-                      AcceptedRow{"UpperCaseIdNormalised",
+                      AcceptedRow{"UpperCaseIdKeptAsSent",
                                   R"({"meta":{"schemaVersion":1,"requestId":"123E4567-E89B-12D3-A456-42661417400A"}})",
-                                  false, "123e4567-e89b-12d3-a456-42661417400a", nullptr, 60000},
+                                  false, "123E4567-E89B-12D3-A456-42661417400A", nullptr, 60000},
+                      AcceptedRow{"MixedCaseIdKeptAsSent",
+                                  R"({"meta":{"schemaVersion":1,"requestId":"123e4567-E89B-12d3-A456-42661417400a"}})",
+                                  false, "123e4567-E89B-12d3-A456-42661417400a", nullptr, 60000},
                       AcceptedRow{"SchemaVersionOnePointZero", "{\"meta\":{\"schemaVersion\":1.0," ID "}}", false,
                                   "123e4567-e89b-12d3-a456-426614174000", nullptr, 60000},
                       AcceptedRow{"WorkspaceNullWhenNotRequired",
@@ -161,6 +174,16 @@ INSTANTIATE_TEST_SUITE_P(
     UnitTest::RowName());
 
 #undef ID
+
+TEST(Meta, RequestIdsCompareCaseInsensitively)
+{
+    const auto meta = parseMeta(
+        jsonObject(R"({"meta":{"schemaVersion":1,"requestId":"123E4567-E89B-12D3-A456-42661417400A"}})"), false);
+    ASSERT_TRUE(meta.ok());
+    EXPECT_TRUE(Bridge::sameRequestId(meta->requestId, QStringLiteral("123e4567-e89b-12d3-a456-42661417400a")));
+    EXPECT_TRUE(Bridge::sameRequestId(meta->requestId, meta->requestId));
+    EXPECT_FALSE(Bridge::sameRequestId(meta->requestId, QStringLiteral("123e4567-e89b-12d3-a456-42661417400b")));
+}
 
 TEST(Meta, Constants)
 {
