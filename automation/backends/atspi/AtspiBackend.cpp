@@ -125,6 +125,26 @@ QVariant unwrap(const QVariant& value)
 }
 
 // /proc/PID/status state: an app that is stopped or a zombie will not answer (as Orca checks).
+enum class ProcessState { Running, Stopped, Gone };
+
+ProcessState processState(qint64 pid)
+{
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly))
+        return ProcessState::Gone;
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith("State:")) {
+            const QByteArray state = line.mid(6).trimmed();
+            if (state.startsWith('Z') || state.startsWith('X'))
+                return ProcessState::Gone;
+            if (state.startsWith('T') || state.startsWith('t'))
+                return ProcessState::Stopped;
+            return ProcessState::Running;
+        }
+    }
+    return ProcessState::Running;
+}
+
 bool processStoppedOrDead(qint64 pid)
 {
     QFile status(QStringLiteral("/proc/%1/status").arg(pid));
@@ -350,6 +370,9 @@ bool AtspiBackend::isMarkedUnresponsive(const QString& service) const
 std::optional<Error> AtspiBackend::unresponsive(const App& app, const QString& what, int timeoutMs)
 {
     m_hung.insert(app.root.service, QDeadlineTimer(kHungMarkMs));
+    // Say what is known: a stopped or exited process is not merely slow.
+    if (const ProcessState state = processState(app.pid); state != ProcessState::Running)
+        return refuseHung(app);
     return Error::make(ErrorCode::TargetUnresponsive,
                        QStringLiteral("%1 (pid %2) did not answer %3 within %4 ms")
                            .arg(app.name.isEmpty() ? app.root.service : app.name)
@@ -367,9 +390,22 @@ std::optional<Error> AtspiBackend::refuseHung(const App& app)
 {
     const auto it = m_hung.constFind(app.root.service);
     const qint64 left = it != m_hung.cend() ? std::max<qint64>(0, it->remainingTime()) : 0;
-    const bool stopped = processStoppedOrDead(app.pid);
+    const ProcessState state = processState(app.pid);
+    if (state == ProcessState::Gone) {
+        // A dead app does not come back: asking again cannot help.
+        return Error::make(ErrorCode::TargetUnresponsive,
+                           QStringLiteral("%1 (pid %2) has exited").arg(app.name).arg(app.pid),
+                           QJsonObject{{QStringLiteral("app"), app.name},
+                                       {QStringLiteral("pid"), app.pid},
+                                       {QStringLiteral("reason"), QStringLiteral("process_gone")}})
+            .withRetryable(false);
+    }
+    const bool stopped = state == ProcessState::Stopped;
     return Error::make(ErrorCode::TargetUnresponsive,
-                       stopped ? QStringLiteral("%1 (pid %2) is stopped or gone").arg(app.name).arg(app.pid)
+                       stopped ? QStringLiteral("%1 (pid %2) is stopped (SIGSTOP or a debugger); it answers once "
+                                                "it is continued")
+                                     .arg(app.name)
+                                     .arg(app.pid)
                                : QStringLiteral("%1 (pid %2) did not answer recently and still does not")
                                      .arg(app.name)
                                      .arg(app.pid),
