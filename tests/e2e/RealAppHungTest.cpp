@@ -67,6 +67,10 @@ TEST_F(RealAppHung, WaitUntilSeesTheAppAgainAfterATwoSecondStop)
     signalApp(SIGSTOP);
     const QJsonObject refused = s_app->find(window(), {}, 5000);
     EXPECT_EQ(errorCode(refused), u"DESKTOP_TARGET_UNRESPONSIVE"_s) << dump(refused);
+    // It says why: the app is stopped, not slow; and it may be asked again.
+    EXPECT_EQ(errorOf(refused).value(u"details"_s).toObject().value(u"reason"_s).toString(), u"process_stopped"_s)
+        << dump(refused);
+    EXPECT_TRUE(errorOf(refused).value(u"retryable"_s).toBool());
 
     const qint64 pid = s_app->pid();
     std::thread resume([pid] {
