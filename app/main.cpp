@@ -1,5 +1,5 @@
-#include "PlatformBackend.h"
 #include "Host.h"
+#include "PlatformBackend.h"
 #include "SocketPath.h"
 
 #include "ConfirmationController.h"
@@ -41,7 +41,9 @@ void installSignalHandlers()
 {
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, g_signalPipe) != 0)
         return;
-    struct sigaction action{};
+    struct sigaction action
+    {
+    };
     action.sa_handler = onSignal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
@@ -113,9 +115,9 @@ int main(int argc, char** argv)
         HostText::tr("Close a client that leaves a line unfinished this long (default: "
                      "10000)."),
         HostText::tr("ms"));
-    const QCommandLineOption maxConnections(
-        QStringLiteral("max-connections"),
-        HostText::tr("Connections open at once, in total (default: 1024)."), HostText::tr("count"));
+    const QCommandLineOption maxConnections(QStringLiteral("max-connections"),
+                                            HostText::tr("Connections open at once, in total (default: 1024)."),
+                                            HostText::tr("count"));
     const QCommandLineOption maxConnectionsPerPeer(
         QStringLiteral("max-connections-per-peer"),
         HostText::tr("Connections open at once from one process (default: 256)."), HostText::tr("count"));
@@ -156,8 +158,9 @@ int main(int argc, char** argv)
         HostText::tr("Where the host keeps its data, e.g. the audit log audit.jsonl (default: %1).")
             .arg(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)),
         HostText::tr("dir"));
-    parser.addOptions({headless, socket, workspaceRoot, maxLine, partialTimeout, maxConnections, maxConnectionsPerPeer, firstRequestTimeout, queueCapacity, insecureSocket,
-                       confirmPolicy, requireToken, maxTokenTtl, approvalTimeout, allowCaller, dataDir});
+    parser.addOptions({headless, socket, workspaceRoot, maxLine, partialTimeout, maxConnections, maxConnectionsPerPeer,
+                       firstRequestTimeout, queueCapacity, insecureSocket, confirmPolicy, requireToken, maxTokenTtl,
+                       approvalTimeout, allowCaller, dataDir});
     parser.process(app);
 
     // GUI mode: the settings dialog's values are the defaults; command-line options still win.
@@ -221,9 +224,8 @@ int main(int argc, char** argv)
     security.maxTokenTtlMs = maxTtlMs;
     security.approvalTimeoutMs = static_cast<int>(approvalMs);
     security.callerAllowlist = parser.isSet(allowCaller) ? parser.values(allowCaller) : stored.callerAllowlist;
-    security.dataDir = parser.isSet(dataDir)
-                           ? QDir(parser.value(dataDir)).absolutePath()
-                           : QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+    security.dataDir = parser.isSet(dataDir) ? QDir(parser.value(dataDir)).absolutePath()
+                                             : QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
 
     Bridge::HostOptions options;
     options.server.socketPath = parser.isSet(socket) ? parser.value(socket) : Bridge::defaultSocketPath();
@@ -234,7 +236,7 @@ int main(int argc, char** argv)
     options.server.firstRequestTimeoutMs = static_cast<int>(std::min<qint64>(firstRequestMs, 24LL * 3600 * 1000));
     options.server.insecureSocketModeForTests = parser.isSet(insecureSocket);
     options.executor.queueCapacity = static_cast<int>(queueCap);
-    options.workspaceRoot = parser.isSet(workspaceRoot)    ? parser.value(workspaceRoot)
+    options.workspaceRoot = parser.isSet(workspaceRoot)       ? parser.value(workspaceRoot)
                             : !stored.workspaceRoot.isEmpty() ? stored.workspaceRoot
                                                               : qEnvironmentVariable("WORKSPACE_ROOT");
     options.backendFactory = &Automation::createPlatformBackend;

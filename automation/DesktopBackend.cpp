@@ -46,7 +46,8 @@ BackendInfo UnavailableBackend::info()
 Error UnavailableBackend::error() const
 {
     // Not retryable: the same host will never grow a backend by being asked again.
-    return Error::make(ErrorCode::HostNotReady, m_reason, QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_backend")}})
+    return Error::make(ErrorCode::HostNotReady, m_reason,
+                       QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_backend")}})
         .withRetryable(false);
 }
 
@@ -80,8 +81,8 @@ Result<ActionOutcome> UnavailableBackend::clickAt(const ResolvedRoute&, QPoint, 
     return error();
 }
 
-Result<TypeOutcome> UnavailableBackend::typeText(const ResolvedRoute&, const Node*, const QString&,
-                                                 const TypeOptions&, const CallContext&)
+Result<TypeOutcome> UnavailableBackend::typeText(const ResolvedRoute&, const Node*, const QString&, const TypeOptions&,
+                                                 const CallContext&)
 {
     return error();
 }

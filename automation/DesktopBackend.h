@@ -14,7 +14,7 @@ namespace Automation {
 /// What the backend says about itself, for doctor.
 struct BackendInfo
 {
-    QString name;          ///< "atspi", "macos", "unavailable", "fake"
+    QString name; ///< "atspi", "macos", "unavailable", "fake"
     bool available = false;
     QString message;
     QJsonObject details;
@@ -59,7 +59,7 @@ struct Verification
 /// How an action was delivered and what was seen of its effect (DESIGN.md 7).
 struct ActionOutcome
 {
-    QString deliveredBy; ///< e.g. "accessibilityAction:press", "pointer", "keyboard"
+    QString deliveredBy;   ///< e.g. "accessibilityAction:press", "pointer", "keyboard"
     bool verified = false; ///< effect == Confirmed
     QJsonObject details;
     Verification verification;

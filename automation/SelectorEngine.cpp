@@ -122,8 +122,7 @@ QList<Candidate> SelectorEngine::match(const Snapshot& snapshot, const Selector&
         }
         out.append(std::move(candidate));
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+    std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     return out;
 }
 

@@ -69,12 +69,8 @@ QString statusFor(Automation::PermissionState state)
 
 Dispatcher::Dispatcher(Executor& executor, WorkspacePolicy workspace, PermissionMonitor& permissions, HostFacts facts,
                        SecurityContext security, QObject* parent)
-    : QObject(parent),
-      m_executor(executor),
-      m_workspace(std::move(workspace)),
-      m_permissions(permissions),
-      m_facts(std::move(facts)),
-      m_security(std::move(security))
+    : QObject(parent), m_executor(executor), m_workspace(std::move(workspace)), m_permissions(permissions),
+      m_facts(std::move(facts)), m_security(std::move(security))
 {
     Q_ASSERT(m_security.tokens && m_security.provider && m_security.audit);
     registerMethods();
@@ -103,26 +99,52 @@ void Dispatcher::add(MethodSpec spec)
 void Dispatcher::registerMethods()
 {
     // contract 5.1
-    add({QStringLiteral("desktop.health"), false, false, false, {},
-         [this](const Call& call, const Respond& respond) { respond(healthResult(call.caller)); }, {}});
+    add({QStringLiteral("desktop.health"),
+         false,
+         false,
+         false,
+         {},
+         [this](const Call& call, const Respond& respond) { respond(healthResult(call.caller)); },
+         {}});
     // contract 5.2
-    add({QStringLiteral("desktop.doctor"), false, false, false, {},
+    add({QStringLiteral("desktop.doctor"),
+         false,
+         false,
+         false,
+         {},
          [this](const Call& call, const Respond& respond) {
              respond(doctorResult(call.caller, call.meta.workspacePath));
          },
          {}});
     // contract 5.3 - 5.8
-    add({QStringLiteral("desktop.observe"), true, false, true,
-         [](const QJsonObject& p) { return prepared(Params::observe(p), &Methods::observe); }, {}, {}});
-    add({QStringLiteral("desktop.find"), true, false, true,
-         [](const QJsonObject& p) { return prepared(Params::find(p), &Methods::find); }, {}, {}});
-    add({QStringLiteral("desktop.click"), true, true, true,
+    add({QStringLiteral("desktop.observe"),
+         true,
+         false,
+         true,
+         [](const QJsonObject& p) { return prepared(Params::observe(p), &Methods::observe); },
+         {},
+         {}});
+    add({QStringLiteral("desktop.find"),
+         true,
+         false,
+         true,
+         [](const QJsonObject& p) { return prepared(Params::find(p), &Methods::find); },
+         {},
+         {}});
+    add({QStringLiteral("desktop.click"),
+         true,
+         true,
+         true,
          [](const QJsonObject& p) {
              auto params = Params::click(p);
              return prepared(params, &Methods::click, params ? params->confirm : ConfirmParams{});
          },
-         {}, {}});
-    add({QStringLiteral("desktop.typeText"), true, true, true,
+         {},
+         {}});
+    add({QStringLiteral("desktop.typeText"),
+         true,
+         true,
+         true,
          [](const QJsonObject& p) {
              auto params = Params::typeText(p);
              return prepared(params, &Methods::typeText, params ? params->confirm : ConfirmParams{});
@@ -145,16 +167,29 @@ void Dispatcher::registerMethods()
              }
              return out;
          }});
-    add({QStringLiteral("desktop.hotkey"), true, true, true,
+    add({QStringLiteral("desktop.hotkey"),
+         true,
+         true,
+         true,
          [](const QJsonObject& p) {
              auto params = Params::hotkey(p);
              return prepared(params, &Methods::hotkey, params ? params->confirm : ConfirmParams{});
          },
-         {}, {}});
-    add({QStringLiteral("desktop.waitUntil"), true, false, true,
-         [](const QJsonObject& p) { return prepared(Params::waitUntil(p), &Methods::waitUntil); }, {}, {}});
+         {},
+         {}});
+    add({QStringLiteral("desktop.waitUntil"),
+         true,
+         false,
+         true,
+         [](const QJsonObject& p) { return prepared(Params::waitUntil(p), &Methods::waitUntil); },
+         {},
+         {}});
     // contract 5.9: answered at once, never queued behind the job it aborts.
-    add({QStringLiteral("desktop.abort"), false, false, false, {},
+    add({QStringLiteral("desktop.abort"),
+         false,
+         false,
+         false,
+         {},
          [this](const Call& call, const Respond& respond) {
              auto params = Params::abort(call.params);
              if (!params)
@@ -177,15 +212,31 @@ void Dispatcher::registerMethods()
          },
          {}});
     // contract 5.10: answered when the confirmation provider decides, without blocking anything.
-    add({QStringLiteral("desktop.confirm.issue"), false, false, true, {},
-         [this](const Call& call, const Respond& respond) { confirmIssue(call, respond); }, {}});
+    add({QStringLiteral("desktop.confirm.issue"),
+         false,
+         false,
+         true,
+         {},
+         [this](const Call& call, const Respond& respond) { confirmIssue(call, respond); },
+         {}});
     // plan 4.4: the emergency stop. Any allowed caller, no confirmation: it only stops.
-    add({QStringLiteral("desktop.stop"), false, false, false, {},
-         [this](const Call& call, const Respond& respond) { respond(stop(&call.caller.peer, QStringLiteral("client"))); },
+    add({QStringLiteral("desktop.stop"),
+         false,
+         false,
+         false,
+         {},
+         [this](const Call& call, const Respond& respond) {
+             respond(stop(&call.caller.peer, QStringLiteral("client")));
+         },
          {}});
     // plan 4.4: resuming needs a person's yes (or the GUI's resume).
-    add({QStringLiteral("desktop.resume"), false, false, false, {},
-         [this](const Call& call, const Respond& respond) { resume(call, respond); }, {}});
+    add({QStringLiteral("desktop.resume"),
+         false,
+         false,
+         false,
+         {},
+         [this](const Call& call, const Respond& respond) { resume(call, respond); },
+         {}});
 }
 
 void Dispatcher::dispatch(const Caller& caller, const QJsonValue& message, std::function<void(const QByteArray&)> reply)
@@ -320,8 +371,8 @@ void Dispatcher::handleParsed(const Caller& caller, const std::variant<JsonRpc::
         // A token is spent only on a request that will be queued.
         if (auto refused = m_executor.admission(meta->requestId))
             return respond(*refused);
-        if (auto refused = verifyConfirm(request.method, caller, meta.value(), request.params, job->second,
-                                         &confirmedLine))
+        if (auto refused =
+                verifyConfirm(request.method, caller, meta.value(), request.params, job->second, &confirmedLine))
             return respond(*refused);
     }
 
@@ -412,9 +463,9 @@ std::optional<Error> Dispatcher::verifyConfirm(const QString& method, const Call
 
     // contract 4.2: token beats phrase.
     if (byToken) {
-        const auto verdict = m_security.tokens->consume(
-            *confirm.token, ConfirmTokens::Scope{method, paramsDigest},
-            ConfirmTokens::Peer{caller.peer.pid, caller.peer.auditTokenDigest});
+        const auto verdict =
+            m_security.tokens->consume(*confirm.token, ConfirmTokens::Scope{method, paramsDigest},
+                                       ConfirmTokens::Peer{caller.peer.pid, caller.peer.auditTokenDigest});
         if (verdict.refusal) {
             const QString reason = ConfirmTokens::refusalName(*verdict.refusal);
             switch (*verdict.refusal) {
@@ -424,11 +475,11 @@ std::optional<Error> Dispatcher::verifyConfirm(const QString& method, const Call
                 return refuse(reason, QStringLiteral("confirm.token was issued to another process; a token is bound "
                                                      "to the process that asked for it"));
             case ConfirmTokens::Refusal::MethodMismatch:
-                return refuse(reason,
-                              QStringLiteral("confirm.token was issued for %1, not %2")
-                                  .arg(verdict.token->scope.method, method),
-                              QJsonObject{{QStringLiteral("tokenMethod"), verdict.token->scope.method},
-                                          {QStringLiteral("method"), method}});
+                return refuse(
+                    reason,
+                    QStringLiteral("confirm.token was issued for %1, not %2").arg(verdict.token->scope.method, method),
+                    QJsonObject{{QStringLiteral("tokenMethod"), verdict.token->scope.method},
+                                {QStringLiteral("method"), method}});
             case ConfirmTokens::Refusal::ParamsMismatch:
                 return refuse(reason,
                               QStringLiteral("confirm.token was issued for other params (paramsDigest %1, this "
@@ -437,8 +488,8 @@ std::optional<Error> Dispatcher::verifyConfirm(const QString& method, const Call
                               QJsonObject{{QStringLiteral("tokenParamsDigest"), verdict.token->scope.paramsDigest},
                                           {QStringLiteral("paramsDigest"), paramsDigest}});
             case ConfirmTokens::Refusal::Expired: {
-                const QString expiresAt = QDateTime::fromMSecsSinceEpoch(verdict.token->expiresAtMs, Qt::UTC)
-                                              .toString(Qt::ISODateWithMs);
+                const QString expiresAt =
+                    QDateTime::fromMSecsSinceEpoch(verdict.token->expiresAtMs, Qt::UTC).toString(Qt::ISODateWithMs);
                 return refuse(reason, QStringLiteral("confirm.token expired at %1").arg(expiresAt),
                               QJsonObject{{QStringLiteral("expiresAt"), expiresAt}});
             }
@@ -504,8 +555,8 @@ void Dispatcher::confirmIssue(const Call& call, const Respond& respond)
                                            QStringLiteral("intent.method must name a side-effect method "
                                                           "(desktop.click, desktop.typeText, desktop.hotkey)")));
     if (!intent.value(QStringLiteral("params")).isObject())
-        return respond(Error::invalidParam(QStringLiteral("intent.params"),
-                                           QStringLiteral("intent.params must be an object")));
+        return respond(
+            Error::invalidParam(QStringLiteral("intent.params"), QStringLiteral("intent.params must be an object")));
 
     const qint64 maxTtl = m_security.settings.maxTokenTtlMs;
     qint64 ttlMs = std::min(SecuritySettings::kDefaultTokenTtlMs, maxTtl);
@@ -513,8 +564,8 @@ void Dispatcher::confirmIssue(const Call& call, const Respond& respond)
     if (!ttl.isUndefined() && !ttl.isNull()) {
         const double value = ttl.toDouble(-1);
         if (!ttl.isDouble() || value != std::trunc(value) || value < 1 || value > static_cast<double>(maxTtl))
-            return respond(Error::invalidParam(
-                QStringLiteral("ttlMs"), QStringLiteral("ttlMs must be an integer from 1 to %1").arg(maxTtl)));
+            return respond(Error::invalidParam(QStringLiteral("ttlMs"),
+                                               QStringLiteral("ttlMs must be an integer from 1 to %1").arg(maxTtl)));
         ttlMs = static_cast<qint64>(value);
     }
 
@@ -536,38 +587,36 @@ void Dispatcher::confirmIssue(const Call& call, const Respond& respond)
     request.timeoutMs = call.meta.timeoutMs;
     const PeerInfo peer = call.caller.peer;
     const QString requestId = call.meta.requestId;
-    askApproval(request, call.caller, respond,
-                [this, respond, method, paramsDigest, peer, ttlMs, requestId](const ApprovalDecision&) {
-                    if (m_paused)
-                        return respond(pausedError());
-                    const auto token = m_security.tokens->issue(ConfirmTokens::Scope{method, paramsDigest},
-                                                                ConfirmTokens::Peer{peer.pid, peer.auditTokenDigest},
-                                                                ttlMs);
-                    if (!token)
-                        return respond(Error::make(ErrorCode::HostNotReady,
-                                                   QStringLiteral("too many confirmation tokens are outstanding; use "
-                                                                  "or let some expire first"),
-                                                   QJsonObject{{QStringLiteral("reason"),
-                                                                QStringLiteral("too_many_tokens")}}));
-                    const QString expiresAt =
-                        QDateTime::fromMSecsSinceEpoch(token->expiresAtMs, Qt::UTC).toString(Qt::ISODateWithMs);
-                    audit(QStringLiteral("token_issued"), &peer,
-                          QJsonObject{{QStringLiteral("method"), method},
-                                      {QStringLiteral("paramsDigest"), paramsDigest},
-                                      {QStringLiteral("tokenId"), ConfirmTokens::tokenId(token->token)},
-                                      {QStringLiteral("expiresAt"), expiresAt},
-                                      {QStringLiteral("ttlMs"), ttlMs},
-                                      {QStringLiteral("requestId"), requestId}});
-                    // contract 5.10, exactly.
-                    respond(QJsonObject{
-                        {QStringLiteral("token"), token->token},
-                        {QStringLiteral("expiresAt"), expiresAt},
-                        {QStringLiteral("scope"), QJsonObject{{QStringLiteral("method"), method},
-                                                              {QStringLiteral("paramsDigest"), paramsDigest}}},
-                        {QStringLiteral("peer"), QJsonObject{{QStringLiteral("auditTokenDigest"),
-                                                              peer.auditTokenDigest},
-                                                             {QStringLiteral("pid"), peer.pid}}}});
-                });
+    askApproval(
+        request, call.caller, respond,
+        [this, respond, method, paramsDigest, peer, ttlMs, requestId](const ApprovalDecision&) {
+            if (m_paused)
+                return respond(pausedError());
+            const auto token = m_security.tokens->issue(ConfirmTokens::Scope{method, paramsDigest},
+                                                        ConfirmTokens::Peer{peer.pid, peer.auditTokenDigest}, ttlMs);
+            if (!token)
+                return respond(Error::make(ErrorCode::HostNotReady,
+                                           QStringLiteral("too many confirmation tokens are outstanding; use "
+                                                          "or let some expire first"),
+                                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("too_many_tokens")}}));
+            const QString expiresAt =
+                QDateTime::fromMSecsSinceEpoch(token->expiresAtMs, Qt::UTC).toString(Qt::ISODateWithMs);
+            audit(QStringLiteral("token_issued"), &peer,
+                  QJsonObject{{QStringLiteral("method"), method},
+                              {QStringLiteral("paramsDigest"), paramsDigest},
+                              {QStringLiteral("tokenId"), ConfirmTokens::tokenId(token->token)},
+                              {QStringLiteral("expiresAt"), expiresAt},
+                              {QStringLiteral("ttlMs"), ttlMs},
+                              {QStringLiteral("requestId"), requestId}});
+            // contract 5.10, exactly.
+            respond(QJsonObject{
+                {QStringLiteral("token"), token->token},
+                {QStringLiteral("expiresAt"), expiresAt},
+                {QStringLiteral("scope"),
+                 QJsonObject{{QStringLiteral("method"), method}, {QStringLiteral("paramsDigest"), paramsDigest}}},
+                {QStringLiteral("peer"), QJsonObject{{QStringLiteral("auditTokenDigest"), peer.auditTokenDigest},
+                                                     {QStringLiteral("pid"), peer.pid}}}});
+        });
 }
 
 void Dispatcher::resume(const Call& call, const Respond& respond)
@@ -586,8 +635,8 @@ void Dispatcher::resume(const Call& call, const Respond& respond)
                   QJsonObject{{QStringLiteral("via"), QStringLiteral("provider")},
                               {QStringLiteral("decidedBy"), decision.decidedBy},
                               {QStringLiteral("approver"), decision.approver}});
-            qCWarning(lcDispatcher).noquote() << "resumed: side effects are allowed again, approved by"
-                                              << decision.approver;
+            qCWarning(lcDispatcher).noquote()
+                << "resumed: side effects are allowed again, approved by" << decision.approver;
             Q_EMIT pausedChanged(false);
         }
         respond(QJsonObject{{QStringLiteral("resumed"), true}, {QStringLiteral("paused"), false}});
@@ -600,9 +649,8 @@ void Dispatcher::askApproval(ApprovalRequest request, const Caller& caller, cons
     request.id = m_nextApprovalId++;
     request.peer = caller.peer;
     // The approval is bounded by the approval timeout and by the request's own meta.timeoutMs.
-    request.timeoutMs = std::max(1, std::min(m_security.settings.approvalTimeoutMs, request.timeoutMs > 0
-                                                                                       ? request.timeoutMs
-                                                                                       : Meta::kMaxTimeoutMs));
+    request.timeoutMs = std::max(1, std::min(m_security.settings.approvalTimeoutMs,
+                                             request.timeoutMs > 0 ? request.timeoutMs : Meta::kMaxTimeoutMs));
     request.expiresAt = QDateTime::currentDateTimeUtc().addMSecs(request.timeoutMs);
     const quint64 id = request.id;
     m_pendingApprovals.insert(id, PendingApproval{caller.connectionId, request, respond, std::move(onApproved)});
@@ -620,13 +668,13 @@ void Dispatcher::approvalDecided(quint64 id, const ApprovalDecision& decision)
         return;
     const PendingApproval pending = std::move(*it);
     m_pendingApprovals.erase(it);
-    QJsonObject line{{QStringLiteral("kind"), pending.request.kindName()},
-                     {QStringLiteral("approvalId"), static_cast<qint64>(id)},
-                     {QStringLiteral("method"), pending.request.method},
-                     {QStringLiteral("decision"), decision.approved ? QStringLiteral("approved")
-                                                                    : QStringLiteral("denied")},
-                     {QStringLiteral("decidedBy"), decision.decidedBy},
-                     {QStringLiteral("approver"), decision.approver}};
+    QJsonObject line{
+        {QStringLiteral("kind"), pending.request.kindName()},
+        {QStringLiteral("approvalId"), static_cast<qint64>(id)},
+        {QStringLiteral("method"), pending.request.method},
+        {QStringLiteral("decision"), decision.approved ? QStringLiteral("approved") : QStringLiteral("denied")},
+        {QStringLiteral("decidedBy"), decision.decidedBy},
+        {QStringLiteral("approver"), decision.approver}};
     if (!pending.request.paramsDigest.isEmpty())
         line.insert(QStringLiteral("paramsDigest"), pending.request.paramsDigest);
     if (!decision.approved)
@@ -708,9 +756,8 @@ QJsonObject Dispatcher::stop(const PeerInfo* who, const QString& via)
                                    QJsonObject{{QStringLiteral("via"), via},
                                                {QStringLiteral("executionIds"), QJsonArray::fromStringList(ids)},
                                                {QStringLiteral("wasPaused"), wasPaused}});
-    const int aborted = m_executor.abortAll(
-        Executor::AbortAllReason::Stop,
-        [line](const QString&, Evidence::ExecutionRecord& record) {
+    const int aborted =
+        m_executor.abortAll(Executor::AbortAllReason::Stop, [line](const QString&, Evidence::ExecutionRecord& record) {
             record.trace(QStringLiteral("audit"), 0, true, line);
         });
     const QList<quint64> pending = m_pendingApprovals.keys();
@@ -764,21 +811,19 @@ QJsonObject Dispatcher::envJson(const Caller& caller) const
 {
     const auto permissions = m_permissions.current();
     return QJsonObject{
-        {QStringLiteral("host"),
-         QJsonObject{{QStringLiteral("version"), QStringLiteral(MDH_VERSION)},
-                     {QStringLiteral("pid"), static_cast<qint64>(::getpid())},
-                     {QStringLiteral("socketPath"), m_facts.socketPath}}},
-        {QStringLiteral("os"),
-         QJsonObject{{QStringLiteral("platform"), permissions.platform},
-                     {QStringLiteral("name"), QSysInfo::prettyProductName()},
-                     {QStringLiteral("kernel"), QSysInfo::kernelVersion()},
-                     {QStringLiteral("displayServer"), permissions.displayServer},
-                     {QStringLiteral("display"), qEnvironmentVariable("DISPLAY")}}},
+        {QStringLiteral("host"), QJsonObject{{QStringLiteral("version"), QStringLiteral(MDH_VERSION)},
+                                             {QStringLiteral("pid"), static_cast<qint64>(::getpid())},
+                                             {QStringLiteral("socketPath"), m_facts.socketPath}}},
+        {QStringLiteral("os"), QJsonObject{{QStringLiteral("platform"), permissions.platform},
+                                           {QStringLiteral("name"), QSysInfo::prettyProductName()},
+                                           {QStringLiteral("kernel"), QSysInfo::kernelVersion()},
+                                           {QStringLiteral("displayServer"), permissions.displayServer},
+                                           {QStringLiteral("display"), qEnvironmentVariable("DISPLAY")}}},
         {QStringLiteral("screen"), permissions.screenCapture.details},
         {QStringLiteral("permissions"),
-         QJsonObject{{QStringLiteral("accessibility"), Automation::permissionStateName(permissions.accessibility.state)},
-                     {QStringLiteral("screenRecording"),
-                      Automation::permissionStateName(permissions.screenCapture.state)}}},
+         QJsonObject{
+             {QStringLiteral("accessibility"), Automation::permissionStateName(permissions.accessibility.state)},
+             {QStringLiteral("screenRecording"), Automation::permissionStateName(permissions.screenCapture.state)}}},
         {QStringLiteral("backend"), m_executor.backendInfo().name},
         {QStringLiteral("peer"), caller.peer.toDetailedJson()},
     };
@@ -787,32 +832,32 @@ QJsonObject Dispatcher::envJson(const Caller& caller) const
 QJsonObject Dispatcher::healthResult(const Caller& caller) const
 {
     const auto permissions = m_permissions.current();
-    return QJsonObject{
+    return QJsonObject
+    {
         {QStringLiteral("hostVersion"), QStringLiteral(MDH_VERSION)},
 #if defined(Q_OS_MACOS)
-        {QStringLiteral("macos"), QSysInfo::productVersion()},
+            {QStringLiteral("macos"), QSysInfo::productVersion()},
 #else
-        // contract 5.1 names the macOS version; elsewhere it is null and `os` says what runs.
-        {QStringLiteral("macos"), QJsonValue()},
+            // contract 5.1 names the macOS version; elsewhere it is null and `os` says what runs.
+            {QStringLiteral("macos"), QJsonValue()},
 #endif
-        {QStringLiteral("os"),
-         QJsonObject{{QStringLiteral("platform"), permissions.platform},
-                     {QStringLiteral("name"), QSysInfo::prettyProductName()},
-                     {QStringLiteral("version"), QSysInfo::productVersion()},
-                     {QStringLiteral("kernel"), QSysInfo::kernelVersion()},
-                     {QStringLiteral("displayServer"), permissions.displayServer}}},
-        {QStringLiteral("permissions"),
-         QJsonObject{{QStringLiteral("accessibility"), Automation::permissionStateName(permissions.accessibility.state)},
-                     {QStringLiteral("screenRecording"),
-                      Automation::permissionStateName(permissions.screenCapture.state)}}},
-        {QStringLiteral("bridge"),
-         QJsonObject{{QStringLiteral("schemaVersion"), Meta::kSchemaVersion},
-                     {QStringLiteral("running"), m_executor.isBusy()},
-                     {QStringLiteral("queued"), m_executor.queuedCount()},
-                     {QStringLiteral("paused"), m_paused},
-                     {QStringLiteral("confirmPolicy"), m_security.provider->policyName()},
-                     {QStringLiteral("requireToken"), m_security.settings.requireToken}}},
-        {QStringLiteral("peer"), caller.peer.toJson()},
+            {QStringLiteral("os"), QJsonObject{{QStringLiteral("platform"), permissions.platform},
+                                               {QStringLiteral("name"), QSysInfo::prettyProductName()},
+                                               {QStringLiteral("version"), QSysInfo::productVersion()},
+                                               {QStringLiteral("kernel"), QSysInfo::kernelVersion()},
+                                               {QStringLiteral("displayServer"), permissions.displayServer}}},
+            {QStringLiteral("permissions"),
+             QJsonObject{
+                 {QStringLiteral("accessibility"), Automation::permissionStateName(permissions.accessibility.state)},
+                 {QStringLiteral("screenRecording"),
+                  Automation::permissionStateName(permissions.screenCapture.state)}}},
+            {QStringLiteral("bridge"), QJsonObject{{QStringLiteral("schemaVersion"), Meta::kSchemaVersion},
+                                                   {QStringLiteral("running"), m_executor.isBusy()},
+                                                   {QStringLiteral("queued"), m_executor.queuedCount()},
+                                                   {QStringLiteral("paused"), m_paused},
+                                                   {QStringLiteral("confirmPolicy"), m_security.provider->policyName()},
+                                                   {QStringLiteral("requireToken"), m_security.settings.requireToken}}},
+            {QStringLiteral("peer"), caller.peer.toJson()},
     };
 }
 
@@ -842,36 +887,37 @@ QJsonObject Dispatcher::doctorResult(const Caller& caller, const std::optional<Q
         }
     }
     const bool socketPrivate = m_facts.socketMode == QLatin1String("0600");
-    checks.append(check(QStringLiteral("socket"), socketPrivate ? QStringLiteral("ok") : QStringLiteral("warning"),
-                        socketPrivate ? QStringLiteral("serving on %1 (owner only)").arg(m_facts.socketPath)
-                                      : QStringLiteral("serving on %1 with mode %2: other users may reach the socket "
-                                                       "(the peer uid check still refuses them)")
-                                            .arg(m_facts.socketPath, m_facts.socketMode),
-                        QJsonObject{{QStringLiteral("path"), m_facts.socketPath},
-                                    {QStringLiteral("mode"), m_facts.socketMode}}));
+    checks.append(
+        check(QStringLiteral("socket"), socketPrivate ? QStringLiteral("ok") : QStringLiteral("warning"),
+              socketPrivate ? QStringLiteral("serving on %1 (owner only)").arg(m_facts.socketPath)
+                            : QStringLiteral("serving on %1 with mode %2: other users may reach the socket "
+                                             "(the peer uid check still refuses them)")
+                                  .arg(m_facts.socketPath, m_facts.socketMode),
+              QJsonObject{{QStringLiteral("path"), m_facts.socketPath}, {QStringLiteral("mode"), m_facts.socketMode}}));
     const auto backend = m_executor.backendInfo();
-    checks.append(check(QStringLiteral("backend"), backend.available ? QStringLiteral("ok") : QStringLiteral("error"),
-                        backend.message.isEmpty() ? backend.name : backend.message,
-                        QJsonObject{{QStringLiteral("name"), backend.name}, {QStringLiteral("details"), backend.details}}));
+    checks.append(
+        check(QStringLiteral("backend"), backend.available ? QStringLiteral("ok") : QStringLiteral("error"),
+              backend.message.isEmpty() ? backend.name : backend.message,
+              QJsonObject{{QStringLiteral("name"), backend.name}, {QStringLiteral("details"), backend.details}}));
     checks.append(check(QStringLiteral("executor"), QStringLiteral("ok"),
-                        m_executor.isBusy() ? QStringLiteral("running one execution, %1 queued")
-                                                  .arg(m_executor.queuedCount())
-                                            : QStringLiteral("idle"),
+                        m_executor.isBusy()
+                            ? QStringLiteral("running one execution, %1 queued").arg(m_executor.queuedCount())
+                            : QStringLiteral("idle"),
                         QJsonObject{{QStringLiteral("running"), m_executor.runningExecutionId()},
                                     {QStringLiteral("queued"), m_executor.queuedCount()}}));
 
     const QString policy = m_security.provider->policyName();
-    checks.append(check(QStringLiteral("confirmation"),
-                        policy == QLatin1String("auto") ? QStringLiteral("warning") : QStringLiteral("ok"),
-                        policy == QLatin1String("auto")
-                            ? QStringLiteral("confirm policy auto: every token request is approved without a person")
-                            : QStringLiteral("confirm policy %1%2")
-                                  .arg(policy, m_security.settings.requireToken ? QStringLiteral(", tokens required")
-                                                                                : QString()),
-                        QJsonObject{{QStringLiteral("policy"), policy},
-                                    {QStringLiteral("requireToken"), m_security.settings.requireToken},
-                                    {QStringLiteral("maxTokenTtlMs"), m_security.settings.maxTokenTtlMs},
-                                    {QStringLiteral("approvalTimeoutMs"), m_security.settings.approvalTimeoutMs}}));
+    checks.append(check(
+        QStringLiteral("confirmation"),
+        policy == QLatin1String("auto") ? QStringLiteral("warning") : QStringLiteral("ok"),
+        policy == QLatin1String("auto")
+            ? QStringLiteral("confirm policy auto: every token request is approved without a person")
+            : QStringLiteral("confirm policy %1%2")
+                  .arg(policy, m_security.settings.requireToken ? QStringLiteral(", tokens required") : QString()),
+        QJsonObject{{QStringLiteral("policy"), policy},
+                    {QStringLiteral("requireToken"), m_security.settings.requireToken},
+                    {QStringLiteral("maxTokenTtlMs"), m_security.settings.maxTokenTtlMs},
+                    {QStringLiteral("approvalTimeoutMs"), m_security.settings.approvalTimeoutMs}}));
     checks.append(check(QStringLiteral("paused"), m_paused ? QStringLiteral("warning") : QStringLiteral("ok"),
                         m_paused ? QStringLiteral("stopped by desktop.stop: side effects are paused until resumed "
                                                   "(msgcode-desktopctl resume)")
@@ -892,9 +938,9 @@ QJsonObject Dispatcher::doctorResult(const Caller& caller, const std::optional<Q
     }
     return QJsonObject{
         {QStringLiteral("permissions"),
-         QJsonObject{{QStringLiteral("accessibility"),
-                      permissionJson(permissions.accessibility, "AX observe/find/action")},
-                     {QStringLiteral("screenRecording"), permissionJson(permissions.screenCapture, "Screenshot capture")}}},
+         QJsonObject{
+             {QStringLiteral("accessibility"), permissionJson(permissions.accessibility, "AX observe/find/action")},
+             {QStringLiteral("screenRecording"), permissionJson(permissions.screenCapture, "Screenshot capture")}}},
         {QStringLiteral("issues"), issues},
         {QStringLiteral("healthy"), errors == 0},
         {QStringLiteral("peer"), caller.peer.toJson()},

@@ -4,11 +4,11 @@
 #include "ConfirmTokens.h"
 #include "ConfirmationProvider.h"
 #include "Executor.h"
+#include "Journal.h"
 #include "JsonRpc.h"
 #include "Meta.h"
 #include "Params.h"
 #include "PeerCredentials.h"
-#include "Journal.h"
 #include "ReplayGuard.h"
 #include "SecuritySettings.h"
 

@@ -85,8 +85,7 @@ public:
     }
 
 private:
-    template <typename F>
-    void post(F&& function)
+    template <typename F> void post(F&& function)
     {
         QMutexLocker lock(&m_link->mutex);
         if (Executor* owner = m_link->owner) {
@@ -101,7 +100,6 @@ private:
     ElementCache m_elements;
 };
 
-
 Executor::Executor(BackendFactory factory, ExecutorOptions options, QObject* parent)
     : QObject(parent), m_options(options)
 {
@@ -112,7 +110,8 @@ Executor::Executor(BackendFactory factory, ExecutorOptions options, QObject* par
     m_worker = new ExecutorWorker(m_link, std::move(factory));
     m_worker->moveToThread(m_thread);
     m_thread->start();
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker] { worker->start(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker] { worker->start(); }, Qt::QueuedConnection);
     // Evidence is written off the owner thread, in answer order.
     m_evidencePool.setMaxThreadCount(1);
     m_evidencePool.setExpiryTimeout(-1);
@@ -177,14 +176,14 @@ std::optional<Error> Executor::admission(const QString& executionId) const
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("shutting_down")}})
             .withRetryable(false);
     if (static_cast<int>(m_queue.size()) >= m_options.queueCapacity)
-        return Error::make(ErrorCode::HostNotReady,
-                           QStringLiteral("%1 executions are already queued; try again shortly")
-                               .arg(m_options.queueCapacity),
-                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("queue_full")},
-                                       {QStringLiteral("queueCapacity"), m_options.queueCapacity}});
+        return Error::make(
+            ErrorCode::HostNotReady,
+            QStringLiteral("%1 executions are already queued; try again shortly").arg(m_options.queueCapacity),
+            QJsonObject{{QStringLiteral("reason"), QStringLiteral("queue_full")},
+                        {QStringLiteral("queueCapacity"), m_options.queueCapacity}});
     if (m_byId.contains(key(executionId)))
-        return Error::invalidRequest(QStringLiteral("execution %1 is already in progress").arg(executionId),
-                                     -32600, QJsonObject{{QStringLiteral("reason"), QStringLiteral("duplicate")}});
+        return Error::invalidRequest(QStringLiteral("execution %1 is already in progress").arg(executionId), -32600,
+                                     QJsonObject{{QStringLiteral("reason"), QStringLiteral("duplicate")}});
     return std::nullopt;
 }
 
@@ -221,8 +220,8 @@ void Executor::pump()
     m_queue.pop_front();
     m_running->started = true;
     Q_EMIT jobStarted(m_running->spec.executionId);
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, job = m_running] { worker->run(job); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, job = m_running] { worker->run(job); }, Qt::QueuedConnection);
 }
 
 void Executor::onDeadline(const std::shared_ptr<Job>& job)
@@ -233,11 +232,10 @@ void Executor::onDeadline(const std::shared_ptr<Job>& job)
     const bool queued = !job->started;
     if (queued)
         std::erase(m_queue, job);
-    Error error = Error::make(ErrorCode::Timeout,
-                              QStringLiteral("the request did not finish within %1 ms").arg(job->spec.timeoutMs),
-                              QJsonObject{{QStringLiteral("timeoutMs"), job->spec.timeoutMs},
-                                          {QStringLiteral("phase"), queued ? QStringLiteral("queued")
-                                                                           : QStringLiteral("running")}});
+    Error error = Error::make(
+        ErrorCode::Timeout, QStringLiteral("the request did not finish within %1 ms").arg(job->spec.timeoutMs),
+        QJsonObject{{QStringLiteral("timeoutMs"), job->spec.timeoutMs},
+                    {QStringLiteral("phase"), queued ? QStringLiteral("queued") : QStringLiteral("running")}});
     if (!queued && job->spec.sideEffect)
         error.withRetryable(false).withDetail(QStringLiteral("mayHaveHadEffect"), true);
     answer(job, error);
@@ -277,12 +275,12 @@ int Executor::abortAll(AbortAllReason reason, const AbortHook& hook)
     for (const auto& job : jobs) {
         if (hook)
             hook(job->spec.executionId, *job->spec.record);
-        Error error = Error::make(ErrorCode::Aborted, why,
-                                  QJsonObject{{QStringLiteral("executionId"), job->spec.executionId},
-                                              {QStringLiteral("reason"), shutdown ? QStringLiteral("shutdown")
-                                                                                  : QStringLiteral("stop")},
-                                              {QStringLiteral("phase"), job->started ? QStringLiteral("running")
-                                                                                     : QStringLiteral("queued")}});
+        Error error = Error::make(
+            ErrorCode::Aborted, why,
+            QJsonObject{
+                {QStringLiteral("executionId"), job->spec.executionId},
+                {QStringLiteral("reason"), shutdown ? QStringLiteral("shutdown") : QStringLiteral("stop")},
+                {QStringLiteral("phase"), job->started ? QStringLiteral("running") : QStringLiteral("queued")}});
         if (job->started && job->spec.sideEffect)
             error.withDetail(QStringLiteral("mayHaveHadEffect"), true);
         answer(job, error);
@@ -374,10 +372,10 @@ void Executor::onWorkerFinished(const std::shared_ptr<Job>& job, const Result<QJ
         m_running.reset();
     if (job->answered) {
         // Answered earlier (timeout, abort): keep the late return in the trace for the record.
-        job->spec.record->trace(QStringLiteral("backend_returned_after_answer"), 0, result.ok(),
-                                QJsonObject{{QStringLiteral("outcome"),
-                                             result.ok() ? QStringLiteral("ok")
-                                                         : Automation::errorCodeName(result.error().code)}});
+        job->spec.record->trace(
+            QStringLiteral("backend_returned_after_answer"), 0, result.ok(),
+            QJsonObject{{QStringLiteral("outcome"),
+                         result.ok() ? QStringLiteral("ok") : Automation::errorCodeName(result.error().code)}});
         auto record = job->spec.record;
         m_evidencePool.start([record] { record->rewriteTrace(); });
     } else {
@@ -392,7 +390,8 @@ void Executor::shutdown(int waitMs)
         return;
     abortAll(AbortAllReason::Shutdown);
     m_shutDown = true;
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker] { worker->stop(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker] { worker->stop(); }, Qt::QueuedConnection);
     m_thread->quit();
     if (m_thread->wait(waitMs)) {
         delete m_worker;

@@ -63,14 +63,15 @@ Automation::Result<Meta> parseMeta(const QJsonObject& params, bool workspaceRequ
 
     const QJsonValue version = meta.value(QLatin1String("schemaVersion"));
     if (version.isUndefined())
-        return Error::invalidParam(QStringLiteral("meta.schemaVersion"), QStringLiteral("meta.schemaVersion is required"));
+        return Error::invalidParam(QStringLiteral("meta.schemaVersion"),
+                                   QStringLiteral("meta.schemaVersion is required"));
     if (!isInteger(version))
         return Error::invalidParam(QStringLiteral("meta.schemaVersion"),
                                    QStringLiteral("meta.schemaVersion must be an integer"));
     if (version.toDouble() != Meta::kSchemaVersion)
-        return Error::invalidParam(QStringLiteral("meta.schemaVersion"),
-                                   QStringLiteral("meta.schemaVersion %1 is not supported; this host speaks 1")
-                                       .arg(version.toDouble()))
+        return Error::invalidParam(
+                   QStringLiteral("meta.schemaVersion"),
+                   QStringLiteral("meta.schemaVersion %1 is not supported; this host speaks 1").arg(version.toDouble()))
             .withDetail(QStringLiteral("supported"), QJsonArray{Meta::kSchemaVersion});
 
     const QJsonValue requestId = meta.value(QLatin1String("requestId"));
@@ -81,8 +82,9 @@ Automation::Result<Meta> parseMeta(const QJsonObject& params, bool workspaceRequ
     const QString idText = requestId.toString();
     // Only the 36-character form: the id is kept as sent and becomes the evidence directory's name.
     if (!isUuidText(idText) || QUuid::fromString(idText).isNull())
-        return Error::invalidParam(QStringLiteral("meta.requestId"),
-                                   QStringLiteral("meta.requestId must be a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)"));
+        return Error::invalidParam(
+            QStringLiteral("meta.requestId"),
+            QStringLiteral("meta.requestId must be a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)"));
     out.requestId = idText;
 
     const QJsonValue workspace = meta.value(QLatin1String("workspacePath"));
@@ -103,9 +105,9 @@ Automation::Result<Meta> parseMeta(const QJsonObject& params, bool workspaceRequ
     const QJsonValue timeout = meta.value(QLatin1String("timeoutMs"));
     if (!timeout.isUndefined()) {
         if (!isInteger(timeout) || timeout.toDouble() < 1 || timeout.toDouble() > Meta::kMaxTimeoutMs)
-            return Error::invalidParam(QStringLiteral("meta.timeoutMs"),
-                                       QStringLiteral("meta.timeoutMs must be an integer from 1 to %1")
-                                           .arg(Meta::kMaxTimeoutMs));
+            return Error::invalidParam(
+                QStringLiteral("meta.timeoutMs"),
+                QStringLiteral("meta.timeoutMs must be an integer from 1 to %1").arg(Meta::kMaxTimeoutMs));
         out.timeoutMs = static_cast<int>(timeout.toDouble());
     }
     return out;
@@ -123,7 +125,9 @@ WorkspacePolicy::WorkspacePolicy(const QString& root) : m_rootGiven(root)
         m_problem = QStringLiteral("WORKSPACE_ROOT %1 does not exist").arg(root);
         return;
     }
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::stat(QFile::encodeName(*real).constData(), &st) != 0 || !S_ISDIR(st.st_mode)) {
         m_problem = QStringLiteral("WORKSPACE_ROOT %1 is not a directory").arg(root);
         return;
@@ -159,20 +163,23 @@ Automation::Result<QString> WorkspacePolicy::check(const QString& workspacePath)
                            QStringLiteral("meta.workspacePath %1 does not exist").arg(workspacePath),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("not_found")},
                                        {QStringLiteral("workspacePath"), workspacePath}});
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::stat(QFile::encodeName(*real).constData(), &st) != 0 || !S_ISDIR(st.st_mode))
         return Error::make(ErrorCode::WorkspaceForbidden,
                            QStringLiteral("meta.workspacePath %1 is not a directory").arg(workspacePath),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("not_a_directory")},
                                        {QStringLiteral("workspacePath"), workspacePath}});
     if (!isUnder(*real, m_rootReal))
-        return Error::make(ErrorCode::WorkspaceForbidden,
-                           QStringLiteral("meta.workspacePath %1 resolves to %2, which is outside the workspace root %3")
-                               .arg(workspacePath, *real, m_rootReal),
-                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("outside_root")},
-                                       {QStringLiteral("workspacePath"), workspacePath},
-                                       {QStringLiteral("resolvedPath"), *real},
-                                       {QStringLiteral("workspaceRoot"), m_rootReal}});
+        return Error::make(
+            ErrorCode::WorkspaceForbidden,
+            QStringLiteral("meta.workspacePath %1 resolves to %2, which is outside the workspace root %3")
+                .arg(workspacePath, *real, m_rootReal),
+            QJsonObject{{QStringLiteral("reason"), QStringLiteral("outside_root")},
+                        {QStringLiteral("workspacePath"), workspacePath},
+                        {QStringLiteral("resolvedPath"), *real},
+                        {QStringLiteral("workspaceRoot"), m_rootReal}});
     return *real;
 }
 

@@ -55,8 +55,8 @@ Result<ResolvedRoute> resolveRoute(JobContext& ctx, const Route& route, bool sid
     }
     step.finish(true, resolved->toJson());
 
-    const auto policy = route.focusPolicy ? route.focusPolicy
-                                          : (sideEffect ? std::optional(FocusPolicy::FocusIfNeeded) : std::nullopt);
+    const auto policy =
+        route.focusPolicy ? route.focusPolicy : (sideEffect ? std::optional(FocusPolicy::FocusIfNeeded) : std::nullopt);
     if (!policy || resolved->windowFocused)
         return resolved;
     const QJsonObject where{{QStringLiteral("focusPolicy"), focusPolicyName(*policy)},
@@ -260,7 +260,8 @@ Result<ResolvedTarget> resolveTarget(JobContext& ctx, ResolvedRoute& route, cons
                                 {QStringLiteral("fingerprint"), wanted},
                                 {QStringLiteral("known"), cached != nullptr},
                                 {QStringLiteral("sameFingerprintCount"), static_cast<int>(same.size())}};
-            QString what = cached ? QStringLiteral("the element is gone") : QStringLiteral("the elementId is unknown or expired");
+            QString what =
+                cached ? QStringLiteral("the element is gone") : QStringLiteral("the elementId is unknown or expired");
             if (cached) {
                 for (const auto& node : out.snapshot.nodes) {
                     if (node.handle == cached->node.handle && !node.handle.isEmpty()) {
@@ -274,9 +275,9 @@ Result<ResolvedTarget> resolveTarget(JobContext& ctx, ResolvedRoute& route, cons
                 what = QStringLiteral("%1 elements now share the fingerprint").arg(same.size());
             details.insert(QStringLiteral("change"), what);
             step.finish(false, details);
-            return Error::make(ErrorCode::StaleSnapshot,
-                               QStringLiteral("elementRef %1 is stale: %2; observe or find again").arg(ref.elementId, what),
-                               details);
+            return Error::make(
+                ErrorCode::StaleSnapshot,
+                QStringLiteral("elementRef %1 is stale: %2; observe or find again").arg(ref.elementId, what), details);
         }
         step.finish(false, QJsonObject{{QStringLiteral("fallback"), QStringLiteral("selector")}});
     }
@@ -473,9 +474,10 @@ JobFunction click(ClickParams params)
         {
             Step step(ctx.record, QStringLiteral("click.press"));
             outcome = ctx.backend.press(route.value(), node, ctx.call);
-            step.finish(outcome.ok(), outcome.ok() ? QJsonObject{{QStringLiteral("details"), outcome->details},
-                                                                 {QStringLiteral("verification"), outcome->verification.toJson()}}
-                                                   : outcome.error().toJson());
+            step.finish(outcome.ok(),
+                        outcome.ok() ? QJsonObject{{QStringLiteral("details"), outcome->details},
+                                                   {QStringLiteral("verification"), outcome->verification.toJson()}}
+                                     : outcome.error().toJson());
         }
         const bool noAction = !outcome && outcome.error().details.value(QStringLiteral("reason")) ==
                                               QJsonValue(QStringLiteral("no_action"));
@@ -510,7 +512,8 @@ JobFunction click(ClickParams params)
                 // mean "not nothing", so a no-op becomes unverifiable.
                 if (v.effect == Effect::SuspectedNoop && diff->value(QStringLiteral("changedPixels")).toInteger() > 0) {
                     v.effect = Effect::Unverifiable;
-                    v.reason = QStringLiteral("only the element's pixels changed, which the pointer's hover alone can do");
+                    v.reason =
+                        QStringLiteral("only the element's pixels changed, which the pointer's hover alone can do");
                 }
             }
         }

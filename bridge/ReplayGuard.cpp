@@ -2,9 +2,9 @@
 
 #include <QDateTime>
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QDir>
 #include <QLoggingCategory>
 #include <QSaveFile>
 #include <QUuid>
@@ -17,13 +17,10 @@ ReplayGuard::ReplayGuard(qint64 windowMs, qsizetype capacity, Clock clock, qsize
     : m_windowMs(windowMs), m_capacity(capacity),
       m_perPeerQuota(perPeerQuota > 0 ? perPeerQuota
                                       : std::max<qsizetype>(capacity / 4, std::min<qsizetype>(capacity, 1000))),
-      m_clock(std::move(clock)),
-      m_wallClock(std::move(wallClock))
+      m_clock(std::move(clock)), m_wallClock(std::move(wallClock))
 {
     if (!m_clock) {
-        m_clock = [] {
-            return QDeadlineTimer::current().deadline();
-        };
+        m_clock = [] { return QDeadlineTimer::current().deadline(); };
     }
     if (!m_wallClock)
         m_wallClock = [] { return QDateTime::currentMSecsSinceEpoch(); };

@@ -185,15 +185,14 @@ void Connection::onPartialTimeout()
 {
     if (m_framer.pendingBytes() == 0 || m_closing)
         return;
-    qCWarning(lcServer) << "connection" << m_id << "held a partial line for"
-                        << m_server.options().partialLineTimeoutMs << "ms; closing it";
-    refuse(Error::invalidRequest(
-        QStringLiteral("a partial line was not completed within %1 ms; closing the connection")
-            .arg(m_server.options().partialLineTimeoutMs),
-        -32600,
-        QJsonObject{{QStringLiteral("reason"), QStringLiteral("partial_line_timeout")},
-                    {QStringLiteral("timeoutMs"), m_server.options().partialLineTimeoutMs},
-                    {QStringLiteral("pendingBytes"), m_framer.pendingBytes()}}));
+    qCWarning(lcServer) << "connection" << m_id << "held a partial line for" << m_server.options().partialLineTimeoutMs
+                        << "ms; closing it";
+    refuse(Error::invalidRequest(QStringLiteral("a partial line was not completed within %1 ms; closing the connection")
+                                     .arg(m_server.options().partialLineTimeoutMs),
+                                 -32600,
+                                 QJsonObject{{QStringLiteral("reason"), QStringLiteral("partial_line_timeout")},
+                                             {QStringLiteral("timeoutMs"), m_server.options().partialLineTimeoutMs},
+                                             {QStringLiteral("pendingBytes"), m_framer.pendingBytes()}}));
 }
 
 void Connection::onFirstRequestTimeout()
@@ -202,16 +201,14 @@ void Connection::onFirstRequestTimeout()
         return;
     qCInfo(lcServer) << "connection" << m_id << "(pid" << m_peer.pid << ") sent no request within"
                      << m_server.options().firstRequestTimeoutMs << "ms; closing it";
-    refuse(Error::invalidRequest(
-        QStringLiteral("no request within %1 ms of connecting; closing the connection")
-            .arg(m_server.options().firstRequestTimeoutMs),
-        -32600,
-        QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_request")},
-                    {QStringLiteral("timeoutMs"), m_server.options().firstRequestTimeoutMs}}));
+    refuse(Error::invalidRequest(QStringLiteral("no request within %1 ms of connecting; closing the connection")
+                                     .arg(m_server.options().firstRequestTimeoutMs),
+                                 -32600,
+                                 QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_request")},
+                                             {QStringLiteral("timeoutMs"), m_server.options().firstRequestTimeoutMs}}));
 }
 
-Server::Server(Dispatcher& dispatcher, Executor& executor, ServerOptions options, CallerPolicy callers,
-               QObject* parent)
+Server::Server(Dispatcher& dispatcher, Executor& executor, ServerOptions options, CallerPolicy callers, QObject* parent)
     : QObject(parent), m_dispatcher(dispatcher), m_executor(executor), m_options(std::move(options)),
       m_callers(std::move(callers))
 {
@@ -233,7 +230,9 @@ bool Server::listen(QString* error, bool* alreadyServed)
     }
     const QString dirPath = QFileInfo(path).absolutePath();
     const QByteArray dirBytes = QFile::encodeName(dirPath);
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::stat(dirBytes.constData(), &st) != 0) {
         if (!QDir().mkpath(dirPath)) {
             *error = QStringLiteral("cannot create the socket directory %1").arg(dirPath);
@@ -296,7 +295,8 @@ bool Server::listen(QString* error, bool* alreadyServed)
     const QByteArray pathBytes = QFile::encodeName(path);
     sockaddr_un address{};
     if (pathBytes.size() >= static_cast<qsizetype>(sizeof(address.sun_path))) {
-        *error = QStringLiteral("the socket path is longer than %1 bytes: %2").arg(sizeof(address.sun_path) - 1).arg(path);
+        *error =
+            QStringLiteral("the socket path is longer than %1 bytes: %2").arg(sizeof(address.sun_path) - 1).arg(path);
         m_lock->unlock();
         m_lock.reset();
         return false;
@@ -331,7 +331,9 @@ bool Server::listen(QString* error, bool* alreadyServed)
 
 QString Server::socketMode() const
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::stat(QFile::encodeName(m_options.socketPath).constData(), &st) != 0)
         return QString();
     return QStringLiteral("0%1").arg(st.st_mode & 0777, 3, 8, QLatin1Char('0'));
@@ -372,8 +374,8 @@ void Server::refuseRaw(int fd, const Error& error)
 {
     // One best-effort error line without blocking, then close.
     const QByteArray line = JsonRpc::encodeLine(JsonRpc::errorResponse(QJsonValue(), error));
-    [[maybe_unused]] const ssize_t sent = ::send(fd, line.constData(), static_cast<size_t>(line.size()),
-                                                 MSG_DONTWAIT | MSG_NOSIGNAL);
+    [[maybe_unused]] const ssize_t sent =
+        ::send(fd, line.constData(), static_cast<size_t>(line.size()), MSG_DONTWAIT | MSG_NOSIGNAL);
     ::close(fd);
 }
 
@@ -427,9 +429,10 @@ void Server::onAcceptable()
             }
             const int spare = ::accept4(m_listenFd, nullptr, nullptr, SOCK_CLOEXEC);
             if (spare >= 0)
-                refuseRaw(spare, Error::make(ErrorCode::HostNotReady,
-                                             QStringLiteral("the host has run out of file descriptors; try again shortly"),
-                                             QJsonObject{{QStringLiteral("reason"), QStringLiteral("out_of_descriptors")}}));
+                refuseRaw(spare,
+                          Error::make(ErrorCode::HostNotReady,
+                                      QStringLiteral("the host has run out of file descriptors; try again shortly"),
+                                      QJsonObject{{QStringLiteral("reason"), QStringLiteral("out_of_descriptors")}}));
             m_reserveFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
             logExhaustion();
             // Back off: give descriptors a moment to come back before accepting again.

@@ -5,9 +5,9 @@
 #include "LineFramer.h"
 
 #include <QLocalServer>
-#include <QSocketNotifier>
 #include <QLockFile>
 #include <QPointer>
+#include <QSocketNotifier>
 #include <QTimer>
 
 #include <memory>

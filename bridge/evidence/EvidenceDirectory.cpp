@@ -43,7 +43,9 @@ int openOrCreateDir(int dirfd, const QByteArray& name, bool create, QString* err
     }
     if (fd < 0) {
         const int err = errno;
-        struct stat st{};
+        struct stat st
+        {
+        };
         if (::fstatat(dirfd, name.constData(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
             *error = QStringLiteral("%1 is a symbolic link; evidence is never written through one").arg(shown);
         else
@@ -66,7 +68,8 @@ bool isPlainRelativePath(const QString& path)
     return true;
 }
 
-Directory::Directory(std::shared_ptr<Handle> handle, QString path) : m_handle(std::move(handle)), m_path(std::move(path))
+Directory::Directory(std::shared_ptr<Handle> handle, QString path)
+    : m_handle(std::move(handle)), m_path(std::move(path))
 {
 }
 

@@ -17,8 +17,7 @@ public:
     /// Opens (creating what is missing) `<workspaceRealPath>/<relativeDir>`. `workspaceRealPath`
     /// must be absolute; `relativeDir` uses '/' separators and no "." or ".." components.
     /// Returns nullopt and sets `error` when any component is a symlink or cannot be created.
-    static std::optional<Directory> open(const QString& workspaceRealPath, const QString& relativeDir,
-                                         QString* error);
+    static std::optional<Directory> open(const QString& workspaceRealPath, const QString& relativeDir, QString* error);
 
     /// The absolute path, ending in '/'.
     QString path() const { return m_path; }

@@ -22,12 +22,8 @@ class EvidenceText
 
 ExecutionRecord::ExecutionRecord(QString executionId, QString method, QString workspaceRealPath, QJsonObject request,
                                  QJsonObject env, QDateTime receivedAt)
-    : m_executionId(std::move(executionId)),
-      m_method(std::move(method)),
-      m_workspace(std::move(workspaceRealPath)),
-      m_request(std::move(request)),
-      m_env(std::move(env)),
-      m_receivedAt(receivedAt.toUTC()),
+    : m_executionId(std::move(executionId)), m_method(std::move(method)), m_workspace(std::move(workspaceRealPath)),
+      m_request(std::move(request)), m_env(std::move(env)), m_receivedAt(receivedAt.toUTC()),
       m_relativeDir(relativeDirFor(m_receivedAt, m_executionId))
 {
     m_clock.start();
@@ -39,8 +35,8 @@ ExecutionRecord::ExecutionRecord(QString executionId, QString method, QString wo
 
 QString ExecutionRecord::relativeDirFor(const QDateTime& receivedAt, const QString& executionId)
 {
-    return QStringLiteral("artifacts/desktop/") + receivedAt.toUTC().date().toString(Qt::ISODate) +
-           QLatin1Char('/') + executionId;
+    return QStringLiteral("artifacts/desktop/") + receivedAt.toUTC().date().toString(Qt::ISODate) + QLatin1Char('/') +
+           executionId;
 }
 
 std::optional<QString> ExecutionRecord::open()
@@ -64,8 +60,8 @@ std::optional<QString> ExecutionRecord::openLocked()
     m_dir = std::move(dir);
     if (m_journal)
         m_journal->opened(m_workspace, m_relativeDir);
-    for (const auto& [name, object] : {std::pair{QStringLiteral("request.json"), m_request},
-                                       std::pair{QStringLiteral("env.json"), m_env}}) {
+    for (const auto& [name, object] :
+         {std::pair{QStringLiteral("request.json"), m_request}, std::pair{QStringLiteral("env.json"), m_env}}) {
         if (auto err = m_dir->writeFile(name, pretty(object)))
             return err;
         m_artifacts.append(name);
@@ -165,8 +161,8 @@ QByteArray ExecutionRecord::summaryLocked(const QString& outcome, const QString&
     }
     md += QStringLiteral("\n## %1\n\n").arg(EvidenceText::tr("Files"));
     QStringList files = m_artifacts;
-    for (const auto& name : {QStringLiteral("trace.jsonl"), QStringLiteral("response.json"),
-                             QStringLiteral("summary.md")}) {
+    for (const auto& name :
+         {QStringLiteral("trace.jsonl"), QStringLiteral("response.json"), QStringLiteral("summary.md")}) {
         if (!files.contains(name))
             files.append(name);
     }
@@ -203,8 +199,8 @@ std::optional<QString> ExecutionRecord::finalize(const QJsonObject& responseEnve
         return err;
     if (auto err = m_dir->writeFile(QStringLiteral("summary.md"), summaryLocked(outcome, message)))
         return err;
-    for (const auto& name : {QStringLiteral("response.json"), QStringLiteral("trace.jsonl"),
-                             QStringLiteral("summary.md")}) {
+    for (const auto& name :
+         {QStringLiteral("response.json"), QStringLiteral("trace.jsonl"), QStringLiteral("summary.md")}) {
         if (!m_artifacts.contains(name))
             m_artifacts.append(name);
     }

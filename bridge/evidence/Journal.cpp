@@ -16,7 +16,8 @@ namespace Evidence {
 
 Q_LOGGING_CATEGORY(lcJournal, "msgcode.evidence.journal")
 
-Journal::Journal(QString dataDir) : m_path(dataDir.isEmpty() ? QString() : dataDir + QStringLiteral("/open-executions.txt"))
+Journal::Journal(QString dataDir)
+    : m_path(dataDir.isEmpty() ? QString() : dataDir + QStringLiteral("/open-executions.txt"))
 {
 }
 
@@ -84,13 +85,14 @@ Journal::Recovery Journal::recover()
         }
         recovery.temporariesRemoved += dir->removeTemporaries();
         const QByteArray line =
-            QJsonDocument(QJsonObject{{QStringLiteral("t"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
-                                      {QStringLiteral("step"), QStringLiteral("interrupted")},
-                                      {QStringLiteral("ms"), 0},
-                                      {QStringLiteral("ok"), false},
-                                      {QStringLiteral("details"),
-                                       QJsonObject{{QStringLiteral("reason"),
-                                                    QStringLiteral("the host stopped before the execution answered")}}}})
+            QJsonDocument(
+                QJsonObject{{QStringLiteral("t"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
+                            {QStringLiteral("step"), QStringLiteral("interrupted")},
+                            {QStringLiteral("ms"), 0},
+                            {QStringLiteral("ok"), false},
+                            {QStringLiteral("details"),
+                             QJsonObject{{QStringLiteral("reason"),
+                                          QStringLiteral("the host stopped before the execution answered")}}}})
                 .toJson(QJsonDocument::Compact) +
             '\n';
         dir->appendFile(QStringLiteral("trace.jsonl"), line, true);
@@ -103,8 +105,8 @@ Journal::Recovery Journal::recover()
     if (fresh.open(QIODevice::WriteOnly) && fresh.commit())
         QFile::setPermissions(m_path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     if (recovery.interrupted > 0)
-        qCInfo(lcJournal) << "marked" << recovery.interrupted << "interrupted executions;" << recovery.temporariesRemoved
-                          << "temporary files removed";
+        qCInfo(lcJournal) << "marked" << recovery.interrupted << "interrupted executions;"
+                          << recovery.temporariesRemoved << "temporary files removed";
     return recovery;
 }
 

@@ -20,7 +20,7 @@ public:
 
     struct Recovery
     {
-        int interrupted = 0;       ///< executions marked interrupted
+        int interrupted = 0;        ///< executions marked interrupted
         int temporariesRemoved = 0; ///< leftover temporary files removed
     };
     /// Recovers what a previous host left open, then starts a fresh journal.

@@ -7,13 +7,13 @@
 
 #include <QDir>
 #include <QElapsedTimer>
-#include <QJsonArray>
-#include <QProcessEnvironment>
-#include <QTemporaryDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocalSocket>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
 #include <QThread>
 
 #include <gtest/gtest.h>
@@ -148,7 +148,8 @@ TEST(Availability, TwoHundredClientsConnectAtTheSameMoment)
     int answered = 0;
     for (int fd : fds) {
         const QByteArray request =
-            QJsonDocument(TestClient::request(QStringLiteral("desktop.health"), healthParams(), 1)).toJson(QJsonDocument::Compact) +
+            QJsonDocument(TestClient::request(QStringLiteral("desktop.health"), healthParams(), 1))
+                .toJson(QJsonDocument::Compact) +
             '\n';
         if (::send(fd, request.constData(), static_cast<size_t>(request.size()), MSG_NOSIGNAL) == request.size() &&
             readLineRaw(fd, 5000).contains("\"result\""))
@@ -210,13 +211,14 @@ TEST(ReplayAcrossRestart, ACapturedSideEffectRequestIsRefusedByTheNextHost)
     // The same request twice: a phrase-confirmed hotkey, as a captured line would be replayed.
     const QJsonObject request = TestClient::request(
         QStringLiteral("desktop.hotkey"),
-        QJsonObject{{QStringLiteral("meta"), QJsonObject{{QStringLiteral("schemaVersion"), 1},
-                                                         {QStringLiteral("requestId"), newRequestId()},
-                                                         {QStringLiteral("workspacePath"), root},
-                                                         {QStringLiteral("timeoutMs"), 3000}}},
-                    {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}}},
-                    {QStringLiteral("route"), QJsonObject{{QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), 1}}}}},
-                    {QStringLiteral("keys"), QJsonArray{QStringLiteral("esc")}}},
+        QJsonObject{
+            {QStringLiteral("meta"), QJsonObject{{QStringLiteral("schemaVersion"), 1},
+                                                 {QStringLiteral("requestId"), newRequestId()},
+                                                 {QStringLiteral("workspacePath"), root},
+                                                 {QStringLiteral("timeoutMs"), 3000}}},
+            {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}}},
+            {QStringLiteral("route"), QJsonObject{{QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), 1}}}}},
+            {QStringLiteral("keys"), QJsonArray{QStringLiteral("esc")}}},
         1);
     {
         HostProcess first({}, {QStringLiteral("--data-dir"), dataDir}, env);
@@ -226,8 +228,9 @@ TEST(ReplayAcrossRestart, ACapturedSideEffectRequestIsRefusedByTheNextHost)
         const auto answer = client.readObject(5000);
         ASSERT_TRUE(answer.has_value());
         // Whatever the first host made of it, it was not a replay.
-        EXPECT_NE(errorOf(*answer).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
-                  QStringLiteral("replayed_request_id"));
+        EXPECT_NE(
+            errorOf(*answer).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+            QStringLiteral("replayed_request_id"));
         EXPECT_EQ(first.terminate(), 0);
     }
     HostProcess second({}, {QStringLiteral("--data-dir"), dataDir}, env);

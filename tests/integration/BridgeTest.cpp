@@ -67,12 +67,12 @@ QStringList filesIn(const QString& dir)
 // A long waitUntil that only an abort, a deadline or a disconnect ends.
 QJsonObject neverSatisfied(const TestHost& host, int waitMs, int timeoutMs = 60000, QString requestId = newRequestId())
 {
-    return QJsonObject{{QStringLiteral("meta"), meta(host, timeoutMs, requestId)},
-                       {QStringLiteral("condition"),
-                        QJsonObject{{QStringLiteral("selectorExists"), selector(QStringLiteral("AXButton"),
-                                                                                QStringLiteral("Never"))}}},
-                       {QStringLiteral("pollMs"), 20},
-                       {QStringLiteral("timeoutMs"), waitMs}};
+    return QJsonObject{
+        {QStringLiteral("meta"), meta(host, timeoutMs, requestId)},
+        {QStringLiteral("condition"), QJsonObject{{QStringLiteral("selectorExists"),
+                                                   selector(QStringLiteral("AXButton"), QStringLiteral("Never"))}}},
+        {QStringLiteral("pollMs"), 20},
+        {QStringLiteral("timeoutMs"), waitMs}};
 }
 
 } // namespace
@@ -113,7 +113,8 @@ TEST(Bridge, DoctorHasChecksAndSummary)
     const QJsonObject permissions = result.value(QStringLiteral("permissions")).toObject();
     EXPECT_EQ(permissions.value(QStringLiteral("accessibility")).toObject().value(QStringLiteral("purpose")).toString(),
               QStringLiteral("AX observe/find/action"));
-    EXPECT_TRUE(permissions.value(QStringLiteral("screenRecording")).toObject().value(QStringLiteral("required")).toBool());
+    EXPECT_TRUE(
+        permissions.value(QStringLiteral("screenRecording")).toObject().value(QStringLiteral("required")).toBool());
     EXPECT_EQ(result.value(QStringLiteral("summary")).toObject().value(QStringLiteral("total")).toInt(), checks.size());
 }
 
@@ -147,8 +148,11 @@ TEST(Bridge, TwentyClientsTimesTwoHundredRequestsEachGetTheirOwnAnswers)
                 }
                 const QString id = response->value(QStringLiteral("id")).toString();
                 if (expected.remove(id) && resultOf(*response).contains(QStringLiteral("hostVersion")) &&
-                    resultOf(*response).value(QStringLiteral("peer")).toObject().value(QStringLiteral("pid")).toInteger() ==
-                        QCoreApplication::applicationPid())
+                    resultOf(*response)
+                            .value(QStringLiteral("peer"))
+                            .toObject()
+                            .value(QStringLiteral("pid"))
+                            .toInteger() == QCoreApplication::applicationPid())
                     ++good;
                 else
                     ++bad;
@@ -179,7 +183,8 @@ TEST(Bridge, FindReturnsRankedElementRefsAndWritesEvidence)
     // Enabled "Send" outranks disabled "Cancel".
     const QJsonObject first = refs.at(0).toObject();
     EXPECT_EQ(first.value(QStringLiteral("title")).toString(), QStringLiteral("Send"));
-    EXPECT_EQ(first.value(QStringLiteral("fingerprint")).toString(), QStringLiteral("AXButton|Send|x=320,y=10,w=80,h=24"));
+    EXPECT_EQ(first.value(QStringLiteral("fingerprint")).toString(),
+              QStringLiteral("AXButton|Send|x=320,y=10,w=80,h=24"));
     EXPECT_TRUE(first.value(QStringLiteral("elementId")).toString().startsWith(QStringLiteral("e:")));
     EXPECT_TRUE(first.value(QStringLiteral("value")).isNull());
     EXPECT_EQ(first.value(QStringLiteral("frame")).toObject().value(QStringLiteral("width")).toInt(), 80);
@@ -188,13 +193,20 @@ TEST(Bridge, FindReturnsRankedElementRefsAndWritesEvidence)
     EXPECT_EQ(dir, host.workspace() + QStringLiteral("/artifacts/desktop/") +
                        QDateTime::currentDateTimeUtc().date().toString(Qt::ISODate) + QLatin1Char('/') + requestId +
                        QLatin1Char('/'));
-    EXPECT_EQ(filesIn(dir), (QStringList{QStringLiteral("ax.json"), QStringLiteral("env.json"),
-                                         QStringLiteral("request.json"), QStringLiteral("response.json"),
-                                         QStringLiteral("selectors/candidates.json"), QStringLiteral("summary.md"),
-                                         QStringLiteral("trace.jsonl")}));
-    const QJsonObject candidates = QJsonDocument::fromJson(readFile(dir + QStringLiteral("selectors/candidates.json"))).object();
+    EXPECT_EQ(filesIn(dir),
+              (QStringList{QStringLiteral("ax.json"), QStringLiteral("env.json"), QStringLiteral("request.json"),
+                           QStringLiteral("response.json"), QStringLiteral("selectors/candidates.json"),
+                           QStringLiteral("summary.md"), QStringLiteral("trace.jsonl")}));
+    const QJsonObject candidates =
+        QJsonDocument::fromJson(readFile(dir + QStringLiteral("selectors/candidates.json"))).object();
     EXPECT_EQ(candidates.value(QStringLiteral("matched")).toInt(), 2);
-    EXPECT_FALSE(candidates.value(QStringLiteral("candidates")).toArray().at(0).toObject().value(QStringLiteral("reasons")).toArray().isEmpty());
+    EXPECT_FALSE(candidates.value(QStringLiteral("candidates"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("reasons"))
+                     .toArray()
+                     .isEmpty());
     const QJsonObject saved = QJsonDocument::fromJson(readFile(dir + QStringLiteral("response.json"))).object();
     EXPECT_EQ(saved, response);
     const QList<QByteArray> trace = readFile(dir + QStringLiteral("trace.jsonl")).trimmed().split('\n');
@@ -213,12 +225,13 @@ TEST(Bridge, ObserveWritesScreenshotAndTree)
 {
     TestHost host;
     TestClient client(host.socketPath());
-    const QJsonObject result = resultOf(client.call(
-        QStringLiteral("desktop.observe"),
-        params(host, {{QStringLiteral("options"), QJsonObject{{QStringLiteral("axMaxNodes"), 3}}}})));
+    const QJsonObject result = resultOf(
+        client.call(QStringLiteral("desktop.observe"),
+                    params(host, {{QStringLiteral("options"), QJsonObject{{QStringLiteral("axMaxNodes"), 3}}}})));
     ASSERT_FALSE(result.isEmpty());
-    EXPECT_EQ(result.value(QStringLiteral("routeResolved")).toObject().value(QStringLiteral("frontmostBundleId")).toString(),
-              QStringLiteral("fake-app"));
+    EXPECT_EQ(
+        result.value(QStringLiteral("routeResolved")).toObject().value(QStringLiteral("frontmostBundleId")).toString(),
+        QStringLiteral("fake-app"));
     const QJsonObject evidence = result.value(QStringLiteral("evidence")).toObject();
     EXPECT_EQ(evidence.value(QStringLiteral("screenshotPath")).toString(), QStringLiteral("observe.png"));
     EXPECT_EQ(evidence.value(QStringLiteral("axPath")).toString(), QStringLiteral("ax.json"));
@@ -228,7 +241,8 @@ TEST(Bridge, ObserveWritesScreenshotAndTree)
     EXPECT_TRUE(tree.value(QStringLiteral("truncated")).toBool());
     EXPECT_EQ(tree.value(QStringLiteral("nodeCount")).toInt(), 3);
     EXPECT_TRUE(tree.value(QStringLiteral("timing")).toObject().contains(QStringLiteral("skewMs")));
-    EXPECT_EQ(tree.value(QStringLiteral("root")).toObject().value(QStringLiteral("role")).toString(), QStringLiteral("AXWindow"));
+    EXPECT_EQ(tree.value(QStringLiteral("root")).toObject().value(QStringLiteral("role")).toString(),
+              QStringLiteral("AXWindow"));
 }
 
 TEST(Bridge, ClickByElementRefThenByStaleRef)
@@ -236,12 +250,14 @@ TEST(Bridge, ClickByElementRefThenByStaleRef)
     TestHost host;
     TestClient client(host.socketPath());
     const QJsonObject found = resultOf(client.call(
-        QStringLiteral("desktop.find"), params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("send"))}})));
+        QStringLiteral("desktop.find"),
+        params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("send"))}})));
     const QJsonObject ref = found.value(QStringLiteral("elementRefs")).toArray().at(0).toObject();
     ASSERT_FALSE(ref.isEmpty());
 
-    QJsonObject clickParams = params(host, {{QStringLiteral("confirm"), confirmPhrase()},
-                                            {QStringLiteral("target"), QJsonObject{{QStringLiteral("elementRef"), ref}}}});
+    QJsonObject clickParams =
+        params(host, {{QStringLiteral("confirm"), confirmPhrase()},
+                      {QStringLiteral("target"), QJsonObject{{QStringLiteral("elementRef"), ref}}}});
     const QJsonObject clicked = resultOf(client.call(QStringLiteral("desktop.click"), clickParams));
     EXPECT_TRUE(clicked.value(QStringLiteral("clicked")).toBool());
     EXPECT_EQ(clicked.value(QStringLiteral("deliveredBy")).toString(), QStringLiteral("accessibilityAction:press"));
@@ -261,12 +277,17 @@ TEST(Bridge, ClickByElementRefThenByStaleRef)
         moved[2].frame.x = 500;
         return moved;
     }());
-    const QJsonObject stale = client.call(QStringLiteral("desktop.click"),
-                                          params(host, {{QStringLiteral("confirm"), confirmPhrase()},
-                                                        {QStringLiteral("target"), QJsonObject{{QStringLiteral("elementRef"), ref}}}}));
+    const QJsonObject stale =
+        client.call(QStringLiteral("desktop.click"),
+                    params(host, {{QStringLiteral("confirm"), confirmPhrase()},
+                                  {QStringLiteral("target"), QJsonObject{{QStringLiteral("elementRef"), ref}}}}));
     EXPECT_EQ(errorCode(stale), QStringLiteral("DESKTOP_STALE_SNAPSHOT"));
     EXPECT_TRUE(errorOf(stale).value(QStringLiteral("retryable")).toBool());
-    EXPECT_TRUE(errorOf(stale).value(QStringLiteral("details")).toObject().value(QStringLiteral("change")).toString()
+    EXPECT_TRUE(errorOf(stale)
+                    .value(QStringLiteral("details"))
+                    .toObject()
+                    .value(QStringLiteral("change"))
+                    .toString()
                     .contains(QStringLiteral("frame")));
     EXPECT_EQ(host.desktop().effects().size(), 1);
 }
@@ -276,23 +297,26 @@ TEST(Bridge, ClickBySelectorAndCoordinateFallback)
     TestHost host;
     TestClient client(host.socketPath());
     // The image has no action: refused without the fallback...
-    const QJsonObject target{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXImage")}}}};
-    const QJsonObject refused = client.call(QStringLiteral("desktop.click"),
-                                            params(host, {{QStringLiteral("confirm"), confirmPhrase()}, {QStringLiteral("target"), target}}));
+    const QJsonObject target{
+        {QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXImage")}}}};
+    const QJsonObject refused =
+        client.call(QStringLiteral("desktop.click"),
+                    params(host, {{QStringLiteral("confirm"), confirmPhrase()}, {QStringLiteral("target"), target}}));
     EXPECT_EQ(errorCode(refused), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"));
     EXPECT_EQ(errorOf(refused).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
               QStringLiteral("no_action"));
     // ...and clicked at its centre with it, with before/after screenshots.
-    const QJsonObject result = resultOf(client.call(
-        QStringLiteral("desktop.click"), params(host, {{QStringLiteral("confirm"), confirmPhrase()},
-                                                       {QStringLiteral("target"), target},
-                                                       {QStringLiteral("allowCoordinateFallback"), true}})));
+    const QJsonObject result = resultOf(client.call(QStringLiteral("desktop.click"),
+                                                    params(host, {{QStringLiteral("confirm"), confirmPhrase()},
+                                                                  {QStringLiteral("target"), target},
+                                                                  {QStringLiteral("allowCoordinateFallback"), true}})));
     EXPECT_EQ(result.value(QStringLiteral("deliveredBy")).toString(), QStringLiteral("pointer"));
     EXPECT_FALSE(result.value(QStringLiteral("verified")).toBool());
     // The fake's screenshots never change: no signal, said so, and the contract's boolean follows.
     EXPECT_EQ(result.value(QStringLiteral("effect")).toString(), QStringLiteral("unverifiable"));
     EXPECT_TRUE(result.value(QStringLiteral("clicked")).toBool());
-    EXPECT_FALSE(result.value(QStringLiteral("verification")).toObject().value(QStringLiteral("reason")).toString().isEmpty());
+    EXPECT_FALSE(
+        result.value(QStringLiteral("verification")).toObject().value(QStringLiteral("reason")).toString().isEmpty());
     const QJsonObject evidence = result.value(QStringLiteral("evidence")).toObject();
     EXPECT_EQ(evidence.value(QStringLiteral("beforeScreenshot")).toString(), QStringLiteral("before.png"));
     const QString dir = evidence.value(QStringLiteral("dir")).toString();
@@ -300,10 +324,12 @@ TEST(Bridge, ClickBySelectorAndCoordinateFallback)
     EXPECT_TRUE(QFile::exists(dir + QStringLiteral("after.png")));
     EXPECT_EQ(host.desktop().effects(), QStringList{QStringLiteral("pointer:632,532")});
 
-    const QJsonObject missing = client.call(
-        QStringLiteral("desktop.click"),
-        params(host, {{QStringLiteral("confirm"), confirmPhrase()},
-                      {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Nope"))}}}}));
+    const QJsonObject missing =
+        client.call(QStringLiteral("desktop.click"),
+                    params(host, {{QStringLiteral("confirm"), confirmPhrase()},
+                                  {QStringLiteral("target"),
+                                   QJsonObject{{QStringLiteral("selector"),
+                                                selector(QStringLiteral("AXButton"), QStringLiteral("Nope"))}}}}));
     EXPECT_EQ(errorCode(missing), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"));
 }
 
@@ -312,12 +338,14 @@ TEST(Bridge, TypeTextKeepsOnlyLengthAndDigestInEvidence)
     TestHost host;
     TestClient client(host.socketPath());
     const QString secret = QStringLiteral("hunter2-very-secret");
-    const QJsonObject result = resultOf(client.call(
-        QStringLiteral("desktop.typeText"),
-        params(host, {{QStringLiteral("confirm"), confirmPhrase()},
-                      {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), selector(QStringLiteral("AXTextField"), QStringLiteral("Message"))}}},
-                      {QStringLiteral("text"), secret},
-                      {QStringLiteral("options"), QJsonObject{{QStringLiteral("clearBefore"), true}}}})));
+    const QJsonObject result = resultOf(
+        client.call(QStringLiteral("desktop.typeText"),
+                    params(host, {{QStringLiteral("confirm"), confirmPhrase()},
+                                  {QStringLiteral("target"),
+                                   QJsonObject{{QStringLiteral("selector"),
+                                                selector(QStringLiteral("AXTextField"), QStringLiteral("Message"))}}},
+                                  {QStringLiteral("text"), secret},
+                                  {QStringLiteral("options"), QJsonObject{{QStringLiteral("clearBefore"), true}}}})));
     EXPECT_TRUE(result.value(QStringLiteral("typed")).toBool());
     EXPECT_EQ(result.value(QStringLiteral("path")).toString(), QStringLiteral("editableText"));
     EXPECT_EQ(host.desktop().effects(), QStringList{QStringLiteral("type:Message:19:clear")});
@@ -325,7 +353,8 @@ TEST(Bridge, TypeTextKeepsOnlyLengthAndDigestInEvidence)
     for (const auto& file : filesIn(dir))
         EXPECT_FALSE(readFile(dir + file).contains(secret.toUtf8())) << file.toStdString();
     const QJsonObject request = QJsonDocument::fromJson(readFile(dir + QStringLiteral("request.json"))).object();
-    const QJsonObject text = request.value(QStringLiteral("params")).toObject().value(QStringLiteral("text")).toObject();
+    const QJsonObject text =
+        request.value(QStringLiteral("params")).toObject().value(QStringLiteral("text")).toObject();
     EXPECT_EQ(text.value(QStringLiteral("length")).toInt(), secret.size());
     EXPECT_EQ(text.value(QStringLiteral("sha256")).toString().size(), 64);
 }
@@ -334,10 +363,10 @@ TEST(Bridge, HotkeyAndUnknownKey)
 {
     TestHost host;
     TestClient client(host.socketPath());
-    const QJsonObject sent = resultOf(client.call(
-        QStringLiteral("desktop.hotkey"),
-        params(host, {{QStringLiteral("confirm"), confirmPhrase()},
-                      {QStringLiteral("keys"), QJsonArray{QStringLiteral("cmd"), QStringLiteral("v")}}})));
+    const QJsonObject sent = resultOf(
+        client.call(QStringLiteral("desktop.hotkey"),
+                    params(host, {{QStringLiteral("confirm"), confirmPhrase()},
+                                  {QStringLiteral("keys"), QJsonArray{QStringLiteral("cmd"), QStringLiteral("v")}}})));
     EXPECT_TRUE(sent.value(QStringLiteral("sent")).toBool());
     EXPECT_EQ(host.desktop().effects(), QStringList{QStringLiteral("chord:cmd+v")});
     const QJsonObject unknown = client.call(
@@ -364,7 +393,8 @@ TEST(Bridge, SideEffectsNeedConfirmation)
     const QList<Case> refused{
         {QJsonValue(), QStringLiteral("missing")},
         {QJsonObject{{QStringLiteral("phrase"), QStringLiteral("confirm")}}, QStringLiteral("phrase_mismatch")},
-        {QJsonObject{{QStringLiteral("phrase"), QString(QStringLiteral("CONFIRM:") + newRequestId())}}, QStringLiteral("phrase_mismatch")},
+        {QJsonObject{{QStringLiteral("phrase"), QString(QStringLiteral("CONFIRM:") + newRequestId())}},
+         QStringLiteral("phrase_mismatch")},
         {QJsonObject{{QStringLiteral("token"), newRequestId()}}, QStringLiteral("unknown_token")},
     };
     for (const auto& c : refused) {
@@ -373,13 +403,16 @@ TEST(Bridge, SideEffectsNeedConfirmation)
             p.insert(QStringLiteral("confirm"), c.confirm);
         const QJsonObject response = client.call(QStringLiteral("desktop.hotkey"), p);
         EXPECT_EQ(errorCode(response), QStringLiteral("DESKTOP_CONFIRM_REQUIRED"));
-        EXPECT_EQ(errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(), c.reason);
+        EXPECT_EQ(
+            errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+            c.reason);
     }
     EXPECT_TRUE(host.desktop().effects().isEmpty());
     // CONFIRM:<requestId> with the request's own id is accepted.
-    QJsonObject p{{QStringLiteral("meta"), meta(host, 60000, id)},
-                  {QStringLiteral("keys"), keys},
-                  {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QString(QStringLiteral("CONFIRM:") + id)}}}};
+    QJsonObject p{
+        {QStringLiteral("meta"), meta(host, 60000, id)},
+        {QStringLiteral("keys"), keys},
+        {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QString(QStringLiteral("CONFIRM:") + id)}}}};
     EXPECT_TRUE(resultOf(client.call(QStringLiteral("desktop.hotkey"), p)).value(QStringLiteral("sent")).toBool());
 }
 
@@ -397,7 +430,9 @@ TEST(Bridge, WaitUntilSucceedsWhenTheElementAppears)
     waiter.send(TestClient::request(
         QStringLiteral("desktop.waitUntil"),
         QJsonObject{{QStringLiteral("meta"), meta(host)},
-                    {QStringLiteral("condition"), QJsonObject{{QStringLiteral("selectorExists"), selector(QStringLiteral("AXStaticText"), QStringLiteral("Sent"))}}},
+                    {QStringLiteral("condition"),
+                     QJsonObject{{QStringLiteral("selectorExists"),
+                                  selector(QStringLiteral("AXStaticText"), QStringLiteral("Sent"))}}},
                     {QStringLiteral("pollMs"), 20},
                     {QStringLiteral("timeoutMs"), 10000}},
         1));
@@ -415,7 +450,8 @@ TEST(Bridge, WaitUntilSucceedsWhenTheElementAppears)
     EXPECT_TRUE(result.value(QStringLiteral("ok")).toBool());
     EXPECT_EQ(result.value(QStringLiteral("matched")).toInt(), 1);
     EXPECT_GE(result.value(QStringLiteral("elapsedMs")).toInteger(), 50);
-    EXPECT_EQ(result.value(QStringLiteral("evidence")).toObject().value(QStringLiteral("axPath")).toString(), QStringLiteral("ax.json"));
+    EXPECT_EQ(result.value(QStringLiteral("evidence")).toObject().value(QStringLiteral("axPath")).toString(),
+              QStringLiteral("ax.json"));
 }
 
 TEST(Bridge, WaitUntilTimesOutWithItsOwnTimeout)
@@ -425,7 +461,8 @@ TEST(Bridge, WaitUntilTimesOutWithItsOwnTimeout)
     const QJsonObject response = client.call(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 200));
     EXPECT_EQ(errorCode(response), QStringLiteral("DESKTOP_TIMEOUT"));
     EXPECT_TRUE(errorOf(response).value(QStringLiteral("retryable")).toBool());
-    EXPECT_EQ(errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("timeoutMs")).toInt(), 200);
+    EXPECT_EQ(errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("timeoutMs")).toInt(),
+              200);
 }
 
 TEST(Bridge, AbortRunningAndQueuedExecutions)
@@ -435,13 +472,12 @@ TEST(Bridge, AbortRunningAndQueuedExecutions)
     TestClient controller(host.socketPath());
     const QString running = newRequestId();
     const QString queued = newRequestId();
-    owner.send(TestClient::request(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 30000, 60000, running), 1));
+    owner.send(
+        TestClient::request(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 30000, 60000, running), 1));
     owner.send(TestClient::request(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 30000, 60000, queued), 2));
     QThread::msleep(100);
 
-    const auto abortParams = [&](const QString& id) {
-        return params(host, {{QStringLiteral("executionId"), id}});
-    };
+    const auto abortParams = [&](const QString& id) { return params(host, {{QStringLiteral("executionId"), id}}); };
     const QJsonObject abortQueued = resultOf(controller.call(QStringLiteral("desktop.abort"), abortParams(queued)));
     EXPECT_TRUE(abortQueued.value(QStringLiteral("aborted")).toBool());
     EXPECT_EQ(abortQueued.value(QStringLiteral("executionId")).toString(), queued);
@@ -459,22 +495,26 @@ TEST(Bridge, AbortRunningAndQueuedExecutions)
     EXPECT_LT(timer.elapsed(), 5000);
     EXPECT_EQ(errorCode(answers.value(1)), QStringLiteral("DESKTOP_ABORTED"));
     EXPECT_EQ(errorCode(answers.value(2)), QStringLiteral("DESKTOP_ABORTED"));
-    EXPECT_EQ(errorOf(answers.value(2)).value(QStringLiteral("details")).toObject().value(QStringLiteral("phase")).toString(),
-              QStringLiteral("queued"));
+    EXPECT_EQ(
+        errorOf(answers.value(2)).value(QStringLiteral("details")).toObject().value(QStringLiteral("phase")).toString(),
+        QStringLiteral("queued"));
 
     // Both left evidence with the aborted answer.
     const QString day = QDateTime::currentDateTimeUtc().date().toString(Qt::ISODate);
     for (const auto& id : {running, queued}) {
-        const QString dir = host.workspace() + QStringLiteral("/artifacts/desktop/") + day + QLatin1Char('/') + id + QLatin1Char('/');
+        const QString dir =
+            host.workspace() + QStringLiteral("/artifacts/desktop/") + day + QLatin1Char('/') + id + QLatin1Char('/');
         const QJsonObject saved = QJsonDocument::fromJson(readFile(dir + QStringLiteral("response.json"))).object();
         EXPECT_EQ(errorCode(saved), QStringLiteral("DESKTOP_ABORTED")) << id.toStdString();
     }
     // Finished and unknown ids.
     const QJsonObject again = controller.call(QStringLiteral("desktop.abort"), abortParams(running));
     EXPECT_EQ(errorCode(again), QStringLiteral("DESKTOP_INVALID_REQUEST"));
-    EXPECT_EQ(errorOf(again).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(), QStringLiteral("finished"));
+    EXPECT_EQ(errorOf(again).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+              QStringLiteral("finished"));
     const QJsonObject unknown = controller.call(QStringLiteral("desktop.abort"), abortParams(newRequestId()));
-    EXPECT_EQ(errorOf(unknown).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(), QStringLiteral("unknown"));
+    EXPECT_EQ(errorOf(unknown).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+              QStringLiteral("unknown"));
 }
 
 TEST(Bridge, StuckBackendCallAnswersTimeoutOnTimeAndHealthStillAnswers)
@@ -487,7 +527,8 @@ TEST(Bridge, StuckBackendCallAnswersTimeoutOnTimeAndHealthStillAnswers)
     timer.start();
     client.send(TestClient::request(
         QStringLiteral("desktop.find"),
-        params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}, 400), 7));
+        params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}, 400),
+        7));
     QThread::msleep(50);
     // health is not queued behind the stuck job.
     QElapsedTimer healthTimer;
@@ -512,10 +553,13 @@ TEST(Bridge, QueuedJobTimesOutWhileWaiting)
     TestHost host;
     host.desktop().setDelay(QStringLiteral("snapshot"), {800, false});
     TestClient client(host.socketPath());
-    client.send(TestClient::request(QStringLiteral("desktop.find"),
-                                    params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}), 1));
-    client.send(TestClient::request(QStringLiteral("desktop.find"),
-                                    params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}, 200), 2));
+    client.send(TestClient::request(
+        QStringLiteral("desktop.find"),
+        params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}), 1));
+    client.send(TestClient::request(
+        QStringLiteral("desktop.find"),
+        params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}, 200),
+        2));
     const auto first = client.readObject(5000);
     ASSERT_TRUE(first.has_value());
     EXPECT_EQ(first->value(QStringLiteral("id")).toInt(), 2);
@@ -531,7 +575,8 @@ TEST(Bridge, JobsRunOneAtATimeInOrder)
     TestHost host;
     host.desktop().setDelay(QStringLiteral("sendChord"), {30, false});
     TestClient client(host.socketPath());
-    const QStringList keys{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("d"), QStringLiteral("e")};
+    const QStringList keys{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("d"),
+                           QStringLiteral("e")};
     for (int i = 0; i < keys.size(); ++i) {
         client.send(TestClient::request(QStringLiteral("desktop.hotkey"),
                                         params(host, {{QStringLiteral("confirm"), confirmPhrase()},
@@ -573,7 +618,8 @@ TEST(Bridge, DisconnectAbortsRunningAndDropsQueuedJobs)
     const QString waitId = newRequestId();
     {
         TestClient leaving(host.socketPath());
-        leaving.send(TestClient::request(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 30000, 60000, waitId), 1));
+        leaving.send(
+            TestClient::request(QStringLiteral("desktop.waitUntil"), neverSatisfied(host, 30000, 60000, waitId), 1));
         leaving.send(TestClient::request(QStringLiteral("desktop.hotkey"),
                                          params(host, {{QStringLiteral("confirm"), confirmPhrase()},
                                                        {QStringLiteral("keys"), QJsonArray{QStringLiteral("enter")}}}),
@@ -585,7 +631,9 @@ TEST(Bridge, DisconnectAbortsRunningAndDropsQueuedJobs)
     QElapsedTimer timer;
     timer.start();
     const QJsonObject result = resultOf(next.call(
-        QStringLiteral("desktop.find"), params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}), 5000));
+        QStringLiteral("desktop.find"),
+        params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}),
+        5000));
     EXPECT_EQ(result.value(QStringLiteral("matched")).toInt(), 1);
     EXPECT_LT(timer.elapsed(), 3000);
     EXPECT_EQ(host.desktop().callCount(QStringLiteral("sendChord")), 0);
@@ -612,7 +660,8 @@ TEST(Bridge, OverCapLineIsRefusedAndOthersKeepWorking)
     EXPECT_EQ(errorOf(*error).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
               QStringLiteral("line_too_long"));
     EXPECT_TRUE(flooder.waitClosed(3000));
-    EXPECT_TRUE(resultOf(bystander.call(QStringLiteral("desktop.health"), params(host))).contains(QStringLiteral("hostVersion")));
+    EXPECT_TRUE(resultOf(bystander.call(QStringLiteral("desktop.health"), params(host)))
+                    .contains(QStringLiteral("hostVersion")));
 }
 
 TEST(Bridge, PartialLineTimesOut)
@@ -629,7 +678,9 @@ TEST(Bridge, PartialLineTimesOut)
     EXPECT_TRUE(slow.waitClosed(3000));
     // A client that completes its lines in pieces within the limit is served.
     TestClient pieces(host.socketPath());
-    const QByteArray line = QJsonDocument(TestClient::request(QStringLiteral("desktop.health"), params(host), 5)).toJson(QJsonDocument::Compact) + '\n';
+    const QByteArray line = QJsonDocument(TestClient::request(QStringLiteral("desktop.health"), params(host), 5))
+                                .toJson(QJsonDocument::Compact) +
+                            '\n';
     for (qsizetype i = 0; i < line.size(); i += 16) {
         pieces.sendLine(line.mid(i, 16));
         QThread::msleep(5);
@@ -646,9 +697,11 @@ TEST(Bridge, GarbageAndInvalidUtf8GetParseErrorsAndTheConnectionStays)
     client.sendLine(QByteArrayLiteral("this is not json\n"));
     auto error = client.readObject();
     ASSERT_TRUE(error.has_value());
-    EXPECT_EQ(errorOf(*error).value(QStringLiteral("details")).toObject().value(QStringLiteral("jsonrpcCode")).toInt(), -32700);
+    EXPECT_EQ(errorOf(*error).value(QStringLiteral("details")).toObject().value(QStringLiteral("jsonrpcCode")).toInt(),
+              -32700);
     EXPECT_TRUE(error->value(QStringLiteral("id")).isNull());
-    client.sendLine(QByteArrayLiteral("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"desktop.health\",\"x\":\"\xff\xfe\"}\n"));
+    client.sendLine(
+        QByteArrayLiteral("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"desktop.health\",\"x\":\"\xff\xfe\"}\n"));
     error = client.readObject();
     ASSERT_TRUE(error.has_value());
     EXPECT_EQ(errorOf(*error).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
@@ -657,7 +710,8 @@ TEST(Bridge, GarbageAndInvalidUtf8GetParseErrorsAndTheConnectionStays)
     error = client.readObject();
     ASSERT_TRUE(error.has_value());
     EXPECT_EQ(errorCode(*error), QStringLiteral("DESKTOP_INVALID_REQUEST"));
-    EXPECT_TRUE(resultOf(client.call(QStringLiteral("desktop.health"), params(host))).contains(QStringLiteral("hostVersion")));
+    EXPECT_TRUE(
+        resultOf(client.call(QStringLiteral("desktop.health"), params(host))).contains(QStringLiteral("hostVersion")));
 }
 
 TEST(Bridge, EnvelopeErrors)
@@ -679,7 +733,8 @@ TEST(Bridge, EnvelopeErrors)
         {"{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"desktop.nope\",\"params\":{}}", -32601, 6},
         {"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"desktop.health\",\"params\":[1]}", -32602, 7},
         {"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"desktop.health\"}", -32602, 8},
-        {"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"desktop.find\",\"params\":{\"meta\":" + m.toUtf8() + "}}", -32602, 9},
+        {"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"desktop.find\",\"params\":{\"meta\":" + m.toUtf8() + "}}", -32602,
+         9},
         {"[]", -32600, QJsonValue()},
     };
     for (const auto& c : cases) {
@@ -687,8 +742,9 @@ TEST(Bridge, EnvelopeErrors)
         const auto response = client.readObject();
         ASSERT_TRUE(response.has_value()) << c.line.constData();
         EXPECT_EQ(errorCode(*response), QStringLiteral("DESKTOP_INVALID_REQUEST")) << c.line.constData();
-        EXPECT_EQ(errorOf(*response).value(QStringLiteral("details")).toObject().value(QStringLiteral("jsonrpcCode")).toInt(),
-                  c.jsonrpcCode)
+        EXPECT_EQ(
+            errorOf(*response).value(QStringLiteral("details")).toObject().value(QStringLiteral("jsonrpcCode")).toInt(),
+            c.jsonrpcCode)
             << c.line.constData();
         EXPECT_EQ(response->value(QStringLiteral("id")), c.id) << c.line.constData();
         EXPECT_FALSE(errorOf(*response).value(QStringLiteral("retryable")).toBool());
@@ -709,10 +765,13 @@ TEST(Bridge, BatchesAndNotifications)
     ASSERT_TRUE(response.has_value());
     EXPECT_EQ(response->value(QStringLiteral("id")).toInt(), 2);
 
-    const QJsonArray batch{TestClient::request(QStringLiteral("desktop.health"), params(host), 10), notification,
-                           TestClient::request(QStringLiteral("desktop.nope"), params(host), 11), 42,
-                           TestClient::request(QStringLiteral("desktop.find"),
-                                               params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}), 12)};
+    const QJsonArray batch{
+        TestClient::request(QStringLiteral("desktop.health"), params(host), 10), notification,
+        TestClient::request(QStringLiteral("desktop.nope"), params(host), 11), 42,
+        TestClient::request(
+            QStringLiteral("desktop.find"),
+            params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}),
+            12)};
     client.sendLine(QJsonDocument(batch).toJson(QJsonDocument::Compact) + '\n');
     const auto answer = client.readValue();
     ASSERT_TRUE(answer.has_value());
@@ -722,7 +781,12 @@ TEST(Bridge, BatchesAndNotifications)
     EXPECT_EQ(answers.at(0).toObject().value(QStringLiteral("id")).toInt(), 10);
     EXPECT_TRUE(resultOf(answers.at(0).toObject()).contains(QStringLiteral("hostVersion")));
     EXPECT_EQ(answers.at(1).toObject().value(QStringLiteral("id")).toInt(), 11);
-    EXPECT_EQ(errorOf(answers.at(1).toObject()).value(QStringLiteral("details")).toObject().value(QStringLiteral("jsonrpcCode")).toInt(), -32601);
+    EXPECT_EQ(errorOf(answers.at(1).toObject())
+                  .value(QStringLiteral("details"))
+                  .toObject()
+                  .value(QStringLiteral("jsonrpcCode"))
+                  .toInt(),
+              -32601);
     EXPECT_TRUE(answers.at(2).toObject().value(QStringLiteral("id")).isNull());
     EXPECT_EQ(resultOf(answers.at(3).toObject()).value(QStringLiteral("matched")).toInt(), 1);
 
@@ -776,12 +840,14 @@ TEST(Bridge, HostWithoutWorkspaceRootRefusesWorkspaceMethods)
     TestHost host(options);
     TestClient client(host.socketPath());
     const QJsonObject response = client.call(
-        QStringLiteral("desktop.find"), params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}));
+        QStringLiteral("desktop.find"),
+        params(host, {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}));
     EXPECT_EQ(errorCode(response), QStringLiteral("DESKTOP_WORKSPACE_FORBIDDEN"));
     EXPECT_EQ(errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
               QStringLiteral("workspace_root_unset"));
     // health still answers, and doctor says what is wrong.
-    EXPECT_TRUE(resultOf(client.call(QStringLiteral("desktop.health"), params(host))).contains(QStringLiteral("hostVersion")));
+    EXPECT_TRUE(
+        resultOf(client.call(QStringLiteral("desktop.health"), params(host))).contains(QStringLiteral("hostVersion")));
     const QJsonObject doctor = resultOf(client.call(QStringLiteral("desktop.doctor"), params(host)));
     EXPECT_FALSE(doctor.value(QStringLiteral("healthy")).toBool());
 }
@@ -792,13 +858,15 @@ TEST(Bridge, PlantedSymlinkInEvidencePathIsNotFollowed)
     TestClient client(host.socketPath());
     QTemporaryDir elsewhere;
     ASSERT_TRUE(QFile::link(elsewhere.path(), host.workspace() + QStringLiteral("/artifacts")));
-    const QJsonObject response = client.call(
-        QStringLiteral("desktop.hotkey"), params(host, {{QStringLiteral("confirm"), confirmPhrase()},
-                                                        {QStringLiteral("keys"), QJsonArray{QStringLiteral("enter")}}}));
+    const QJsonObject response =
+        client.call(QStringLiteral("desktop.hotkey"),
+                    params(host, {{QStringLiteral("confirm"), confirmPhrase()},
+                                  {QStringLiteral("keys"), QJsonArray{QStringLiteral("enter")}}}));
     EXPECT_EQ(errorCode(response), QStringLiteral("DESKTOP_WORKSPACE_FORBIDDEN"));
     EXPECT_EQ(errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
               QStringLiteral("evidence_unwritable"));
-    EXPECT_TRUE(errorOf(response).value(QStringLiteral("message")).toString().contains(QStringLiteral("symbolic link")));
+    EXPECT_TRUE(
+        errorOf(response).value(QStringLiteral("message")).toString().contains(QStringLiteral("symbolic link")));
     // Nothing ran and nothing was written through the link.
     EXPECT_TRUE(host.desktop().effects().isEmpty());
     EXPECT_TRUE(QDir(elsewhere.path()).isEmpty());

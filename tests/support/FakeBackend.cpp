@@ -286,11 +286,11 @@ Result<ActionOutcome> FakeBackend::press(const ResolvedRoute&, const Node& eleme
         hook(*m_desktop, element);
     // The fake desktop itself records the press: that is its observable effect.
     return ActionOutcome{QStringLiteral("accessibilityAction:press"), true, {}, [] {
-        Verification v;
-        v.effect = Effect::Confirmed;
-        v.expected = QStringLiteral("the fake desktop recorded the press");
-        return v;
-    }()};
+                             Verification v;
+                             v.effect = Effect::Confirmed;
+                             v.expected = QStringLiteral("the fake desktop recorded the press");
+                             return v;
+                         }()};
 }
 
 Result<ActionOutcome> FakeBackend::clickAt(const ResolvedRoute&, QPoint point, const CallContext& context)
@@ -300,12 +300,12 @@ Result<ActionOutcome> FakeBackend::clickAt(const ResolvedRoute&, QPoint point, c
     m_desktop->addEffect(QStringLiteral("pointer:%1,%2").arg(point.x()).arg(point.y()));
     // A pointer click on the fake desktop changes nothing it could show.
     return ActionOutcome{QStringLiteral("pointer"), false, {}, [] {
-        Verification v;
-        v.effect = Effect::Unverifiable;
-        v.expected = QStringLiteral("a change in the app after the click");
-        v.reason = QStringLiteral("the fake desktop has no app state to compare");
-        return v;
-    }()};
+                             Verification v;
+                             v.effect = Effect::Unverifiable;
+                             v.expected = QStringLiteral("a change in the app after the click");
+                             v.reason = QStringLiteral("the fake desktop has no app state to compare");
+                             return v;
+                         }()};
 }
 
 Result<TypeOutcome> FakeBackend::typeText(const ResolvedRoute&, const Node* target, const QString& text,
@@ -337,7 +337,8 @@ Result<TypeOutcome> FakeBackend::typeText(const ResolvedRoute&, const Node* targ
             QThread::msleep(1);
     }
     m_desktop->addEffect(QStringLiteral("type:") + (target ? target->title : QStringLiteral("(focus)")) +
-                         QLatin1Char(':') + QString::number(typed.size()) + (options.clearBefore ? QStringLiteral(":clear") : QString()));
+                         QLatin1Char(':') + QString::number(typed.size()) +
+                         (options.clearBefore ? QStringLiteral(":clear") : QString()));
     TypeOutcome outcome;
     outcome.path = QStringLiteral("editableText");
     const bool secure = target && target->has(StateSecure);
@@ -349,17 +350,18 @@ Result<TypeOutcome> FakeBackend::typeText(const ResolvedRoute&, const Node* targ
     return outcome;
 }
 
-Result<ActionOutcome> FakeBackend::sendChord(const ResolvedRoute&, const KeyChord& chord, int, const CallContext& context)
+Result<ActionOutcome> FakeBackend::sendChord(const ResolvedRoute&, const KeyChord& chord, int,
+                                             const CallContext& context)
 {
     if (auto err = enter(QStringLiteral("sendChord"), context))
         return *err;
     m_desktop->addEffect(QStringLiteral("chord:") + chord.names().join(QLatin1Char('+')));
     return ActionOutcome{QStringLiteral("keyboard"), true, {}, [] {
-        Verification v;
-        v.effect = Effect::Confirmed;
-        v.expected = QStringLiteral("the fake desktop recorded the keys");
-        return v;
-    }()};
+                             Verification v;
+                             v.effect = Effect::Confirmed;
+                             v.expected = QStringLiteral("the fake desktop recorded the keys");
+                             return v;
+                         }()};
 }
 
 PermissionReport FakePermissionProbe::probe()

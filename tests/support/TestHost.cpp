@@ -55,7 +55,8 @@ TestHost::TestHost(Options options)
 TestHost::~TestHost()
 {
     shutdown();
-    QMetaObject::invokeMethod(m_context, [this] { delete m_context; }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        m_context, [this] { delete m_context; }, Qt::BlockingQueuedConnection);
     m_thread.quit();
     m_thread.wait();
 }
@@ -76,7 +77,8 @@ void TestHost::shutdown()
 
 void TestHost::onHostThread(const std::function<void(Bridge::Host&)>& f)
 {
-    QMetaObject::invokeMethod(m_context, [&] { f(*m_host); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        m_context, [&] { f(*m_host); }, Qt::BlockingQueuedConnection);
 }
 
 void ScriptedApprover::ask(const Bridge::ApprovalRequest& request)
@@ -201,7 +203,8 @@ std::optional<QByteArray> TestClient::readLine(int timeoutMs)
             return std::nullopt;
         if (m_socket.bytesAvailable() == 0 &&
             !m_socket.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())))) {
-            if (m_socket.bytesAvailable() == 0 && (m_socket.state() != QLocalSocket::ConnectedState || deadline.hasExpired()))
+            if (m_socket.bytesAvailable() == 0 &&
+                (m_socket.state() != QLocalSocket::ConnectedState || deadline.hasExpired()))
                 return std::nullopt;
         }
         m_buffer += m_socket.readAll();

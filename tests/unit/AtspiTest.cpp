@@ -1,7 +1,7 @@
 // The AT-SPI role table and the tree cache's invalidation rules, without a bus.
+#include "Types.h"
 #include "backends/atspi/AtspiRoles.h"
 #include "backends/atspi/AtspiTreeCache.h"
-#include "Types.h"
 
 #include <QDBusMessage>
 
@@ -19,23 +19,40 @@ TEST(AtspiRoles, MapsTheRolesTheContractNames)
         const char* subrole;
     };
     const Row rows[] = {
-        {43, "push button", "AXButton", ""},          {7, "check box", "AXCheckBox", ""},
-        {44, "radio button", "AXRadioButton", ""},    {61, "text", "AXTextField", ""},
-        {79, "entry", "AXTextField", ""},             {40, "password text", "AXTextField", "AXSecureTextField"},
-        {73, "paragraph", "AXGroup", ""},          {94, "document text", "AXTextArea", ""},
-        {29, "label", "AXStaticText", ""},            {23, "frame", "AXWindow", "AXStandardWindow"},
-        {69, "window", "AXWindow", ""},               {16, "dialog", "AXWindow", "AXDialog"},
-        {34, "menu bar", "AXMenuBar", ""},            {33, "menu", "AXMenu", ""},
-        {35, "menu item", "AXMenuItem", ""},          {31, "list", "AXList", ""},
-        {32, "list item", "AXRow", ""},               {55, "table", "AXTable", ""},
-        {56, "table cell", "AXCell", ""},             {65, "tree", "AXOutline", ""},
-        {91, "tree item", "AXRow", ""},               {11, "combo box", "AXComboBox", ""},
-        {51, "slider", "AXSlider", ""},               {48, "scroll bar", "AXScrollBar", ""},
-        {38, "page tab list", "AXTabGroup", ""},      {37, "page tab", "AXRadioButton", "AXTabButton"},
-        {27, "image", "AXImage", ""},                 {88, "link", "AXLink", ""},
-        {63, "tool bar", "AXToolbar", ""},            {42, "progress bar", "AXProgressIndicator", ""},
-        {52, "spin button", "AXIncrementor", ""},     {39, "panel", "AXGroup", ""},
-        {20, "filler", "AXGroup", ""},                {75, "application", "AXApplication", ""},
+        {43, "push button", "AXButton", ""},
+        {7, "check box", "AXCheckBox", ""},
+        {44, "radio button", "AXRadioButton", ""},
+        {61, "text", "AXTextField", ""},
+        {79, "entry", "AXTextField", ""},
+        {40, "password text", "AXTextField", "AXSecureTextField"},
+        {73, "paragraph", "AXGroup", ""},
+        {94, "document text", "AXTextArea", ""},
+        {29, "label", "AXStaticText", ""},
+        {23, "frame", "AXWindow", "AXStandardWindow"},
+        {69, "window", "AXWindow", ""},
+        {16, "dialog", "AXWindow", "AXDialog"},
+        {34, "menu bar", "AXMenuBar", ""},
+        {33, "menu", "AXMenu", ""},
+        {35, "menu item", "AXMenuItem", ""},
+        {31, "list", "AXList", ""},
+        {32, "list item", "AXRow", ""},
+        {55, "table", "AXTable", ""},
+        {56, "table cell", "AXCell", ""},
+        {65, "tree", "AXOutline", ""},
+        {91, "tree item", "AXRow", ""},
+        {11, "combo box", "AXComboBox", ""},
+        {51, "slider", "AXSlider", ""},
+        {48, "scroll bar", "AXScrollBar", ""},
+        {38, "page tab list", "AXTabGroup", ""},
+        {37, "page tab", "AXRadioButton", "AXTabButton"},
+        {27, "image", "AXImage", ""},
+        {88, "link", "AXLink", ""},
+        {63, "tool bar", "AXToolbar", ""},
+        {42, "progress bar", "AXProgressIndicator", ""},
+        {52, "spin button", "AXIncrementor", ""},
+        {39, "panel", "AXGroup", ""},
+        {20, "filler", "AXGroup", ""},
+        {75, "application", "AXApplication", ""},
     };
     for (const auto& row : rows) {
         const auto info = Atspi::roleInfo(row.atspi);
@@ -74,9 +91,10 @@ TEST(AtspiRoles, SensitiveMeansEnabledAndBitsCrossWords)
     EXPECT_TRUE(Atspi::nodeStates(both, 0, false) & StateEnabled);
     // GTK 4 sets SENSITIVE without ENABLED on every usable widget (enabledOnly matched nothing there).
     EXPECT_TRUE(Atspi::nodeStates(bit(Atspi::StateSensitive), 0, false) & StateEnabled);
-    const quint32 all = Atspi::nodeStates(bit(Atspi::StateFocused) | bit(Atspi::StateShowing) | bit(Atspi::StateVisible) |
-                                              bit(Atspi::StateChecked) | bit(Atspi::StateEditable) | bit(Atspi::StateActive),
-                                          0, true);
+    const quint32 all =
+        Atspi::nodeStates(bit(Atspi::StateFocused) | bit(Atspi::StateShowing) | bit(Atspi::StateVisible) |
+                              bit(Atspi::StateChecked) | bit(Atspi::StateEditable) | bit(Atspi::StateActive),
+                          0, true);
     for (auto state : {StateFocused, StateShowing, StateVisible, StateChecked, StateEditable, StateActive, StateSecure})
         EXPECT_TRUE(all & state) << state;
     // MANAGES_DESCENDANTS is state 31, INDETERMINATE 32: the second word.
@@ -116,15 +134,18 @@ TEST(AtspiTreeCache, StoresAndInvalidatesPerObject)
     EXPECT_EQ(a->name.value_or(QString()), QStringLiteral("Send"));
     EXPECT_TRUE(a->children.has_value());
 
-    deliver(cache, "onPropertyChange", event(QStringLiteral("PropertyChange"), QStringLiteral("/a"), QStringLiteral("accessible-name")));
+    deliver(cache, "onPropertyChange",
+            event(QStringLiteral("PropertyChange"), QStringLiteral("/a"), QStringLiteral("accessible-name")));
     a = cache.lookup(app, QStringLiteral("/a"));
     EXPECT_FALSE(a->name.has_value());
     EXPECT_TRUE(a->role.has_value());
-    deliver(cache, "onChildrenChanged", event(QStringLiteral("ChildrenChanged"), QStringLiteral("/a"), QStringLiteral("add")));
+    deliver(cache, "onChildrenChanged",
+            event(QStringLiteral("ChildrenChanged"), QStringLiteral("/a"), QStringLiteral("add")));
     EXPECT_FALSE(cache.lookup(app, QStringLiteral("/a"))->children.has_value());
     // Another object's event leaves /b alone.
     EXPECT_EQ(cache.lookup(app, QStringLiteral("/b"))->name.value_or(QString()), QStringLiteral("Status"));
-    deliver(cache, "onStateChanged", event(QStringLiteral("StateChanged"), QStringLiteral("/b"), QStringLiteral("defunct")));
+    deliver(cache, "onStateChanged",
+            event(QStringLiteral("StateChanged"), QStringLiteral("/b"), QStringLiteral("defunct")));
     const auto b = cache.lookup(app, QStringLiteral("/b"));
     EXPECT_FALSE(b->role.has_value() || b->name.has_value());
 }
@@ -135,7 +156,8 @@ TEST(AtspiTreeCache, AValueReadBeforeAnEventAboutItIsNotStored)
     const QString app;
     const quint64 readBefore = cache.generation(app);
     // The name changes while our read is in flight...
-    deliver(cache, "onPropertyChange", event(QStringLiteral("PropertyChange"), QStringLiteral("/label"), QStringLiteral("accessible-name")));
+    deliver(cache, "onPropertyChange",
+            event(QStringLiteral("PropertyChange"), QStringLiteral("/label"), QStringLiteral("accessible-name")));
     // ...so the (old) answer must not be cached, while an object the event did not touch may be.
     cache.store(app, QStringLiteral("/label"), readBefore, 29u, QStringLiteral("Ready"), std::nullopt);
     cache.store(app, QStringLiteral("/other"), readBefore, 43u, QStringLiteral("Send"), std::nullopt);
@@ -149,7 +171,8 @@ TEST(AtspiTreeCache, AValueReadBeforeAnEventAboutItIsNotStored)
 TEST(AtspiTreeCache, AnAppLeavingTheBusIsForgotten)
 {
     AtspiTreeCache cache(QStringLiteral("no-such-connection"));
-    cache.store(QStringLiteral(":1.42"), QStringLiteral("/a"), cache.generation({}), 43u, QStringLiteral("Send"), std::nullopt);
+    cache.store(QStringLiteral(":1.42"), QStringLiteral("/a"), cache.generation({}), 43u, QStringLiteral("Send"),
+                std::nullopt);
     ASSERT_TRUE(cache.lookup(QStringLiteral(":1.42"), QStringLiteral("/a")).has_value());
     QMetaObject::invokeMethod(&cache, "onNameOwnerChanged", Qt::BlockingQueuedConnection,
                               Q_ARG(QString, QStringLiteral(":1.42")), Q_ARG(QString, QStringLiteral(":1.42")),
@@ -161,7 +184,8 @@ TEST(AtspiTreeCache, AnAppLeavingTheBusIsForgotten)
 TEST(AtspiRoles, LeafControlsAreControlsThatHoldNoChildren)
 {
     for (const char* name : {"push button", "check box", "radio button", "label", "entry", "text", "toggle button"})
-        EXPECT_TRUE(Atspi::isLeafControl(static_cast<quint32>(Atspi::atspiRoleFromName(QString::fromLatin1(name))))) << name;
+        EXPECT_TRUE(Atspi::isLeafControl(static_cast<quint32>(Atspi::atspiRoleFromName(QString::fromLatin1(name)))))
+            << name;
     // Containers may gain children at any time (new rows, new MDI windows): never vouched for.
     for (const char* name : {"panel", "frame", "list", "table", "tree", "internal frame", "desktop pane", "filler",
                              "scroll pane", "menu", "page tab list"}) {

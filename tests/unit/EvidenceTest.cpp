@@ -435,9 +435,9 @@ TEST_F(ExecutionRecordTest, TraceIsOnDiskAsTheExecutionProceeds)
     EXPECT_EQ(lines.at(2).value(QStringLiteral("step")).toString(), QStringLiteral("route.resolve"));
     EXPECT_FALSE(QFile::exists(record->dirPath() + QStringLiteral("response.json")));
     // The answer then rewrites the whole trace once, with the answer's own line.
-    ASSERT_FALSE(record->finalize(QJsonObject{{QStringLiteral("result"), QJsonObject()}}, QStringLiteral("ok"),
-                                  QString())
-                     .has_value());
+    ASSERT_FALSE(
+        record->finalize(QJsonObject{{QStringLiteral("result"), QJsonObject()}}, QStringLiteral("ok"), QString())
+            .has_value());
     EXPECT_EQ(traceLines(record->dirPath() + QStringLiteral("trace.jsonl")).size(), 4);
 }
 

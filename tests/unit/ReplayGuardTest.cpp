@@ -107,7 +107,6 @@ TEST(ReplayGuard, SideEffectIdsSurviveARestart)
         ReplayGuard guard(60'000, 100, clock.clock(), 0, wallClock);
         ASSERT_TRUE(guard.setStore(store));
         EXPECT_EQ(guard.size(), 0); // the stored id's window is over
-
     }
 }
 

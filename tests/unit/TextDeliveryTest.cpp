@@ -51,7 +51,8 @@ TEST(TextDelivery, ClassifiesReadBacks)
               Effect::SuspectedNoop);
     EXPECT_EQ(how, QStringLiteral("unchanged"));
     // A field with a maximum length.
-    EXPECT_EQ(classify(QString(), QStringLiteral("hello world"), QStringLiteral("hello"), QStringLiteral("hello world"), &how),
+    EXPECT_EQ(classify(QString(), QStringLiteral("hello world"), QStringLiteral("hello"), QStringLiteral("hello world"),
+                       &how),
               Effect::Partial);
     // A terminal: the text landed after the prompt, not at the offset the host computed.
     EXPECT_EQ(classify(QStringLiteral("$ \n"), QStringLiteral("echo 🙂$ \n"), QStringLiteral("$ echo 🙂\n"),
@@ -61,11 +62,13 @@ TEST(TextDelivery, ClassifiesReadBacks)
     // Gecko's invisible U+FEFF at the end of an entry is not a difference.
     EXPECT_EQ(classify(QString(), kMixed, kMixed + QChar(0xFEFF), kMixed, &how), Effect::Confirmed);
     // Asked to replace everything, text that landed beside the old one is not the result.
-    EXPECT_EQ(classify(QStringLiteral("old"), QStringLiteral("new"), QStringLiteral("newold"), QStringLiteral("new"), &how, true),
+    EXPECT_EQ(classify(QStringLiteral("old"), QStringLiteral("new"), QStringLiteral("newold"), QStringLiteral("new"),
+                       &how, true),
               Effect::Partial);
     // Typed twice is not "inserted elsewhere".
-    EXPECT_EQ(classify(QStringLiteral("$ "), QStringLiteral("$ ab"), QStringLiteral("$ abab"), QStringLiteral("ab"), &how),
-              Effect::Partial);
+    EXPECT_EQ(
+        classify(QStringLiteral("$ "), QStringLiteral("$ ab"), QStringLiteral("$ abab"), QStringLiteral("ab"), &how),
+        Effect::Partial);
 }
 
 TEST(TextDelivery, ObservationNeverHoldsTheText)

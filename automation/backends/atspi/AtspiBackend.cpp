@@ -12,14 +12,13 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonArray>
 #include <QImage>
 #include <QImageWriter>
+#include <QJsonArray>
 #include <QLoggingCategory>
 #include <QRegularExpression>
 #include <QThread>
 #include <QUuid>
-
 
 #include <unistd.h>
 
@@ -43,10 +42,10 @@ const QString kRootPath = QStringLiteral("/org/a11y/atspi/accessible/root");
 
 QString interfaceName(int iface)
 {
-    static const char* names[] = {"org.a11y.atspi.Accessible", "org.a11y.atspi.Component",
-                                  "org.a11y.atspi.Action",     "org.a11y.atspi.Text",
+    static const char* names[] = {"org.a11y.atspi.Accessible",   "org.a11y.atspi.Component",
+                                  "org.a11y.atspi.Action",       "org.a11y.atspi.Text",
                                   "org.a11y.atspi.EditableText", "org.a11y.atspi.Value",
-                                  "org.a11y.atspi.Cache",      "org.freedesktop.DBus.Properties"};
+                                  "org.a11y.atspi.Cache",        "org.freedesktop.DBus.Properties"};
     return QString::fromLatin1(names[iface]);
 }
 
@@ -164,10 +163,10 @@ const QStringList& pressActions()
 {
     // Gecko names its actions after what they do: "check"/"uncheck" on a checkbox, "select"
     // on a radio button, "switch" on a tab, "jump" on a link.
-    static const QStringList order{QStringLiteral("press"),   QStringLiteral("click"),  QStringLiteral("activate"),
-                                   QStringLiteral("toggle"),  QStringLiteral("check"),  QStringLiteral("uncheck"),
-                                   QStringLiteral("select"),  QStringLiteral("switch"), QStringLiteral("jump"),
-                                   QStringLiteral("open"),    QStringLiteral("showmenu")};
+    static const QStringList order{QStringLiteral("press"),  QStringLiteral("click"),   QStringLiteral("activate"),
+                                   QStringLiteral("toggle"), QStringLiteral("check"),   QStringLiteral("uncheck"),
+                                   QStringLiteral("select"), QStringLiteral("switch"),  QStringLiteral("jump"),
+                                   QStringLiteral("open"),   QStringLiteral("showmenu")};
     return order;
 }
 
@@ -212,7 +211,8 @@ AtspiBackend::Ref AtspiBackend::Ref::fromHandle(const QString& handle)
 
 bool AtspiBackend::App::windowRelativeExtents() const
 {
-    return toolkit.compare(QLatin1String("GTK"), Qt::CaseInsensitive) == 0 && toolkitVersion.section(QLatin1Char('.'), 0, 0).toInt() >= 4;
+    return toolkit.compare(QLatin1String("GTK"), Qt::CaseInsensitive) == 0 &&
+           toolkitVersion.section(QLatin1Char('.'), 0, 0).toInt() >= 4;
 }
 
 bool AtspiBackend::App::childrenEventsReliable() const
@@ -257,8 +257,9 @@ bool AtspiBackend::connect(QString* error)
     QDBusConnection session = QDBusConnection::connectToBus(QDBusConnection::SessionBus, sessionName);
     QString address;
     if (session.isConnected()) {
-        QDBusMessage get = QDBusMessage::createMethodCall(QStringLiteral("org.a11y.Bus"), QStringLiteral("/org/a11y/bus"),
-                                                          QStringLiteral("org.a11y.Bus"), QStringLiteral("GetAddress"));
+        QDBusMessage get =
+            QDBusMessage::createMethodCall(QStringLiteral("org.a11y.Bus"), QStringLiteral("/org/a11y/bus"),
+                                           QStringLiteral("org.a11y.Bus"), QStringLiteral("GetAddress"));
         const QDBusMessage reply = session.call(get, QDBus::Block, 2000);
         if (reply.type() == QDBusMessage::ReplyMessage && !reply.arguments().isEmpty())
             address = reply.arguments().constFirst().toString();
@@ -296,9 +297,9 @@ bool AtspiBackend::connect(QString* error)
           QStringLiteral("object:text-caret-moved"), QStringLiteral("object:text-selection-changed"),
           QStringLiteral("object:active-descendant-changed"), QStringLiteral("object:selection-changed"),
           QStringLiteral("window:"), QStringLiteral("focus:")}) {
-        QDBusMessage reg = QDBusMessage::createMethodCall(kRegistry, QStringLiteral("/org/a11y/atspi/registry"),
-                                                          QStringLiteral("org.a11y.atspi.Registry"),
-                                                          QStringLiteral("RegisterEvent"));
+        QDBusMessage reg =
+            QDBusMessage::createMethodCall(kRegistry, QStringLiteral("/org/a11y/atspi/registry"),
+                                           QStringLiteral("org.a11y.atspi.Registry"), QStringLiteral("RegisterEvent"));
         reg << event << QStringList() << QString();
         const QDBusMessage regReply = bus.call(reg, QDBus::Block, 2000);
         m_eventsRegistered = m_eventsRegistered && regReply.type() == QDBusMessage::ReplyMessage;
@@ -336,14 +337,15 @@ BackendInfo AtspiBackend::info()
     info.available = connect(&error);
     info.message = info.available ? QStringLiteral("AT-SPI bus connected (%1)").arg(m_busAddress) : error;
     const auto cache = m_tree ? m_tree->stats() : AtspiTreeCache::Stats{};
-    info.details = QJsonObject{{QStringLiteral("busAddress"), m_busAddress},
-                               {QStringLiteral("treeCache"),
-                                QJsonObject{{QStringLiteral("entries"), static_cast<qint64>(cache.entries)},
-                                            {QStringLiteral("events"), static_cast<qint64>(cache.events)},
-                                            {QStringLiteral("invalidations"), static_cast<qint64>(cache.invalidations)}}},
-                               {QStringLiteral("eventsRegistered"), m_eventsRegistered},
-                               {QStringLiteral("knownApps"), static_cast<int>(m_appCache.size())},
-                               {QStringLiteral("display"), qEnvironmentVariable("DISPLAY")}};
+    info.details =
+        QJsonObject{{QStringLiteral("busAddress"), m_busAddress},
+                    {QStringLiteral("treeCache"),
+                     QJsonObject{{QStringLiteral("entries"), static_cast<qint64>(cache.entries)},
+                                 {QStringLiteral("events"), static_cast<qint64>(cache.events)},
+                                 {QStringLiteral("invalidations"), static_cast<qint64>(cache.invalidations)}}},
+                    {QStringLiteral("eventsRegistered"), m_eventsRegistered},
+                    {QStringLiteral("knownApps"), static_cast<int>(m_appCache.size())},
+                    {QStringLiteral("display"), qEnvironmentVariable("DISPLAY")}};
     return info;
 }
 
@@ -401,19 +403,18 @@ std::optional<Error> AtspiBackend::refuseHung(const App& app)
             .withRetryable(false);
     }
     const bool stopped = state == ProcessState::Stopped;
-    return Error::make(ErrorCode::TargetUnresponsive,
-                       stopped ? QStringLiteral("%1 (pid %2) is stopped (SIGSTOP or a debugger); it answers once "
-                                                "it is continued")
-                                     .arg(app.name)
-                                     .arg(app.pid)
-                               : QStringLiteral("%1 (pid %2) did not answer recently and still does not")
-                                     .arg(app.name)
-                                     .arg(app.pid),
-                       QJsonObject{{QStringLiteral("app"), app.name},
-                                   {QStringLiteral("pid"), app.pid},
-                                   {QStringLiteral("reason"), stopped ? QStringLiteral("process_stopped")
-                                                                      : QStringLiteral("marked_unresponsive")},
-                                   {QStringLiteral("markExpiresInMs"), left}});
+    return Error::make(
+        ErrorCode::TargetUnresponsive,
+        stopped ? QStringLiteral("%1 (pid %2) is stopped (SIGSTOP or a debugger); it answers once "
+                                 "it is continued")
+                      .arg(app.name)
+                      .arg(app.pid)
+                : QStringLiteral("%1 (pid %2) did not answer recently and still does not").arg(app.name).arg(app.pid),
+        QJsonObject{{QStringLiteral("app"), app.name},
+                    {QStringLiteral("pid"), app.pid},
+                    {QStringLiteral("reason"),
+                     stopped ? QStringLiteral("process_stopped") : QStringLiteral("marked_unresponsive")},
+                    {QStringLiteral("markExpiresInMs"), left}});
 }
 
 bool AtspiBackend::stillHung(const App& app, const CallContext& context)
@@ -438,7 +439,8 @@ void AtspiBackend::readToolkit(App& app, const CallContext& context)
     if (!app.toolkit.isEmpty())
         return;
     // An app that did not say recently is not asked on every call (each ask may wait).
-    if (const auto retry = m_toolkitRetry.constFind(app.root.service); retry != m_toolkitRetry.cend() && !retry->hasExpired())
+    if (const auto retry = m_toolkitRetry.constFind(app.root.service);
+        retry != m_toolkitRetry.cend() && !retry->hasExpired())
         return;
     const QString iface = QStringLiteral("org.a11y.atspi.Application");
     auto name = send(app.root, Interface::Properties, QStringLiteral("Get"), {iface, QStringLiteral("ToolkitName")},
@@ -533,8 +535,8 @@ Result<QList<AtspiBackend::App>> AtspiBackend::listApps(const CallContext& conte
     if (!connect(&error))
         return Error::make(ErrorCode::PermissionMissing, error,
                            QJsonObject{{QStringLiteral("permission"), QStringLiteral("accessibility")}});
-    auto children = send(Ref{kRegistry, kRootPath}, Interface::Accessible, QStringLiteral("GetChildren"), {},
-                         callTimeout(context));
+    auto children =
+        send(Ref{kRegistry, kRootPath}, Interface::Accessible, QStringLiteral("GetChildren"), {}, callTimeout(context));
     if (auto err = wait(children, context, QStringLiteral("the registry's GetChildren"))) {
         // A registry that restarted: reconnect once (the bus may have moved too).
         if (err->code != ErrorCode::Aborted && err->code != ErrorCode::Timeout) {
@@ -581,7 +583,8 @@ Result<QList<AtspiBackend::App>> AtspiBackend::listApps(const CallContext& conte
         call.waitForFinished();
         if (!call.isError())
             apps[index].pid = firstArgument(call).toLongLong();
-        apps[index].executable = QFileInfo(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(apps[index].pid))).fileName();
+        apps[index].executable =
+            QFileInfo(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(apps[index].pid))).fileName();
     }
     for (auto& [index, call] : nameCalls) {
         call.waitForFinished();
@@ -714,10 +717,10 @@ Result<ResolvedRoute> AtspiBackend::resolveRoute(const Route& route, const CallC
     if (!explicitApp && !route.windowTitlePattern && best.rank < 3 && !skipped.isEmpty()) {
         // No active window among the apps that answered, while others did not answer: the
         // frontmost may be one of those.
-        return Error::make(ErrorCode::TargetUnresponsive,
-                           QStringLiteral("cannot tell the frontmost window: %1 did not answer")
-                               .arg(skipped.at(0).toString()),
-                           QJsonObject{{QStringLiteral("unresponsive"), skipped}});
+        return Error::make(
+            ErrorCode::TargetUnresponsive,
+            QStringLiteral("cannot tell the frontmost window: %1 did not answer").arg(skipped.at(0).toString()),
+            QJsonObject{{QStringLiteral("unresponsive"), skipped}});
     }
     ResolvedRoute resolved;
     resolved.appName = best.app.name;
@@ -772,7 +775,8 @@ void toDocumentOrder(Snapshot& snapshot)
     for (auto& node : nodes) {
         node.path = node.parent >= 0 ? nodes[node.parent].path : QList<int>{};
         if (node.parent >= 0)
-            node.path.append(static_cast<int>(nodes[node.parent].children.indexOf(static_cast<int>(&node - nodes.data()))));
+            node.path.append(
+                static_cast<int>(nodes[node.parent].children.indexOf(static_cast<int>(&node - nodes.data()))));
     }
     snapshot.nodes = std::move(nodes);
 }
@@ -1035,7 +1039,8 @@ bool AtspiBackend::tryCache(const App& app, const Window& window, const Snapshot
         for (const auto& item : children) {
             if (snapshot.nodes.size() >= bounds.maxNodes || wall.hasExpired()) {
                 snapshot.truncated = true;
-                snapshot.truncatedReason = wall.hasExpired() ? QStringLiteral("maxWallTimeMs") : QStringLiteral("maxNodes");
+                snapshot.truncatedReason =
+                    wall.hasExpired() ? QStringLiteral("maxWallTimeMs") : QStringLiteral("maxNodes");
                 break;
             }
             Node node = makeNode(item);
@@ -1130,7 +1135,8 @@ Result<Snapshot> AtspiBackend::walk(const App& app, const Window& window, const 
                         unwrap(firstArgument(*p.count)).toInt() == static_cast<int>(p.known->children->size())) {
                         p.childrenVouched = true;
                     } else {
-                        p.children = send(chunk[i].ref, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeout);
+                        p.children =
+                            send(chunk[i].ref, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeout);
                         ++asked;
                     }
                 }
@@ -1233,7 +1239,8 @@ Result<Snapshot> AtspiBackend::walk(const App& app, const Window& window, const 
 
 std::optional<Error> AtspiBackend::readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)
 {
-    App app = m_appCache.value(snapshot.nodes.isEmpty() ? QString() : Ref::fromHandle(snapshot.nodes[0].handle).service);
+    App app =
+        m_appCache.value(snapshot.nodes.isEmpty() ? QString() : Ref::fromHandle(snapshot.nodes[0].handle).service);
     app.pid = snapshot.pid;
     for (qsizetype start = 0; start < indexes.size(); start += kBatch) {
         const auto chunk = indexes.mid(start, kBatch);
@@ -1286,7 +1293,8 @@ std::optional<Error> AtspiBackend::readTexts(Snapshot& snapshot, const QList<int
 
 Status AtspiBackend::completeNodes(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)
 {
-    App app = m_appCache.value(snapshot.nodes.isEmpty() ? QString() : Ref::fromHandle(snapshot.nodes[0].handle).service);
+    App app =
+        m_appCache.value(snapshot.nodes.isEmpty() ? QString() : Ref::fromHandle(snapshot.nodes[0].handle).service);
     app.pid = snapshot.pid;
     if (app.root.service.isEmpty() && !snapshot.nodes.isEmpty())
         app.root = Ref{Ref::fromHandle(snapshot.nodes[0].handle).service, kRootPath};
@@ -1577,9 +1585,10 @@ Verification AtspiBackend::verifyChange(const App& app, const Baseline& before, 
         } else {
             // An app that stops answering right after an action is most likely busy with it.
             v.effect = Effect::Unverifiable;
-            v.reason = sawAnswer ? QStringLiteral("the app stopped answering right after the action (it is probably "
-                                                  "still handling it)")
-                                 : QStringLiteral("the app has not answered since the action (it may still be handling it)");
+            v.reason = sawAnswer
+                           ? QStringLiteral("the app stopped answering right after the action (it is probably "
+                                            "still handling it)")
+                           : QStringLiteral("the app has not answered since the action (it may still be handling it)");
         }
         v.observed = QJsonObject{{QStringLiteral("changes"), QJsonArray()},
                                  {QStringLiteral("appAnswered"), sawAnswer},
@@ -1612,10 +1621,10 @@ Result<ActionOutcome> AtspiBackend::press(const ResolvedRoute& route, const Node
     int best = bestAction();
     // A control that always has an action may not have it yet: Gecko fills in a new page's
     // actions a moment after the element appears. Ask again for a while before giving up.
-    static const QStringList actionable{QStringLiteral("AXButton"),   QStringLiteral("AXCheckBox"),
+    static const QStringList actionable{QStringLiteral("AXButton"),      QStringLiteral("AXCheckBox"),
                                         QStringLiteral("AXRadioButton"), QStringLiteral("AXLink"),
-                                        QStringLiteral("AXMenuItem"), QStringLiteral("AXMenuBarItem"),
-                                        QStringLiteral("AXMenuButton"), QStringLiteral("AXPopUpButton")};
+                                        QStringLiteral("AXMenuItem"),    QStringLiteral("AXMenuBarItem"),
+                                        QStringLiteral("AXMenuButton"),  QStringLiteral("AXPopUpButton")};
     if (best < 0 && actionable.contains(element.role)) {
         QDeadlineTimer until(std::min<qint64>(1500, context.remainingMs() / 3));
         while (best < 0 && !until.hasExpired()) {
@@ -1644,7 +1653,8 @@ Result<ActionOutcome> AtspiBackend::press(const ResolvedRoute& route, const Node
             state = readElementState(ref, callTimeout(context));
         }
         if (state.read && !Atspi::hasState(state.low, state.high, Atspi::StateSensitive))
-            return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the element is disabled; nothing was pressed"),
+            return Error::make(ErrorCode::ElementNotFound,
+                               QStringLiteral("the element is disabled; nothing was pressed"),
                                QJsonObject{{QStringLiteral("reason"), QStringLiteral("disabled")},
                                            {QStringLiteral("element"), ElementRef::fromNode(element).toJson()}});
     }
@@ -1668,14 +1678,16 @@ Result<ActionOutcome> AtspiBackend::press(const ResolvedRoute& route, const Node
             return Error::make(ErrorCode::StaleSnapshot, QStringLiteral("the element went away before it was pressed"),
                                QJsonObject{{QStringLiteral("reason"), QStringLiteral("target_gone")}});
         } else {
-            return Error::make(ErrorCode::InternalError,
-                               QStringLiteral("AT-SPI DoAction failed: %1 %2").arg(done.error().name(), done.error().message()))
+            return Error::make(
+                       ErrorCode::InternalError,
+                       QStringLiteral("AT-SPI DoAction failed: %1 %2").arg(done.error().name(), done.error().message()))
                 .withRetryable(false);
         }
     } else if (!firstArgument(done).toBool()) {
         return Error::make(ErrorCode::InternalError,
                            QStringLiteral("the application refused the action \"%1\"").arg(names[best]),
-                           QJsonObject{{QStringLiteral("action"), names[best]}, {QStringLiteral("reason"), QStringLiteral("refused")}})
+                           QJsonObject{{QStringLiteral("action"), names[best]},
+                                       {QStringLiteral("reason"), QStringLiteral("refused")}})
             .withRetryable(false);
     }
     bool answered = false;
@@ -1697,7 +1709,8 @@ Result<ActionOutcome> AtspiBackend::press(const ResolvedRoute& route, const Node
         v.observed.insert(QStringLiteral("actionStillRunning"), true);
     QJsonObject details{{QStringLiteral("action"), names[best]}, {QStringLiteral("index"), best}};
     if (pending)
-        details.insert(QStringLiteral("reply"), QStringLiteral("none yet: the app is still in the action (e.g. a modal dialog)"));
+        details.insert(QStringLiteral("reply"),
+                       QStringLiteral("none yet: the app is still in the action (e.g. a modal dialog)"));
     ActionOutcome outcome{deliveredBy, v.effect == Effect::Confirmed, details, v};
     return outcome;
 }
@@ -1709,7 +1722,8 @@ Result<ActionOutcome> AtspiBackend::clickAt(const ResolvedRoute& route, QPoint p
     const App app = appOf(route, context);
     const Baseline before = baseline(app, nullptr, context);
     QString error;
-    if (!m_x11.click(point, [&context] { return context.checkpoint().has_value(); }, &error)) {
+    if (!m_x11.click(
+            point, [&context] { return context.checkpoint().has_value(); }, &error)) {
         if (auto stop = context.checkpoint())
             return *stop;
         return Error::make(ErrorCode::PermissionMissing, error);
@@ -1735,8 +1749,8 @@ std::optional<Error> AtspiBackend::injectKey(unsigned long keysym, bool press, c
     return std::nullopt;
 }
 
-std::optional<Error> AtspiBackend::sendKeys(const QList<unsigned long>& chord, const CallContext& context,
-                                            int delayMs, bool* anyPressed)
+std::optional<Error> AtspiBackend::sendKeys(const QList<unsigned long>& chord, const CallContext& context, int delayMs,
+                                            bool* anyPressed)
 {
     QList<unsigned long> pressed;
     std::optional<Error> failure;
@@ -1830,7 +1844,8 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
     if (auto stop = context.checkpoint())
         return *stop;
     const bool utf16 = app.utf16Units();
-    const qsizetype insertIndex = options.clearBefore ? 0 : TextDelivery::indexOfOffset(before, caret < 0 ? -1 : caret, utf16);
+    const qsizetype insertIndex =
+        options.clearBefore ? 0 : TextDelivery::indexOfOffset(before, caret < 0 ? -1 : caret, utf16);
     const QString expected = TextDelivery::expectedAfter(before, insertIndex, text, options.clearBefore);
     const int insertOffset = TextDelivery::offsetOfIndex(before, insertIndex, utf16);
     const int textUnits = utf16 ? static_cast<int>(text.size()) : static_cast<int>(QStringView(text).toUcs4().size());
@@ -1844,7 +1859,9 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
         verifyTimer.restart();
         QDeadlineTimer until(std::max<qint64>(0, std::min<qint64>(budgetMs, context.remainingMs() - 150)));
         // Each read waits no longer than what is left of this path's verification.
-        const auto readTimeout = [&until] { return static_cast<int>(std::clamp<qint64>(until.remainingTime(), 50, 500)); };
+        const auto readTimeout = [&until] {
+            return static_cast<int>(std::clamp<qint64>(until.remainingTime(), 50, 500));
+        };
         Effect effect = Effect::SuspectedNoop;
         if (canRead && haveBefore) {
             QString now = before, how;
@@ -1889,12 +1906,13 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
             }
             // A length that was already the expected one tells nothing (re-entering a PIN of
             // the same length into a field that ignored the clearing).
-            effect = now < 0                       ? Effect::Unverifiable
+            effect = now < 0                        ? Effect::Unverifiable
                      : expectedCount == countBefore ? Effect::Unverifiable
-                     : now == expectedCount        ? Effect::Confirmed
-                     : now == countBefore          ? Effect::SuspectedNoop
-                                                   : Effect::Partial;
-            *observed = QJsonObject{{QStringLiteral("characterCount"), now}, {QStringLiteral("expectedCount"), expectedCount}};
+                     : now == expectedCount         ? Effect::Confirmed
+                     : now == countBefore           ? Effect::SuspectedNoop
+                                                    : Effect::Partial;
+            *observed =
+                QJsonObject{{QStringLiteral("characterCount"), now}, {QStringLiteral("expectedCount"), expectedCount}};
         } else {
             effect = Effect::Unverifiable;
         }
@@ -1912,7 +1930,8 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
             return true;
         if (!hasEditable)
             return false;
-        auto set = send(ref, Interface::EditableText, QStringLiteral("SetTextContents"), {before}, callTimeout(context));
+        auto set =
+            send(ref, Interface::EditableText, QStringLiteral("SetTextContents"), {before}, callTimeout(context));
         set.waitForFinished();
         QString now;
         const bool ok = !set.isError() && readText(&now) && now == before;
@@ -1928,7 +1947,8 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
     };
     const auto clearByKeys = [&]() -> std::optional<Error> {
         if (hasEditable) {
-            auto set = send(ref, Interface::EditableText, QStringLiteral("SetTextContents"), {QString()}, callTimeout(context));
+            auto set = send(ref, Interface::EditableText, QStringLiteral("SetTextContents"), {QString()},
+                            callTimeout(context));
             set.waitForFinished();
             // Accepted is not done (Gecko accepts and ignores): the field must read back empty.
             QString now;
@@ -1989,14 +2009,15 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
         outcome.path = path;
         if (path == QLatin1String("editableText")) {
             const int length = TextDelivery::insertLength(text, utf16);
-            auto edit = options.clearBefore
-                            ? send(ref, Interface::EditableText, QStringLiteral("SetTextContents"), {text}, callTimeout(context))
-                            : send(ref, Interface::EditableText, QStringLiteral("InsertText"), {insertOffset, text, length},
-                                   callTimeout(context));
+            auto edit = options.clearBefore ? send(ref, Interface::EditableText, QStringLiteral("SetTextContents"),
+                                                   {text}, callTimeout(context))
+                                            : send(ref, Interface::EditableText, QStringLiteral("InsertText"),
+                                                   {insertOffset, text, length}, callTimeout(context));
             if (auto err = wait(edit, context, QStringLiteral("EditableText"), &app))
                 return err->withRetryable(false);
             pathDetails.insert(QStringLiteral("accepted"), firstArgument(edit).toBool());
-            pathDetails.insert(QStringLiteral("lengthUnit"), utf16 ? QStringLiteral("utf16") : QStringLiteral("utf8Bytes"));
+            pathDetails.insert(QStringLiteral("lengthUnit"),
+                               utf16 ? QStringLiteral("utf16") : QStringLiteral("utf8Bytes"));
             effect = firstArgument(edit).toBool() ? verifyField(400, &observed) : Effect::SuspectedNoop;
         } else if (path == QLatin1String("clipboard")) {
             if (options.clearBefore) {
@@ -2019,7 +2040,8 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
                 static_cast<int>(std::min<qint64>(1000, context.remainingMs())));
             if (pasteError)
                 return pasteError->withRetryable(false);
-            pathDetails.insert(QStringLiteral("chord"), terminal ? QStringLiteral("ctrl+shift+v") : QStringLiteral("ctrl+v"));
+            pathDetails.insert(QStringLiteral("chord"),
+                               terminal ? QStringLiteral("ctrl+shift+v") : QStringLiteral("ctrl+v"));
             if (pasted.outcome == X11Clipboard::Outcome::Pasted) {
                 pathDetails.insert(QStringLiteral("clipboardRestored"), pasted.restored);
                 pathDetails.insert(QStringLiteral("clipboardChangedMeanwhile"), pasted.changedMeanwhile);
@@ -2027,9 +2049,10 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
                 outcome.details.insert(QStringLiteral("clipboardChangedMeanwhile"), pasted.changedMeanwhile);
                 effect = (target && hasText) ? verifyField(1500, &observed) : Effect::Unverifiable;
             } else {
-                pathDetails.insert(QStringLiteral("clipboard"), pasted.outcome == X11Clipboard::Outcome::NotRestorable
-                                                                     ? QStringLiteral("holds non-text content: left alone")
-                                                                     : QStringLiteral("the target did not paste"));
+                pathDetails.insert(QStringLiteral("clipboard"),
+                                   pasted.outcome == X11Clipboard::Outcome::NotRestorable
+                                       ? QStringLiteral("holds non-text content: left alone")
+                                       : QStringLiteral("the target did not paste"));
                 if (!pasted.error.isEmpty())
                     pathDetails.insert(QStringLiteral("clipboardError"), pasted.error);
                 // Nobody took the text: nothing arrived.
@@ -2058,11 +2081,14 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
             } else {
                 // Nothing to read back: wait until the app has shown the keys' effect and gone
                 // quiet, so the borrowed keycodes are given back only after it read them.
-                QDeadlineTimer until(std::max<qint64>(0, std::min<qint64>(1000 + 15 * codePoints, context.remainingMs() - 150)));
+                QDeadlineTimer until(
+                    std::max<qint64>(0, std::min<qint64>(1000 + 15 * codePoints, context.remainingMs() - 150)));
                 while (!until.hasExpired() && !context.checkpoint()) {
                     m_tree->sync();
-                    const bool any = !m_tree->activitySince(noTargetBaseline->service, noTargetBaseline->mark).isEmpty();
-                    const bool recent = !m_tree->activityAfterTime(noTargetBaseline->service, m_tree->nowMs() - 150).isEmpty();
+                    const bool any =
+                        !m_tree->activitySince(noTargetBaseline->service, noTargetBaseline->mark).isEmpty();
+                    const bool recent =
+                        !m_tree->activityAfterTime(noTargetBaseline->service, m_tree->nowMs() - 150).isEmpty();
                     if (any && !recent)
                         break;
                     QThread::msleep(20);
@@ -2071,7 +2097,8 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
             }
             m_x11.releaseBorrowedKeys();
         }
-        QJsonObject record{{QStringLiteral("path"), path}, {QStringLiteral("effect"), effectName(effect)},
+        QJsonObject record{{QStringLiteral("path"), path},
+                           {QStringLiteral("effect"), effectName(effect)},
                            {QStringLiteral("observed"), observed}};
         for (auto it = pathDetails.constBegin(); it != pathDetails.constEnd(); ++it)
             record.insert(it.key(), it.value());
@@ -2092,8 +2119,8 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
     }
     if (effect == Effect::Unverifiable && noTargetBaseline) {
         // No field to read: what the app itself reported after the input.
-        Verification seen = verifyChange(app, *noTargetBaseline, QStringLiteral("the app reports a text change"), 500,
-                                         context);
+        Verification seen =
+            verifyChange(app, *noTargetBaseline, QStringLiteral("the app reports a text change"), 500, context);
         verifyMs += seen.verifyMs;
         // What the app says it inserted, and where: the text inserted into one element since
         // the input must hold what was sent (the element's old content does not count).
@@ -2129,7 +2156,8 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
             v.reason = QStringLiteral("the app inserted text, but not the text that was sent");
         } else if (!inserted.isEmpty()) {
             effect = Effect::Unverifiable;
-            v.reason = QStringLiteral("the app reports inserting text but not which; pass a target to have it read back");
+            v.reason =
+                QStringLiteral("the app reports inserting text but not which; pass a target to have it read back");
         } else if (seen.effect == Effect::SuspectedNoop) {
             effect = Effect::SuspectedNoop;
             v.reason = QStringLiteral("the app reported no change after the text was sent");
@@ -2181,9 +2209,10 @@ Result<ActionOutcome> AtspiBackend::sendChord(const ResolvedRoute& route, const 
         v.effect = Effect::Unverifiable;
         v.reason = QStringLiteral("the keys went to the app's focused window, but nothing it exposes changed");
     } else if (v.effect == Effect::SuspectedNoop) {
-        v.reason = focusPid ? QStringLiteral("the keys went to another app's window (pid %1) and the app did not change")
-                                  .arg(focusPid)
-                            : QStringLiteral("no window had the keyboard focus and the app did not change");
+        v.reason = focusPid
+                       ? QStringLiteral("the keys went to another app's window (pid %1) and the app did not change")
+                             .arg(focusPid)
+                       : QStringLiteral("no window had the keyboard focus and the app did not change");
     }
     v.paths.append(QJsonObject{{QStringLiteral("path"), QStringLiteral("keyboard")},
                                {QStringLiteral("effect"), effectName(v.effect)},

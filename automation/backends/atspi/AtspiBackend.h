@@ -163,11 +163,11 @@ private:
     bool m_connected = false;
     bool m_eventsRegistered = false;
     QString m_lastError;
-    QHash<QString, App> m_appCache;          ///< by service: names and pids of known apps
-    QHash<QString, QDeadlineTimer> m_hung;   ///< services marked unresponsive until then
-    QHash<QString, bool> m_cacheSupport;     ///< service -> Cache.GetItems answers with items
-    QHash<QString, bool> m_multiLine;        ///< handle -> MULTI_LINE state of text nodes
-    QHash<QString, qint64> m_settledAt;      ///< service -> when the host's last action on it settled
+    QHash<QString, App> m_appCache;                ///< by service: names and pids of known apps
+    QHash<QString, QDeadlineTimer> m_hung;         ///< services marked unresponsive until then
+    QHash<QString, bool> m_cacheSupport;           ///< service -> Cache.GetItems answers with items
+    QHash<QString, bool> m_multiLine;              ///< handle -> MULTI_LINE state of text nodes
+    QHash<QString, qint64> m_settledAt;            ///< service -> when the host's last action on it settled
     QHash<QString, QDeadlineTimer> m_toolkitRetry; ///< service -> do not ask its toolkit again before
     App m_lastApp;
     X11Session m_x11;

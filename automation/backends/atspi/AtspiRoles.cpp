@@ -177,18 +177,18 @@ int atspiRoleFromName(const QString& nativeName)
 bool isLeafControl(quint32 atspiRole)
 {
     switch (atspiRole) {
-    case 7:  // check box
-    case 29: // label
-    case 40: // password text
-    case 43: // push button
-    case 44: // radio button
-    case 50: // separator
-    case 51: // slider
-    case 52: // spin button
-    case 42: // progress bar
-    case 61: // text
-    case 62: // toggle button
-    case 79: // entry
+    case 7:   // check box
+    case 29:  // label
+    case 40:  // password text
+    case 43:  // push button
+    case 44:  // radio button
+    case 50:  // separator
+    case 51:  // slider
+    case 52:  // spin button
+    case 42:  // progress bar
+    case 61:  // text
+    case 62:  // toggle button
+    case 79:  // entry
     case 116: // static
         return true;
     default:

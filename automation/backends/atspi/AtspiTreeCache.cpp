@@ -12,8 +12,9 @@ constexpr qsizetype kMaxEntriesPerApp = 100000;
 // Recent events kept for verifying actions; a few seconds' worth even for a busy desktop.
 constexpr qsizetype kMaxActivity = 4096;
 // Object events that change nothing cached but show that an app changed.
-const char* const kActivityMembers[] = {"TextChanged", "TextCaretMoved", "TextSelectionChanged",
-                                        "ActiveDescendantChanged", "SelectionChanged", "AttributesChanged"};
+const char* const kActivityMembers[] = {"TextChanged",          "TextCaretMoved",
+                                        "TextSelectionChanged", "ActiveDescendantChanged",
+                                        "SelectionChanged",     "AttributesChanged"};
 const QString kEventObject = QStringLiteral("org.a11y.atspi.Event.Object");
 } // namespace
 
@@ -59,7 +60,8 @@ void AtspiTreeCache::start()
     bus.connect(QString(), QString(), kEventObject, QStringLiteral("StateChanged"), this,
                 SLOT(onStateChanged(QDBusMessage)));
     for (const char* member : kActivityMembers)
-        bus.connect(QString(), QString(), kEventObject, QString::fromLatin1(member), this, SLOT(onActivity(QDBusMessage)));
+        bus.connect(QString(), QString(), kEventObject, QString::fromLatin1(member), this,
+                    SLOT(onActivity(QDBusMessage)));
     // Every signal of these interfaces (an empty name matches them all).
     bus.connect(QString(), QString(), QStringLiteral("org.a11y.atspi.Event.Window"), QString(), this,
                 SLOT(onActivity(QDBusMessage)));
@@ -73,7 +75,8 @@ void AtspiTreeCache::start()
 void AtspiTreeCache::sync()
 {
     // A FIFO barrier: when this runs on the events thread, every event queued before it ran too.
-    QMetaObject::invokeMethod(this, [] {}, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [] {}, Qt::BlockingQueuedConnection);
 }
 
 quint64 AtspiTreeCache::generation(const QString&) const
@@ -94,9 +97,8 @@ std::optional<AtspiTreeCache::Entry> AtspiTreeCache::lookup(const QString& servi
     return *entry;
 }
 
-void AtspiTreeCache::store(const QString& service, const QString& path, quint64 generation,
-                           std::optional<quint32> role, std::optional<QString> name,
-                           std::optional<QList<Child>> children)
+void AtspiTreeCache::store(const QString& service, const QString& path, quint64 generation, std::optional<quint32> role,
+                           std::optional<QString> name, std::optional<QList<Child>> children)
 {
     QMutexLocker lock(&m_mutex);
     App& app = m_apps[service];
@@ -179,11 +181,16 @@ qint64 AtspiTreeCache::nowMs() const
 
 void AtspiTreeCache::record(const QDBusMessage& message)
 {
-    Activity activity{++m_activitySeq, m_clock.elapsed(), message.service(), message.path(),
-                      message.member() + QLatin1Char(':') + message.arguments().value(0).toString(), QString()};
+    Activity activity{++m_activitySeq,
+                      m_clock.elapsed(),
+                      message.service(),
+                      message.path(),
+                      message.member() + QLatin1Char(':') + message.arguments().value(0).toString(),
+                      QString()};
     if (message.member() == QLatin1String("TextChanged")) {
         const QVariant any = message.arguments().value(3);
-        activity.data = (any.canConvert<QDBusVariant>() ? any.value<QDBusVariant>().variant() : any).toString().left(4096);
+        activity.data =
+            (any.canConvert<QDBusVariant>() ? any.value<QDBusVariant>().variant() : any).toString().left(4096);
     }
     if (m_activity.size() < kMaxActivity) {
         m_activity.append(std::move(activity));

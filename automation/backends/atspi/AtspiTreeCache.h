@@ -102,9 +102,9 @@ private:
     struct App
     {
         QHash<QString, Entry> entries;
-        QHash<QString, quint64> touched; ///< path -> sequence of the last event about it
+        QHash<QString, quint64> touched;  ///< path -> sequence of the last event about it
         QHash<QString, QString> parentOf; ///< child path -> the path whose cached children hold it
-        quint64 floor = 0;               ///< reads before this are refused (after `touched` was pruned)
+        quint64 floor = 0;                ///< reads before this are refused (after `touched` was pruned)
     };
 
     QString m_connectionName;

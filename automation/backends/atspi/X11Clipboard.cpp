@@ -22,12 +22,9 @@ struct Atoms
 {
     Atom clipboard, targets, utf8, text, property, incr;
     explicit Atoms(Display* dpy)
-        : clipboard(XInternAtom(dpy, "CLIPBOARD", False)),
-          targets(XInternAtom(dpy, "TARGETS", False)),
-          utf8(XInternAtom(dpy, "UTF8_STRING", False)),
-          text(XInternAtom(dpy, "TEXT", False)),
-          property(XInternAtom(dpy, "MDH_CLIPBOARD", False)),
-          incr(XInternAtom(dpy, "INCR", False))
+        : clipboard(XInternAtom(dpy, "CLIPBOARD", False)), targets(XInternAtom(dpy, "TARGETS", False)),
+          utf8(XInternAtom(dpy, "UTF8_STRING", False)), text(XInternAtom(dpy, "TEXT", False)),
+          property(XInternAtom(dpy, "MDH_CLIPBOARD", False)), incr(XInternAtom(dpy, "INCR", False))
     {
     }
 };
@@ -88,8 +85,8 @@ std::optional<std::pair<Atom, QByteArray>> convert(Display* dpy, Window window, 
             int format = 0;
             unsigned long count = 0, after = 0;
             unsigned char* data = nullptr;
-            XGetWindowProperty(dpy, window, property, 0, 1 << 24, True, AnyPropertyType, &type, &format, &count,
-                               &after, &data);
+            XGetWindowProperty(dpy, window, property, 0, 1 << 24, True, AnyPropertyType, &type, &format, &count, &after,
+                               &data);
             QByteArray bytes;
             if (data) {
                 const qsizetype unit = format == 32 ? static_cast<qsizetype>(sizeof(long)) : format / 8;
@@ -123,9 +120,17 @@ std::optional<QString> X11Clipboard::readCurrent(bool* isText, QString* error)
         *error = QStringLiteral("the clipboard's owner does not list its formats");
         return std::nullopt;
     }
-    static const QByteArrayList textForms{"TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS", "UTF8_STRING",
-                                          "STRING", "TEXT", "COMPOUND_TEXT", "text/plain",
-                                          "text/plain;charset=utf-8", "text/plain;charset=UTF-8"};
+    static const QByteArrayList textForms{"TARGETS",
+                                          "TIMESTAMP",
+                                          "MULTIPLE",
+                                          "SAVE_TARGETS",
+                                          "UTF8_STRING",
+                                          "STRING",
+                                          "TEXT",
+                                          "COMPOUND_TEXT",
+                                          "text/plain",
+                                          "text/plain;charset=utf-8",
+                                          "text/plain;charset=UTF-8"};
     const auto* list = reinterpret_cast<const Atom*>(targets->second.constData());
     const qsizetype n = targets->second.size() / static_cast<qsizetype>(sizeof(Atom));
     for (qsizetype i = 0; i < n; ++i) {
@@ -179,8 +184,8 @@ void X11Clipboard::serve()
             XChangeProperty(dpy, request.requestor, property, XA_ATOM, 32, PropModeReplace,
                             reinterpret_cast<const unsigned char*>(offered), 4);
             reply.property = property;
-        } else if (m_offer && (request.target == atoms.utf8 || request.target == XA_STRING ||
-                               request.target == atoms.text)) {
+        } else if (m_offer &&
+                   (request.target == atoms.utf8 || request.target == XA_STRING || request.target == atoms.text)) {
             XChangeProperty(dpy, request.requestor, property, request.target == XA_STRING ? XA_STRING : atoms.utf8, 8,
                             PropModeReplace, reinterpret_cast<const unsigned char*>(m_offer->constData()),
                             static_cast<int>(m_offer->size()));
