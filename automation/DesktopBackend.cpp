@@ -76,7 +76,7 @@ Result<ActionOutcome> UnavailableBackend::press(const ResolvedRoute&, const Node
     return error();
 }
 
-Result<ActionOutcome> UnavailableBackend::clickAt(const ResolvedRoute&, QPoint, const CallContext&)
+Result<ActionOutcome> UnavailableBackend::clickAt(const ResolvedRoute&, QPoint, const CallContext&, const Node*)
 {
     return error();
 }

@@ -109,7 +109,9 @@ public:
     virtual Result<ActionOutcome> press(const ResolvedRoute& route, const Node& element,
                                         const CallContext& context) = 0;
     /// A pointer click at global coordinates.
-    virtual Result<ActionOutcome> clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context) = 0;
+    /// `target`, when given, is the element under the point (its own focus is not the effect).
+    virtual Result<ActionOutcome> clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context,
+                                          const Node* target = nullptr) = 0;
     /// Types into `target` (focusing it first) or, with no target, into whatever has focus.
     virtual Result<TypeOutcome> typeText(const ResolvedRoute& route, const Node* target, const QString& text,
                                          const TypeOptions& options, const CallContext& context) = 0;
@@ -131,7 +133,8 @@ public:
                               const CallContext& context) override;
     Result<Screenshot> screenshot(const CallContext& context) override;
     Result<ActionOutcome> press(const ResolvedRoute& route, const Node& element, const CallContext& context) override;
-    Result<ActionOutcome> clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context) override;
+    Result<ActionOutcome> clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context,
+                                  const Node* target = nullptr) override;
     Result<TypeOutcome> typeText(const ResolvedRoute& route, const Node* target, const QString& text,
                                  const TypeOptions& options, const CallContext& context) override;
     Result<ActionOutcome> sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,

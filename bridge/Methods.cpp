@@ -496,7 +496,7 @@ JobFunction click(ClickParams params)
             if (auto stop = ctx.call.checkpoint())
                 return *stop;
             Step step(ctx.record, QStringLiteral("click.pointer"));
-            outcome = ctx.backend.clickAt(route.value(), node.frame.center(), ctx.call);
+            outcome = ctx.backend.clickAt(route.value(), node.frame.center(), ctx.call, &node);
             step.finish(outcome.ok(), outcome.ok() ? outcome->verification.toJson() : outcome.error().toJson());
             if (!outcome)
                 return afterDelivery(outcome.error());

@@ -293,7 +293,7 @@ Result<ActionOutcome> FakeBackend::press(const ResolvedRoute&, const Node& eleme
                          }()};
 }
 
-Result<ActionOutcome> FakeBackend::clickAt(const ResolvedRoute&, QPoint point, const CallContext& context)
+Result<ActionOutcome> FakeBackend::clickAt(const ResolvedRoute&, QPoint point, const CallContext& context, const Node*)
 {
     if (auto err = enter(QStringLiteral("clickAt"), context))
         return *err;

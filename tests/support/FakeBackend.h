@@ -86,7 +86,8 @@ public:
                                                         const Automation::Node& element,
                                                         const Automation::CallContext& context) override;
     Automation::Result<Automation::ActionOutcome> clickAt(const Automation::ResolvedRoute& route, QPoint point,
-                                                          const Automation::CallContext& context) override;
+                                                          const Automation::CallContext& context,
+                                                          const Automation::Node* target = nullptr) override;
     Automation::Result<Automation::TypeOutcome> typeText(const Automation::ResolvedRoute& route,
                                                          const Automation::Node* target, const QString& text,
                                                          const Automation::TypeOptions& options,

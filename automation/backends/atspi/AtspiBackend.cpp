@@ -1578,6 +1578,26 @@ Verification AtspiBackend::verifyChange(const App& app, const Baseline& before, 
         probe.waitForFinished();
         lastAnswered = !probe.isError();
     }
+    if (v.effect != Effect::Confirmed && sawAnswer && lastAnswered && context.remainingMs() > 700) {
+        // Before saying nothing happened, one late look: a handler that runs a moment later
+        // (Qt presses a button 100 ms after the action, later still on a loaded machine) and
+        // then keeps the app busy is an effect, not a no-op.
+        QThread::msleep(150);
+        m_tree->sync();
+        auto probe = send(app.root, Interface::Accessible, QStringLiteral("GetRole"), {}, 300);
+        probe.waitForFinished();
+        lastAnswered = !probe.isError();
+        for (const auto& a : m_tree->activitySince(before.service, before.mark)) {
+            if (!before.noisy.contains(a.path + QLatin1Char('|') + a.kind) && !isActivationEvent(a.kind) &&
+                a.path != before.target.path) {
+                v.effect = Effect::Confirmed;
+                v.observed = QJsonObject{{QStringLiteral("changes"), QJsonArray{QStringLiteral("the app reported changes")}},
+                                         {QStringLiteral("events"), QJsonArray{QJsonObject{{QStringLiteral("kind"), a.kind},
+                                                                                          {QStringLiteral("path"), a.path}}}}};
+                break;
+            }
+        }
+    }
     if (v.effect != Effect::Confirmed) {
         if (sawAnswer && lastAnswered) {
             v.effect = Effect::SuspectedNoop;
@@ -1715,12 +1735,15 @@ Result<ActionOutcome> AtspiBackend::press(const ResolvedRoute& route, const Node
     return outcome;
 }
 
-Result<ActionOutcome> AtspiBackend::clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context)
+Result<ActionOutcome> AtspiBackend::clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context,
+                                            const Node* target)
 {
     if (auto stop = context.checkpoint())
         return *stop;
     const App app = appOf(route, context);
-    const Baseline before = baseline(app, nullptr, context);
+    // The element under the pointer taking focus (or looking pressed) is not the click's effect.
+    const Ref targetRef = target ? Ref::fromHandle(target->handle) : Ref{};
+    const Baseline before = baseline(app, target ? &targetRef : nullptr, context);
     QString error;
     if (!m_x11.click(
             point, [&context] { return context.checkpoint().has_value(); }, &error)) {

@@ -38,7 +38,8 @@ public:
     Status completeNodes(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context) override;
     Result<Screenshot> screenshot(const CallContext& context) override;
     Result<ActionOutcome> press(const ResolvedRoute& route, const Node& element, const CallContext& context) override;
-    Result<ActionOutcome> clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context) override;
+    Result<ActionOutcome> clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context,
+                                  const Node* target = nullptr) override;
     Result<TypeOutcome> typeText(const ResolvedRoute& route, const Node* target, const QString& text,
                                  const TypeOptions& options, const CallContext& context) override;
     Result<ActionOutcome> sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
