@@ -899,6 +899,22 @@ QJsonObject Dispatcher::doctorResult(const Caller& caller, const std::optional<Q
         check(QStringLiteral("backend"), backend.available ? QStringLiteral("ok") : QStringLiteral("error"),
               backend.message.isEmpty() ? backend.name : backend.message,
               QJsonObject{{QStringLiteral("name"), backend.name}, {QStringLiteral("details"), backend.details}}));
+    // Windows of apps the accessibility registry does not list: they cannot be automated.
+    const QJsonArray invisible = backend.details.value(QStringLiteral("invisibleApps")).toArray();
+    QStringList invisibleNames;
+    for (const auto& app : invisible)
+        invisibleNames.append(QStringLiteral("%1 (pid %2)")
+                                  .arg(app.toObject().value(QStringLiteral("executable")).toString())
+                                  .arg(app.toObject().value(QStringLiteral("pid")).toInteger()));
+    checks.append(check(
+        QStringLiteral("accessible_apps"), invisible.isEmpty() ? QStringLiteral("ok") : QStringLiteral("warning"),
+        invisible.isEmpty()
+            ? QStringLiteral("every app with a window is listed by the accessibility registry")
+            : QStringLiteral("%1 have windows but are not listed by the accessibility registry, so they cannot be "
+                             "automated: they started before the accessibility bus or registry was restarted, or "
+                             "with accessibility turned off. Restart them.")
+                  .arg(invisibleNames.join(QStringLiteral(", "))),
+        QJsonObject{{QStringLiteral("invisibleApps"), invisible}}));
     checks.append(check(QStringLiteral("executor"), QStringLiteral("ok"),
                         m_executor.isBusy()
                             ? QStringLiteral("running one execution, %1 queued").arg(m_executor.queuedCount())

@@ -346,6 +346,29 @@ BackendInfo AtspiBackend::info()
                     {QStringLiteral("eventsRegistered"), m_eventsRegistered},
                     {QStringLiteral("knownApps"), static_cast<int>(m_appCache.size())},
                     {QStringLiteral("display"), qEnvironmentVariable("DISPLAY")}};
+    // Apps with windows on screen that the registry does not list cannot be automated: started
+    // before the accessibility bus or registry was replaced, or with accessibility off. Looked
+    // for at most every 2 s (this runs after every execution).
+    if (info.available && (!m_invisibleCheckedAt.isValid() || m_invisibleCheckedAt.hasExpired(2000))) {
+        m_invisibleCheckedAt.start();
+        const CallContext quick(QDeadlineTimer(1000), std::make_shared<CancelToken>());
+        if (auto apps = listApps(quick)) {
+            QSet<qint64> registered;
+            for (const auto& app : apps.value())
+                registered.insert(app.pid);
+            QJsonArray invisible;
+            for (qint64 pid : m_x11.clientPids()) {
+                if (pid == m_ownPid || registered.contains(pid) || processStoppedOrDead(pid))
+                    continue;
+                invisible.append(
+                    QJsonObject{{QStringLiteral("pid"), pid},
+                                {QStringLiteral("executable"),
+                                 QFileInfo(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(pid))).fileName()}});
+            }
+            m_invisibleApps = invisible;
+        }
+    }
+    info.details.insert(QStringLiteral("invisibleApps"), m_invisibleApps);
     return info;
 }
 
@@ -1591,9 +1614,10 @@ Verification AtspiBackend::verifyChange(const App& app, const Baseline& before, 
             if (!before.noisy.contains(a.path + QLatin1Char('|') + a.kind) && !isActivationEvent(a.kind) &&
                 a.path != before.target.path) {
                 v.effect = Effect::Confirmed;
-                v.observed = QJsonObject{{QStringLiteral("changes"), QJsonArray{QStringLiteral("the app reported changes")}},
-                                         {QStringLiteral("events"), QJsonArray{QJsonObject{{QStringLiteral("kind"), a.kind},
-                                                                                          {QStringLiteral("path"), a.path}}}}};
+                v.observed = QJsonObject{
+                    {QStringLiteral("changes"), QJsonArray{QStringLiteral("the app reported changes")}},
+                    {QStringLiteral("events"),
+                     QJsonArray{QJsonObject{{QStringLiteral("kind"), a.kind}, {QStringLiteral("path"), a.path}}}}};
                 break;
             }
         }

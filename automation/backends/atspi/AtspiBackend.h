@@ -8,7 +8,9 @@
 #include <QDBusConnection>
 #include <QDBusPendingCall>
 #include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QHash>
+#include <QJsonArray>
 #include <QSet>
 
 #include <memory>
@@ -170,6 +172,8 @@ private:
     QHash<QString, bool> m_multiLine;              ///< handle -> MULTI_LINE state of text nodes
     QHash<QString, qint64> m_settledAt;            ///< service -> when the host's last action on it settled
     QHash<QString, QDeadlineTimer> m_toolkitRetry; ///< service -> do not ask its toolkit again before
+    QElapsedTimer m_invisibleCheckedAt;
+    QJsonArray m_invisibleApps; ///< pids with windows that the registry does not list
     App m_lastApp;
     X11Session m_x11;
     int m_pngCompression = -1;

@@ -114,6 +114,42 @@ bool X11Session::screenshot(QImage* out, QString* error)
     return true;
 }
 
+QList<qint64> X11Session::clientPids()
+{
+    QList<qint64> pids;
+    QString error;
+    if (!open(&error))
+        return pids;
+    Display* dpy = dpyOf(m_display);
+    const Atom clientList = XInternAtom(dpy, "_NET_CLIENT_LIST", False);
+    const Atom wmPid = XInternAtom(dpy, "_NET_WM_PID", False);
+    Atom type = 0;
+    int format = 0;
+    unsigned long count = 0, after = 0;
+    unsigned char* data = nullptr;
+    if (XGetWindowProperty(dpy, DefaultRootWindow(dpy), clientList, 0, 4096, False, XA_WINDOW, &type, &format, &count,
+                           &after, &data) != Success ||
+        !data)
+        return pids;
+    QList<Window> windows;
+    for (unsigned long i = 0; i < count; ++i)
+        windows.append(reinterpret_cast<Window*>(data)[i]);
+    XFree(data);
+    for (Window w : std::as_const(windows)) {
+        unsigned char* pidData = nullptr;
+        unsigned long n = 0;
+        if (XGetWindowProperty(dpy, w, wmPid, 0, 1, False, XA_CARDINAL, &type, &format, &n, &after, &pidData) ==
+                Success &&
+            pidData) {
+            const qint64 pid = n ? static_cast<qint64>(*reinterpret_cast<unsigned long*>(pidData)) : 0;
+            XFree(pidData);
+            if (pid > 0 && !pids.contains(pid))
+                pids.append(pid);
+        }
+    }
+    return pids;
+}
+
 quint64 X11Session::findWindow(qint64 pid, const QString& title)
 {
     QString error;

@@ -34,6 +34,8 @@ public:
     /// Opens $DISPLAY and checks for XTest; false with `error` set when either is missing.
     bool open(QString* error);
     bool screenshot(QImage* image, QString* error);
+    /// The pids (_NET_WM_PID) of every top-level window the window manager lists.
+    QList<qint64> clientPids();
     /// The top-level X window of `pid`, preferring the one titled `title`; 0 when none.
     quint64 findWindow(qint64 pid, const QString& title);
     /// Asks the window manager to activate `window`, raises it, waits up to `waitMs` until it
