@@ -1,5 +1,5 @@
 // The platform-neutral rules of typeText's verification: offsets, InsertText lengths, the
-// expected field content and how a read-back is classified (issue 8, findings 1 and 3).
+// expected field content and how a read-back is classified (docs/architecture.md, "Honest outcomes").
 #include "TextDelivery.h"
 
 #include <gtest/gtest.h>
