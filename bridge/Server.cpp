@@ -453,7 +453,8 @@ void Server::admit(QLocalSocket* socket)
     const auto peer = peerFromSocket(socket->socketDescriptor());
     const quint64 id = m_nextId++;
     auto* connection = new Connection(socket, id, peer.value_or(PeerInfo{}), *this);
-    // DESIGN.md 6: checked once here; the identity is pinned for the connection's life.
+    // Checked once here; the identity is pinned for the connection's life (docs/architecture.md,
+    // "Confirmation, caller policy, stop and audit").
     if (auto refused = m_callers.check(peer)) {
         qCWarning(lcServer).noquote() << "refused a connection from pid" << (peer ? peer->pid : -1) << "uid"
                                       << (peer ? peer->uid : -1) << (peer ? peer->executable : QString()) << ":"

@@ -76,7 +76,7 @@ private:
     bool m_paused = false;
 };
 
-/// The local socket front door (DESIGN.md 3): a Unix socket at the socket path, directory 0700,
+/// The local socket front door (docs/architecture.md, "One request"): a Unix socket at the socket path, directory 0700,
 /// socket 0600, one live host per path, the caller policy (SO_PEERCRED uid, executable
 /// allowlist) checked on every connection at accept. The host owns the listening socket and
 /// accepts itself (QLocalServer closes its listener and deletes the socket file on any failed

@@ -8,7 +8,7 @@ using namespace Testing;
 
 namespace {
 
-class RealAppDesigner : public ::testing::Test
+class RealAppDesigner : public RealAppTest<RealAppDesigner>
 {
 protected:
     static void SetUpTestSuite()
@@ -19,20 +19,6 @@ protected:
         s_app = new RealAppSession;
         // Designer opens its "New Form" dialog at start: the tree is ready when that shows.
         s_app->start(u"/usr/lib/qt6/bin/designer"_s, {}, newFormDialog(), 30000);
-    }
-    static void TearDownTestSuite()
-    {
-        delete s_app;
-        s_app = nullptr;
-    }
-    void SetUp() override
-    {
-        QString why;
-        if (!DesktopSession::available(&why))
-            GTEST_SKIP() << why.toStdString();
-        ASSERT_NE(s_app, nullptr);
-        ASSERT_TRUE(s_app->failure().isEmpty()) << s_app->failure().toStdString();
-        ASSERT_EQ(s_app->app().process().state(), QProcess::Running);
     }
     void TearDown() override
     {
@@ -86,11 +72,7 @@ protected:
         }
         runCommand(u"xdotool"_s, {u"key"_s, u"Escape"_s});
     }
-
-    static RealAppSession* s_app;
 };
-
-RealAppSession* RealAppDesigner::s_app = nullptr;
 
 const QString kNewFormWindow = u"^New Form$"_s;
 

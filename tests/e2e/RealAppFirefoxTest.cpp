@@ -18,7 +18,7 @@ namespace {
 
 const QString kFirefoxSuffix = u" — Mozilla Firefox"_s;
 
-class RealAppFirefox : public ::testing::Test
+class RealAppFirefox : public RealAppTest<RealAppFirefox>
 {
 protected:
     static void SetUpTestSuite()
@@ -44,20 +44,13 @@ protected:
         s_app->start(u"firefox-esr"_s,
                      {u"--no-remote"_s, u"--profile"_s, profile, QUrl::fromLocalFile(page).toString()}, ready, 60000);
     }
-    static void TearDownTestSuite()
-    {
-        delete s_app;
-        s_app = nullptr;
-    }
     void SetUp() override
     {
         QString why;
         if (!DesktopSession::available(&why))
             GTEST_SKIP() << why.toStdString();
         ASSERT_TRUE(s_setupError.isEmpty()) << s_setupError.toStdString();
-        ASSERT_NE(s_app, nullptr);
-        ASSERT_TRUE(s_app->failure().isEmpty()) << s_app->failure().toStdString();
-        ASSERT_EQ(s_app->app().process().state(), QProcess::Running);
+        RealAppTest::SetUp();
     }
 
     /// The page's text field labelled `label`, as pyatspi reads it. Gecko counts characters in
@@ -89,11 +82,9 @@ protected:
             s_app->pid(), [&](const QString& title) { return !accept || accept(withoutSuffix(title)); }, timeoutMs));
     }
 
-    static RealAppSession* s_app;
     static QString s_setupError;
 };
 
-RealAppSession* RealAppFirefox::s_app = nullptr;
 QString RealAppFirefox::s_setupError;
 
 } // namespace

@@ -10,7 +10,7 @@ using namespace Testing;
 
 namespace {
 
-class RealAppGalculator : public ::testing::Test
+class RealAppGalculator : public RealAppTest<RealAppGalculator>
 {
 protected:
     static void SetUpTestSuite()
@@ -20,20 +20,6 @@ protected:
             return;
         s_app = new RealAppSession;
         s_app->start(u"galculator"_s, {}, displayQuery());
-    }
-    static void TearDownTestSuite()
-    {
-        delete s_app;
-        s_app = nullptr;
-    }
-    void SetUp() override
-    {
-        QString why;
-        if (!DesktopSession::available(&why))
-            GTEST_SKIP() << why.toStdString();
-        ASSERT_NE(s_app, nullptr);
-        ASSERT_TRUE(s_app->failure().isEmpty()) << s_app->failure().toStdString();
-        ASSERT_EQ(s_app->app().process().state(), QProcess::Running);
     }
 
     /// The display: the one showing text view of the window (the formula entry is hidden).
@@ -58,11 +44,7 @@ protected:
         return shown;
     }
     static QJsonObject key(const QString& title) { return byRoleAndTitle(u"AXButton"_s, title); }
-
-    static RealAppSession* s_app;
 };
-
-RealAppSession* RealAppGalculator::s_app = nullptr;
 
 } // namespace
 

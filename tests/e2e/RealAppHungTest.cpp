@@ -13,7 +13,7 @@ using namespace Testing;
 
 namespace {
 
-class RealAppHung : public ::testing::Test
+class RealAppHung : public RealAppTest<RealAppHung>
 {
 protected:
     static void SetUpTestSuite()
@@ -27,19 +27,11 @@ protected:
         ready.name = u"galculator"_s;
         s_app->start(u"galculator"_s, {}, ready);
     }
-    static void TearDownTestSuite()
-    {
-        delete s_app;
-        s_app = nullptr;
-    }
     void SetUp() override
     {
-        QString why;
-        if (!DesktopSession::available(&why))
-            GTEST_SKIP() << why.toStdString();
-        ASSERT_NE(s_app, nullptr);
-        ASSERT_TRUE(s_app->failure().isEmpty()) << s_app->failure().toStdString();
-        ASSERT_EQ(s_app->app().process().state(), QProcess::Running);
+        RealAppTest::SetUp();
+        if (IsSkipped() || HasFatalFailure())
+            return;
         // Healthy first: the host sees the window before the app stops.
         const QJsonObject found = s_app->find(window());
         ASSERT_EQ(resultOf(found).value(u"matched"_s).toInt(), 1) << dump(found);
@@ -52,11 +44,7 @@ protected:
 
     static QJsonObject window() { return byRoleAndTitle(u"AXWindow"_s, u"galculator"_s); }
     static void signalApp(int signal) { ASSERT_EQ(::kill(static_cast<pid_t>(s_app->pid()), signal), 0); }
-
-    static RealAppSession* s_app;
 };
-
-RealAppSession* RealAppHung::s_app = nullptr;
 
 } // namespace
 

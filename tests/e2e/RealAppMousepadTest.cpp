@@ -8,7 +8,7 @@ using namespace Testing;
 
 namespace {
 
-class RealAppMousepad : public ::testing::Test
+class RealAppMousepad : public RealAppTest<RealAppMousepad>
 {
 protected:
     static void SetUpTestSuite()
@@ -19,20 +19,6 @@ protected:
         s_app = new RealAppSession;
         // --disable-server: a process of its own, not a window of some other mousepad.
         s_app->start(u"mousepad"_s, {u"--disable-server"_s}, editorQuery());
-    }
-    static void TearDownTestSuite()
-    {
-        delete s_app;
-        s_app = nullptr;
-    }
-    void SetUp() override
-    {
-        QString why;
-        if (!DesktopSession::available(&why))
-            GTEST_SKIP() << why.toStdString();
-        ASSERT_NE(s_app, nullptr);
-        ASSERT_TRUE(s_app->failure().isEmpty()) << s_app->failure().toStdString();
-        ASSERT_EQ(s_app->app().process().state(), QProcess::Running);
     }
 
     /// The document's text view: the only multi-line editable text of the app.
@@ -50,11 +36,7 @@ protected:
             return std::nullopt;
         return seen.nodes.first().text;
     }
-
-    static RealAppSession* s_app;
 };
-
-RealAppSession* RealAppMousepad::s_app = nullptr;
 
 const QString kTextArea = u"AXTextArea"_s;
 

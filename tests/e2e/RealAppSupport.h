@@ -162,4 +162,28 @@ QJsonObject byRoleAndTitle(const QString& role, const QString& title);
 /// The confirmation a side-effect request carries (the headless host accepts the phrase).
 QJsonObject confirmPhrase();
 
+/// The frame every real-app suite shares: one app per suite in `s_app` (each suite's own, made
+/// by its SetUpTestSuite), stopped after the suite; a test is skipped only when there is no
+/// headless desktop, and fails when the app did not start or has gone.
+template <typename Suite> class RealAppTest : public ::testing::Test
+{
+protected:
+    static void TearDownTestSuite()
+    {
+        delete s_app;
+        s_app = nullptr;
+    }
+    void SetUp() override
+    {
+        QString why;
+        if (!DesktopSession::available(&why))
+            GTEST_SKIP() << why.toStdString();
+        ASSERT_NE(s_app, nullptr);
+        ASSERT_TRUE(s_app->failure().isEmpty()) << s_app->failure().toStdString();
+        ASSERT_EQ(s_app->app().process().state(), QProcess::Running);
+    }
+
+    static inline RealAppSession* s_app = nullptr;
+};
+
 } // namespace Testing

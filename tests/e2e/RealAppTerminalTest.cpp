@@ -10,7 +10,7 @@ using namespace Testing;
 
 namespace {
 
-class RealAppTerminal : public ::testing::Test
+class RealAppTerminal : public RealAppTest<RealAppTerminal>
 {
 protected:
     static void SetUpTestSuite()
@@ -21,20 +21,6 @@ protected:
         s_app = new RealAppSession;
         // --disable-server: a process of its own, not a window of some other terminal.
         s_app->start(u"xfce4-terminal"_s, {u"--disable-server"_s}, terminalQuery());
-    }
-    static void TearDownTestSuite()
-    {
-        delete s_app;
-        s_app = nullptr;
-    }
-    void SetUp() override
-    {
-        QString why;
-        if (!DesktopSession::available(&why))
-            GTEST_SKIP() << why.toStdString();
-        ASSERT_NE(s_app, nullptr);
-        ASSERT_TRUE(s_app->failure().isEmpty()) << s_app->failure().toStdString();
-        ASSERT_EQ(s_app->app().process().state(), QProcess::Running);
     }
 
     static ProbeQuery terminalQuery()
@@ -48,11 +34,7 @@ protected:
         const ProbeResult seen = s_app->probe(terminalQuery());
         return seen.nodes.size() == 1 ? seen.nodes.first().text.value_or(QString()) : QString();
     }
-
-    static RealAppSession* s_app;
 };
-
-RealAppSession* RealAppTerminal::s_app = nullptr;
 
 } // namespace
 

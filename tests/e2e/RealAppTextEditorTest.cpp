@@ -8,7 +8,7 @@ using namespace Testing;
 
 namespace {
 
-class RealAppTextEditor : public ::testing::Test
+class RealAppTextEditor : public RealAppTest<RealAppTextEditor>
 {
 protected:
     static void SetUpTestSuite()
@@ -19,20 +19,6 @@ protected:
         s_app = new RealAppSession;
         // --standalone: a process of its own; --ignore-session: no documents of an earlier run.
         s_app->start(u"gnome-text-editor"_s, {u"--standalone"_s, u"--ignore-session"_s}, editorQuery());
-    }
-    static void TearDownTestSuite()
-    {
-        delete s_app;
-        s_app = nullptr;
-    }
-    void SetUp() override
-    {
-        QString why;
-        if (!DesktopSession::available(&why))
-            GTEST_SKIP() << why.toStdString();
-        ASSERT_NE(s_app, nullptr);
-        ASSERT_TRUE(s_app->failure().isEmpty()) << s_app->failure().toStdString();
-        ASSERT_EQ(s_app->app().process().state(), QProcess::Running);
     }
 
     static ProbeQuery editorQuery()
@@ -49,11 +35,7 @@ protected:
             return std::nullopt;
         return seen.nodes.first().text;
     }
-
-    static RealAppSession* s_app;
 };
-
-RealAppSession* RealAppTextEditor::s_app = nullptr;
 
 } // namespace
 
