@@ -146,8 +146,16 @@ void ConfirmationDialog::fill(const Bridge::ApprovalRequest& request)
     QString detail;
     if (!request.keys.isEmpty())
         detail = tr("Keys: %1").arg(request.keys.join(QStringLiteral(" + ")));
-    else if (request.textMasked)
+    else if (request.textMasked) {
         detail = tr("Text: %n character(s), hidden", nullptr, request.textLength);
+        if (request.textMaskReason == QLatin1String("secure_role") ||
+            request.textMaskReason == QLatin1String("secure_element"))
+            detail += QLatin1Char('\n') + tr("The target is a password field.");
+        else if (request.textMaskReason == QLatin1String("secret_words"))
+            detail += QLatin1Char('\n') + tr("The target looks like a password, PIN or key field.");
+        else if (request.textMaskReason == QLatin1String("unresolved"))
+            detail += QLatin1Char('\n') + tr("The target could not be checked, so the text is treated as secret.");
+    }
     else if (request.textPreview)
         detail = tr("Text: \"%1\"").arg(*request.textPreview);
     else if (request.kind == Bridge::ApprovalRequest::Kind::Resume)

@@ -94,7 +94,7 @@ QList<Candidate> SelectorEngine::match(const Snapshot& snapshot, const Selector&
         }
         if (selector.value) {
             // Secure fields are never read, so they never match on value.
-            if (!node.hasValue || node.has(StateSecure))
+            if (!node.hasValue || node.isSecure())
                 continue;
             const auto s = scoreText(QStringLiteral("value"), node.value, *selector.value, selector.caseSensitive);
             if (!s.matched)

@@ -24,17 +24,28 @@ std::optional<Frame> Frame::fromJson(const QJsonObject& object)
                  object.value(keys[3]).toInt()};
 }
 
+bool isSecureRole(const QString& role)
+{
+    return role.compare(QLatin1String("AXSecureTextField"), Qt::CaseInsensitive) == 0 ||
+           role.compare(QLatin1String("password text"), Qt::CaseInsensitive) == 0;
+}
+
+bool Node::isSecure() const
+{
+    return has(StateSecure) || isSecureRole(subrole) || isSecureRole(role) || isSecureRole(nativeRole);
+}
+
 QStringList Node::stateNames() const
 {
     static const std::pair<NodeState, const char*> kNames[] = {
-        {StateEnabled, "enabled"},     {StateFocused, "focused"}, {StateSelected, "selected"},
-        {StateChecked, "checked"},     {StateEditable, "editable"}, {StateSecure, "secure"},
-        {StateVisible, "visible"},     {StateShowing, "showing"}, {StateFocusable, "focusable"},
-        {StateActive, "active"},       {StateModal, "modal"},
+        {StateEnabled, "enabled"}, {StateFocused, "focused"},   {StateSelected, "selected"},
+        {StateChecked, "checked"}, {StateEditable, "editable"}, {StateSecure, "secure"},
+        {StateVisible, "visible"}, {StateShowing, "showing"},   {StateFocusable, "focusable"},
+        {StateActive, "active"},   {StateModal, "modal"},
     };
     QStringList names;
     for (const auto& [bit, name] : kNames) {
-        if (states & bit)
+        if ((states & bit) || (bit == StateSecure && isSecure()))
             names.append(QString::fromLatin1(name));
     }
     return names;
@@ -65,7 +76,7 @@ QJsonObject nodeJson(const Snapshot& snapshot, int index)
     if (!node.title.isEmpty())
         object.insert(QStringLiteral("title"), node.title);
     // Secure fields never show a value, whatever a backend read.
-    if (node.hasValue && !node.has(StateSecure))
+    if (node.hasValue && !node.isSecure())
         object.insert(QStringLiteral("value"), node.value);
     if (!node.identifier.isEmpty())
         object.insert(QStringLiteral("identifier"), node.identifier);
@@ -161,7 +172,7 @@ ElementRef ElementRef::fromNode(const Node& node)
     ref.fingerprint = fingerprintOf(node);
     ref.role = node.role;
     ref.title = node.title;
-    if (node.hasValue && !node.has(StateSecure))
+    if (node.hasValue && !node.isSecure())
         ref.value = node.value;
     ref.frame = node.frame;
     return ref;

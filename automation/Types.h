@@ -65,7 +65,15 @@ struct Node
 
     bool has(NodeState state) const { return (states & state) != 0; }
     QStringList stateNames() const;
+    /// The one definition of a secure element (a password or PIN field): its value is never
+    /// read, shown, matched on, written to evidence or read back, and text typed into it is
+    /// never previewed or kept (docs/architecture.md, "Secure elements").
+    bool isSecure() const;
 };
+
+/// Whether a role name, in the AX vocabulary or a platform's own, names a secure text field
+/// (AXSecureTextField, AT-SPI "password text"). Used where only a selector is known.
+bool isSecureRole(const QString& role);
 
 /// Bounds of one traversal (plan 4.2).
 struct SnapshotBounds

@@ -1,5 +1,7 @@
 #include "ConfirmationProvider.h"
 
+#include "Types.h"
+
 #include <QJsonArray>
 #include <QLoggingCategory>
 #include <QRegularExpression>
@@ -27,7 +29,7 @@ QJsonObject targetOf(const QJsonObject& params)
 
 } // namespace
 
-bool ApprovalRequest::looksSecret(const QJsonObject& target)
+QString ApprovalRequest::secretReason(const QJsonObject& target)
 {
     static const QRegularExpression secretWords(
         QStringLiteral("\\b(pass(word|code|phrase)?|secret|token|pin|otp|credentials?|api[ _-]?key|2fa)\\b|密码|口令"),
@@ -35,20 +37,29 @@ bool ApprovalRequest::looksSecret(const QJsonObject& target)
     const QJsonObject element = target.value(QStringLiteral("element")).toObject();
     const QJsonObject selector = element.value(QStringLiteral("selector")).toObject();
     const QJsonObject ref = element.value(QStringLiteral("elementRef")).toObject();
-    const QString role = selector.value(QStringLiteral("byRole")).toString();
-    if (role == QLatin1String("AXSecureTextField") || role == QLatin1String("password text"))
-        return true;
+    if (Automation::isSecureRole(selector.value(QStringLiteral("byRole")).toString()))
+        return QStringLiteral("secure_role");
+    // A fingerprint starts with the element's role; whether that element is secure is found by
+    // looking at it (Dispatcher), since AX fingerprints name AXTextField for secure fields too.
     const QString fingerprint = ref.value(QStringLiteral("fingerprint")).toString();
-    if (fingerprint.startsWith(QLatin1String("AXSecureTextField|")))
-        return true;
     for (const QString& text : {selector.value(QStringLiteral("titleEquals")).toString(),
                                 selector.value(QStringLiteral("titleContains")).toString(),
                                 selector.value(QStringLiteral("titleMatches")).toString(),
                                 selector.value(QStringLiteral("byIdentifier")).toString(), fingerprint}) {
         if (!text.isEmpty() && secretWords.match(text).hasMatch())
-            return true;
+            return QStringLiteral("secret_words");
     }
-    return false;
+    return {};
+}
+
+void ApprovalRequest::maskText(const QString& reason)
+{
+    if (!textPreview)
+        return;
+    if (!textMasked)
+        textMaskReason = reason;
+    textMasked = true;
+    textPreview = QString(8, QChar(0x2022));
 }
 
 ApprovalRequest ApprovalRequest::forIntent(const QString& method, const QJsonObject& params,
@@ -65,8 +76,11 @@ ApprovalRequest ApprovalRequest::forIntent(const QString& method, const QJsonObj
     if (text.isString()) {
         const QString value = text.toString();
         request.textLength = static_cast<int>(value.size());
-        request.textMasked = value.size() > kMaxPreviewChars || looksSecret(request.target);
-        request.textPreview = request.textMasked ? QString(8, QChar(0x2022)) : value;
+        request.textPreview = value;
+        if (value.size() > kMaxPreviewChars)
+            request.maskText(QStringLiteral("long"));
+        else if (const QString reason = secretReason(request.target); !reason.isEmpty())
+            request.maskText(reason);
     }
     return request;
 }
@@ -90,7 +104,8 @@ QJsonObject ApprovalRequest::toJson() const
     if (textPreview)
         out.insert(QStringLiteral("text"), QJsonObject{{QStringLiteral("preview"), *textPreview},
                                                        {QStringLiteral("length"), textLength},
-                                                       {QStringLiteral("masked"), textMasked}});
+                                                       {QStringLiteral("masked"), textMasked},
+                                                       {QStringLiteral("maskReason"), textMaskReason}});
     return out;
 }
 

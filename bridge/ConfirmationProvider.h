@@ -33,6 +33,10 @@ struct ApprovalRequest
     std::optional<QString> textPreview;
     int textLength = 0;
     bool textMasked = false;
+    /// Why the text is masked: "long", "secure_role" (the selector names a secure role),
+    /// "secret_words" (a title or identifier like "password"), "secure_element" (resolving the
+    /// target found a secure element), "unresolved" (the target could not be looked at).
+    QString textMaskReason;
     int timeoutMs = 0;   ///< no answer within this long counts as denied
     QDateTime expiresAt; ///< when the request times out (UTC)
 
@@ -41,8 +45,12 @@ struct ApprovalRequest
 
     /// Fills method, digest, target, keys and the text preview from an intent.
     static ApprovalRequest forIntent(const QString& method, const QJsonObject& params, const QString& paramsDigest);
-    /// Whether a target names something secret (a secure field, a password, a token...).
-    static bool looksSecret(const QJsonObject& target);
+    /// Why a target, as the params name it, looks secret: "secure_role" when the selector
+    /// names a secure role (Automation::isSecureRole), "secret_words" when a title, identifier
+    /// or fingerprint says password, token, PIN...; empty when nothing in the params says so.
+    static QString secretReason(const QJsonObject& target);
+    /// Hides the text preview (idempotent; the first reason is kept).
+    void maskText(const QString& reason);
     QString kindName() const { return kind == Kind::Token ? QStringLiteral("token") : QStringLiteral("resume"); }
     /// For the GUI and logs; holds the preview only, never more of the text.
     QJsonObject toJson() const;

@@ -587,36 +587,58 @@ void Dispatcher::confirmIssue(const Call& call, const Respond& respond)
     request.timeoutMs = call.meta.timeoutMs;
     const PeerInfo peer = call.caller.peer;
     const QString requestId = call.meta.requestId;
-    askApproval(
-        request, call.caller, respond,
-        [this, respond, method, paramsDigest, peer, ttlMs, requestId](const ApprovalDecision&) {
-            if (m_paused)
-                return respond(pausedError());
-            const auto token = m_security.tokens->issue(ConfirmTokens::Scope{method, paramsDigest},
-                                                        ConfirmTokens::Peer{peer.pid, peer.auditTokenDigest}, ttlMs);
-            if (!token)
-                return respond(Error::make(ErrorCode::HostNotReady,
-                                           QStringLiteral("too many confirmation tokens are outstanding; use "
-                                                          "or let some expire first"),
-                                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("too_many_tokens")}}));
-            const QString expiresAt =
-                QDateTime::fromMSecsSinceEpoch(token->expiresAtMs, Qt::UTC).toString(Qt::ISODateWithMs);
-            audit(QStringLiteral("token_issued"), &peer,
-                  QJsonObject{{QStringLiteral("method"), method},
-                              {QStringLiteral("paramsDigest"), paramsDigest},
-                              {QStringLiteral("tokenId"), ConfirmTokens::tokenId(token->token)},
-                              {QStringLiteral("expiresAt"), expiresAt},
-                              {QStringLiteral("ttlMs"), ttlMs},
-                              {QStringLiteral("requestId"), requestId}});
-            // contract 5.10, exactly.
-            respond(QJsonObject{
-                {QStringLiteral("token"), token->token},
-                {QStringLiteral("expiresAt"), expiresAt},
-                {QStringLiteral("scope"),
-                 QJsonObject{{QStringLiteral("method"), method}, {QStringLiteral("paramsDigest"), paramsDigest}}},
-                {QStringLiteral("peer"), QJsonObject{{QStringLiteral("auditTokenDigest"), peer.auditTokenDigest},
-                                                     {QStringLiteral("pid"), peer.pid}}}});
-        });
+    auto onApproved = [this, respond, method, paramsDigest, peer, ttlMs, requestId](const ApprovalDecision&) {
+        if (m_paused)
+            return respond(pausedError());
+        const auto token = m_security.tokens->issue(ConfirmTokens::Scope{method, paramsDigest},
+                                                    ConfirmTokens::Peer{peer.pid, peer.auditTokenDigest}, ttlMs);
+        if (!token)
+            return respond(Error::make(ErrorCode::HostNotReady,
+                                       QStringLiteral("too many confirmation tokens are outstanding; use "
+                                                      "or let some expire first"),
+                                       QJsonObject{{QStringLiteral("reason"), QStringLiteral("too_many_tokens")}}));
+        const QString expiresAt =
+            QDateTime::fromMSecsSinceEpoch(token->expiresAtMs, Qt::UTC).toString(Qt::ISODateWithMs);
+        audit(QStringLiteral("token_issued"), &peer,
+              QJsonObject{{QStringLiteral("method"), method},
+                          {QStringLiteral("paramsDigest"), paramsDigest},
+                          {QStringLiteral("tokenId"), ConfirmTokens::tokenId(token->token)},
+                          {QStringLiteral("expiresAt"), expiresAt},
+                          {QStringLiteral("ttlMs"), ttlMs},
+                          {QStringLiteral("requestId"), requestId}});
+        // contract 5.10, exactly.
+        respond(QJsonObject{
+            {QStringLiteral("token"), token->token},
+            {QStringLiteral("expiresAt"), expiresAt},
+            {QStringLiteral("scope"),
+             QJsonObject{{QStringLiteral("method"), method}, {QStringLiteral("paramsDigest"), paramsDigest}}},
+            {QStringLiteral("peer"), QJsonObject{{QStringLiteral("auditTokenDigest"), peer.auditTokenDigest},
+                                                 {QStringLiteral("pid"), peer.pid}}}});
+    };
+    const Caller caller = call.caller;
+    // Typed text is previewed only when nothing says the target is secure: the params (a secure
+    // role, a password-like title) or, failing that, a read-only look at the element it would
+    // go to. A target that cannot be looked at in time counts as secure (docs/architecture.md,
+    // "Secure elements").
+    if (request.textPreview && !request.textMasked) {
+        if (auto typed = Params::typeText(params)) {
+            const int lookMs = std::clamp(call.meta.timeoutMs / 4, 100, kSecureLookMs);
+            QPointer<Dispatcher> self(this);
+            m_executor.inspect(lookMs, Methods::secureTarget(std::move(typed.value())),
+                               [self, request, caller, respond, onApproved](const Result<QJsonObject>& looked) mutable {
+                                   if (!self)
+                                       return;
+                                   if (!looked)
+                                       request.maskText(QStringLiteral("unresolved"));
+                                   else if (looked->value(QStringLiteral("secure")).toBool())
+                                       request.maskText(QStringLiteral("secure_element"));
+                                   self->askApproval(request, caller, respond, std::move(onApproved));
+                               });
+            return;
+        }
+        request.maskText(QStringLiteral("unresolved"));
+    }
+    askApproval(request, caller, respond, std::move(onApproved));
 }
 
 void Dispatcher::resume(const Call& call, const Respond& respond)
@@ -677,6 +699,8 @@ void Dispatcher::approvalDecided(quint64 id, const ApprovalDecision& decision)
         {QStringLiteral("approver"), decision.approver}};
     if (!pending.request.paramsDigest.isEmpty())
         line.insert(QStringLiteral("paramsDigest"), pending.request.paramsDigest);
+    if (pending.request.textMasked)
+        line.insert(QStringLiteral("textMasked"), pending.request.textMaskReason);
     if (!decision.approved)
         line.insert(QStringLiteral("reason"), QStringLiteral("denied"));
     audit(QStringLiteral("approval"), &pending.request.peer, line);

@@ -127,6 +127,10 @@ Q_SIGNALS:
     void pausedChanged(bool paused);
 
 private:
+    /// At most this long is spent looking at a typeText target before its confirmation dialog
+    /// opens; a target not seen by then counts as secure.
+    static constexpr int kSecureLookMs = 2000;
+
     struct PendingApproval
     {
         quint64 connectionId = 0;

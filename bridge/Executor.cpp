@@ -3,6 +3,8 @@
 #include <QLoggingCategory>
 #include <QTimer>
 
+#include <utility>
+
 namespace Bridge {
 
 Q_LOGGING_CATEGORY(lcExecutor, "msgcode.bridge.executor")
@@ -19,6 +21,28 @@ struct Executor::Job
     QTimer* timer = nullptr;
     bool started = false;
     bool answered = false;
+};
+
+struct Executor::Inspection
+{
+    std::shared_ptr<CancelToken> cancel = std::make_shared<CancelToken>();
+    InspectCompletion done; ///< touched on the owner thread only
+    QTimer* timer = nullptr;
+
+    // Owner thread only; moves `done` out first, so it is never destroyed on the worker.
+    void finish(const Result<QJsonObject>& result)
+    {
+        if (!done)
+            return;
+        InspectCompletion call = std::move(done);
+        done = nullptr;
+        if (timer) {
+            timer->stop();
+            timer->deleteLater();
+            timer = nullptr;
+        }
+        call(result);
+    }
 };
 
 // The worker outlives its owner only when a backend call is stuck at shutdown; this link lets
@@ -50,6 +74,28 @@ public:
     {
         if (m_backend)
             configure(*m_backend);
+    }
+
+    void inspect(const std::shared_ptr<Executor::Inspection>& inspection, const InspectFunction& function,
+                 QDeadlineTimer deadline)
+    {
+        const Automation::CallContext call(deadline, inspection->cancel);
+        Result<QJsonObject> result = Error::make(ErrorCode::InternalError, QStringLiteral("inspection did not run"));
+        if (auto stop = call.checkpoint()) {
+            result = *stop;
+        } else if (!m_backend) {
+            result = Error::make(ErrorCode::HostNotReady, QStringLiteral("the automation backend is not running"));
+        } else {
+            try {
+                result = function(*m_backend, m_elements, call);
+            } catch (const std::exception& e) {
+                result = Error::make(ErrorCode::InternalError,
+                                     QStringLiteral("unexpected failure: %1").arg(QString::fromLocal8Bit(e.what())));
+            } catch (...) {
+                result = Error::make(ErrorCode::InternalError, QStringLiteral("unexpected failure"));
+            }
+        }
+        post([inspection, result](Executor*) { inspection->finish(result); });
     }
 
     void run(const std::shared_ptr<Executor::Job>& job)
@@ -146,6 +192,37 @@ QString Executor::key(const QString& executionId)
 bool Executor::contains(const QString& executionId) const
 {
     return m_byId.contains(key(executionId));
+}
+
+void Executor::inspect(int timeoutMs, InspectFunction inspect, InspectCompletion done)
+{
+    if (!done)
+        return;
+    if (m_shutDown || !m_worker || !inspect) {
+        done(Error::make(ErrorCode::HostNotReady, QStringLiteral("the host is shutting down"),
+                         QJsonObject{{QStringLiteral("reason"), QStringLiteral("shutting_down")}}));
+        return;
+    }
+    auto inspection = std::make_shared<Inspection>();
+    inspection->done = std::move(done);
+    inspection->timer = new QTimer(this);
+    inspection->timer->setSingleShot(true);
+    connect(inspection->timer, &QTimer::timeout, this, [inspection, timeoutMs] {
+        inspection->cancel->cancel(CancelToken::Reason::TimedOut);
+        inspection->finish(Error::make(ErrorCode::Timeout,
+                                       QStringLiteral("the desktop could not be inspected within %1 ms").arg(timeoutMs),
+                                       QJsonObject{{QStringLiteral("timeoutMs"), timeoutMs}}));
+    });
+    inspection->timer->start(timeoutMs);
+    std::erase_if(m_inspections, [](const std::weak_ptr<Inspection>& weak) { return weak.expired(); });
+    m_inspections.push_back(inspection);
+    const QDeadlineTimer deadline(timeoutMs, Qt::PreciseTimer);
+    QMetaObject::invokeMethod(
+        m_worker,
+        [worker = m_worker, inspection, inspect = std::move(inspect), deadline] {
+            worker->inspect(inspection, inspect, deadline);
+        },
+        Qt::QueuedConnection);
 }
 
 void Executor::configureBackend(std::function<void(Automation::DesktopBackend&)> configure)
@@ -284,6 +361,16 @@ int Executor::abortAll(AbortAllReason reason, const AbortHook& hook)
         if (job->started && job->spec.sideEffect)
             error.withDetail(QStringLiteral("mayHaveHadEffect"), true);
         answer(job, error);
+    }
+    // Inspections in flight stop too (they are read-only, so there is nothing to undo).
+    const auto inspections = std::exchange(m_inspections, {});
+    for (const auto& weak : inspections) {
+        if (const auto inspection = weak.lock()) {
+            inspection->cancel->cancel(shutdown ? CancelToken::Reason::Shutdown : CancelToken::Reason::Aborted);
+            inspection->finish(Error::make(ErrorCode::Aborted, why,
+                                           QJsonObject{{QStringLiteral("reason"), shutdown ? QStringLiteral("shutdown")
+                                                                                           : QStringLiteral("stop")}}));
+        }
     }
     return static_cast<int>(jobs.size());
 }

@@ -16,6 +16,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <vector>
 
 class QTimer;
 
@@ -51,6 +52,14 @@ struct JobSpec
     /// Builds the response envelope written to response.json.
     std::function<QJsonObject(const Automation::Result<QJsonObject>&)> envelope;
 };
+
+/// A read-only look at the desktop (no evidence, no queue slot, no side effect): runs on the
+/// worker between jobs with the backend and the element cache.
+using InspectFunction = std::function<Automation::Result<QJsonObject>(
+    Automation::DesktopBackend& backend, const ElementCache& elements, const Automation::CallContext& call)>;
+/// Gets an InspectFunction's result on the owner thread; DESKTOP_TIMEOUT when it did not finish
+/// in time, DESKTOP_ABORTED when everything was stopped meanwhile.
+using InspectCompletion = std::function<void(const Automation::Result<QJsonObject>& result)>;
 
 struct ExecutorOptions
 {
@@ -99,6 +108,11 @@ public:
     QStringList queuedExecutionIds() const;
     bool contains(const QString& executionId) const;
 
+    /// Runs `inspect` on the worker after the jobs already handed to it, within `timeoutMs`
+    /// (its CallContext carries that deadline). `done` is called exactly once on the owner
+    /// thread: with the result, or with an error at the deadline while the worker is still busy.
+    void inspect(int timeoutMs, InspectFunction inspect, InspectCompletion done);
+
     /// Runs `configure` on the worker thread with the backend, after the jobs already handed to
     /// the worker (never during one). Capture values only: it runs on another thread.
     void configureBackend(std::function<void(Automation::DesktopBackend&)> configure);
@@ -117,6 +131,7 @@ Q_SIGNALS:
 private:
     struct Job;
     struct OwnerLink;
+    struct Inspection;
     friend class ExecutorWorker;
 
     static QString key(const QString& executionId);
@@ -134,6 +149,7 @@ private:
     QHash<QString, bool> m_finished;
     std::deque<QString> m_finishedOrder;
     std::shared_ptr<OwnerLink> m_link;
+    std::vector<std::weak_ptr<Inspection>> m_inspections;
     QThread* m_thread = nullptr;
     ExecutorWorker* m_worker = nullptr;
     QThreadPool m_evidencePool;

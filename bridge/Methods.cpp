@@ -553,9 +553,19 @@ JobFunction typeText(TypeTextParams params)
         }
         if (auto stop = ctx.call.checkpoint())
             return *stop;
-        // DESIGN.md 9: the text itself never reaches evidence, only its length and digest.
+        // The text itself never reaches the trace, only its length and digest; and text typed
+        // into a secure element is never kept in request.json, whatever the settings say
+        // (docs/architecture.md, "Secure elements").
         const QJsonObject textInfo{{QStringLiteral("length"), static_cast<int>(params.text.size())},
                                    {QStringLiteral("sha256"), textDigest(params.text)}};
+        if (target && target->node.isSecure()) {
+            QJsonObject redacted = textInfo;
+            redacted.insert(QStringLiteral("redacted"), true);
+            redacted.insert(QStringLiteral("reason"), QStringLiteral("secure_element"));
+            if (auto err = ctx.record.redactRequestParam(QStringLiteral("text"), redacted))
+                return Error::make(ErrorCode::InternalError,
+                                   QStringLiteral("cannot rewrite request.json: %1").arg(*err));
+        }
         Step step(ctx.record, QStringLiteral("type"));
         auto outcome = ctx.backend.typeText(route.value(), target ? &target->node : nullptr, params.text,
                                             TypeOptions{params.clearBefore}, ctx.call);
@@ -687,6 +697,71 @@ JobFunction waitUntil(WaitUntilParams params)
         result.insert(QStringLiteral("evidence"),
                       evidence(ctx, QJsonObject{{QStringLiteral("axPath"), QStringLiteral("ax.json")}}));
         return result;
+    };
+}
+
+InspectFunction secureTarget(TypeTextParams params)
+{
+    return [params = std::move(params)](DesktopBackend& backend, const ElementCache& elements,
+                                        const CallContext& call) -> Result<QJsonObject> {
+        const auto answer = [](bool secure, const QString& why, const Node* node = nullptr) {
+            QJsonObject out{{QStringLiteral("secure"), secure}, {QStringLiteral("why"), why}};
+            if (node)
+                out.insert(QStringLiteral("role"), node->role);
+            return out;
+        };
+        Route routeSpec = params.route;
+        const ElementCache::Entry* cached = nullptr;
+        if (params.target && params.target->elementRef) {
+            cached = elements.find(params.target->elementRef->elementId);
+            if (cached && cached->node.isSecure())
+                return answer(true, QStringLiteral("elementRef"), &cached->node);
+            if (cached && !routeSpec.bundleId && !routeSpec.pid)
+                routeSpec.pid = cached->route.pid;
+        }
+        auto route = backend.resolveRoute(routeSpec, call);
+        if (!route)
+            return route.error();
+
+        if (!params.target) {
+            // Untargeted text goes to the focused element: look at it now.
+            SnapshotBounds bounds = searchBounds(call, false);
+            auto snapshot = backend.snapshot(route.value(), bounds, call);
+            if (!snapshot)
+                return snapshot.error();
+            for (const Node& node : snapshot->nodes) {
+                if (node.has(StateFocused))
+                    return answer(node.isSecure(), QStringLiteral("focused"), &node);
+            }
+            return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no element of the window has focus"));
+        }
+
+        SnapshotBounds bounds = searchBounds(call, params.target->selector && params.target->selector->needsText());
+        bounds.searchOnly = true;
+        auto snapshot = backend.snapshot(route.value(), bounds, call);
+        if (!snapshot)
+            return snapshot.error();
+        if (cached) {
+            for (const Node& node : snapshot->nodes) {
+                if (!node.handle.isEmpty() && node.handle == cached->node.handle)
+                    return answer(node.isSecure(), QStringLiteral("elementRef"), &node);
+            }
+        }
+        if (!params.target->selector)
+            return Error::make(ErrorCode::StaleSnapshot, QStringLiteral("the elementRef's element is not there"));
+        // Every element the selector could land on, before states narrow it down: typing into
+        // any of them must not show the text.
+        Selector loose = *params.target->selector;
+        loose.enabledOnly = loose.visibleOnly = false;
+        const QList<Candidate> candidates = SelectorEngine::match(snapshot.value(), loose);
+        if (candidates.isEmpty())
+            return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no element matches the selector"));
+        for (const Candidate& candidate : candidates) {
+            const Node& node = snapshot->nodes.at(candidate.nodeIndex);
+            if (node.isSecure())
+                return answer(true, QStringLiteral("selector"), &node);
+        }
+        return answer(false, QStringLiteral("selector"), &snapshot->nodes.at(candidates.first().nodeIndex));
     };
 }
 

@@ -13,6 +13,11 @@ JobFunction typeText(TypeTextParams params);
 JobFunction hotkey(HotkeyParams params);
 JobFunction waitUntil(WaitUntilParams params);
 
+/// Whether typeText with `params` would type into a secure element, found read-only (no
+/// focus change, no evidence): {"secure": bool, "why": "elementRef"|"selector"|"focused"}, or
+/// an error when the target cannot be resolved now (then the text must be treated as secret).
+InspectFunction secureTarget(TypeTextParams params);
+
 /// Bounds used when a method searches for elements (find, click/typeText by selector, waitUntil).
 Automation::SnapshotBounds searchBounds(const Automation::CallContext& call, bool includeText);
 

@@ -113,6 +113,18 @@
             <numerusform>%n 秒后自动拒绝</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The target is a password field.</source>
+        <translation>目标是一个密码输入框。</translation>
+    </message>
+    <message>
+        <source>The target looks like a password, PIN or key field.</source>
+        <translation>目标看起来像密码、PIN 或密钥输入框。</translation>
+    </message>
+    <message>
+        <source>The target could not be checked, so the text is treated as secret.</source>
+        <translation>无法检查目标，因此该文本按机密处理。</translation>
+    </message>
 </context>
 <context>
     <name>App::OnboardingWindow</name>

@@ -74,6 +74,19 @@ std::optional<QString> ExecutionRecord::openLocked()
     return std::nullopt;
 }
 
+std::optional<QString> ExecutionRecord::redactRequestParam(const QString& key, const QJsonValue& replacement)
+{
+    QMutexLocker lock(&m_mutex);
+    QJsonObject params = m_request.value(QStringLiteral("params")).toObject();
+    if (!params.contains(key))
+        return std::nullopt;
+    params.insert(key, replacement);
+    m_request.insert(QStringLiteral("params"), params);
+    if (!m_dir)
+        return std::nullopt;
+    return m_dir->writeFile(QStringLiteral("request.json"), pretty(m_request));
+}
+
 std::optional<QString> ExecutionRecord::writeArtifact(const QString& relativeFile, const QByteArray& data)
 {
     QMutexLocker lock(&m_mutex);

@@ -36,6 +36,9 @@ public:
 
     /// Creates the directory (idempotent) and writes request.json and env.json once.
     std::optional<QString> open();
+    /// Replaces one of the request's params in request.json (rewritten when already on disk),
+    /// e.g. typed text kept by choice that turned out to go into a secure element.
+    std::optional<QString> redactRequestParam(const QString& key, const QJsonValue& replacement);
     /// Writes one artifact (e.g. "ax.json", "selectors/candidates.json") atomically.
     std::optional<QString> writeArtifact(const QString& relativeFile, const QByteArray& data);
     QStringList artifacts() const;

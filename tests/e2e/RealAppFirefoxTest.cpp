@@ -7,6 +7,7 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QThread>
 #include <QUrl>
@@ -166,4 +167,29 @@ TEST_F(RealAppFirefox, ClicksTheButtonRightAfterTyping)
     EXPECT_EQ(title, wanted) << "typeText answered " << dump(typed) << "\nclick answered " << dump(clicked);
     EXPECT_TRUE(isConfirmed(typed, u"typed"_s));
     EXPECT_TRUE(isConfirmed(clicked, u"clicked"_s));
+}
+
+// A web page's password input labelled "Kennwort": the confirmation hides the text because the
+// host looked at the element (Gecko's "password text"), and the typed text is kept nowhere.
+TEST_F(RealAppFirefox, ConfirmationHidesTextForAPasswordInputByLookingAtIt)
+{
+    const QString secret = u"kw-5520"_s;
+    const QJsonObject approval = s_app->approvalForTyping(byRoleAndTitle(u"AXTextField"_s, u"Kennwort"_s), secret);
+    ASSERT_FALSE(approval.isEmpty()) << "no approval line in the audit log";
+    EXPECT_EQ(approval.value(u"textMasked"_s).toString(), u"secure_element"_s) << dump(approval);
+
+    const QJsonObject control = s_app->approvalForTyping(byRoleAndTitle(u"AXTextField"_s, u"Name"_s), u"ada"_s);
+    EXPECT_FALSE(control.contains(u"textMasked"_s)) << dump(control);
+
+    const QJsonObject typed = s_app->typeText(byRoleAndTitle(u"AXTextField"_s, u"Kennwort"_s), secret);
+    const QString wanted = u"Kennwort length %1"_s.arg(secret.size());
+    EXPECT_EQ(pageTitle([&](const QString& t) { return t == wanted; }, 3000), wanted) << dump(typed);
+    EXPECT_TRUE(answeredTrue(typed, u"typed"_s)) << dump(typed);
+    EXPECT_FALSE(QJsonDocument(typed).toJson().contains(secret.toUtf8()));
+    const QString dir = evidenceDir(typed);
+    for (const QString& name : QDir(dir).entryList(QDir::Files)) {
+        QFile file(dir + name);
+        ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+        EXPECT_FALSE(file.readAll().contains(secret.toUtf8())) << name.toStdString();
+    }
 }

@@ -262,6 +262,32 @@ QJsonObject RealAppSession::typeText(const QJsonObject& selector, const QString&
     return answer(m_desktop.call(u"desktop.typeText"_s, params, timeoutMs));
 }
 
+QJsonObject RealAppSession::approvalForTyping(const QJsonObject& selector, const QString& text, int timeoutMs)
+{
+    const auto approvals = [this] {
+        QList<QJsonObject> lines;
+        for (const QJsonObject& line : m_desktop.host().auditLines()) {
+            if (line.value(u"event"_s).toString() == u"approval"_s)
+                lines.append(line);
+        }
+        return lines;
+    };
+    const qsizetype before = approvals().size();
+    const QJsonObject intent{{u"method"_s, u"desktop.typeText"_s},
+                             {u"params"_s, QJsonObject{{u"route"_s, route()},
+                                                      {u"target"_s, QJsonObject{{u"selector"_s, selector}}},
+                                                      {u"text"_s, text}}}};
+    m_desktop.call(u"desktop.confirm.issue"_s, {{u"intent"_s, intent}}, timeoutMs);
+    QDeadlineTimer deadline(5000);
+    while (!deadline.hasExpired()) {
+        const auto lines = approvals();
+        if (lines.size() > before)
+            return lines.last();
+        QThread::msleep(50);
+    }
+    return {};
+}
+
 QJsonObject RealAppSession::hotkey(const QStringList& keys, int timeoutMs)
 {
     return answer(m_desktop.call(

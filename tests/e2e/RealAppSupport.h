@@ -142,6 +142,11 @@ public:
     QJsonObject hotkey(const QStringList& keys, int timeoutMs = 15000);
     QJsonObject waitUntil(const QJsonObject& selector, int timeoutMs, int pollMs = 200, const QString& window = {});
 
+    /// Asks for a token to type `text` into `selector` (desktop.confirm.issue) and returns the
+    /// audit log's approval line for it: it says whether the confirmation hid the text and why
+    /// ("textMasked"). The headless host has nobody to ask, so the request itself is denied.
+    QJsonObject approvalForTyping(const QJsonObject& selector, const QString& text, int timeoutMs = 15000);
+
     /// The probe against this app.
     ProbeResult probe(const ProbeQuery& query) const { return Testing::probe(pid(), query); }
 

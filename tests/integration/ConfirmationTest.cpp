@@ -610,6 +610,113 @@ TEST(Confirmation, AskedPersonSeesWhoAndWhatAndApproves)
     EXPECT_FALSE(readFile(host.dataDir() + QStringLiteral("/audit.jsonl")).contains("horse"));
 }
 
+// A password field whose title has no password-like word: only looking at the element can
+// tell, and the host looks before the dialog opens (docs/architecture.md, "Secure elements").
+QList<Automation::Node> treeWithKennwort(bool focusSecret = false)
+{
+    QList<Automation::Node> nodes = FakeDesktop::defaultTree();
+    for (auto& node : nodes) {
+        if (node.isSecure()) {
+            node.title = QStringLiteral("Kennwort");
+            if (focusSecret)
+                node.states |= Automation::StateFocused;
+        }
+    }
+    return nodes;
+}
+
+Bridge::ApprovalRequest askedFor(const QJsonObject& intent, const std::function<void(TestHost&)>& prepare = {},
+                                 TestHost::Options options = policy(ConfirmPolicy::Ask))
+{
+    ScriptedApprover approver(ScriptedApprover::Mode::Deny, 10);
+    TestHost host(std::move(options));
+    host.attachApprover(approver);
+    host.desktop().setTree(treeWithKennwort());
+    if (prepare)
+        prepare(host);
+    TestClient client(host.socketPath());
+    client.call(QStringLiteral("desktop.confirm.issue"), issueParams(host, QStringLiteral("desktop.typeText"), intent));
+    const auto asked = approver.asked();
+    return asked.isEmpty() ? Bridge::ApprovalRequest{} : asked.constFirst();
+}
+
+QJsonObject typeIntoSelector(const QJsonObject& selector, const QString& text)
+{
+    return QJsonObject{{QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), selector}}},
+                       {QStringLiteral("text"), text}};
+}
+
+TEST(Confirmation, DialogHidesTextForASecureElementFoundByLookingAtIt)
+{
+    const auto asked = askedFor(typeIntoSelector(
+        QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTextField")}, {QStringLiteral("titleEquals"), QStringLiteral("Kennwort")}},
+        QStringLiteral("hunter2")));
+    ASSERT_TRUE(asked.textPreview.has_value());
+    EXPECT_TRUE(asked.textMasked);
+    EXPECT_EQ(asked.textMaskReason, QStringLiteral("secure_element"));
+    EXPECT_FALSE(asked.textPreview->contains(QStringLiteral("hunter")));
+}
+
+TEST(Confirmation, DialogShowsShortTextForAnOrdinaryField)
+{
+    const auto asked = askedFor(typeInto(QStringLiteral("hello")));
+    ASSERT_TRUE(asked.textPreview.has_value());
+    EXPECT_FALSE(asked.textMasked) << asked.textMaskReason.toStdString();
+    EXPECT_EQ(*asked.textPreview, QStringLiteral("hello"));
+}
+
+TEST(Confirmation, DialogHidesTextWhenTheTargetCannotBeFound)
+{
+    const auto asked = askedFor(typeIntoSelector(QJsonObject{{QStringLiteral("titleEquals"), QStringLiteral("Nowhere")}},
+                                                 QStringLiteral("hello")));
+    EXPECT_TRUE(asked.textMasked);
+    EXPECT_EQ(asked.textMaskReason, QStringLiteral("unresolved"));
+}
+
+TEST(Confirmation, DialogHidesUntargetedTextWhenTheFocusedElementIsSecure)
+{
+    const QJsonObject intent{{QStringLiteral("text"), QStringLiteral("hello")}};
+    const auto secureFocus =
+        askedFor(intent, [](TestHost& host) { host.desktop().setTree(treeWithKennwort(/*focusSecret=*/true)); });
+    EXPECT_TRUE(secureFocus.textMasked);
+    EXPECT_EQ(secureFocus.textMaskReason, QStringLiteral("secure_element"));
+}
+
+TEST(Confirmation, TextTypedIntoASecureElementIsNotKeptEvenWhenTheUserKeepsTypedText)
+{
+    TestHost::Options options = policy(ConfirmPolicy::Auto);
+    options.keepTypedText = true;
+    TestHost host(options);
+    host.desktop().setTree(treeWithKennwort());
+    TestClient client(host.socketPath());
+    const auto dirOf = [](const QJsonObject& response) {
+        return resultOf(response).value(QStringLiteral("evidence")).toObject().value(QStringLiteral("dir")).toString();
+    };
+    // Kept for an ordinary field, as the user chose...
+    const QJsonObject ordinary = client.call(QStringLiteral("desktop.typeText"),
+                                             [&] {
+                                                 const QString id = newRequestId();
+                                                 return confirmed(host, typeInto(QStringLiteral("plain-words")),
+                                                                  QJsonObject{{QStringLiteral("phrase"),
+                                                                               QString(QStringLiteral("CONFIRM:") + id)}},
+                                                                  id);
+                                             }());
+    ASSERT_FALSE(dirOf(ordinary).isEmpty()) << dump(ordinary);
+    EXPECT_TRUE(readFile(dirOf(ordinary) + QStringLiteral("request.json")).contains("plain-words"));
+    // ...never for a secure one.
+    const QString id = newRequestId();
+    const QJsonObject secret = client.call(
+        QStringLiteral("desktop.typeText"),
+        confirmed(host,
+                  typeIntoSelector(QJsonObject{{QStringLiteral("titleEquals"), QStringLiteral("Kennwort")}},
+                                   QStringLiteral("hunter2")),
+                  QJsonObject{{QStringLiteral("phrase"), QString(QStringLiteral("CONFIRM:") + id)}}, id));
+    ASSERT_FALSE(dirOf(secret).isEmpty()) << dump(secret);
+    const QByteArray request = readFile(dirOf(secret) + QStringLiteral("request.json"));
+    EXPECT_FALSE(request.contains("hunter2")) << request.constData();
+    EXPECT_TRUE(request.contains("secure_element")) << request.constData();
+}
+
 TEST(Confirmation, AskedPersonDenies)
 {
     ScriptedApprover approver(ScriptedApprover::Mode::Deny);

@@ -34,6 +34,7 @@ TestHost::TestHost(Options options)
     m_dataDir = hostOptions.security.dataDir;
     hostOptions.tokenClock = options.tokenClock;
     hostOptions.auditMaxBytes = options.auditMaxBytes;
+    hostOptions.keepTypedText = options.keepTypedText;
 
     m_thread.setObjectName(QStringLiteral("test-host"));
     m_thread.start();

@@ -57,6 +57,8 @@ public:
         /// The token store's clock (default: the system clock).
         Bridge::ConfirmTokens::Clock tokenClock;
         qint64 auditMaxBytes = Bridge::AuditLog::kDefaultMaxBytes;
+        /// The user's opt-in to keep typed text in request.json.
+        bool keepTypedText = false;
     };
 
     TestHost();

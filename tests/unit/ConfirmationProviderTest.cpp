@@ -179,6 +179,7 @@ struct PreviewRow
     const char* name;
     const char* params;
     bool masked;
+    const char* reason = ""; ///< textMaskReason
 };
 
 class TextPreview : public ::testing::TestWithParam<PreviewRow>
@@ -192,6 +193,7 @@ TEST_P(TextPreview, IsMaskedWhenLongOrSecret)
     const QString text = params.value(QStringLiteral("text")).toString();
     ASSERT_TRUE(request.textPreview.has_value());
     EXPECT_EQ(request.textMasked, GetParam().masked);
+    EXPECT_EQ(request.textMaskReason, QString::fromLatin1(GetParam().reason));
     EXPECT_EQ(request.textLength, text.size());
     if (GetParam().masked) {
         EXPECT_FALSE(request.textPreview->contains(text.left(3)));
@@ -205,14 +207,25 @@ INSTANTIATE_TEST_SUITE_P(
     Rows, TextPreview,
     ::testing::Values(
         PreviewRow{"Short", R"({"text":"hello world","target":{"selector":{"byRole":"AXTextField"}}})", false},
-        PreviewRow{"Long", R"({"text":"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"})", true},
-        PreviewRow{"SecureRole", R"({"text":"hunter2","target":{"selector":{"byRole":"AXSecureTextField"}}})", true},
-        PreviewRow{"PasswordTitle", R"({"text":"xyzzy1","target":{"selector":{"titleContains":"Password"}}})", true},
-        PreviewRow{"ChinesePassword", R"({"text":"xyzzy1","target":{"selector":{"titleEquals":"密码"}}})", true},
+        PreviewRow{"Long", R"({"text":"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"})", true, "long"},
+        PreviewRow{"SecureRole", R"({"text":"hunter2","target":{"selector":{"byRole":"AXSecureTextField"}}})", true,
+                   "secure_role"},
+        PreviewRow{"NativePasswordRole", R"({"text":"hunter2","target":{"selector":{"byRole":"password text"}}})",
+                   true, "secure_role"},
+        PreviewRow{"PasswordTitle", R"({"text":"xyzzy1","target":{"selector":{"titleContains":"Password"}}})", true,
+                   "secret_words"},
+        PreviewRow{"ChinesePassword", R"({"text":"xyzzy1","target":{"selector":{"titleEquals":"密码"}}})", true,
+                   "secret_words"},
+        PreviewRow{"PinInFingerprint",
+                   R"({"text":"xyzzy1","target":{"elementRef":{"elementId":"e:1","fingerprint":"AXTextField|PIN|x=1,y=2,w=3,h=4"}}})",
+                   true, "secret_words"},
+        // Fingerprints name AXTextField for secure fields too: only looking at the element can
+        // tell (the dispatcher does, before the dialog opens).
         PreviewRow{
-            "SecureFingerprint",
-            R"({"text":"xyzzy1","target":{"elementRef":{"elementId":"e:1","fingerprint":"AXSecureTextField|PIN|x=1,y=2,w=3,h=4"}}})",
-            true},
-        PreviewRow{"ApiKeyIdentifier", R"({"text":"xyzzy1","target":{"selector":{"byIdentifier":"api_key"}}})", true},
+            "NeutralFingerprintIsLeftToTheLook",
+            R"({"text":"xyzzy1","target":{"elementRef":{"elementId":"e:1","fingerprint":"AXTextField|Kennwort|x=1,y=2,w=3,h=4"}}})",
+            false},
+        PreviewRow{"ApiKeyIdentifier", R"({"text":"xyzzy1","target":{"selector":{"byIdentifier":"api_key"}}})", true,
+                   "secret_words"},
         PreviewRow{"SpinnerIsNotPin", R"({"text":"42","target":{"selector":{"titleContains":"Spinner"}}})", false}),
     [](const ::testing::TestParamInfo<PreviewRow>& info) { return std::string(info.param.name); });

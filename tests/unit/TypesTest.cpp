@@ -3,9 +3,12 @@
 #include "UnitTestSupport.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTimeZone>
 
 #include <gtest/gtest.h>
+
+#include <functional>
 
 using namespace Automation;
 using UnitTest::jsonObject;
@@ -93,6 +96,37 @@ TEST(Node, StateNames)
               (QStringList{QStringLiteral("enabled"), QStringLiteral("secure"), QStringLiteral("modal")}));
     EXPECT_TRUE(node.has(StateSecure));
     EXPECT_FALSE(node.has(StateFocused));
+}
+
+// One definition of a secure element: the state bit, or a secure role or subrole in the AX
+// vocabulary or the platform's, whichever a backend filled in.
+TEST(Node, IsSecureByStateRoleOrSubrole)
+{
+    Node field = button();
+    field.role = QStringLiteral("AXTextField");
+    field.nativeRole = QStringLiteral("text");
+    EXPECT_FALSE(field.isSecure());
+    for (const auto& [what, apply] : std::initializer_list<std::pair<const char*, std::function<void(Node&)>>>{
+             {"state", [](Node& n) { n.states |= StateSecure; }},
+             {"subrole", [](Node& n) { n.subrole = QStringLiteral("AXSecureTextField"); }},
+             {"AX role", [](Node& n) { n.role = QStringLiteral("AXSecureTextField"); }},
+             {"AT-SPI role", [](Node& n) { n.nativeRole = QStringLiteral("password text"); }}}) {
+        SCOPED_TRACE(what);
+        Node secure = field;
+        secure.value = QStringLiteral("hunter2");
+        secure.hasValue = true;
+        apply(secure);
+        EXPECT_TRUE(secure.isSecure());
+        EXPECT_TRUE(secure.stateNames().contains(QStringLiteral("secure")));
+        EXPECT_FALSE(ElementRef::fromNode(secure).value.has_value());
+        Snapshot snapshot;
+        snapshot.nodes.append(secure);
+        EXPECT_FALSE(QJsonDocument(snapshot.toJson()).toJson().contains("hunter2"));
+    }
+    EXPECT_TRUE(isSecureRole(QStringLiteral("password text")));
+    EXPECT_TRUE(isSecureRole(QStringLiteral("axsecuretextfield")));
+    EXPECT_FALSE(isSecureRole(QStringLiteral("AXTextField")));
+    EXPECT_FALSE(isSecureRole(QString()));
 }
 
 TEST(FocusPolicyNames, RoundTripAndUnknown)

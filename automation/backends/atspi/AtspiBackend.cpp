@@ -882,7 +882,7 @@ std::optional<Error> AtspiBackend::normalizeRoles(Snapshot& snapshot, const App&
     for (int i = 0; i < snapshot.nodes.size(); ++i) {
         Node& node = snapshot.nodes[i];
         const bool plainText = node.nativeRole == QLatin1String("text") || node.nativeRole == QLatin1String("entry");
-        if (!plainText || node.has(StateSecure))
+        if (!plainText || node.isSecure())
             continue;
         if (const auto known = m_multiLine.constFind(node.handle); known != m_multiLine.cend()) {
             node.role = *known ? QStringLiteral("AXTextArea") : QStringLiteral("AXTextField");
@@ -1278,8 +1278,8 @@ std::optional<Error> AtspiBackend::readTexts(Snapshot& snapshot, const QList<int
             if (ifaces[i].isError())
                 continue;
             Node& node = snapshot.nodes[chunk[i]];
-            // Never read a secure field (DESIGN.md 7).
-            if (node.has(StateSecure) || node.subrole == QLatin1String("AXSecureTextField"))
+            // Never read a secure field (docs/architecture.md, "Secure elements").
+            if (node.isSecure())
                 continue;
             const QStringList names = firstArgument(ifaces[i]).toStringList();
             const Ref ref = Ref::fromHandle(node.handle);
@@ -1352,7 +1352,7 @@ Status AtspiBackend::completeNodes(Snapshot& snapshot, const QList<int>& indexes
             if (!states[i].isError()) {
                 const auto bits = uintList(firstArgument(states[i]));
                 const quint32 low = bits.value(0), high = bits.value(1);
-                const bool secure = node.has(StateSecure);
+                const bool secure = node.isSecure();
                 node.states = Atspi::nodeStates(low, high, secure);
                 if (Atspi::hasState(low, high, Atspi::StateMultiLine) && node.role == QLatin1String("AXTextField") &&
                     !secure)
@@ -1834,7 +1834,7 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
                                            const TypeOptions& options, const CallContext& context)
 {
     const App app = appOf(route, context);
-    const bool secure = target && (target->has(StateSecure) || target->subrole == QLatin1String("AXSecureTextField"));
+    const bool secure = target && target->isSecure();
     bool terminal = target && target->nativeRole == QLatin1String("terminal");
     TypeOutcome outcome;
     Verification& v = outcome.verification;
