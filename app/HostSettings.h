@@ -29,7 +29,7 @@ public:
     static constexpr qint64 kMaxTokenTtlMs = 600000;
     static constexpr int kMinApprovalTimeoutMs = 5000;
     static constexpr int kMaxApprovalTimeoutMs = 600000;
-    static constexpr int kDefaultPngCompression = 6;
+    static constexpr int kDefaultPngCompression = 3; ///< PngEncoder::kDefaultLevel
 
     /// What the portable `cmd` modifier presses on Linux.
     enum class CmdKey { Control, Super };

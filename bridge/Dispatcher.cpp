@@ -395,6 +395,7 @@ void Dispatcher::handleParsed(const Caller& caller, const std::variant<JsonRpc::
     jobSpec.record = std::make_shared<Evidence::ExecutionRecord>(meta->requestId, request.method, *workspaceReal,
                                                                  requestRecord, envJson(caller));
     jobSpec.record->setJournal(m_journal);
+    jobSpec.record->setDurableStart(spec.sideEffect);
     // issue 4 §6: the audit line of the confirmation also goes into the execution's evidence.
     if (!confirmedLine.isEmpty())
         jobSpec.record->trace(QStringLiteral("audit"), 0, true, confirmedLine);

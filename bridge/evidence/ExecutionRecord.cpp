@@ -123,7 +123,7 @@ void ExecutionRecord::trace(const QString& step, qint64 ms, bool ok, const QJson
     if (m_dir && !m_finalized) {
         if (auto err = m_dir->appendFile(QStringLiteral("trace.jsonl"),
                                          QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n',
-                                         step == QLatin1String("start")))
+                                         m_durableStart && step == QLatin1String("start")))
             qWarning("evidence: %s", qPrintable(*err));
     }
 }

@@ -43,6 +43,10 @@ public:
     std::optional<QString> writeArtifact(const QString& relativeFile, const QByteArray& data);
     QStringList artifacts() const;
 
+    /// Whether the "start" trace line is flushed to the disk before the execution goes on (for
+    /// executions that may inject input; on by default). A read-only one needs no such point.
+    void setDurableStart(bool durable) { m_durableStart = durable; }
+
     /// Appends a trace step; `ms` is its duration.
     void trace(const QString& step, qint64 ms, bool ok, const QJsonObject& details = {});
 
@@ -96,6 +100,7 @@ private:
     QList<QJsonObject> m_trace;
     QElapsedTimer m_clock;
     qint64 m_durationMs = -1;
+    bool m_durableStart = true;
 };
 
 } // namespace Evidence

@@ -1,9 +1,10 @@
 #include "AtspiBackend.h"
 
+#include "PngEncoder.h"
+
 #include "AtspiRoles.h"
 #include "TextDelivery.h"
 
-#include <QBuffer>
 #include <QCryptographicHash>
 #include <QDBusArgument>
 #include <QDBusMessage>
@@ -13,7 +14,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
-#include <QImageWriter>
 #include <QJsonArray>
 #include <QLoggingCategory>
 #include <QRegularExpression>
@@ -1330,20 +1330,41 @@ Status AtspiBackend::completeNodes(Snapshot& snapshot, const QList<int>& indexes
         if (!origin)
             qCWarning(lcAtspi) << "no X window for" << app.name << ": its frames stay window-relative";
     }
+    // States and frames change without reliable events, so they are read every time; what an
+    // object implements, and its action names, come from the tree cache when it has them (read
+    // once, then kept until an event about the object drops them).
+    m_tree->sync();
     for (qsizetype start = 0; start < indexes.size(); start += kBatch / 3) {
         const auto chunk = indexes.mid(start, kBatch / 3);
         const int timeout = callTimeout(context);
-        QList<QDBusPendingCall> states, frames, ifaces;
+        QList<QDBusPendingCall> states, frames;
+        QList<std::optional<QDBusPendingCall>> ifaces;
+        QList<std::optional<AtspiTreeCache::Entry>> known;
+        QList<quint64> generations;
         for (int index : chunk) {
             const Ref ref = Ref::fromHandle(snapshot.nodes[index].handle);
+            generations.append(m_tree->generation(ref.service));
+            known.append(m_tree->lookup(ref.service, ref.path));
             states.append(send(ref, Interface::Accessible, QStringLiteral("GetState"), {}, timeout));
             frames.append(send(ref, Interface::Component, QStringLiteral("GetExtents"), {0u}, timeout));
-            ifaces.append(send(ref, Interface::Accessible, QStringLiteral("GetInterfaces"), {}, timeout));
+            if (known.last() && known.last()->interfaces)
+                ifaces.append(std::nullopt);
+            else
+                ifaces.append(send(ref, Interface::Accessible, QStringLiteral("GetInterfaces"), {}, timeout));
         }
-        QList<std::pair<int, QDBusPendingCall>> actions;
+        struct ActionRead
+        {
+            int index = -1;
+            int position = -1; ///< in chunk
+            std::optional<QDBusPendingCall> call;
+        };
+        QList<ActionRead> actions;
+        QList<std::optional<QStringList>> readInterfaces(chunk.size());
         for (int i = 0; i < chunk.size(); ++i) {
             Node& node = snapshot.nodes[chunk[i]];
-            for (auto* call : {&states[i], &frames[i], &ifaces[i]}) {
+            for (QDBusPendingCall* call : {&states[i], &frames[i], ifaces[i] ? &*ifaces[i] : nullptr}) {
+                if (!call)
+                    continue;
                 call->waitForFinished();
                 if (call->isError() &&
                     (call->error().type() == QDBusError::NoReply || call->error().type() == QDBusError::Timeout))
@@ -1365,20 +1386,38 @@ Status AtspiBackend::completeNodes(Snapshot& snapshot, const QList<int>& indexes
                     node.frame.y += origin->y();
                 }
             }
-            if (!ifaces[i].isError() &&
-                firstArgument(ifaces[i]).toStringList().contains(QStringLiteral("org.a11y.atspi.Action")))
-                actions.append({chunk[i], send(Ref::fromHandle(node.handle), Interface::Action,
-                                               QStringLiteral("GetActions"), {}, timeout)});
+            std::optional<QStringList> interfaces;
+            if (!ifaces[i])
+                interfaces = known[i]->interfaces;
+            else if (!ifaces[i]->isError())
+                interfaces = readInterfaces[i] = firstArgument(*ifaces[i]).toStringList();
+            if (interfaces && interfaces->contains(QStringLiteral("org.a11y.atspi.Action"))) {
+                if (known[i] && known[i]->actions)
+                    node.actions = *known[i]->actions;
+                else
+                    actions.append({chunk[i], i,
+                                    send(Ref::fromHandle(node.handle), Interface::Action, QStringLiteral("GetActions"),
+                                         {}, timeout)});
+            }
             node.detailed = true;
         }
-        for (auto& [index, call] : actions) {
-            call.waitForFinished();
-            if (!call.isError())
-                snapshot.nodes[index].actions = actionNames(firstArgument(call));
+        QList<std::optional<QStringList>> readActions(chunk.size());
+        for (auto& read : actions) {
+            read.call->waitForFinished();
+            Node& node = snapshot.nodes[read.index];
+            if (!read.call->isError())
+                node.actions = actionNames(firstArgument(*read.call));
             // Gecko: names only through GetName(i).
-            if (!actionNamesUsable(snapshot.nodes[index].actions))
-                snapshot.nodes[index].actions =
-                    actionNamesOf(Ref::fromHandle(snapshot.nodes[index].handle), app, context);
+            if (!actionNamesUsable(node.actions))
+                node.actions = actionNamesOf(Ref::fromHandle(node.handle), app, context);
+            if (!read.call->isError())
+                readActions[read.position] = node.actions;
+        }
+        for (int i = 0; i < chunk.size(); ++i) {
+            if (readInterfaces[i] || readActions[i]) {
+                const Ref ref = Ref::fromHandle(snapshot.nodes[chunk[i]].handle);
+                m_tree->storeDetails(ref.service, ref.path, generations[i], readInterfaces[i], readActions[i]);
+            }
         }
         if (auto stop = context.checkpoint())
             return *stop;
@@ -1396,13 +1435,9 @@ Result<Screenshot> AtspiBackend::screenshot(const CallContext& context)
         return Error::make(ErrorCode::PermissionMissing, error,
                            QJsonObject{{QStringLiteral("permission"), QStringLiteral("screenRecording")}});
     const QDateTime takenAt = QDateTime::currentDateTimeUtc();
-    QByteArray png;
-    QBuffer buffer(&png);
-    buffer.open(QIODevice::WriteOnly);
-    QImageWriter writer(&buffer, "PNG");
-    if (m_pngCompression >= 0)
-        writer.setCompression(m_pngCompression);
-    writer.write(image);
+    const QByteArray png = PngEncoder::encode(image, m_pngCompression >= 0 ? m_pngCompression : PngEncoder::kDefaultLevel);
+    if (png.isEmpty())
+        return Error::make(ErrorCode::InternalError, QStringLiteral("the screenshot could not be encoded as PNG"));
     return Screenshot{png, image.width(), image.height(), takenAt};
 }
 
@@ -2034,10 +2069,15 @@ Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Nod
             }
         }
     }
+    // A secret never goes through the clipboard (other programs read it, clipboard managers
+    // keep it), and a secure field whose length cannot be read gets keystrokes, as a person
+    // types a password: Gecko accepts InsertText into a password input and ignores it, and
+    // nothing could tell.
+    const bool secureUnmeasurable = secure && countBefore < 0;
     QStringList ladder;
-    if (hasEditable && !terminal)
+    if (hasEditable && !terminal && !secureUnmeasurable)
         ladder << QStringLiteral("editableText");
-    if (pasteKnown)
+    if (pasteKnown && !secure)
         ladder << QStringLiteral("clipboard");
     ladder << QStringLiteral("keys");
     Effect effect = Effect::SuspectedNoop;

@@ -29,7 +29,7 @@ public:
     ~AtspiBackend() override;
 
     BackendInfo info() override;
-    /// `cmdKey`: "ctrl" or "super"; `pngCompression`: 0..9 (-1: Qt's default).
+    /// `cmdKey`: "ctrl" or "super"; `pngCompression`: zlib level 0..9 (-1: PngEncoder's default).
     void configure(const QJsonObject& settings) override;
     X11Session::CmdKey cmdKey() const { return m_x11.cmdKey(); }
     int pngCompression() const { return m_pngCompression; }

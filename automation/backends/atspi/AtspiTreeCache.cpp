@@ -123,6 +123,23 @@ void AtspiTreeCache::store(const QString& service, const QString& path, quint64 
     }
 }
 
+void AtspiTreeCache::storeDetails(const QString& service, const QString& path, quint64 generation,
+                                  std::optional<QStringList> interfaces, std::optional<QStringList> actions)
+{
+    QMutexLocker lock(&m_mutex);
+    App& app = m_apps[service];
+    if (generation < app.floor || app.touched.value(path, 0) >= generation)
+        return;
+    // Details only for objects whose role is known: an entry is never created for them alone.
+    const auto entry = app.entries.find(path);
+    if (entry == app.entries.end() || !entry->role)
+        return;
+    if (interfaces)
+        entry->interfaces = std::move(interfaces);
+    if (actions)
+        entry->actions = std::move(actions);
+}
+
 void AtspiTreeCache::clear()
 {
     QMutexLocker lock(&m_mutex);
@@ -224,8 +241,11 @@ void AtspiTreeCache::invalidate(const QString& service, const QString& path, boo
     if (entry == app.entries.end())
         return;
     ++m_stats.invalidations;
-    if (role)
+    entry->actions.reset();
+    if (role) {
         entry->role.reset();
+        entry->interfaces.reset();
+    }
     if (name)
         entry->name.reset();
     if (children)

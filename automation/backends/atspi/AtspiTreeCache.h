@@ -7,6 +7,7 @@
 #include <QMutex>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <optional>
@@ -42,6 +43,11 @@ public:
         std::optional<quint32> role;
         std::optional<QString> name;
         std::optional<QList<Child>> children;
+        /// What an object implements does not change while it lives: kept until its role goes.
+        std::optional<QStringList> interfaces;
+        /// Action names: dropped at any event about the object (Gecko renames a checkbox's
+        /// action from "check" to "uncheck" when its state changes).
+        std::optional<QStringList> actions;
     };
 
     explicit AtspiTreeCache(QString connectionName);
@@ -57,6 +63,10 @@ public:
     std::optional<Entry> lookup(const QString& service, const QString& path) const;
     void store(const QString& service, const QString& path, quint64 generation, std::optional<quint32> role,
                std::optional<QString> name, std::optional<QList<Child>> children);
+    /// Stores what completeNodes read of an object besides its role, name and children, under
+    /// the same rule as store().
+    void storeDetails(const QString& service, const QString& path, quint64 generation,
+                      std::optional<QStringList> interfaces, std::optional<QStringList> actions);
     void clear();
 
     struct Stats
