@@ -3,9 +3,6 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <array>
-#include <cstdint>
-#include <cstdlib>
 #include <vector>
 
 namespace Automation {
@@ -29,18 +26,10 @@ void appendChunk(QByteArray& out, const char (&type)[5], const QByteArray& data)
     putBigEndian(out, static_cast<quint32>(crc32(0, typed, static_cast<uInt>(out.size() - start))));
 }
 
-// PNG filter types (PNG specification, 9.2).
-enum Filter : unsigned char { None = 0, Sub = 1, Up = 2 };
-
-// The sum of the filtered bytes taken as signed values: a cheap estimate of how well a row
-// will compress (smaller is better), as libpng's default heuristic.
-unsigned long cost(const unsigned char* row, size_t n)
-{
-    unsigned long sum = 0;
-    for (size_t i = 0; i < n; ++i)
-        sum += static_cast<unsigned long>(std::abs(static_cast<int>(static_cast<signed char>(row[i]))));
-    return sum;
-}
+// PNG filter type 2, "Up" (PNG specification, 9.2): each byte minus the one above it. Screens
+// repeat vertically (window backgrounds, columns, gradients), so this compresses about as well
+// as choosing a filter per row, at half the time (measured on 1280x1024 screenshots).
+constexpr unsigned char kUp = 2;
 
 } // namespace
 
@@ -56,11 +45,7 @@ QByteArray PngEncoder::encode(const QImage& source, int level)
     const size_t stride = static_cast<size_t>(width) * 3;
 
     std::vector<unsigned char> previous(stride, 0), current(stride);
-    std::array<std::vector<unsigned char>, 3> filtered;
-    for (auto& row : filtered)
-        row.resize(stride);
-    std::vector<unsigned char> raw;
-    raw.reserve(static_cast<size_t>(height) * (stride + 1));
+    std::vector<unsigned char> raw(static_cast<size_t>(height) * (stride + 1));
     for (int y = 0; y < height; ++y) {
         const auto* pixels = reinterpret_cast<const QRgb*>(image.constScanLine(y));
         for (int x = 0; x < width; ++x) {
@@ -68,22 +53,10 @@ QByteArray PngEncoder::encode(const QImage& source, int level)
             current[3 * x + 1] = static_cast<unsigned char>(qGreen(pixels[x]));
             current[3 * x + 2] = static_cast<unsigned char>(qBlue(pixels[x]));
         }
-        for (size_t i = 0; i < stride; ++i) {
-            filtered[None][i] = current[i];
-            filtered[Sub][i] = static_cast<unsigned char>(current[i] - (i >= 3 ? current[i - 3] : 0));
-            filtered[Up][i] = static_cast<unsigned char>(current[i] - previous[i]);
-        }
-        int best = None;
-        unsigned long bestCost = cost(filtered[None].data(), stride);
-        for (int f : {Sub, Up}) {
-            const unsigned long c = cost(filtered[f].data(), stride);
-            if (c < bestCost) {
-                bestCost = c;
-                best = f;
-            }
-        }
-        raw.push_back(static_cast<unsigned char>(best));
-        raw.insert(raw.end(), filtered[best].begin(), filtered[best].end());
+        unsigned char* out = raw.data() + static_cast<size_t>(y) * (stride + 1);
+        *out++ = kUp;
+        for (size_t i = 0; i < stride; ++i)
+            out[i] = static_cast<unsigned char>(current[i] - previous[i]);
         std::swap(previous, current);
     }
 

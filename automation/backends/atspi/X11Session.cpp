@@ -11,10 +11,7 @@
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
-#include <X11/extensions/XShm.h>
 #include <X11/extensions/XTest.h>
-#include <sys/ipc.h>
-#include <sys/shm.h>
 #include <X11/keysym.h>
 
 namespace Automation {
@@ -88,56 +85,6 @@ bool X11Session::open(QString* error)
     return true;
 }
 
-namespace {
-
-// The root window through MIT-SHM: the server writes the pixels into shared memory instead of
-// sending 5 MB over the socket (several times faster on a 1280x1024 screen). The segment lives
-// for one capture only. False when the extension or the segment is unavailable.
-bool captureShared(Display* dpy, Window root, int width, int height, QImage* out)
-{
-    if (!XShmQueryExtension(dpy))
-        return false;
-    const int screen = DefaultScreen(dpy);
-    XShmSegmentInfo info{};
-    XImage* image = XShmCreateImage(dpy, DefaultVisual(dpy, screen), static_cast<unsigned>(DefaultDepth(dpy, screen)),
-                                    ZPixmap, nullptr, &info, static_cast<unsigned>(width),
-                                    static_cast<unsigned>(height));
-    if (!image)
-        return false;
-    bool ok = false;
-    info.shmid = shmget(IPC_PRIVATE, static_cast<size_t>(image->bytes_per_line) * static_cast<size_t>(image->height),
-                        IPC_CREAT | 0600);
-    if (info.shmid >= 0) {
-        info.shmaddr = image->data = static_cast<char*>(shmat(info.shmid, nullptr, 0));
-        info.readOnly = False;
-        if (info.shmaddr != reinterpret_cast<char*>(-1)) {
-            // A server that cannot map the segment (another IPC namespace) answers with an
-            // error, which the installed handler counts instead of exiting.
-            const int errorsBefore = g_xErrors.load(std::memory_order_relaxed);
-            const bool attached = XShmAttach(dpy, &info) && (XSync(dpy, False), true) &&
-                                  g_xErrors.load(std::memory_order_relaxed) == errorsBefore;
-            if (attached) {
-                if (XShmGetImage(dpy, root, image, 0, 0, AllPlanes) && image->bits_per_pixel == 32 &&
-                    g_xErrors.load(std::memory_order_relaxed) == errorsBefore) {
-                    *out = QImage(reinterpret_cast<const uchar*>(image->data), image->width, image->height,
-                                  image->bytes_per_line, QImage::Format_RGB32)
-                               .copy();
-                    ok = true;
-                }
-                XShmDetach(dpy, &info);
-                XSync(dpy, False);
-            }
-            shmdt(info.shmaddr);
-        }
-        shmctl(info.shmid, IPC_RMID, nullptr);
-    }
-    image->data = nullptr; // the segment is gone; XDestroyImage must not free it
-    XDestroyImage(image);
-    return ok;
-}
-
-} // namespace
-
 bool X11Session::screenshot(QImage* out, QString* error)
 {
     if (!open(error))
@@ -146,8 +93,6 @@ bool X11Session::screenshot(QImage* out, QString* error)
     const Window root = DefaultRootWindow(dpy);
     XWindowAttributes attributes{};
     XGetWindowAttributes(dpy, root, &attributes);
-    if (captureShared(dpy, root, attributes.width, attributes.height, out))
-        return true;
     XImage* image = XGetImage(dpy, root, 0, 0, static_cast<unsigned>(attributes.width),
                               static_cast<unsigned>(attributes.height), AllPlanes, ZPixmap);
     if (!image) {
