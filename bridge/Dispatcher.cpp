@@ -629,6 +629,9 @@ void Dispatcher::confirmIssue(const Call& call, const Respond& respond)
                                [self, request, caller, respond, onApproved](const Result<QJsonObject>& looked) mutable {
                                    if (!self)
                                        return;
+                                   // Stopped while looking: nothing is asked any more.
+                                   if (self->m_paused)
+                                       return respond(pausedError());
                                    if (!looked)
                                        request.maskText(QStringLiteral("unresolved"));
                                    else if (looked->value(QStringLiteral("secure")).toBool())

@@ -682,6 +682,43 @@ TEST(Confirmation, DialogHidesUntargetedTextWhenTheFocusedElementIsSecure)
     EXPECT_EQ(secureFocus.textMaskReason, QStringLiteral("secure_element"));
 }
 
+TEST(Confirmation, DialogHidesTextWhenTheTargetCannotBeLookedAtInTime)
+{
+    QElapsedTimer timer;
+    timer.start();
+    const auto asked = askedFor(typeInto(QStringLiteral("hello")), [](TestHost& host) {
+        host.desktop().setDelay(QStringLiteral("snapshot"), FakeDesktop::Delay{5000, false});
+    });
+    EXPECT_TRUE(asked.textMasked);
+    EXPECT_EQ(asked.textMaskReason, QStringLiteral("unresolved"));
+    // The look gives up after at most 2 s; the person is not kept waiting for the app.
+    EXPECT_LT(timer.elapsed(), 4500);
+}
+
+TEST(Confirmation, AStopWhileLookingAtTheTargetAsksNobody)
+{
+    ScriptedApprover approver(ScriptedApprover::Mode::Approve, 10);
+    TestHost host(policy(ConfirmPolicy::Ask));
+    host.attachApprover(approver);
+    host.desktop().setDelay(QStringLiteral("snapshot"), FakeDesktop::Delay{1500, false});
+    TestClient client(host.socketPath());
+    TestClient stopper(host.socketPath());
+    client.send(TestClient::request(QStringLiteral("desktop.confirm.issue"),
+                                    issueParams(host, QStringLiteral("desktop.typeText"),
+                                                typeInto(QStringLiteral("hello"))),
+                                    7));
+    QThread::msleep(200);
+    const QJsonObject stopped = stopper.call(
+        QStringLiteral("desktop.stop"),
+        QJsonObject{{QStringLiteral("meta"), QJsonObject{{QStringLiteral("schemaVersion"), 1},
+                                                         {QStringLiteral("requestId"), newRequestId()}}}});
+    ASSERT_FALSE(resultOf(stopped).isEmpty()) << dump(stopped);
+    const auto answer = client.readObject(5000);
+    ASSERT_TRUE(answer.has_value());
+    expectRefused(*answer, QStringLiteral("paused"));
+    EXPECT_TRUE(approver.asked().isEmpty());
+}
+
 TEST(Confirmation, TextTypedIntoASecureElementIsNotKeptEvenWhenTheUserKeepsTypedText)
 {
     TestHost::Options options = policy(ConfirmPolicy::Auto);
