@@ -1,5 +1,7 @@
 #include "Types.h"
 
+#include <QJsonDocument>
+
 #include <QJsonArray>
 
 namespace Automation {
@@ -114,6 +116,175 @@ QJsonObject Snapshot::metadataJson() const
         {QStringLiteral("truncatedReason"), truncated ? QJsonValue(truncatedReason) : QJsonValue()},
         {QStringLiteral("takenAt"), takenAt.toUTC().toString(Qt::ISODateWithMs)},
     };
+}
+
+namespace {
+
+void appendJsonString(QByteArray& out, const QString& text)
+{
+    out.append('"');
+    const QByteArray utf8 = text.toUtf8();
+    for (const char c : utf8) {
+        switch (c) {
+        case '"':
+            out.append("\\\"");
+            break;
+        case '\\':
+            out.append("\\\\");
+            break;
+        case '\b':
+            out.append("\\b");
+            break;
+        case '\f':
+            out.append("\\f");
+            break;
+        case '\n':
+            out.append("\\n");
+            break;
+        case '\r':
+            out.append("\\r");
+            break;
+        case '\t':
+            out.append("\\t");
+            break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                static const char hex[] = "0123456789abcdef";
+                out.append("\\u00");
+                out.append(hex[(c >> 4) & 0xf]);
+                out.append(hex[c & 0xf]);
+            } else {
+                out.append(c);
+            }
+        }
+    }
+    out.append('"');
+}
+
+void appendIndent(QByteArray& out, int level)
+{
+    out.append(QByteArray(level * 4, ' '));
+}
+
+void appendStringArray(QByteArray& out, const QStringList& items, int level)
+{
+    out.append("[\n");
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        appendIndent(out, level + 1);
+        appendJsonString(out, items.at(i));
+        out.append(i + 1 < items.size() ? ",\n" : "\n");
+    }
+    appendIndent(out, level);
+    out.append(']');
+}
+
+// One node and its subtree, members in the order QJsonObject keeps them (by key), so the text
+// parses to exactly nodeJson()'s object.
+void appendNode(QByteArray& out, const Snapshot& snapshot, int index, int level)
+{
+    const Node& node = snapshot.nodes.at(index);
+    bool first = true;
+    const auto key = [&](const char* name) {
+        out.append(first ? "{\n" : ",\n");
+        first = false;
+        appendIndent(out, level + 1);
+        out.append('"').append(name).append("\": ");
+    };
+    if (!node.actions.isEmpty()) {
+        key("actions");
+        appendStringArray(out, node.actions, level + 1);
+    }
+    if (!node.children.isEmpty()) {
+        key("children");
+        out.append("[\n");
+        for (qsizetype i = 0; i < node.children.size(); ++i) {
+            appendIndent(out, level + 2);
+            appendNode(out, snapshot, node.children.at(i), level + 2);
+            out.append(i + 1 < node.children.size() ? ",\n" : "\n");
+        }
+        appendIndent(out, level + 1);
+        out.append(']');
+    }
+    if (!node.description.isEmpty()) {
+        key("description");
+        appendJsonString(out, node.description);
+    }
+    key("elementId");
+    appendJsonString(out, node.elementId);
+    if (node.detailed) {
+        key("frame");
+        out.append("{\n");
+        const std::pair<const char*, int> members[] = {
+            {"height", node.frame.height}, {"width", node.frame.width}, {"x", node.frame.x}, {"y", node.frame.y}};
+        for (size_t i = 0; i < std::size(members); ++i) {
+            appendIndent(out, level + 2);
+            out.append('"').append(members[i].first).append("\": ").append(QByteArray::number(members[i].second));
+            out.append(i + 1 < std::size(members) ? ",\n" : "\n");
+        }
+        appendIndent(out, level + 1);
+        out.append('}');
+    }
+    if (!node.identifier.isEmpty()) {
+        key("identifier");
+        appendJsonString(out, node.identifier);
+    }
+    key("nativeRole");
+    appendJsonString(out, node.nativeRole);
+    key("path");
+    out.append('[');
+    for (qsizetype i = 0; i < node.path.size(); ++i) {
+        if (i)
+            out.append(',');
+        out.append(QByteArray::number(node.path.at(i)));
+    }
+    out.append(']');
+    key("role");
+    appendJsonString(out, node.role);
+    if (node.detailed) {
+        key("states");
+        appendStringArray(out, node.stateNames(), level + 1);
+    }
+    if (!node.subrole.isEmpty()) {
+        key("subrole");
+        appendJsonString(out, node.subrole);
+    }
+    if (!node.title.isEmpty()) {
+        key("title");
+        appendJsonString(out, node.title);
+    }
+    // Secure fields never show a value, whatever a backend read.
+    if (node.hasValue && !node.isSecure()) {
+        key("value");
+        appendJsonString(out, node.value);
+    }
+    out.append("\n");
+    appendIndent(out, level);
+    out.append('}');
+}
+
+} // namespace
+
+QByteArray Snapshot::toJsonText(const QJsonObject& extra) const
+{
+    QJsonObject head = metadataJson();
+    for (auto it = extra.constBegin(); it != extra.constEnd(); ++it)
+        head.insert(it.key(), it.value());
+    head.remove(QStringLiteral("root"));
+    QByteArray out = QJsonDocument(head).toJson(QJsonDocument::Indented);
+    // "{...\n}\n": reopen the object and add the tree as its last member.
+    const qsizetype close = out.lastIndexOf('}');
+    out.truncate(close);
+    while (out.endsWith('\n'))
+        out.chop(1);
+    out.reserve(out.size() + nodes.size() * 400);
+    out.append(head.isEmpty() ? "\n" : ",\n");
+    out.append("    \"root\": ");
+    if (nodes.isEmpty())
+        out.append("null");
+    else
+        appendNode(out, *this, 0, 1);
+    out.append("\n}\n");
+    return out;
 }
 
 QJsonObject Snapshot::toJson() const

@@ -105,12 +105,9 @@ Result<Snapshot> takeSnapshot(JobContext& ctx, const ResolvedRoute& route, const
     return snapshot;
 }
 
-std::optional<Error> writeTree(JobContext& ctx, const Snapshot& snapshot, QJsonObject extra = {})
+std::optional<Error> writeTree(JobContext& ctx, const Snapshot& snapshot, const QJsonObject& extra = {})
 {
-    QJsonObject tree = snapshot.toJson();
-    for (auto it = extra.constBegin(); it != extra.constEnd(); ++it)
-        tree.insert(it.key(), it.value());
-    return writeArtifact(ctx, QStringLiteral("ax.json"), pretty(tree));
+    return writeArtifact(ctx, QStringLiteral("ax.json"), snapshot.toJsonText(extra));
 }
 
 std::optional<Error> writeCandidates(JobContext& ctx, const Snapshot& snapshot, const Selector& selector,

@@ -129,6 +129,59 @@ TEST(Node, IsSecureByStateRoleOrSubrole)
     EXPECT_FALSE(isSecureRole(QString()));
 }
 
+// ax.json is written straight from the nodes; it must parse to the very document toJson()
+// builds, whatever the strings hold.
+TEST(Snapshot, JsonTextIsTheSameDocumentAsToJson)
+{
+    Snapshot snapshot;
+    snapshot.appName = QStringLiteral("Tëst \"app\"");
+    snapshot.pid = 42;
+    snapshot.windowTitle = QStringLiteral("tab\there, newline\nthere, bell\a, 你好 🙂");
+    Node window = button();
+    window.role = QStringLiteral("AXWindow");
+    window.title = snapshot.windowTitle;
+    window.children = {1, 2, 3};
+    window.path = {};
+    Node field = button();
+    field.role = QStringLiteral("AXTextField");
+    field.title = QStringLiteral("back\\slash / \"quoted\" \x01\x1f");
+    field.value = QStringLiteral("value with \r\n and \u2028");
+    field.hasValue = true;
+    field.identifier = QStringLiteral("id");
+    field.description = QStringLiteral("described");
+    field.subrole = QStringLiteral("AXSearchField");
+    field.actions = {QStringLiteral("activate"), QStringLiteral("focus")};
+    field.parent = 0;
+    field.path = {0};
+    Node secret = field;
+    secret.states |= StateSecure;
+    secret.value = QStringLiteral("hunter2");
+    secret.path = {1};
+    secret.children = {4};
+    Node searchOnly = button();
+    searchOnly.detailed = false;
+    searchOnly.actions.clear();
+    searchOnly.path = {2};
+    Node leaf = button();
+    leaf.path = {1, 0};
+    leaf.parent = 2;
+    snapshot.nodes = {window, field, secret, searchOnly, leaf};
+    snapshot.truncated = true;
+    snapshot.truncatedReason = QStringLiteral("maxNodes");
+    const QJsonObject extra{{QStringLiteral("timing"), QJsonObject{{QStringLiteral("skewMs"), 3}}}};
+
+    QJsonObject expected = snapshot.toJson();
+    expected.insert(QStringLiteral("timing"), extra.value(QStringLiteral("timing")));
+    QJsonParseError error{};
+    const QJsonDocument parsed = QJsonDocument::fromJson(snapshot.toJsonText(extra), &error);
+    ASSERT_EQ(error.error, QJsonParseError::NoError) << error.errorString().toStdString();
+    EXPECT_EQ(parsed.object(), expected);
+    EXPECT_FALSE(snapshot.toJsonText().contains("hunter2"));
+
+    Snapshot empty;
+    EXPECT_EQ(QJsonDocument::fromJson(empty.toJsonText()).object(), empty.toJson());
+}
+
 TEST(FocusPolicyNames, RoundTripAndUnknown)
 {
     for (const auto policy : {FocusPolicy::FocusIfNeeded, FocusPolicy::RequireFocused, FocusPolicy::FailIfNotFocused})
