@@ -9,6 +9,8 @@
 #include <QJsonDocument>
 #include <QThread>
 
+#include <future>
+
 namespace Bridge::Methods {
 
 using namespace Automation;
@@ -389,21 +391,32 @@ JobFunction observe(ObserveParams params)
             result.insert(QStringLiteral("axTree"), snapshot->metadataJson());
         }
         // The screenshot right after the tree, so both describe the same moment as closely as
-        // the tree's traversal allows (plan 2.4); the skew is recorded.
+        // the tree's traversal allows (plan 2.4); the skew is recorded. ax.json is written on
+        // another thread meanwhile (the record is thread-safe): its timing is known up front.
+        const QDateTime before = QDateTime::currentDateTimeUtc();
         if (params.includeScreenshot) {
-            const QDateTime before = QDateTime::currentDateTimeUtc();
-            auto shot = screenshotTo(ctx, QStringLiteral("observe.png"));
-            if (!shot)
-                return shot.error();
-            ev.insert(QStringLiteral("screenshotPath"), shot.value());
             timing.insert(QStringLiteral("screenshotAt"), before.toString(Qt::ISODateWithMs));
             if (snapshot)
                 timing.insert(QStringLiteral("skewMs"), snapshot->takenAt.msecsTo(before));
         }
+        std::future<std::optional<Error>> tree;
         if (snapshot) {
-            if (auto err = writeTree(ctx, *snapshot, QJsonObject{{QStringLiteral("timing"), timing}}))
-                return *err;
+            tree = std::async(std::launch::async, [&ctx, &snapshot, timing] {
+                return writeTree(ctx, *snapshot, QJsonObject{{QStringLiteral("timing"), timing}});
+            });
             ev.insert(QStringLiteral("axPath"), QStringLiteral("ax.json"));
+        }
+        if (params.includeScreenshot) {
+            auto shot = screenshotTo(ctx, QStringLiteral("observe.png"));
+            if (tree.valid())
+                tree.wait();
+            if (!shot)
+                return shot.error();
+            ev.insert(QStringLiteral("screenshotPath"), shot.value());
+        }
+        if (tree.valid()) {
+            if (auto err = tree.get())
+                return *err;
         }
         result.insert(QStringLiteral("timing"), timing);
         result.insert(QStringLiteral("evidence"), evidence(ctx, ev));
