@@ -36,6 +36,9 @@ constexpr int kDiscoveryCapMs = 400;
 constexpr int kHungMarkMs = 1500;
 // Calls kept in flight at once (the a11y bus allows 50000 pending replies per connection).
 constexpr int kBatch = 4096;
+// The timeout of calls sent as a batch: a large Qt tree's first read makes the app build
+// thousands of accessible objects, a second or more of steady answering.
+constexpr int kBatchCapMs = 30000;
 
 const QString kRegistry = QStringLiteral("org.a11y.atspi.Registry");
 const QString kRootPath = QStringLiteral("/org/a11y/atspi/accessible/root");
@@ -384,6 +387,39 @@ QDBusPendingCall AtspiBackend::send(const Ref& ref, Interface iface, const QStri
 int AtspiBackend::callTimeout(const CallContext& context) const
 {
     return context.callTimeoutMs(kCallCapMs);
+}
+
+int AtspiBackend::batchTimeout(const CallContext& context) const
+{
+    return context.callTimeoutMs(kBatchCapMs);
+}
+
+std::optional<Error> AtspiBackend::waitBatch(const QList<QDBusPendingCall*>& calls, const CallContext& context,
+                                             const App& app, const QString& what)
+{
+    // Replies come back roughly in the order the calls went out: a cursor over the answered
+    // prefix tells progress without looking at every call each time.
+    qsizetype cursor = 0;
+    QElapsedTimer quiet;
+    quiet.start();
+    int pauseUs = 20;
+    while (true) {
+        const qsizetype before = cursor;
+        while (cursor < calls.size() && calls[cursor]->isFinished())
+            ++cursor;
+        if (cursor == calls.size())
+            return std::nullopt;
+        if (cursor > before) {
+            quiet.restart();
+            pauseUs = 20;
+        } else if (quiet.elapsed() >= kCallCapMs) {
+            return unresponsive(app, what, kCallCapMs);
+        }
+        if (auto stop = context.checkpoint())
+            return stop;
+        QThread::usleep(static_cast<unsigned long>(pauseUs));
+        pauseUs = std::min(pauseUs * 2, 1000);
+    }
 }
 
 bool AtspiBackend::isMarkedUnresponsive(const QString& service) const
@@ -1107,7 +1143,7 @@ Result<Snapshot> AtspiBackend::walk(const App& app, const Window& window, const 
         bool stop = false;
         for (qsizetype start = 0; start < level.size() && !stop; start += kBatch / 3) {
             const auto chunk = level.mid(start, kBatch / 3);
-            const int timeout = callTimeout(context);
+            const int timeout = batchTimeout(context);
             const quint64 generation = m_tree->generation(app.root.service);
             struct Pending
             {
@@ -1147,6 +1183,17 @@ Result<Snapshot> AtspiBackend::walk(const App& app, const Window& window, const 
                 asked += calls;
                 cached += 3 - calls;
             }
+            {
+                QList<QDBusPendingCall*> sent;
+                for (auto& p : pending) {
+                    for (auto* call : {&p.role, &p.name, &p.children, &p.count}) {
+                        if (*call)
+                            sent.append(&**call);
+                    }
+                }
+                if (auto err = waitBatch(sent, context, app, QStringLiteral("the tree walk")))
+                    return *err;
+            }
             for (qsizetype i = 0; i < chunk.size(); ++i) {
                 Pending& p = pending[i];
                 bool failed = false;
@@ -1158,8 +1205,8 @@ Result<Snapshot> AtspiBackend::walk(const App& app, const Window& window, const 
                         unwrap(firstArgument(*p.count)).toInt() == static_cast<int>(p.known->children->size())) {
                         p.childrenVouched = true;
                     } else {
-                        p.children =
-                            send(chunk[i].ref, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeout);
+                        p.children = send(chunk[i].ref, Interface::Accessible, QStringLiteral("GetChildren"), {},
+                                          callTimeout(context));
                         ++asked;
                     }
                 }
@@ -1336,7 +1383,7 @@ Status AtspiBackend::completeNodes(Snapshot& snapshot, const QList<int>& indexes
     m_tree->sync();
     for (qsizetype start = 0; start < indexes.size(); start += kBatch / 3) {
         const auto chunk = indexes.mid(start, kBatch / 3);
-        const int timeout = callTimeout(context);
+        const int timeout = batchTimeout(context);
         QList<QDBusPendingCall> states, frames;
         QList<std::optional<QDBusPendingCall>> ifaces;
         QList<std::optional<AtspiTreeCache::Entry>> known;
@@ -1358,6 +1405,16 @@ Status AtspiBackend::completeNodes(Snapshot& snapshot, const QList<int>& indexes
             int position = -1; ///< in chunk
             std::optional<QDBusPendingCall> call;
         };
+        {
+            QList<QDBusPendingCall*> sent;
+            for (int i = 0; i < chunk.size(); ++i) {
+                sent << &states[i] << &frames[i];
+                if (ifaces[i])
+                    sent << &*ifaces[i];
+            }
+            if (auto err = waitBatch(sent, context, app, QStringLiteral("reading element details")))
+                return *err;
+        }
         QList<ActionRead> actions;
         QList<std::optional<QStringList>> readInterfaces(chunk.size());
         for (int i = 0; i < chunk.size(); ++i) {
@@ -1402,6 +1459,13 @@ Status AtspiBackend::completeNodes(Snapshot& snapshot, const QList<int>& indexes
             node.detailed = true;
         }
         QList<std::optional<QStringList>> readActions(chunk.size());
+        {
+            QList<QDBusPendingCall*> sent;
+            for (auto& read : actions)
+                sent << &*read.call;
+            if (auto err = waitBatch(sent, context, app, QStringLiteral("reading element actions")))
+                return *err;
+        }
         for (auto& read : actions) {
             read.call->waitForFinished();
             Node& node = snapshot.nodes[read.index];

@@ -98,6 +98,14 @@ private:
     std::optional<Error> wait(QDBusPendingCall& call, const CallContext& context, const QString& what,
                               const App* app = nullptr);
     int callTimeout(const CallContext& context) const;
+    /// The timeout for calls sent many at once: the request's budget (at most 30 s). The app
+    /// answers them one after another, so the batch's progress, not each call's age, tells
+    /// whether it is hung (waitBatch).
+    int batchTimeout(const CallContext& context) const;
+    /// Waits until every call has its answer. The app is unresponsive only when none of them
+    /// got an answer for kCallCapMs while some were outstanding.
+    std::optional<Error> waitBatch(const QList<QDBusPendingCall*>& calls, const CallContext& context,
+                                   const App& app, const QString& what);
 
     Result<QList<App>> listApps(const CallContext& context);
     Result<QList<Window>> windowsOf(const App& app, const CallContext& context, int timeoutMs);
