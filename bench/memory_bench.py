@@ -608,7 +608,7 @@ def main():
 
         # Idle: one sample a second.
         idle_samples = []
-        below_at = None
+        below_at = 0 if end_kb is not None and end_kb <= LIMIT_MB * 1024 else None
         idle_start = time.monotonic()
         for second in range(1, args.idle + 1):
             time.sleep(max(0.0, idle_start + second - time.monotonic()))
@@ -655,7 +655,8 @@ def main():
         for name, value, note in rows:
             print("%-34s %10s  %s" % (name, value, note))
         print("%-34s %10s" % ("seconds idle to <= %d MB" % LIMIT_MB,
-                              ("%d" % below_at) if below_at is not None else "not within %d s" % args.idle))
+                              ("%d" % below_at) if below_at is not None else "not within %d s" % args.idle)
+              + ("  (already at the end of the burst)" if below_at == 0 else ""))
         print("%-34s %10.0f" % ("requests/s", req_s))
         print("%-34s %10.1f" % ("finds/s", find_s))
         print("%-34s %10.1f" % ("host start to serving, s", startup_s))
@@ -675,7 +676,7 @@ def main():
         if failures:
             print()
             print("FAILED (functional):")
-            for f in failures[:30]:
+            for f in list(dict.fromkeys(failures))[:30]:
                 print("  " + f)
             print("host log (tail):")
             host_log.flush()
