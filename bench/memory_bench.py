@@ -647,8 +647,7 @@ def main():
             ("idle RSS (after %g s)" % args.settle, mb(idle_kb), "Private_Dirty %s MB" % mb(idle_dirty)),
             ("peak RSS during the burst", mb(peak_kb), "VmHWM"),
             ("RSS at the end of the burst", mb(end_kb), "Private_Dirty %s MB" % mb(end_dirty)),
-            ("RSS after 10 s idle", mb(idle_at(10)), ""),
-            ("RSS after 30 s idle", mb(idle_at(30)), ""),
+        ] + [("RSS after %d s idle" % t, mb(idle_at(t)), "") for t in (10, 30) if t < args.idle] + [
             ("RSS after %d s idle" % args.idle, mb(idle_at(args.idle)), "Private_Dirty %s MB" % mb(after_dirty)),
         ]
         print("%-34s %10s  %s" % ("figure", "MB", ""))
