@@ -1,24 +1,83 @@
 #include "ElementCache.h"
 
+#include <algorithm>
+
 namespace Bridge {
+
+QString ElementCache::hold(const QString& text)
+{
+    if (text.isEmpty())
+        return QString();
+    auto it = m_strings.find(text);
+    if (it == m_strings.end())
+        it = m_strings.insert(text, 0);
+    ++it.value();
+    return it.key();
+}
+
+void ElementCache::release(const QString& text)
+{
+    if (text.isEmpty())
+        return;
+    const auto it = m_strings.find(text);
+    if (it != m_strings.end() && --it.value() <= 0)
+        m_strings.erase(it);
+}
 
 void ElementCache::adopt(Automation::Snapshot& snapshot, const Automation::ResolvedRoute& route)
 {
+    if (snapshot.nodes.isEmpty())
+        return;
+    m_routes.push_back(Route{m_next, route});
     for (auto& node : snapshot.nodes) {
         node.elementId = QStringLiteral("e:") + QString::number(m_next++);
-        m_entries.insert(node.elementId, Entry{node, route});
-        m_order.push_back(node.elementId);
+        m_elements.push_back(
+            Element{hold(node.handle), hold(node.role), hold(node.title), node.frame, node.isSecure()});
     }
-    while (m_entries.size() > m_capacity && !m_order.empty()) {
-        m_entries.remove(m_order.front());
-        m_order.pop_front();
+    while (static_cast<qsizetype>(m_elements.size()) > m_capacity) {
+        const Element& oldest = m_elements.front();
+        release(oldest.handle);
+        release(oldest.role);
+        release(oldest.title);
+        m_elements.pop_front();
+        ++m_firstId;
     }
+    // A route is dropped once the next snapshot's elements start at or before the oldest kept.
+    while (m_routes.size() > 1 && m_routes[1].firstId <= m_firstId)
+        m_routes.pop_front();
+    // The table keeps its largest size otherwise (a hash never shrinks by itself).
+    if (m_strings.capacity() > 4096 && m_strings.size() < m_strings.capacity() / 8)
+        m_strings.squeeze();
 }
 
-const ElementCache::Entry* ElementCache::find(const QString& elementId) const
+std::optional<ElementCache::Entry> ElementCache::find(const QString& elementId) const
 {
-    const auto it = m_entries.constFind(elementId);
-    return it == m_entries.cend() ? nullptr : &it.value();
+    if (!elementId.startsWith(QLatin1String("e:")))
+        return std::nullopt;
+    const QStringView digits = QStringView(elementId).mid(2);
+    // Only the form adopt() writes: decimal digits, no sign, no leading zero.
+    if (digits.isEmpty() || digits.front() == QLatin1Char('0') ||
+        !std::all_of(digits.begin(), digits.end(),
+                     [](QChar c) { return c >= QLatin1Char('0') && c <= QLatin1Char('9'); }))
+        return std::nullopt;
+    bool ok = false;
+    const quint64 id = digits.toULongLong(&ok);
+    if (!ok || id < m_firstId || id - m_firstId >= m_elements.size())
+        return std::nullopt;
+    const Element& element = m_elements[id - m_firstId];
+    const auto route = std::upper_bound(m_routes.cbegin(), m_routes.cend(), id,
+                                        [](quint64 value, const Route& r) { return value < r.firstId; });
+    Entry entry;
+    entry.node.elementId = elementId;
+    entry.node.handle = element.handle;
+    entry.node.role = element.role;
+    entry.node.title = element.title;
+    entry.node.frame = element.frame;
+    if (element.secure)
+        entry.node.states |= Automation::StateSecure;
+    if (route != m_routes.cbegin())
+        entry.route = std::prev(route)->route;
+    return entry;
 }
 
 } // namespace Bridge

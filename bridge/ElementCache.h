@@ -5,16 +5,25 @@
 #include <QHash>
 
 #include <deque>
+#include <optional>
 
 namespace Bridge {
 
 /// Remembers the elements of recent snapshots so an elementRef from one request can be used
 /// by the next (contract 4.5). Owned by the executor's worker thread.
+///
+/// Bounded by `capacity` elements, the oldest forgotten first, and compact: an element keeps
+/// only what a later request asks of it (its backend handle, its fingerprint: role, title,
+/// frame, and whether it is secure) and the route of its snapshot, which all its elements share. The same element seen
+/// again in a later snapshot shares its strings with the earlier one, and ids are sequential,
+/// so no index is needed.
 class ElementCache
 {
 public:
     struct Entry
     {
+        /// elementId, role, title, frame and handle are set; a secure element (Node::isSecure
+        /// when it was seen) has StateSecure.
         Automation::Node node;
         Automation::ResolvedRoute route;
     };
@@ -23,14 +32,34 @@ public:
 
     /// Gives every node of `snapshot` a fresh elementId ("e:N") and remembers it.
     void adopt(Automation::Snapshot& snapshot, const Automation::ResolvedRoute& route);
-    const Entry* find(const QString& elementId) const;
-    qsizetype size() const { return m_entries.size(); }
+    std::optional<Entry> find(const QString& elementId) const;
+    qsizetype size() const { return static_cast<qsizetype>(m_elements.size()); }
 
 private:
+    struct Element
+    {
+        QString handle;
+        QString role;
+        QString title;
+        Automation::Frame frame;
+        bool secure = false;
+    };
+    struct Route
+    {
+        quint64 firstId = 0; ///< the first element of its snapshot
+        Automation::ResolvedRoute route;
+    };
+
+    /// The held copy of `text`, shared by every element that uses it.
+    QString hold(const QString& text);
+    void release(const QString& text);
+
     qsizetype m_capacity;
     quint64 m_next = 1;
-    QHash<QString, Entry> m_entries;
-    std::deque<QString> m_order;
+    quint64 m_firstId = 1; ///< the id of m_elements.front()
+    std::deque<Element> m_elements;
+    std::deque<Route> m_routes; ///< ascending firstId
+    QHash<QString, qsizetype> m_strings; ///< each held string and how many elements use it
 };
 
 } // namespace Bridge

@@ -203,7 +203,7 @@ Result<ResolvedTarget> resolveTarget(JobContext& ctx, ResolvedRoute& route, cons
     if (target.elementRef) {
         const auto& ref = *target.elementRef;
         Step step(ctx.record, QStringLiteral("target.elementRef"));
-        const ElementCache::Entry* cached = ctx.elements.find(ref.elementId);
+        const std::optional<ElementCache::Entry> cached = ctx.elements.find(ref.elementId);
         const QString wanted = ref.fingerprint ? *ref.fingerprint : (cached ? fingerprintOf(cached->node) : QString());
         // Fingerprints need frames: read the details of the nodes that could be this element
         // (same handle, or same role and title).
@@ -257,7 +257,7 @@ Result<ResolvedTarget> resolveTarget(JobContext& ctx, ResolvedRoute& route, cons
         if (!target.selector) {
             QJsonObject details{{QStringLiteral("elementId"), ref.elementId},
                                 {QStringLiteral("fingerprint"), wanted},
-                                {QStringLiteral("known"), cached != nullptr},
+                                {QStringLiteral("known"), cached.has_value()},
                                 {QStringLiteral("sameFingerprintCount"), static_cast<int>(same.size())}};
             QString what =
                 cached ? QStringLiteral("the element is gone") : QStringLiteral("the elementId is unknown or expired");
@@ -465,7 +465,7 @@ JobFunction click(ClickParams params)
         Route routeSpec = params.route;
         // A cached elementRef names its app: without an explicit route, act there.
         if (params.target.elementRef && !routeSpec.bundleId && !routeSpec.pid) {
-            if (const auto* cached = ctx.elements.find(params.target.elementRef->elementId))
+            if (const auto cached = ctx.elements.find(params.target.elementRef->elementId))
                 routeSpec.pid = cached->route.pid;
         }
         auto route = resolveRoute(ctx, routeSpec, true);
@@ -548,7 +548,7 @@ JobFunction typeText(TypeTextParams params)
     return [params](JobContext& ctx) -> Result<QJsonObject> {
         Route routeSpec = params.route;
         if (params.target && params.target->elementRef && !routeSpec.bundleId && !routeSpec.pid) {
-            if (const auto* cached = ctx.elements.find(params.target->elementRef->elementId))
+            if (const auto cached = ctx.elements.find(params.target->elementRef->elementId))
                 routeSpec.pid = cached->route.pid;
         }
         auto route = resolveRoute(ctx, routeSpec, true);
@@ -721,7 +721,7 @@ InspectFunction secureTarget(TypeTextParams params)
             return out;
         };
         Route routeSpec = params.route;
-        const ElementCache::Entry* cached = nullptr;
+        std::optional<ElementCache::Entry> cached;
         if (params.target && params.target->elementRef) {
             cached = elements.find(params.target->elementRef->elementId);
             if (cached && cached->node.isSecure())

@@ -1,5 +1,6 @@
 #include "ReplayGuard.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QDeadlineTimer>
 #include <QDir>
@@ -8,6 +9,8 @@
 #include <QLoggingCategory>
 #include <QSaveFile>
 #include <QUuid>
+
+#include <cstring>
 
 namespace Bridge {
 
@@ -35,6 +38,17 @@ QByteArray ReplayGuard::keyOf(const QString& requestId)
     return QByteArrayLiteral("s:") + requestId.toLower().toUtf8();
 }
 
+ReplayGuard::Key ReplayGuard::compact(const QByteArray& key)
+{
+    QByteArray bytes = key;
+    if (bytes.size() != 16 || bytes.startsWith("s:"))
+        bytes = QCryptographicHash::hash(key, QCryptographicHash::Sha256).left(16);
+    Key out;
+    std::memcpy(&out.high, bytes.constData(), 8);
+    std::memcpy(&out.low, bytes.constData() + 8, 8);
+    return out;
+}
+
 void ReplayGuard::expire(qint64 now)
 {
     while (!m_order.empty() && m_order.front().first <= now) {
@@ -46,13 +60,17 @@ void ReplayGuard::expire(qint64 now)
         }
         m_order.pop_front();
     }
+    // A hash keeps its largest size otherwise: give the room of a burst back once it has expired.
+    if (m_seen.capacity() > 4096 && m_seen.size() < m_seen.capacity() / 8)
+        m_seen.squeeze();
 }
 
 ReplayGuard::Verdict ReplayGuard::admit(const QString& requestId, quint64 peer, bool essential, bool persist)
 {
     const qint64 now = m_clock();
     expire(now);
-    const QByteArray key = keyOf(requestId);
+    const QByteArray bytes = keyOf(requestId);
+    const Key key = compact(bytes);
     if (m_seen.contains(key))
         return Verdict::Replayed;
     const bool full = m_seen.size() >= m_capacity || m_perPeer.value(peer, 0) >= m_perPeerQuota;
@@ -66,7 +84,7 @@ ReplayGuard::Verdict ReplayGuard::admit(const QString& requestId, quint64 peer, 
     ++m_perPeer[peer];
     m_order.emplace_back(expiry, key);
     if (persist)
-        appendToStore(key, m_wallClock() + m_windowMs);
+        appendToStore(bytes, m_wallClock() + m_windowMs);
     return Verdict::Fresh;
 }
 
@@ -95,7 +113,8 @@ bool ReplayGuard::setStore(const QString& path)
         file.close();
     }
     const qint64 now = m_clock();
-    for (const auto& [key, wallExpiry] : live) {
+    for (const auto& [bytes, wallExpiry] : live) {
+        const Key key = compact(bytes);
         if (m_seen.contains(key))
             continue;
         const qint64 expiry = now + (wallExpiry - wallNow);

@@ -16,8 +16,9 @@ namespace Bridge {
 /// Pressure cannot shut everyone out: each caller (`peer`, e.g. a pid) has a quota of the
 /// capacity, and the requests that stop or observe the host (`essential`: stop, abort, resume,
 /// health) are never refused for lack of room (only for a replay). Ids are stored compactly
-/// (a UUID in 16 bytes) and compared case-insensitively. With a store file, the ids of side
-/// effects survive a restart of the host for the rest of their window.
+/// (a UUID in 16 bytes, held in place: no allocation per id) and compared case-insensitively.
+/// With a store file, the ids of side effects survive a restart of the host for the rest of
+/// their window.
 class ReplayGuard
 {
 public:
@@ -41,6 +42,16 @@ public:
     static QByteArray keyOf(const QString& requestId);
 
 private:
+    /// 16 bytes held in place: a UUID's, or the first 16 of SHA-256 of any other key.
+    struct Key
+    {
+        quint64 high = 0;
+        quint64 low = 0;
+        friend bool operator==(const Key&, const Key&) = default;
+        friend size_t qHash(const Key& key, size_t seed = 0) noexcept { return qHashMulti(seed, key.high, key.low); }
+    };
+    static Key compact(const QByteArray& key);
+
     struct Seen
     {
         qint64 expiry = 0;
@@ -54,9 +65,9 @@ private:
     qsizetype m_perPeerQuota;
     Clock m_clock;
     WallClock m_wallClock;
-    QHash<QByteArray, Seen> m_seen;
+    QHash<Key, Seen> m_seen;
     QHash<quint64, qsizetype> m_perPeer;
-    std::deque<std::pair<qint64, QByteArray>> m_order;
+    std::deque<std::pair<qint64, Key>> m_order;
     QString m_storePath;
     qsizetype m_storeLines = 0;
 };

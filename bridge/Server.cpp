@@ -12,6 +12,9 @@
 
 #include <cerrno>
 #include <fcntl.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -106,6 +109,7 @@ void Connection::send(const QByteArray& line)
     if (m_socket->state() != QLocalSocket::ConnectedState)
         return;
     m_socket->write(line);
+    m_server.noteActivity();
 }
 
 void Connection::refuse(const Error& error)
@@ -212,11 +216,38 @@ Server::Server(Dispatcher& dispatcher, Executor& executor, ServerOptions options
     : QObject(parent), m_dispatcher(dispatcher), m_executor(executor), m_options(std::move(options)),
       m_callers(std::move(callers))
 {
+    m_idleTrim.setSingleShot(true);
+    connect(&m_idleTrim, &QTimer::timeout, this, &Server::onIdleTrim);
 }
 
 Server::~Server()
 {
     close();
+}
+
+void Server::noteActivity()
+{
+    // Per answer only a count; the timer is started once per quiet period, not per answer.
+    ++m_activity;
+    if (m_options.idleTrimMs <= 0 || m_idleTrim.isActive())
+        return;
+    m_activityAtArming = m_activity;
+    m_idleTrim.start(m_options.idleTrimMs);
+}
+
+void Server::onIdleTrim()
+{
+    if (m_activity != m_activityAtArming) {
+        // Answers went out meanwhile: wait for a quiet period.
+        m_activityAtArming = m_activity;
+        m_idleTrim.start(m_options.idleTrimMs);
+        return;
+    }
+#if defined(__GLIBC__)
+    // Every arena (each thread's included) gives its free pages back; what is in use stays.
+    ::malloc_trim(0);
+    qCDebug(lcServer) << "idle: the heap's free pages went back to the system";
+#endif
 }
 
 bool Server::listen(QString* error, bool* alreadyServed)

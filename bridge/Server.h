@@ -34,6 +34,9 @@ struct ServerOptions
     int firstRequestTimeoutMs = 30000;
     /// Connections the kernel queues before the host accepts them.
     int listenBacklog = 512;
+    /// After this long without answering anything, the heap's free pages go back to the system
+    /// (glibc keeps what a burst freed otherwise). 0: never.
+    int idleTrimMs = 2000;
 };
 
 class Server;
@@ -120,6 +123,9 @@ private:
     void admit(QLocalSocket* socket);
     void refuseRaw(int fd, const Automation::Error& error);
     void logExhaustion();
+    /// An answer went out: the idle trim waits for a quiet period from now on.
+    void noteActivity();
+    void onIdleTrim();
 
     Dispatcher& m_dispatcher;
     Executor& m_executor;
@@ -134,6 +140,9 @@ private:
     std::unique_ptr<QLockFile> m_lock;
     QHash<quint64, QPointer<Connection>> m_connections;
     quint64 m_nextId = 1;
+    QTimer m_idleTrim;
+    quint64 m_activity = 0;          ///< answers sent
+    quint64 m_activityAtArming = 0;  ///< m_activity when the idle trim's timer was started
 };
 
 } // namespace Bridge
