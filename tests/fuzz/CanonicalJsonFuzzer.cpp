@@ -116,6 +116,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     for (const char c : canonical)
         MDH_FUZZ_CHECK_MSG(static_cast<unsigned char>(c) >= 0x20, canonical);
 
+    // Qt 6.4's parser drops a raw U+FEFF (EF BB BF) at the start of a string, so a canonical
+    // text holding one does not read back the same (docs/testing.md, "Known quirks"); the
+    // canonical form itself writes it raw, as docs/canonical-json.md says.
+    if (canonical.contains("\"\xEF\xBB\xBF"))
+        return 0;
+
     const QJsonValue reread = parse(canonical);
     MDH_FUZZ_CHECK_MSG(sameValue(reread, value), canonical);
     MDH_FUZZ_CHECK_MSG(CanonicalJson::serialize(reread) == canonical, canonical);
