@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace Bridge {
 
@@ -159,18 +160,26 @@ void CanonicalJson::write(QByteArray& out, const QJsonValue& value)
         return;
     }
     case QJsonValue::Object: {
+        // Members are read by iterating, never looked up by key: an object from Qt 6.4's parser
+        // holds its keys in code-point order while QJsonObject::value() searches in UTF-16 order,
+        // so value() misses a key above U+FFFF when a key in U+E000..U+FFFF sits beside it, and
+        // that member's value would be written as null (docs/canonical-json.md: every value counts).
         const QJsonObject object = value.toObject();
-        QStringList keys = object.keys();
-        std::sort(keys.begin(), keys.end(), lessByUtf16);
+        QList<std::pair<QString, QJsonValue>> members;
+        members.reserve(object.size());
+        for (auto it = object.constBegin(); it != object.constEnd(); ++it)
+            members.append({it.key(), it.value()});
+        std::sort(members.begin(), members.end(),
+                  [](const auto& a, const auto& b) { return lessByUtf16(a.first, b.first); });
         out.append('{');
         bool first = true;
-        for (const QString& key : std::as_const(keys)) {
+        for (const auto& [key, member] : std::as_const(members)) {
             if (!first)
                 out.append(',');
             first = false;
             out.append(string(key));
             out.append(':');
-            write(out, object.value(key));
+            write(out, member);
         }
         out.append('}');
         return;

@@ -110,6 +110,18 @@ TEST(CanonicalJson, AnyValueChangeChangesTheDigest)
         EXPECT_NE(CanonicalJson::paramsDigest(parse(variant).toObject()), digest) << variant;
 }
 
+TEST(CanonicalJson, KeysBeyondTheBmpKeepTheirValues)
+{
+    // Found by the CanonicalJson fuzz target (docs/testing.md): in an object read by Qt's parser,
+    // a key above U+FFFF sent as raw UTF-8 beside a key in U+E000..U+FFFF sent escaped cannot be
+    // looked up by value(); its value must still be written, and must still change the digest.
+    const QJsonObject five = parse(R"({"😀":5,"\uffff":6})").toObject();
+    const QJsonObject seven = parse(R"({"😀":7,"\uffff":6})").toObject();
+    EXPECT_EQ(CanonicalJson::serialize(five), QByteArray("{\"\xf0\x9f\x98\x80\":5,\"\xef\xbf\xbf\":6}"));
+    EXPECT_NE(CanonicalJson::paramsDigest(five), CanonicalJson::paramsDigest(seven));
+    EXPECT_EQ(CanonicalJson::serialize(parse(CanonicalJson::serialize(five))), CanonicalJson::serialize(five));
+}
+
 TEST(CanonicalJson, MetaAndConfirmNeverTakePart)
 {
     const QJsonObject bare = parse(R"({"keys":["enter"]})").toObject();
