@@ -30,8 +30,18 @@ Automation::Result<QJsonValue> decode(const QByteArray& line)
     if (!isValidUtf8(line))
         return Error::invalidRequest(QStringLiteral("Parse error: the line is not valid UTF-8"), -32700,
                                      QJsonObject{{QStringLiteral("reason"), QStringLiteral("invalid_utf8")}});
+    // Qt's parser drops a raw U+FEFF at the start of a string ("\uFEFFabc" would type "abc").
+    // Outside a string U+FEFF is not JSON at all, so writing every raw one but a leading
+    // byte-order mark as the escape \ufeff keeps strings whole and changes nothing else.
+    static const QByteArray kRawFeff("\xEF\xBB\xBF");
+    QByteArray escaped;
+    const QByteArray* text = &line;
+    if (line.indexOf(kRawFeff, 1) > 0) {
+        escaped = line.left(1) + line.mid(1).replace(kRawFeff, QByteArrayLiteral("\\ufeff"));
+        text = &escaped;
+    }
     QJsonParseError parseError{};
-    const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
+    const QJsonDocument doc = QJsonDocument::fromJson(*text, &parseError);
     if (parseError.error != QJsonParseError::NoError)
         return Error::invalidRequest(QStringLiteral("Parse error: ") + parseError.errorString(), -32700,
                                      QJsonObject{{QStringLiteral("reason"), QStringLiteral("invalid_json")},

@@ -90,6 +90,19 @@ INSTANTIATE_TEST_SUITE_P(Rows, DecodeInvalidJson,
                                            BytesRow{"GarbageAfterValue", QByteArray("{\"a\":1} x")}),
                          UnitTest::RowName());
 
+// Qt's parser dropped a raw U+FEFF at the start of a string: text to type lost its first
+// character (found by the CanonicalJson fuzz target).
+TEST(JsonRpcDecode, ARawZeroWidthNoBreakSpaceStartingAStringIsKept)
+{
+    const QByteArray line = QByteArrayLiteral("{\"text\":\"\xEF\xBB\xBF" "abc\",\"mid\":\"a\xEF\xBB\xBF" "b\"}");
+    const auto decoded = decode(line);
+    ASSERT_TRUE(decoded.ok());
+    const QJsonObject object = decoded.value().toObject();
+    EXPECT_EQ(object.value(QStringLiteral("text")).toString(), QString(QChar(0xFEFF)) + QStringLiteral("abc"));
+    EXPECT_EQ(object.value(QStringLiteral("mid")).toString(),
+              QStringLiteral("a") + QString(QChar(0xFEFF)) + QStringLiteral("b"));
+}
+
 TEST(JsonRpcDecode, ObjectAndArray)
 {
     const auto object = decode(QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1}"));
