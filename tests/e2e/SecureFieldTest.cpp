@@ -17,9 +17,20 @@ namespace {
 
 const QString kLabel = u"Kennwort"_s;
 
-/// Starts a form with a password field named kLabel and a "User" field beside it.
+const QString python3 = u"/usr/bin/python3"_s;
+
+QStringList gtkForm(const QString& version)
+{
+    return {QStringLiteral(MDH_E2E_DATA_DIR "/secure_form.py"), u"--gtk"_s, version};
+}
+
+/// Starts a form with a password field named kLabel and a "User" field beside it; none
+/// without a headless desktop (the tests then skip).
 RealAppSession* startForm(const QString& program, const QStringList& args)
 {
+    QString why;
+    if (!DesktopSession::available(&why))
+        return nullptr;
     auto* session = new RealAppSession;
     ProbeQuery ready;
     ready.role = u"password text"_s;
@@ -73,25 +84,13 @@ void expectTypedButNeverKept(RealAppSession& app)
 class SecureGtk3 : public RealAppTest<SecureGtk3>
 {
 protected:
-    static void SetUpTestSuite()
-    {
-        QString why;
-        if (DesktopSession::available(&why))
-            s_app = startForm(u"/usr/bin/python3"_s,
-                              {QStringLiteral(MDH_E2E_DATA_DIR "/secure_form.py"), u"--gtk"_s, u"3"_s});
-    }
+    static void SetUpTestSuite() { s_app = startForm(python3, gtkForm(u"3"_s)); }
 };
 
 class SecureGtk4 : public RealAppTest<SecureGtk4>
 {
 protected:
-    static void SetUpTestSuite()
-    {
-        QString why;
-        if (DesktopSession::available(&why))
-            s_app = startForm(u"/usr/bin/python3"_s,
-                              {QStringLiteral(MDH_E2E_DATA_DIR "/secure_form.py"), u"--gtk"_s, u"4"_s});
-    }
+    static void SetUpTestSuite() { s_app = startForm(python3, gtkForm(u"4"_s)); }
 };
 
 class SecureQt : public RealAppTest<SecureQt>
@@ -99,9 +98,7 @@ class SecureQt : public RealAppTest<SecureQt>
 protected:
     static void SetUpTestSuite()
     {
-        QString why;
-        if (DesktopSession::available(&why))
-            s_app = startForm(DesktopSession::fixtureBinary(), {u"--password-name"_s, kLabel});
+        s_app = startForm(DesktopSession::fixtureBinary(), {u"--password-name"_s, kLabel});
     }
 };
 
