@@ -22,7 +22,7 @@ using Automation::Result;
 namespace {
 
 template <typename P>
-Result<std::pair<JobFunction, ConfirmParams>> prepared(const Result<P>& params, JobFunction (*make)(P),
+Result<std::pair<Methods::MethodJob, ConfirmParams>> prepared(const Result<P>& params, Methods::MethodJob (*make)(P),
                                                        ConfirmParams confirm = {})
 {
     if (!params)
@@ -336,7 +336,7 @@ void Dispatcher::handleParsed(const Caller& caller, const std::variant<JsonRpc::
         workspaceReal = checked.value();
     }
 
-    std::optional<std::pair<JobFunction, ConfirmParams>> job;
+    std::optional<std::pair<Methods::MethodJob, ConfirmParams>> job;
     if (spec.queued) {
         auto prepared = spec.prepare(request.params);
         if (!prepared)
@@ -399,13 +399,13 @@ void Dispatcher::handleParsed(const Caller& caller, const std::variant<JsonRpc::
     // issue 4 §6: the audit line of the confirmation also goes into the execution's evidence.
     if (!confirmedLine.isEmpty())
         jobSpec.record->trace(QStringLiteral("audit"), 0, true, confirmedLine);
-    jobSpec.run = job->first;
-    jobSpec.done = respond;
-    jobSpec.envelope = [id](const Result<QJsonObject>& result) {
+    const auto record = jobSpec.record;
+    const QString dir = record->dirPath();
+    auto run = [work = job->first, record](JobContext& context) { return work(context, *record); };
+    auto envelope = [id](const Result<QJsonObject>& result) {
         return result.ok() ? JsonRpc::resultResponse(id, result.value()) : JsonRpc::errorResponse(id, result.error());
     };
-    const QString dir = jobSpec.record->dirPath();
-    if (auto refused = m_executor.submit(std::move(jobSpec)))
+    if (auto refused = m_executor.submit<QJsonObject>(std::move(jobSpec), run, respond, envelope))
         return respond(*refused);
     qCDebug(lcDispatcher) << "queued" << request.method << meta->requestId << "evidence" << dir;
 }
@@ -625,8 +625,12 @@ void Dispatcher::confirmIssue(const Call& call, const Respond& respond)
         if (auto typed = Params::typeText(params)) {
             const int lookMs = std::clamp(call.meta.timeoutMs / 4, 100, kSecureLookMs);
             QPointer<Dispatcher> self(this);
-            m_executor.inspect(lookMs, Methods::secureTarget(std::move(typed.value())),
-                               [self, request, caller, respond, onApproved](const Result<QJsonObject>& looked) mutable {
+            auto look = [target = Methods::typeRequest(typed.value())](JobContext& context) {
+                return Automation::Operations::secureTarget(context, target);
+            };
+            m_executor.inspect<Automation::Operations::SecureLook>(
+                lookMs, look,
+                [self, request, caller, respond, onApproved](const Result<Automation::Operations::SecureLook>& looked) mutable {
                                    if (!self)
                                        return;
                                    // Stopped while looking: nothing is asked any more.
@@ -634,7 +638,7 @@ void Dispatcher::confirmIssue(const Call& call, const Respond& respond)
                                        return respond(pausedError());
                                    if (!looked)
                                        request.maskText(QStringLiteral("unresolved"));
-                                   else if (looked->value(QStringLiteral("secure")).toBool())
+                                   else if (looked->secure)
                                        request.maskText(QStringLiteral("secure_element"));
                                    self->askApproval(request, caller, respond, std::move(onApproved));
                                });

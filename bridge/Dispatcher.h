@@ -7,6 +7,7 @@
 #include "Journal.h"
 #include "JsonRpc.h"
 #include "Meta.h"
+#include "Methods.h"
 #include "Params.h"
 #include "PeerCredentials.h"
 #include "ReplayGuard.h"
@@ -72,7 +73,7 @@ public:
         bool sideEffect = false;     ///< needs confirm (contract 4.2)
         bool workspaceBound = false; ///< meta.workspacePath required and checked
         /// Queued methods: typed params -> the job (and the confirm block for side effects).
-        std::function<Automation::Result<std::pair<JobFunction, ConfirmParams>>(const QJsonObject&)> prepare;
+        std::function<Automation::Result<std::pair<Methods::MethodJob, ConfirmParams>>(const QJsonObject&)> prepare;
         /// Immediate methods.
         std::function<void(const Call&, const Respond&)> handle;
         /// What request.json keeps of params (e.g. typed text replaced by length + digest).

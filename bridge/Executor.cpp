@@ -1,5 +1,7 @@
 #include "Executor.h"
 
+#include "RecordTrace.h"
+
 #include <QLoggingCategory>
 #include <QTimer>
 
@@ -17,6 +19,7 @@ using Automation::Result;
 struct Executor::Job
 {
     JobSpec spec;
+    ErasedJob work;
     std::shared_ptr<CancelToken> cancel = std::make_shared<CancelToken>();
     QTimer* timer = nullptr;
     bool started = false;
@@ -26,24 +29,41 @@ struct Executor::Job
 struct Executor::Inspection
 {
     std::shared_ptr<CancelToken> cancel = std::make_shared<CancelToken>();
-    InspectCompletion done; ///< touched on the owner thread only
+    ErasedJob work; ///< `run` is used on the worker; `done` on the owner thread only
     QTimer* timer = nullptr;
 
     // Owner thread only; moves `done` out first, so it is never destroyed on the worker.
-    void finish(const Result<QJsonObject>& result)
+    void finish(const std::optional<Error>& result)
     {
-        if (!done)
+        if (!work.done)
             return;
-        InspectCompletion call = std::move(done);
-        done = nullptr;
+        auto call = std::move(work.done);
+        work.done = nullptr;
         if (timer) {
             timer->stop();
             timer->deleteLater();
             timer = nullptr;
         }
-        call(result);
+        call(result, std::nullopt);
     }
 };
+
+namespace {
+
+// Runs a job's function, turning an escaped exception into an internal error.
+std::optional<Error> guarded(const std::function<std::optional<Error>(JobContext&)>& run, JobContext& context)
+{
+    try {
+        return run(context);
+    } catch (const std::exception& e) {
+        return Error::make(ErrorCode::InternalError,
+                           QStringLiteral("unexpected failure: %1").arg(QString::fromLocal8Bit(e.what())));
+    } catch (...) {
+        return Error::make(ErrorCode::InternalError, QStringLiteral("unexpected failure"));
+    }
+}
+
+} // namespace
 
 // The worker outlives its owner only when a backend call is stuck at shutdown; this link lets
 // it find out instead of posting to a deleted object.
@@ -76,53 +96,45 @@ public:
             configure(*m_backend);
     }
 
-    void inspect(const std::shared_ptr<Executor::Inspection>& inspection, const InspectFunction& function,
-                 QDeadlineTimer deadline)
+    void inspect(const std::shared_ptr<Executor::Inspection>& inspection, QDeadlineTimer deadline)
     {
         const Automation::CallContext call(deadline, inspection->cancel);
-        Result<QJsonObject> result = Error::make(ErrorCode::InternalError, QStringLiteral("inspection did not run"));
+        std::optional<Error> result;
         if (auto stop = call.checkpoint()) {
             result = *stop;
         } else if (!m_backend) {
             result = Error::make(ErrorCode::HostNotReady, QStringLiteral("the automation backend is not running"));
         } else {
-            try {
-                result = function(*m_backend, m_elements, call);
-            } catch (const std::exception& e) {
-                result = Error::make(ErrorCode::InternalError,
-                                     QStringLiteral("unexpected failure: %1").arg(QString::fromLocal8Bit(e.what())));
-            } catch (...) {
-                result = Error::make(ErrorCode::InternalError, QStringLiteral("unexpected failure"));
-            }
+            Automation::NullTrace trace;
+            JobContext context{*m_backend, call, trace, m_elements};
+            result = guarded(inspection->work.run, context);
         }
         post([inspection, result](Executor*) { inspection->finish(result); });
     }
 
     void run(const std::shared_ptr<Executor::Job>& job)
     {
-        auto& record = *job->spec.record;
+        Evidence::ExecutionRecord* record = job->spec.record.get();
         const Automation::CallContext call(job->spec.deadline, job->cancel);
-        Result<QJsonObject> result = Error::make(ErrorCode::InternalError, QStringLiteral("job did not run"));
+        std::optional<Error> result;
         if (auto stop = call.checkpoint()) {
             result = *stop;
-        } else if (auto err = record.open()) {
+        } else if (auto err = record ? record->open() : std::nullopt) {
             // No evidence, no execution: a side effect that leaves no record is not allowed.
             result = Error::make(ErrorCode::WorkspaceForbidden,
                                  QStringLiteral("cannot create the evidence directory: %1").arg(*err),
                                  QJsonObject{{QStringLiteral("reason"), QStringLiteral("evidence_unwritable")},
-                                             {QStringLiteral("evidenceDir"), record.dirPath()}});
+                                             {QStringLiteral("evidenceDir"), record->dirPath()}});
+        } else if (record) {
+            record->trace(QStringLiteral("start"), 0, true,
+                          QJsonObject{{QStringLiteral("remainingMs"), call.remainingMs()}});
+            RecordTrace trace(*record);
+            JobContext context{*m_backend, call, trace, m_elements};
+            result = guarded(job->work.run, context);
         } else {
-            record.trace(QStringLiteral("start"), 0, true,
-                         QJsonObject{{QStringLiteral("remainingMs"), call.remainingMs()}});
-            JobContext context{*m_backend, call, record, m_elements};
-            try {
-                result = job->spec.run(context);
-            } catch (const std::exception& e) {
-                result = Error::make(ErrorCode::InternalError,
-                                     QStringLiteral("unexpected failure: %1").arg(QString::fromLocal8Bit(e.what())));
-            } catch (...) {
-                result = Error::make(ErrorCode::InternalError, QStringLiteral("unexpected failure"));
-            }
+            Automation::NullTrace trace;
+            JobContext context{*m_backend, call, trace, m_elements};
+            result = guarded(job->work.run, context);
         }
         post([job, result, info = m_backend->info()](Executor* owner) {
             owner->setBackendInfo(info);
@@ -143,7 +155,7 @@ private:
     std::shared_ptr<Executor::OwnerLink> m_link;
     Executor::BackendFactory m_factory;
     std::unique_ptr<Automation::DesktopBackend> m_backend;
-    ElementCache m_elements;
+    Automation::ElementCache m_elements;
 };
 
 Executor::Executor(BackendFactory factory, ExecutorOptions options, QObject* parent)
@@ -194,17 +206,18 @@ bool Executor::contains(const QString& executionId) const
     return m_byId.contains(key(executionId));
 }
 
-void Executor::inspect(int timeoutMs, InspectFunction inspect, InspectCompletion done)
+void Executor::inspectErased(int timeoutMs, ErasedJob work)
 {
-    if (!done)
+    if (!work.done)
         return;
-    if (m_shutDown || !m_worker || !inspect) {
-        done(Error::make(ErrorCode::HostNotReady, QStringLiteral("the host is shutting down"),
-                         QJsonObject{{QStringLiteral("reason"), QStringLiteral("shutting_down")}}));
+    if (m_shutDown || !m_worker || !work.run) {
+        work.done(Error::make(ErrorCode::HostNotReady, QStringLiteral("the host is shutting down"),
+                              QJsonObject{{QStringLiteral("reason"), QStringLiteral("shutting_down")}}),
+                  std::nullopt);
         return;
     }
     auto inspection = std::make_shared<Inspection>();
-    inspection->done = std::move(done);
+    inspection->work = std::move(work);
     inspection->timer = new QTimer(this);
     inspection->timer->setSingleShot(true);
     connect(inspection->timer, &QTimer::timeout, this, [inspection, timeoutMs] {
@@ -219,9 +232,7 @@ void Executor::inspect(int timeoutMs, InspectFunction inspect, InspectCompletion
     const QDeadlineTimer deadline(timeoutMs, Qt::PreciseTimer);
     QMetaObject::invokeMethod(
         m_worker,
-        [worker = m_worker, inspection, inspect = std::move(inspect), deadline] {
-            worker->inspect(inspection, inspect, deadline);
-        },
+        [worker = m_worker, inspection, deadline] { worker->inspect(inspection, deadline); },
         Qt::QueuedConnection);
 }
 
@@ -264,13 +275,14 @@ std::optional<Error> Executor::admission(const QString& executionId) const
     return std::nullopt;
 }
 
-std::optional<Error> Executor::submit(JobSpec spec)
+std::optional<Error> Executor::submitErased(JobSpec spec, ErasedJob work)
 {
     if (auto refused = admission(spec.executionId))
         return refused;
 
     auto job = std::make_shared<Job>();
     job->spec = std::move(spec);
+    job->work = std::move(work);
     job->timer = new QTimer(this);
     job->timer->setSingleShot(true);
     job->timer->setTimerType(Qt::PreciseTimer);
@@ -280,9 +292,10 @@ std::optional<Error> Executor::submit(JobSpec spec)
             onDeadline(j);
     });
     job->timer->start(static_cast<int>(std::max<qint64>(0, job->spec.deadline.remainingTime())));
-    job->spec.record->trace(QStringLiteral("queued"), 0, true,
-                            QJsonObject{{QStringLiteral("position"), static_cast<int>(m_queue.size())},
-                                        {QStringLiteral("running"), runningExecutionId()}});
+    if (job->spec.record)
+        job->spec.record->trace(QStringLiteral("queued"), 0, true,
+                                QJsonObject{{QStringLiteral("position"), static_cast<int>(m_queue.size())},
+                                            {QStringLiteral("running"), runningExecutionId()}});
     m_byId.insert(key(job->spec.executionId), job);
     m_queue.push_back(job);
     pump();
@@ -350,7 +363,7 @@ int Executor::abortAll(AbortAllReason reason, const AbortHook& hook)
     const QString why = shutdown ? QStringLiteral("the host is shutting down")
                                  : QStringLiteral("all automation was stopped (desktop.stop)");
     for (const auto& job : jobs) {
-        if (hook)
+        if (hook && job->spec.record)
             hook(job->spec.executionId, *job->spec.record);
         Error error = Error::make(
             ErrorCode::Aborted, why,
@@ -407,15 +420,16 @@ void Executor::rememberFinished(const QString& executionId)
     }
 }
 
-void Executor::answer(const std::shared_ptr<Job>& job, const Result<QJsonObject>& given)
+void Executor::answer(const std::shared_ptr<Job>& job, const std::optional<Error>& given)
 {
     if (job->answered)
         return;
+    auto record = job->spec.record;
     // Every error answer of an execution says where its evidence is (a result says it in
     // `evidence.dir`); response.json holds the same answer.
-    Result<QJsonObject> result = given;
-    if (!given.ok() && !given.error().details.contains(QStringLiteral("evidenceDir")))
-        result = Error(given.error()).withDetail(QStringLiteral("evidenceDir"), job->spec.record->dirPath());
+    std::optional<Error> error = given;
+    if (error && record && !error->details.contains(QStringLiteral("evidenceDir")))
+        error->withDetail(QStringLiteral("evidenceDir"), record->dirPath());
     job->answered = true;
     if (job->timer) {
         job->timer->stop();
@@ -425,48 +439,55 @@ void Executor::answer(const std::shared_ptr<Job>& job, const Result<QJsonObject>
     m_byId.remove(key(job->spec.executionId));
     rememberFinished(job->spec.executionId);
 
-    const QString outcome = result.ok() ? QStringLiteral("ok") : Automation::errorCodeName(result.error().code);
-    const QString message = result.ok() ? QString() : result.error().message;
-    const QJsonObject envelope = job->spec.envelope(result);
-    auto record = job->spec.record;
-    auto done = job->spec.done;
+    const QString outcome = error ? Automation::errorCodeName(error->code) : QStringLiteral("ok");
     const QString id = job->spec.executionId;
-    // Evidence is on disk before the answer leaves (DESIGN.md 3), written off this thread.
-    m_evidencePool.start([this, record, envelope, outcome, message, done, result, id] {
-        const auto error = record->finalize(envelope, outcome, message);
+    auto done = std::move(job->work.done);
+    job->work.done = nullptr;
+    if (!record) {
+        // Nothing to write: answered from the event loop all the same, never from inside the
+        // call (abort, stop) that ended the job.
         QMetaObject::invokeMethod(
             this,
-            [this, done, result, error, id, outcome, dir = record->dirPath()] {
-                Result<QJsonObject> answered = result;
-                if (error) {
-                    qCWarning(lcExecutor) << "evidence for" << id << "was not written completely:" << *error;
-                    if (answered.ok())
-                        answered.value().insert(QStringLiteral("evidenceError"), *error);
-                    else
-                        answered = Error(result.error()).withDetail(QStringLiteral("evidenceError"), *error);
-                }
+            [this, done, error, id, outcome] {
                 if (done)
-                    done(answered);
+                    done(error, std::nullopt);
+                Q_EMIT jobAnswered(id, outcome);
+            },
+            Qt::QueuedConnection);
+        return;
+    }
+    const QString message = error ? error->message : QString();
+    const QJsonObject envelope = job->work.envelope ? job->work.envelope(error) : QJsonObject();
+    // Evidence is on disk before the answer leaves, written off this thread.
+    m_evidencePool.start([this, record, envelope, outcome, message, done, error, id] {
+        const auto written = record->finalize(envelope, outcome, message);
+        QMetaObject::invokeMethod(
+            this,
+            [this, done, error, written, id, outcome] {
+                if (written)
+                    qCWarning(lcExecutor) << "evidence for" << id << "was not written completely:" << *written;
+                if (done)
+                    done(error, written);
                 Q_EMIT jobAnswered(id, outcome);
             },
             Qt::QueuedConnection);
     });
 }
 
-void Executor::onWorkerFinished(const std::shared_ptr<Job>& job, const Result<QJsonObject>& result)
+void Executor::onWorkerFinished(const std::shared_ptr<Job>& job, const std::optional<Error>& error)
 {
     if (m_running == job)
         m_running.reset();
     if (job->answered) {
         // Answered earlier (timeout, abort): keep the late return in the trace for the record.
-        job->spec.record->trace(
-            QStringLiteral("backend_returned_after_answer"), 0, result.ok(),
-            QJsonObject{{QStringLiteral("outcome"),
-                         result.ok() ? QStringLiteral("ok") : Automation::errorCodeName(result.error().code)}});
-        auto record = job->spec.record;
-        m_evidencePool.start([record] { record->rewriteTrace(); });
+        if (auto record = job->spec.record) {
+            record->trace(QStringLiteral("backend_returned_after_answer"), 0, !error,
+                          QJsonObject{{QStringLiteral("outcome"), error ? Automation::errorCodeName(error->code)
+                                                                        : QStringLiteral("ok")}});
+            m_evidencePool.start([record] { record->rewriteTrace(); });
+        }
     } else {
-        answer(job, result);
+        answer(job, error);
     }
     pump();
 }

@@ -4,6 +4,7 @@
 #include "DesktopBackend.h"
 #include "ElementCache.h"
 #include "ExecutionRecord.h"
+#include "Locator.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -16,50 +17,36 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 class QTimer;
 
 namespace Bridge {
 
-/// What a job may use while it runs on the worker thread.
-struct JobContext
-{
-    Automation::DesktopBackend& backend;
-    Automation::CallContext call;
-    Evidence::ExecutionRecord& record;
-    ElementCache& elements;
-};
+using Automation::JobContext;
 
-using JobFunction = std::function<Automation::Result<QJsonObject>(JobContext&)>;
-/// Called on the owner thread with the response envelope, after the evidence is on disk.
-using JobCompletion = std::function<void(const Automation::Result<QJsonObject>& result)>;
+/// A typed job: runs on the worker thread, returns its result or a contract error.
+template <typename T> using TypedJob = std::function<Automation::Result<T>(JobContext&)>;
+/// Gets a job's answer on the owner thread, after its evidence (if any) is on disk.
+template <typename T> using TypedCompletion = std::function<void(const Automation::Result<T>&)>;
 
-/// One queued execution (contract 5.x side of DESIGN.md 3).
+/// A job's place in the queue and what it keeps.
 struct JobSpec
 {
     QString executionId;
     QString method;
+    /// The connection whose going away aborts the job (0: none).
     quint64 connectionId = 0;
     int timeoutMs = 60000;
     /// Injects input: once started, a timeout or an abort may come after the effect, so such
     /// answers are never retryable (docs/architecture.md, "Honest outcomes").
     bool sideEffect = false;
     QDeadlineTimer deadline;
+    /// The execution's evidence, or null for a job that keeps none (read-only work for the
+    /// host's own windows): its steps then go to a NullTrace.
     std::shared_ptr<Evidence::ExecutionRecord> record;
-    JobFunction run;
-    JobCompletion done;
-    /// Builds the response envelope written to response.json.
-    std::function<QJsonObject(const Automation::Result<QJsonObject>&)> envelope;
 };
-
-/// A read-only look at the desktop (no evidence, no queue slot, no side effect): runs on the
-/// worker between jobs with the backend and the element cache.
-using InspectFunction = std::function<Automation::Result<QJsonObject>(
-    Automation::DesktopBackend& backend, const ElementCache& elements, const Automation::CallContext& call)>;
-/// Gets an InspectFunction's result on the owner thread; DESKTOP_TIMEOUT when it did not finish
-/// in time, DESKTOP_ABORTED when everything was stopped meanwhile.
-using InspectCompletion = std::function<void(const Automation::Result<QJsonObject>& result)>;
 
 struct ExecutorOptions
 {
@@ -83,8 +70,13 @@ public:
     Executor(BackendFactory factory, ExecutorOptions options = {}, QObject* parent = nullptr);
     ~Executor() override;
 
-    /// Queues a job; DESKTOP_HOST_NOT_READY (retryable) when the queue is full.
-    std::optional<Automation::Error> submit(JobSpec spec);
+    /// Queues a job; DESKTOP_HOST_NOT_READY (retryable) when the queue is full. `done` is called
+    /// exactly once on the owner thread (with DESKTOP_TIMEOUT at the deadline even while the
+    /// job is stuck in the backend, DESKTOP_ABORTED on abort/stop). With a record, `envelope`
+    /// builds response.json from the answer and the answer waits until the evidence is written.
+    template <typename T>
+    std::optional<Automation::Error> submit(JobSpec spec, TypedJob<T> run, TypedCompletion<T> done,
+                                            std::function<QJsonObject(const Automation::Result<T>&)> envelope = {});
     /// The error submit() would answer for `executionId` now, without queueing anything (so a
     /// confirmation token is not spent on a request that cannot be queued).
     std::optional<Automation::Error> admission(const QString& executionId) const;
@@ -94,7 +86,8 @@ public:
     AbortOutcome abort(const QString& executionId);
     /// Why everything is aborted: `details.reason` "stop" (desktop.stop) or "shutdown".
     enum class AbortAllReason { Stop, Shutdown };
-    /// Called for each aborted job before it answers, e.g. to add an audit step to its evidence.
+    /// Called for each aborted job that keeps evidence, before it answers (e.g. to add an audit
+    /// step to its trace).
     using AbortHook = std::function<void(const QString& executionId, Evidence::ExecutionRecord& record)>;
     /// Aborts every running and queued job (shutdown, emergency stop); each answers
     /// DESKTOP_ABORTED. The cancel flags are set before this returns.
@@ -111,7 +104,9 @@ public:
     /// Runs `inspect` on the worker after the jobs already handed to it, within `timeoutMs`
     /// (its CallContext carries that deadline). `done` is called exactly once on the owner
     /// thread: with the result, or with an error at the deadline while the worker is still busy.
-    void inspect(int timeoutMs, InspectFunction inspect, InspectCompletion done);
+    /// Nothing is kept (a NullTrace); `done` gets DESKTOP_TIMEOUT when it did not finish in time,
+    /// DESKTOP_ABORTED when everything was stopped meanwhile.
+    template <typename T> void inspect(int timeoutMs, TypedJob<T> inspect, TypedCompletion<T> done);
 
     /// Runs `configure` on the worker thread with the backend, after the jobs already handed to
     /// the worker (never during one). Capture values only: it runs on another thread.
@@ -129,6 +124,20 @@ Q_SIGNALS:
     void jobAnswered(const QString& executionId, const QString& outcome);
 
 private:
+    /// A job with its type erased: the typed value waits in the closures' shared slot.
+    struct ErasedJob
+    {
+        std::function<std::optional<Automation::Error>(JobContext&)> run;
+        std::function<QJsonObject(const std::optional<Automation::Error>&)> envelope;
+        std::function<void(const std::optional<Automation::Error>&, const std::optional<QString>& evidenceError)>
+            done;
+    };
+    template <typename T>
+    static ErasedJob erase(TypedJob<T> run, TypedCompletion<T> done,
+                           std::function<QJsonObject(const Automation::Result<T>&)> envelope);
+    std::optional<Automation::Error> submitErased(JobSpec spec, ErasedJob job);
+    void inspectErased(int timeoutMs, ErasedJob job);
+
     struct Job;
     struct OwnerLink;
     struct Inspection;
@@ -136,8 +145,8 @@ private:
 
     static QString key(const QString& executionId);
     void pump();
-    void answer(const std::shared_ptr<Job>& job, const Automation::Result<QJsonObject>& given);
-    void onWorkerFinished(const std::shared_ptr<Job>& job, const Automation::Result<QJsonObject>& result);
+    void answer(const std::shared_ptr<Job>& job, const std::optional<Automation::Error>& given);
+    void onWorkerFinished(const std::shared_ptr<Job>& job, const std::optional<Automation::Error>& error);
     void onDeadline(const std::shared_ptr<Job>& job);
     void rememberFinished(const QString& executionId);
     void setBackendInfo(const Automation::BackendInfo& info);
@@ -157,5 +166,56 @@ private:
     Automation::BackendInfo m_backendInfo;
     bool m_shutDown = false;
 };
+
+template <typename T>
+Executor::ErasedJob Executor::erase(TypedJob<T> run, TypedCompletion<T> done,
+                                    std::function<QJsonObject(const Automation::Result<T>&)> envelope)
+{
+    // Written by the worker before it reports back, read on the owner thread after that.
+    auto slot = std::make_shared<std::optional<T>>();
+    auto resultOf = [slot](const std::optional<Automation::Error>& error) -> Automation::Result<T> {
+        if (error)
+            return *error;
+        return **slot;
+    };
+    ErasedJob job;
+    job.run = [run = std::move(run), slot](JobContext& context) -> std::optional<Automation::Error> {
+        auto result = run(context);
+        if (!result)
+            return result.error();
+        *slot = std::move(result.value());
+        return std::nullopt;
+    };
+    if (envelope)
+        job.envelope = [envelope = std::move(envelope), resultOf](const std::optional<Automation::Error>& error) {
+            return envelope(resultOf(error));
+        };
+    job.done = [done = std::move(done), resultOf](const std::optional<Automation::Error>& error,
+                                                  const std::optional<QString>& evidenceError) {
+        if (!done)
+            return;
+        Automation::Result<T> result = resultOf(error);
+        if (evidenceError) {
+            if (!result.ok())
+                result = Automation::Error(result.error()).withDetail(QStringLiteral("evidenceError"), *evidenceError);
+            else if constexpr (std::is_same_v<T, QJsonObject>)
+                result.value().insert(QStringLiteral("evidenceError"), *evidenceError);
+        }
+        done(result);
+    };
+    return job;
+}
+
+template <typename T>
+std::optional<Automation::Error> Executor::submit(JobSpec spec, TypedJob<T> run, TypedCompletion<T> done,
+                                                  std::function<QJsonObject(const Automation::Result<T>&)> envelope)
+{
+    return submitErased(std::move(spec), erase<T>(std::move(run), std::move(done), std::move(envelope)));
+}
+
+template <typename T> void Executor::inspect(int timeoutMs, TypedJob<T> inspect, TypedCompletion<T> done)
+{
+    inspectErased(timeoutMs, erase<T>(std::move(inspect), std::move(done), {}));
+}
 
 } // namespace Bridge

@@ -1,24 +1,26 @@
 #pragma once
 
-#include "Executor.h"
+#include "ExecutionRecord.h"
+#include "Operations.h"
 #include "Params.h"
+
+#include <functional>
 
 namespace Bridge::Methods {
 
-/// The work of each queued contract method, run on the worker thread (contract 5.3-5.8).
-JobFunction observe(ObserveParams params);
-JobFunction find(FindParams params);
-JobFunction click(ClickParams params);
-JobFunction typeText(TypeTextParams params);
-JobFunction hotkey(HotkeyParams params);
-JobFunction waitUntil(WaitUntilParams params);
+/// The work of a queued contract method: typed params -> the engine's operation -> the JSON
+/// result, run on the worker thread with the execution's evidence (its trace is the record).
+using MethodJob = std::function<Automation::Result<QJsonObject>(Automation::JobContext&, Evidence::ExecutionRecord&)>;
 
-/// Whether typeText with `params` would type into a secure element, found read-only (no
-/// focus change, no evidence): {"secure": bool, "why": "elementRef"|"selector"|"focused"}, or
-/// an error when the target cannot be resolved now (then the text must be treated as secret).
-InspectFunction secureTarget(TypeTextParams params);
+MethodJob observe(ObserveParams params);
+MethodJob find(FindParams params);
+MethodJob click(ClickParams params);
+MethodJob typeText(TypeTextParams params);
+MethodJob hotkey(HotkeyParams params);
+MethodJob waitUntil(WaitUntilParams params);
 
-/// Bounds used when a method searches for elements (find, click/typeText by selector, waitUntil).
-Automation::SnapshotBounds searchBounds(const Automation::CallContext& call, bool includeText);
+/// The engine's request for typeText params (also used for the read-only look at its target
+/// before a confirmation dialog shows the text).
+Automation::Operations::TypeRequest typeRequest(const TypeTextParams& params);
 
 } // namespace Bridge::Methods

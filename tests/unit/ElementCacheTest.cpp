@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 using namespace Automation;
-using Bridge::ElementCache;
+using Automation::ElementCache;
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <deque>
 #include <optional>
 
-namespace Bridge {
+namespace Automation {
 
 /// Remembers the elements of recent snapshots so an elementRef from one request can be used
 /// by the next (contract 4.5). Owned by the executor's worker thread.
@@ -24,14 +24,14 @@ public:
     {
         /// elementId, role, title, frame and handle are set; a secure element (Node::isSecure
         /// when it was seen) has StateSecure.
-        Automation::Node node;
-        Automation::ResolvedRoute route;
+        Node node;
+        ResolvedRoute route;
     };
 
     explicit ElementCache(qsizetype capacity = 50000) : m_capacity(capacity) {}
 
     /// Gives every node of `snapshot` a fresh elementId ("e:N") and remembers it.
-    void adopt(Automation::Snapshot& snapshot, const Automation::ResolvedRoute& route);
+    void adopt(Snapshot& snapshot, const ResolvedRoute& route);
     std::optional<Entry> find(const QString& elementId) const;
     qsizetype size() const { return static_cast<qsizetype>(m_elements.size()); }
 
@@ -41,13 +41,13 @@ private:
         QString handle;
         QString role;
         QString title;
-        Automation::Frame frame;
+        Frame frame;
         bool secure = false;
     };
     struct Route
     {
         quint64 firstId = 0; ///< the first element of its snapshot
-        Automation::ResolvedRoute route;
+        ResolvedRoute route;
     };
 
     /// The held copy of `text`, shared by every element that uses it.
@@ -62,4 +62,4 @@ private:
     QHash<QString, qsizetype> m_strings; ///< each held string and how many elements use it
 };
 
-} // namespace Bridge
+} // namespace Automation

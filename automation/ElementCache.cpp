@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace Bridge {
+namespace Automation {
 
 QString ElementCache::hold(const QString& text)
 {
@@ -80,4 +80,4 @@ std::optional<ElementCache::Entry> ElementCache::find(const QString& elementId) 
     return entry;
 }
 
-} // namespace Bridge
+} // namespace Automation

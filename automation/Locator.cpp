@@ -1,0 +1,246 @@
+#include "Locator.h"
+
+#include "SelectorEngine.h"
+
+namespace Automation {
+
+namespace {
+
+QString describeFingerprintChange(const Node& was, const Node& now)
+{
+    QStringList changes;
+    if (was.role != now.role)
+        changes.append(QStringLiteral("role %1 -> %2").arg(was.role, now.role));
+    if (was.title != now.title)
+        changes.append(QStringLiteral("title \"%1\" -> \"%2\"").arg(was.title, now.title));
+    if (!(was.frame == now.frame))
+        changes.append(QStringLiteral("frame moved or resized"));
+    return changes.join(QStringLiteral("; "));
+}
+
+} // namespace
+
+SnapshotBounds searchBounds(const CallContext& call, bool includeText)
+{
+    SnapshotBounds bounds;
+    bounds.maxDepth = 64;
+    bounds.maxNodes = 20000;
+    bounds.maxWallTimeMs = static_cast<int>(std::min<qint64>(call.remainingMs(), 30000));
+    bounds.includeText = includeText;
+    return bounds;
+}
+
+Route Locator::routeFor(Route spec, const std::optional<ElementRefSpec>& ref) const
+{
+    if (ref && !spec.bundleId && !spec.pid) {
+        if (const auto cached = m_ctx.elements.find(ref->elementId))
+            spec.pid = cached->route.pid;
+    }
+    return spec;
+}
+
+Result<ResolvedRoute> Locator::resolveRoute(const Route& route, bool sideEffect)
+{
+    TraceStep step(m_ctx.trace, QStringLiteral("route.resolve"));
+    auto resolved = m_ctx.backend.resolveRoute(route, m_ctx.call);
+    if (!resolved) {
+        step.finish(false, resolved.error().toJson());
+        return resolved;
+    }
+    step.finish(true, resolved->toJson());
+
+    const auto policy =
+        route.focusPolicy ? route.focusPolicy : (sideEffect ? std::optional(FocusPolicy::FocusIfNeeded) : std::nullopt);
+    if (!policy || resolved->windowFocused)
+        return resolved;
+    const QJsonObject where{{QStringLiteral("focusPolicy"), focusPolicyName(*policy)},
+                            {QStringLiteral("route"), resolved->toJson()}};
+    if (*policy == FocusPolicy::FailIfNotFocused)
+        return Error::make(ErrorCode::FocusLost,
+                           QStringLiteral("the target window \"%1\" is not focused").arg(resolved->windowTitle), where);
+    TraceStep focus(m_ctx.trace, QStringLiteral("route.focus"));
+    if (auto stop = m_ctx.call.checkpoint())
+        return *stop;
+    const auto focused = m_ctx.backend.focusWindow(resolved.value(), m_ctx.call);
+    if (!focused) {
+        focus.finish(false, focused.error().toJson());
+        return focused.error();
+    }
+    if (*policy == FocusPolicy::RequireFocused) {
+        auto again = m_ctx.backend.resolveRoute(route, m_ctx.call);
+        if (!again)
+            return again;
+        if (!again->windowFocused || again->pid != resolved->pid) {
+            focus.finish(false);
+            return Error::make(ErrorCode::FocusLost,
+                               QStringLiteral("the target window \"%1\" did not take focus").arg(resolved->windowTitle),
+                               where);
+        }
+        resolved = again;
+    } else {
+        resolved->windowFocused = true;
+    }
+    focus.finish(true);
+    return resolved;
+}
+
+Result<Snapshot> Locator::snapshot(const ResolvedRoute& route, const SnapshotBounds& bounds)
+{
+    TraceStep step(m_ctx.trace, QStringLiteral("snapshot"));
+    if (auto stop = m_ctx.call.checkpoint())
+        return *stop;
+    auto snapshot = m_ctx.backend.snapshot(route, bounds, m_ctx.call);
+    if (!snapshot) {
+        step.finish(false, snapshot.error().toJson());
+        return snapshot;
+    }
+    m_ctx.elements.adopt(snapshot.value(), route);
+    step.finish(true, snapshot->metadataJson());
+    return snapshot;
+}
+
+Result<QList<Candidate>> Locator::search(Snapshot& snapshot, const Selector& selector)
+{
+    TraceStep step(m_ctx.trace, QStringLiteral("select"));
+    Selector loose = selector;
+    loose.enabledOnly = loose.visibleOnly = false;
+    const QList<Candidate> first = SelectorEngine::match(snapshot, loose);
+    QList<int> indexes;
+    for (const auto& c : first) {
+        if (!snapshot.nodes.at(c.nodeIndex).detailed && indexes.size() < 200)
+            indexes.append(c.nodeIndex);
+    }
+    std::sort(indexes.begin(), indexes.end());
+    if (!indexes.isEmpty()) {
+        TraceStep detail(m_ctx.trace, QStringLiteral("select.details"));
+        const auto done = m_ctx.backend.completeNodes(snapshot, indexes, m_ctx.call);
+        detail.finish(done.ok(), QJsonObject{{QStringLiteral("nodes"), static_cast<int>(indexes.size())}});
+        if (!done) {
+            step.finish(false, done.error().toJson());
+            return done.error();
+        }
+    }
+    QList<Candidate> ranked = SelectorEngine::match(snapshot, selector);
+    ranked.removeIf([&](const Candidate& c) { return !snapshot.nodes.at(c.nodeIndex).detailed; });
+    step.finish(true, QJsonObject{{QStringLiteral("matched"), static_cast<int>(ranked.size())}});
+    return ranked;
+}
+
+Result<ResolvedTarget> Locator::resolveTarget(ResolvedRoute& route, const TargetSpec& target)
+{
+    ResolvedTarget out;
+    // Text is read only when the selector matches on it.
+    SnapshotBounds bounds = searchBounds(m_ctx.call, target.selector && target.selector->needsText());
+    bounds.searchOnly = true;
+    auto fresh = snapshot(route, bounds);
+    if (!fresh)
+        return fresh.error();
+    out.snapshot = fresh.value();
+
+    if (target.elementRef) {
+        const auto& ref = *target.elementRef;
+        TraceStep step(m_ctx.trace, QStringLiteral("target.elementRef"));
+        const std::optional<ElementCache::Entry> cached = m_ctx.elements.find(ref.elementId);
+        const QString wanted = ref.fingerprint ? *ref.fingerprint : (cached ? fingerprintOf(cached->node) : QString());
+        // Fingerprints need frames: read the details of the nodes that could be this element
+        // (same handle, or same role and title).
+        {
+            QList<int> indexes;
+            const auto parts = wanted.split(QLatin1Char('|'));
+            for (int i = 0; i < out.snapshot.nodes.size(); ++i) {
+                const Node& node = out.snapshot.nodes.at(i);
+                if (node.detailed)
+                    continue;
+                const bool sameHandle = cached && !node.handle.isEmpty() && node.handle == cached->node.handle;
+                const bool sameText = parts.size() >= 2 && node.role == parts.at(0) && node.title == parts.at(1);
+                if ((sameHandle || sameText) && indexes.size() < 200)
+                    indexes.append(i);
+            }
+            if (!indexes.isEmpty()) {
+                const auto done = m_ctx.backend.completeNodes(out.snapshot, indexes, m_ctx.call);
+                if (!done)
+                    return done.error();
+            }
+        }
+        if (auto err = m_ctx.trace.keepTree(out.snapshot))
+            return *err;
+        // The same element (same backend handle) with the same fingerprint.
+        if (cached) {
+            for (const auto& node : out.snapshot.nodes) {
+                if (node.handle == cached->node.handle && !node.handle.isEmpty()) {
+                    if (wanted.isEmpty() || fingerprintOf(node) == wanted) {
+                        out.node = node;
+                        out.via = QStringLiteral("elementRef");
+                        step.finish(true, QJsonObject{{QStringLiteral("elementId"), ref.elementId}});
+                        return out;
+                    }
+                    break;
+                }
+            }
+        }
+        // Re-resolve once: a unique element of the fresh snapshot with the same fingerprint.
+        QList<int> same;
+        for (int i = 0; i < out.snapshot.nodes.size(); ++i) {
+            if (!wanted.isEmpty() && fingerprintOf(out.snapshot.nodes.at(i)) == wanted)
+                same.append(i);
+        }
+        if (same.size() == 1) {
+            out.node = out.snapshot.nodes.at(same.first());
+            out.via = QStringLiteral("elementRef:reresolved");
+            step.finish(true, QJsonObject{{QStringLiteral("elementId"), ref.elementId},
+                                          {QStringLiteral("reresolvedTo"), out.node.elementId}});
+            return out;
+        }
+        if (!target.selector) {
+            QJsonObject details{{QStringLiteral("elementId"), ref.elementId},
+                                {QStringLiteral("fingerprint"), wanted},
+                                {QStringLiteral("known"), cached.has_value()},
+                                {QStringLiteral("sameFingerprintCount"), static_cast<int>(same.size())}};
+            QString what =
+                cached ? QStringLiteral("the element is gone") : QStringLiteral("the elementId is unknown or expired");
+            if (cached) {
+                for (const auto& node : out.snapshot.nodes) {
+                    if (node.handle == cached->node.handle && !node.handle.isEmpty()) {
+                        what = QStringLiteral("the element changed: ") + describeFingerprintChange(cached->node, node);
+                        details.insert(QStringLiteral("currentFingerprint"), fingerprintOf(node));
+                        break;
+                    }
+                }
+            }
+            if (same.size() > 1)
+                what = QStringLiteral("%1 elements now share the fingerprint").arg(same.size());
+            details.insert(QStringLiteral("change"), what);
+            step.finish(false, details);
+            return Error::make(
+                ErrorCode::StaleSnapshot,
+                QStringLiteral("elementRef %1 is stale: %2; observe or find again").arg(ref.elementId, what), details);
+        }
+        step.finish(false, QJsonObject{{QStringLiteral("fallback"), QStringLiteral("selector")}});
+    }
+
+    TraceStep step(m_ctx.trace, QStringLiteral("target.selector"));
+    auto searched = search(out.snapshot, *target.selector);
+    if (!searched)
+        return searched.error();
+    out.candidates = searched.value();
+    if (!target.elementRef) {
+        if (auto err = m_ctx.trace.keepTree(out.snapshot))
+            return *err;
+    }
+    if (auto err = m_ctx.trace.keepCandidates(out.snapshot, *target.selector, out.candidates, target.selectorJson))
+        return *err;
+    if (out.candidates.isEmpty()) {
+        QJsonObject details{{QStringLiteral("selector"), target.selectorJson},
+                            {QStringLiteral("nodeCount"), static_cast<int>(out.snapshot.nodes.size())},
+                            {QStringLiteral("truncated"), out.snapshot.truncated}};
+        step.finish(false, details);
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no element matches the selector"), details);
+    }
+    out.node = out.snapshot.nodes.at(out.candidates.first().nodeIndex);
+    out.via = QStringLiteral("selector");
+    step.finish(true, QJsonObject{{QStringLiteral("elementId"), out.node.elementId},
+                                  {QStringLiteral("matched"), static_cast<int>(out.candidates.size())}});
+    return out;
+}
+
+} // namespace Automation

@@ -1,0 +1,96 @@
+#pragma once
+
+#include "CallContext.h"
+#include "DesktopBackend.h"
+#include "ElementCache.h"
+#include "Trace.h"
+#include "Types.h"
+
+#include <QJsonObject>
+#include <QList>
+
+#include <optional>
+
+namespace Automation {
+
+/// What an engine operation may use while it runs on the worker thread: the backend, the
+/// request's deadline and cancel flag, where to report its steps, and the element cache that
+/// makes elementRefs from earlier operations usable.
+struct JobContext
+{
+    DesktopBackend& backend;
+    CallContext call;
+    Trace& trace;
+    ElementCache& elements;
+};
+
+/// An elementRef as a caller hands it back: the id an earlier snapshot gave, and optionally the
+/// fingerprint it had then.
+struct ElementRefSpec
+{
+    QString elementId;
+    std::optional<QString> fingerprint;
+};
+
+/// The element an action is for: an elementRef, a selector, or both (the ref first, the
+/// selector as the fallback when the ref is stale). `selectorJson` is the selector as the
+/// caller wrote it, kept with the candidates.
+struct TargetSpec
+{
+    std::optional<ElementRefSpec> elementRef;
+    std::optional<Selector> selector;
+    QJsonObject selectorJson;
+};
+
+/// The element found for a TargetSpec, how, and what it was found in.
+struct ResolvedTarget
+{
+    Node node;
+    QString via; ///< "elementRef", "elementRef:reresolved", "selector"
+    Snapshot snapshot;
+    QList<Candidate> candidates; ///< ranked; empty when the elementRef was used
+};
+
+/// Bounds used when an operation searches for elements (find, click/typeText by selector,
+/// waitUntil): deep and wide, within the request's remaining time (at most 30 s).
+SnapshotBounds searchBounds(const CallContext& call, bool includeText);
+
+/// Finds things on the desktop: the route's window (with its focus policy), a snapshot of it,
+/// the elements a selector matches (ranked), and the one element an action is for. Every step
+/// goes to the context's trace; the trees and candidates decided on go to it too.
+class Locator
+{
+public:
+    explicit Locator(JobContext& context) : m_ctx(context) {}
+
+    /// `spec`, or the app of a cached elementRef when `spec` names none (an elementRef names
+    /// its app: without an explicit route, act there).
+    Route routeFor(Route spec, const std::optional<ElementRefSpec>& ref) const;
+
+    /// Resolves the route and applies its focus policy:
+    ///  focusIfNeeded    raise and focus the window when it is not focused (the default for
+    ///                   side effects, `sideEffect` true);
+    ///  requireFocused   the same, then DESKTOP_FOCUS_LOST if it still is not focused;
+    ///  failIfNotFocused never change focus; DESKTOP_FOCUS_LOST when it is not already focused.
+    /// Read-only operations without a policy never change focus.
+    Result<ResolvedRoute> resolveRoute(const Route& route, bool sideEffect);
+
+    /// A snapshot of the route's window; its elements get ids in the element cache.
+    Result<Snapshot> snapshot(const ResolvedRoute& route, const SnapshotBounds& bounds);
+
+    /// A two-phase search: a first match on what a search-only snapshot has, the candidates'
+    /// details read (at most 200), then the final ranking (states count in it).
+    Result<QList<Candidate>> search(Snapshot& snapshot, const Selector& selector);
+
+    /// The element `target` names, from a fresh snapshot. An elementRef is used when its element
+    /// is still there with the same fingerprint; otherwise it is re-resolved once (a unique
+    /// element with that fingerprint), then the selector is tried when there is one, else
+    /// DESKTOP_STALE_SNAPSHOT says what changed. No match for the selector is
+    /// DESKTOP_ELEMENT_NOT_FOUND.
+    Result<ResolvedTarget> resolveTarget(ResolvedRoute& route, const TargetSpec& target);
+
+private:
+    JobContext& m_ctx;
+};
+
+} // namespace Automation

@@ -1,0 +1,401 @@
+#include "Operations.h"
+
+#include "SelectorEngine.h"
+
+#include <QCryptographicHash>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QJsonArray>
+#include <QThread>
+
+#include <algorithm>
+#include <future>
+
+namespace Automation::Operations {
+
+namespace {
+
+// A screenshot given to the trace under `name`; the step says its size and time.
+Result<Screenshot> screenshot(JobContext& ctx, const QString& name)
+{
+    TraceStep step(ctx.trace, QStringLiteral("screenshot:") + name);
+    auto shot = ctx.backend.screenshot(ctx.call);
+    if (!shot) {
+        step.finish(false, shot.error().toJson());
+        return shot.error();
+    }
+    if (auto err = ctx.trace.keepImage(name, shot->png))
+        return *err;
+    step.finish(true, QJsonObject{{QStringLiteral("width"), shot->width},
+                                  {QStringLiteral("height"), shot->height},
+                                  {QStringLiteral("takenAt"), shot->takenAt.toString(Qt::ISODateWithMs)}});
+    return shot;
+}
+
+// How many pixels of `frame` differ between two screenshots (a pointer click's evidence).
+std::optional<QJsonObject> pixelDiff(const QByteArray& beforePng, const QByteArray& afterPng, const Frame& frame)
+{
+    QImage before, after;
+    if (!before.loadFromData(beforePng, "PNG") || !after.loadFromData(afterPng, "PNG") || before.size() != after.size())
+        return std::nullopt;
+    const QRect area = QRect(frame.x, frame.y, frame.width, frame.height).intersected(before.rect());
+    if (area.isEmpty())
+        return std::nullopt;
+    const QImage a = before.copy(area).convertToFormat(QImage::Format_RGB32);
+    const QImage b = after.copy(area).convertToFormat(QImage::Format_RGB32);
+    qint64 changed = 0;
+    for (int y = 0; y < a.height(); ++y) {
+        const auto* ra = reinterpret_cast<const QRgb*>(a.constScanLine(y));
+        const auto* rb = reinterpret_cast<const QRgb*>(b.constScanLine(y));
+        for (int x = 0; x < a.width(); ++x)
+            changed += ra[x] != rb[x];
+    }
+    return QJsonObject{{QStringLiteral("changedPixels"), changed},
+                       {QStringLiteral("framePixels"), static_cast<qint64>(area.width()) * area.height()}};
+}
+
+QString textDigest(const QString& text)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha256).toHex());
+}
+
+} // namespace
+
+Error afterDelivery(Error error)
+{
+    if (error.code == ErrorCode::Timeout || error.code == ErrorCode::Aborted ||
+        error.code == ErrorCode::TargetUnresponsive || error.code == ErrorCode::InternalError) {
+        error.withRetryable(false);
+        if (!error.details.contains(QStringLiteral("mayHaveHadEffect")))
+            error.withDetail(QStringLiteral("mayHaveHadEffect"), true);
+    }
+    return error;
+}
+
+Result<ObserveResult> observe(JobContext& ctx, const ObserveRequest& request)
+{
+    Locator locator(ctx);
+    auto route = locator.resolveRoute(request.route, false);
+    if (!route)
+        return route.error();
+    ObserveResult out;
+    out.route = route.value();
+    if (request.includeAxTree) {
+        auto snap = locator.snapshot(out.route, request.bounds);
+        if (!snap)
+            return snap.error();
+        out.snapshot = std::move(snap.value());
+        out.timing.insert(QStringLiteral("axTreeAt"), out.snapshot->takenAt.toString(Qt::ISODateWithMs));
+        out.timing.insert(QStringLiteral("axTreeMs"), out.snapshot->elapsedMs);
+    }
+    // The screenshot right after the tree, so both describe the same moment as closely as the
+    // tree's traversal allows; the skew is recorded. The tree is kept on another thread
+    // meanwhile (traces are thread-safe): its timing is known up front.
+    const QDateTime before = QDateTime::currentDateTimeUtc();
+    if (request.includeScreenshot) {
+        out.timing.insert(QStringLiteral("screenshotAt"), before.toString(Qt::ISODateWithMs));
+        if (out.snapshot)
+            out.timing.insert(QStringLiteral("skewMs"), out.snapshot->takenAt.msecsTo(before));
+    }
+    std::future<std::optional<Error>> tree;
+    if (out.snapshot) {
+        tree = std::async(std::launch::async, [&ctx, &out] {
+            return ctx.trace.keepTree(*out.snapshot, QJsonObject{{QStringLiteral("timing"), out.timing}});
+        });
+    }
+    if (request.includeScreenshot) {
+        auto shot = screenshot(ctx, QStringLiteral("observe.png"));
+        if (tree.valid())
+            tree.wait();
+        if (!shot)
+            return shot.error();
+        out.screenshot = std::move(shot.value());
+    }
+    if (tree.valid()) {
+        if (auto err = tree.get())
+            return *err;
+    }
+    return out;
+}
+
+Result<FindResult> find(JobContext& ctx, const FindRequest& request)
+{
+    Locator locator(ctx);
+    auto route = locator.resolveRoute(request.route, false);
+    if (!route)
+        return route.error();
+    SnapshotBounds bounds = searchBounds(ctx.call, request.selector.needsText());
+    bounds.searchOnly = true;
+    auto snapshot = locator.snapshot(route.value(), bounds);
+    if (!snapshot)
+        return snapshot.error();
+    auto searched = locator.search(snapshot.value(), request.selector);
+    if (!searched)
+        return searched.error();
+    if (auto err = ctx.trace.keepTree(snapshot.value()))
+        return *err;
+    if (auto err = ctx.trace.keepCandidates(snapshot.value(), request.selector, searched.value(), request.selectorJson))
+        return *err;
+    return FindResult{route.value(), std::move(snapshot.value()), std::move(searched.value())};
+}
+
+Result<ClickResult> click(JobContext& ctx, const ClickRequest& request)
+{
+    Locator locator(ctx);
+    auto route = locator.resolveRoute(locator.routeFor(request.route, request.target.elementRef), true);
+    if (!route)
+        return route.error();
+    auto target = locator.resolveTarget(route.value(), request.target);
+    if (!target)
+        return target.error();
+    ClickResult out;
+    const Node& node = target->node;
+    if (auto stop = ctx.call.checkpoint())
+        return *stop;
+
+    Result<ActionOutcome> outcome = Error::make(ErrorCode::InternalError, QStringLiteral("no click attempted"));
+    {
+        TraceStep step(ctx.trace, QStringLiteral("click.press"));
+        outcome = ctx.backend.press(route.value(), node, ctx.call);
+        step.finish(outcome.ok(),
+                    outcome.ok() ? QJsonObject{{QStringLiteral("details"), outcome->details},
+                                               {QStringLiteral("verification"), outcome->verification.toJson()}}
+                                 : outcome.error().toJson());
+    }
+    const bool noAction = !outcome && outcome.error().details.value(QStringLiteral("reason")) ==
+                                          QJsonValue(QStringLiteral("no_action"));
+    if (noAction && request.allowCoordinateFallback) {
+        if (node.frame.isEmpty())
+            return Error::make(ErrorCode::ElementNotFound,
+                               QStringLiteral("the element has no action and no on-screen frame to click"),
+                               QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_frame")},
+                                           {QStringLiteral("element"), ElementRef::fromNode(node).toJson()}});
+        // Coordinates are the last resort: always with before/after screenshots.
+        auto before = screenshot(ctx, QStringLiteral("before.png"));
+        if (!before)
+            return before.error();
+        out.beforeImage = QStringLiteral("before.png");
+        if (auto stop = ctx.call.checkpoint())
+            return *stop;
+        TraceStep step(ctx.trace, QStringLiteral("click.pointer"));
+        outcome = ctx.backend.clickAt(route.value(), node.frame.center(), ctx.call, &node);
+        step.finish(outcome.ok(), outcome.ok() ? outcome->verification.toJson() : outcome.error().toJson());
+        if (!outcome)
+            return afterDelivery(outcome.error());
+        auto after = screenshot(ctx, QStringLiteral("after.png"));
+        if (!after)
+            return afterDelivery(after.error());
+        out.afterImage = QStringLiteral("after.png");
+        // The pointer's own evidence: did the element's pixels change?
+        if (const auto diff = pixelDiff(before->png, after->png, node.frame)) {
+            Verification& v = outcome->verification;
+            v.observed.insert(QStringLiteral("pixelDiff"), *diff);
+            // Pixels alone do not confirm: the pointer's hover changes them too. They do mean
+            // "not nothing", so a no-op becomes unverifiable.
+            if (v.effect == Effect::SuspectedNoop && diff->value(QStringLiteral("changedPixels")).toInteger() > 0) {
+                v.effect = Effect::Unverifiable;
+                v.reason = QStringLiteral("only the element's pixels changed, which the pointer's hover alone can do");
+            }
+        }
+    }
+    if (!outcome)
+        return noAction ? outcome.error() : afterDelivery(outcome.error());
+    out.route = route.value();
+    out.target = std::move(target.value());
+    out.outcome = std::move(outcome.value());
+    return out;
+}
+
+Result<TypeResult> typeText(JobContext& ctx, const TypeRequest& request)
+{
+    Locator locator(ctx);
+    auto route = locator.resolveRoute(
+        locator.routeFor(request.route, request.target ? request.target->elementRef : std::nullopt), true);
+    if (!route)
+        return route.error();
+    TypeResult out;
+    if (request.target) {
+        auto resolved = locator.resolveTarget(route.value(), *request.target);
+        if (!resolved)
+            return resolved.error();
+        out.target = std::move(resolved.value());
+    }
+    if (auto stop = ctx.call.checkpoint())
+        return *stop;
+    // The text itself never reaches the trace, only its length and digest; and text typed into
+    // a secure element is forgotten by whatever kept it, whatever the settings say
+    // (docs/architecture.md, "Secure elements").
+    out.textInfo = QJsonObject{{QStringLiteral("length"), static_cast<int>(request.text.size())},
+                               {QStringLiteral("sha256"), textDigest(request.text)}};
+    if (out.target && out.target->node.isSecure()) {
+        QJsonObject redacted = out.textInfo;
+        redacted.insert(QStringLiteral("redacted"), true);
+        redacted.insert(QStringLiteral("reason"), QStringLiteral("secure_element"));
+        if (auto err = ctx.trace.forgetSecureText(redacted))
+            return *err;
+    }
+    TraceStep step(ctx.trace, QStringLiteral("type"));
+    auto outcome = ctx.backend.typeText(route.value(), out.target ? &out.target->node : nullptr, request.text,
+                                        TypeOptions{request.clearBefore}, ctx.call);
+    if (!outcome) {
+        step.finish(false, outcome.error().toJson());
+        return afterDelivery(outcome.error());
+    }
+    step.finish(true, QJsonObject{{QStringLiteral("path"), outcome->path},
+                                  {QStringLiteral("text"), out.textInfo},
+                                  {QStringLiteral("readBack"), outcome->readBack},
+                                  {QStringLiteral("verification"), outcome->verification.toJson()}});
+    // The delivery ladder, one trace line per path tried.
+    for (const auto& path : outcome->verification.paths) {
+        const QJsonObject p = path.toObject();
+        ctx.trace.step(QStringLiteral("type.path:") + p.value(QStringLiteral("path")).toString(), 0,
+                       p.value(QStringLiteral("effect")).toString() == QLatin1String("confirmed"), p);
+    }
+    out.route = route.value();
+    out.outcome = std::move(outcome.value());
+    return out;
+}
+
+Result<HotkeyResult> hotkey(JobContext& ctx, const HotkeyRequest& request)
+{
+    Locator locator(ctx);
+    auto route = locator.resolveRoute(request.route, true);
+    if (!route)
+        return route.error();
+    if (auto stop = ctx.call.checkpoint())
+        return *stop;
+    TraceStep step(ctx.trace, QStringLiteral("hotkey"));
+    auto outcome = ctx.backend.sendChord(route.value(), request.chord, request.delayMs, ctx.call);
+    if (!outcome) {
+        step.finish(false, outcome.error().toJson());
+        return afterDelivery(outcome.error());
+    }
+    step.finish(true, QJsonObject{{QStringLiteral("keys"), QJsonArray::fromStringList(request.chord.names())},
+                                  {QStringLiteral("verification"), outcome->verification.toJson()}});
+    return HotkeyResult{route.value(), std::move(outcome.value())};
+}
+
+Result<WaitResult> waitUntil(JobContext& ctx, const WaitRequest& request)
+{
+    Locator locator(ctx);
+    QElapsedTimer elapsed;
+    elapsed.start();
+    int polls = 0;
+    std::optional<Snapshot> last;
+    QList<Candidate> candidates;
+    std::optional<Error> lastError;
+    while (true) {
+        if (auto stop = ctx.call.checkpoint())
+            return *stop;
+        ++polls;
+        auto route = ctx.backend.resolveRoute(request.route, ctx.call);
+        if (route) {
+            SnapshotBounds bounds = searchBounds(ctx.call, request.selector.needsText());
+            bounds.searchOnly = true;
+            auto snapshot = locator.snapshot(route.value(), bounds);
+            auto searched = snapshot ? locator.search(snapshot.value(), request.selector)
+                                     : Result<QList<Candidate>>(snapshot.error());
+            if (searched) {
+                candidates = searched.value();
+                last = snapshot.value();
+                lastError.reset();
+                if (!candidates.isEmpty())
+                    break;
+            } else if (searched.error().code == ErrorCode::Aborted || searched.error().code == ErrorCode::Timeout) {
+                return searched.error();
+            } else {
+                lastError = searched.error();
+            }
+        } else {
+            // The app may not be there yet: waiting for it is part of waiting.
+            lastError = route.error();
+        }
+        const qint64 left = request.timeoutMs - elapsed.elapsed();
+        if (left <= 0) {
+            if (last) {
+                if (auto err = ctx.trace.keepTree(*last))
+                    return *err;
+            }
+            QJsonObject details{{QStringLiteral("timeoutMs"), request.timeoutMs},
+                                {QStringLiteral("elapsedMs"), elapsed.elapsed()},
+                                {QStringLiteral("polls"), polls},
+                                {QStringLiteral("matched"), 0}};
+            if (lastError)
+                details.insert(QStringLiteral("lastError"), lastError->toJson());
+            return Error::make(ErrorCode::Timeout,
+                               QStringLiteral("the condition did not hold within %1 ms").arg(request.timeoutMs),
+                               details);
+        }
+        // Sleep in short slices so an abort or the request deadline ends the wait at once.
+        QDeadlineTimer nap(std::min<qint64>(request.pollMs, left));
+        while (!nap.hasExpired() && !ctx.call.checkpoint())
+            QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(nap.remainingTime(), 1, 10)));
+    }
+    if (auto err = ctx.trace.keepTree(*last))
+        return *err;
+    if (auto err = ctx.trace.keepCandidates(*last, request.selector, candidates, request.selectorJson))
+        return *err;
+    return WaitResult{std::move(*last), std::move(candidates), elapsed.elapsed(), polls};
+}
+
+Result<SecureLook> secureTarget(JobContext& ctx, const TypeRequest& request)
+{
+    const auto answer = [](bool secure, const QString& why, const Node* node = nullptr) {
+        return SecureLook{secure, why, node ? node->role : QString()};
+    };
+    Route routeSpec = request.route;
+    std::optional<ElementCache::Entry> cached;
+    if (request.target && request.target->elementRef) {
+        cached = ctx.elements.find(request.target->elementRef->elementId);
+        if (cached && cached->node.isSecure())
+            return answer(true, QStringLiteral("elementRef"), &cached->node);
+        if (cached && !routeSpec.bundleId && !routeSpec.pid)
+            routeSpec.pid = cached->route.pid;
+    }
+    auto route = ctx.backend.resolveRoute(routeSpec, ctx.call);
+    if (!route)
+        return route.error();
+
+    if (!request.target) {
+        // Untargeted text goes to the focused element: look at it now.
+        SnapshotBounds bounds = searchBounds(ctx.call, false);
+        auto snapshot = ctx.backend.snapshot(route.value(), bounds, ctx.call);
+        if (!snapshot)
+            return snapshot.error();
+        for (const Node& node : snapshot->nodes) {
+            if (node.has(StateFocused))
+                return answer(node.isSecure(), QStringLiteral("focused"), &node);
+        }
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no element of the window has focus"));
+    }
+
+    const TargetSpec& target = *request.target;
+    SnapshotBounds bounds = searchBounds(ctx.call, target.selector && target.selector->needsText());
+    bounds.searchOnly = true;
+    auto snapshot = ctx.backend.snapshot(route.value(), bounds, ctx.call);
+    if (!snapshot)
+        return snapshot.error();
+    if (cached) {
+        for (const Node& node : snapshot->nodes) {
+            if (!node.handle.isEmpty() && node.handle == cached->node.handle)
+                return answer(node.isSecure(), QStringLiteral("elementRef"), &node);
+        }
+    }
+    if (!target.selector)
+        return Error::make(ErrorCode::StaleSnapshot, QStringLiteral("the elementRef's element is not there"));
+    // Every element the selector could land on, before states narrow it down: typing into any
+    // of them must not show the text.
+    Selector loose = *target.selector;
+    loose.enabledOnly = loose.visibleOnly = false;
+    const QList<Candidate> candidates = SelectorEngine::match(snapshot.value(), loose);
+    if (candidates.isEmpty())
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no element matches the selector"));
+    for (const Candidate& candidate : candidates) {
+        const Node& node = snapshot->nodes.at(candidate.nodeIndex);
+        if (node.isSecure())
+            return answer(true, QStringLiteral("selector"), &node);
+    }
+    return answer(false, QStringLiteral("selector"), &snapshot->nodes.at(candidates.first().nodeIndex));
+}
+
+} // namespace Automation::Operations
