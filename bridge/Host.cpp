@@ -27,7 +27,7 @@ Host::Host(HostOptions options, QObject* parent) : QObject(parent), m_options(st
     m_dispatcher->setKeepTypedText(m_options.keepTypedText);
     if (!m_options.backendSettings.isEmpty())
         configureBackend(m_options.backendSettings);
-    m_server = std::make_unique<Server>(*m_dispatcher, *m_executor, m_options.server, callers);
+    m_server = std::make_unique<Server>(*m_dispatcher, m_options.server, callers);
     connect(m_server.get(), &Server::callerRefused, this, [this](const PeerInfo& peer, const Automation::Error& error) {
         m_audit->record(QStringLiteral("caller_refused"), &peer,
                         QJsonObject{{QStringLiteral("reason"), error.details.value(QStringLiteral("reason"))},

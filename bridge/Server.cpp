@@ -212,8 +212,8 @@ void Connection::onFirstRequestTimeout()
                                              {QStringLiteral("timeoutMs"), m_server.options().firstRequestTimeoutMs}}));
 }
 
-Server::Server(Dispatcher& dispatcher, Executor& executor, ServerOptions options, CallerPolicy callers, QObject* parent)
-    : QObject(parent), m_dispatcher(dispatcher), m_executor(executor), m_options(std::move(options)),
+Server::Server(Dispatcher& dispatcher, ServerOptions options, CallerPolicy callers, QObject* parent)
+    : QObject(parent), m_dispatcher(dispatcher), m_options(std::move(options)),
       m_callers(std::move(callers))
 {
     m_idleTrim.setSingleShot(true);
@@ -515,10 +515,10 @@ void Server::admit(QLocalSocket* socket)
         return;
     }
     m_connections.insert(id, connection);
+    m_dispatcher.sessionOpened(Caller{id, connection->peer()});
     connect(connection, &Connection::closed, this, [this](quint64 closedId) {
         m_connections.remove(closedId);
-        m_executor.connectionClosed(closedId);
-        m_dispatcher.connectionClosed(closedId);
+        m_dispatcher.sessionClosed(closedId);
     });
 }
 

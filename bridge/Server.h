@@ -90,7 +90,7 @@ class Server final : public QObject
     Q_OBJECT
 
 public:
-    Server(Dispatcher& dispatcher, Executor& executor, ServerOptions options, CallerPolicy callers = CallerPolicy(),
+    Server(Dispatcher& dispatcher, ServerOptions options, CallerPolicy callers = CallerPolicy(),
            QObject* parent = nullptr);
     ~Server() override;
 
@@ -128,7 +128,6 @@ private:
     void onIdleTrim();
 
     Dispatcher& m_dispatcher;
-    Executor& m_executor;
     ServerOptions m_options;
     CallerPolicy m_callers;
     int m_listenFd = -1;

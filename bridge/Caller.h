@@ -1,0 +1,40 @@
+#pragma once
+
+#include "PeerCredentials.h"
+
+#include <QString>
+
+namespace Bridge {
+
+/// How a request reached the host. Tokens, audit and caller policy read it; each kind may have
+/// a confirmation policy of its own (the host's --confirm-policy by default).
+enum class Transport {
+    /// A client of the local socket, identified by its peer credentials.
+    LocalSocket,
+    /// The host's own windows (a person clicked in them): in process, never over a socket.
+    Gui,
+};
+
+/// Who sent a request: the transport, the connection (0 for in-process callers) and, for a
+/// socket, the peer identity pinned at connect time.
+struct Caller
+{
+    quint64 connectionId = 0;
+    PeerInfo peer;
+    Transport transport = Transport::LocalSocket;
+
+    /// The person at the host's own windows.
+    static Caller gui()
+    {
+        Caller caller;
+        caller.transport = Transport::Gui;
+        return caller;
+    }
+    bool isGui() const { return transport == Transport::Gui; }
+    /// The peer for audit lines: none for the GUI (the line says `via: gui`).
+    const PeerInfo* auditPeer() const { return isGui() ? nullptr : &peer; }
+    /// "local_socket" or "gui", as audit lines and evidence name it.
+    QString transportName() const { return isGui() ? QStringLiteral("gui") : QStringLiteral("local_socket"); }
+};
+
+} // namespace Bridge

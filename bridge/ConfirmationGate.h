@@ -1,0 +1,121 @@
+#pragma once
+
+#include "AuditLog.h"
+#include "Caller.h"
+#include "ConfirmTokens.h"
+#include "ConfirmationProvider.h"
+#include "Executor.h"
+#include "Meta.h"
+#include "Params.h"
+#include "SecuritySettings.h"
+
+#include <QHash>
+#include <QObject>
+
+#include <functional>
+
+namespace Bridge {
+
+/// What the gate needs to confirm side effects; owned by the Host.
+struct SecurityContext
+{
+    SecuritySettings settings;
+    ConfirmTokens* tokens = nullptr;
+    /// The host's confirmation policy (--confirm-policy): every kind of caller without one of
+    /// its own uses it.
+    ConfirmationProvider* provider = nullptr;
+    AuditLog* audit = nullptr;
+};
+
+/// Decides whether a side effect may happen: the emergency stop (pause, stop, resume),
+/// confirmation tokens (issued after a person's approval, consumed once, bound to the caller
+/// and the exact params), the phrase fallback, the GUI's own approval, pending approvals, and
+/// the audit log of every decision (docs/architecture.md, "Confirmation").
+class ConfirmationGate final : public QObject
+{
+    Q_OBJECT
+
+public:
+    using Respond = std::function<void(const Automation::Result<QJsonObject>&)>;
+    /// Whether `params` parse as the intent method's typed params; null when the method has no
+    /// side effect (no token is issued for it).
+    using IntentCheck = std::function<std::optional<Automation::Error>(const QJsonObject& params)>;
+
+    ConfirmationGate(Executor& executor, SecurityContext security, QObject* parent = nullptr);
+    ~ConfirmationGate() override;
+
+    /// The confirmation of one side-effect request, in one place: paused, then the caller's
+    /// kind (the GUI's click is the person's approval), then the token (consumed here, before
+    /// queueing), then the phrase fallback. nullopt when it may go on; `used` is then the audit
+    /// line, also kept in the execution's evidence.
+    std::optional<Automation::Error> admit(const QString& method, const Caller& caller, const Meta& meta,
+                                           const QJsonObject& params, const ConfirmParams& confirm, QJsonObject* used);
+    /// A side-effect method sent as a notification: not run, audited (`notification_refused`).
+    void refuseNotification(const Caller& caller, const QString& method, const QJsonObject& params);
+
+    /// desktop.confirm.issue: asks the caller's provider, answers with a token when approved.
+    /// Typed text is previewed only when nothing says its target is secure (a read-only look
+    /// through the executor decides, within kSecureLookMs).
+    void issue(const Caller& caller, const Meta& meta, const QJsonObject& params, const IntentCheck& intentCheck,
+               const Respond& respond);
+    /// desktop.resume from a client: needs a person's yes through the provider.
+    void resume(const Caller& caller, const Meta& meta, const Respond& respond);
+    /// The emergency stop: aborts the running and every queued execution (each answers
+    /// DESKTOP_ABORTED), withdraws pending approvals and pauses side effects until resumed.
+    /// `who` is the caller (nullptr for the GUI); `via` "client" or "gui". Returns the result.
+    QJsonObject stop(const PeerInfo* who, const QString& via);
+    /// The GUI's resume (a person pressed it): no further approval is asked. False when not paused.
+    bool resumeFromGui(const QString& approver);
+    bool isPaused() const { return m_paused; }
+    /// A connection went away: its pending approval requests are withdrawn.
+    void connectionClosed(quint64 connectionId);
+    int pendingApprovals() const { return static_cast<int>(m_pending.size()); }
+
+    const SecuritySettings& settings() const { return m_security.settings; }
+    /// The provider the caller's kind uses.
+    ConfirmationProvider* providerFor(const Caller& caller) const;
+    /// Gives one kind of caller a policy of its own (nullptr: back to the host's).
+    void setProviderFor(Transport transport, ConfirmationProvider* provider);
+    /// Runtime settings change: new limits apply to the next request. When `provider` differs
+    /// from the current one, approvals pending with the old provider are denied (decidedBy
+    /// "policy_changed") before it is replaced. `dataDir` is not changed.
+    void setSecurity(const SecuritySettings& settings, ConfirmationProvider* provider);
+
+    /// Writes an audit line (see AuditLog::record) and returns it.
+    QJsonObject audit(const QString& event, const PeerInfo* peer, QJsonObject fields = {});
+
+    /// The answer to a side effect while paused.
+    static Automation::Error pausedError();
+
+Q_SIGNALS:
+    /// The host was stopped (true) or resumed (false), e.g. for the tray.
+    void pausedChanged(bool paused);
+
+private:
+    /// At most this long is spent looking at a typeText target before its confirmation dialog
+    /// opens; a target not seen by then counts as secure.
+    static constexpr int kSecureLookMs = 2000;
+
+    struct PendingApproval
+    {
+        quint64 connectionId = 0;
+        ConfirmationProvider* provider = nullptr;
+        ApprovalRequest request;
+        Respond respond;
+        std::function<void(const ApprovalDecision&)> onApproved;
+    };
+
+    void askApproval(ApprovalRequest request, const Caller& caller, const Respond& respond,
+                     std::function<void(const ApprovalDecision&)> onApproved);
+    void approvalDecided(quint64 id, const ApprovalDecision& decision);
+    void withdrawApproval(quint64 id, const QString& why);
+
+    Executor& m_executor;
+    SecurityContext m_security;
+    QHash<int, ConfirmationProvider*> m_providers; ///< by Transport, overriding the host's
+    bool m_paused = false;
+    QHash<quint64, PendingApproval> m_pending;
+    quint64 m_nextApprovalId = 1;
+};
+
+} // namespace Bridge

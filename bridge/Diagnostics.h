@@ -1,0 +1,47 @@
+#pragma once
+
+#include "Caller.h"
+#include "ConfirmationGate.h"
+#include "Executor.h"
+#include "Meta.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+
+#include <optional>
+
+namespace Bridge {
+
+class PermissionMonitor;
+
+/// Facts about the running host that health and doctor report.
+struct HostFacts
+{
+    QString socketPath;
+    QString socketMode; ///< e.g. "0600"
+    QDateTime startedAt;
+};
+
+/// What the host says about itself: desktop.health, desktop.doctor (each check with a status
+/// and a message a person can act on) and the env.json of every execution. Never blocks: the
+/// backend's state is the executor's last self-report.
+class Diagnostics
+{
+public:
+    Diagnostics(Executor& executor, PermissionMonitor& permissions, const ConfirmationGate& gate,
+                const WorkspacePolicy& workspace, HostFacts& facts);
+
+    QJsonObject health(const Caller& caller) const;
+    QJsonObject doctor(const Caller& caller, const std::optional<QString>& workspacePath) const;
+    /// env.json: host, OS, screen, permissions, backend and the caller.
+    QJsonObject envJson(const Caller& caller) const;
+
+private:
+    Executor& m_executor;
+    PermissionMonitor& m_permissions;
+    const ConfirmationGate& m_gate;
+    const WorkspacePolicy& m_workspace;
+    HostFacts& m_facts;
+};
+
+} // namespace Bridge

@@ -1,0 +1,105 @@
+#pragma once
+
+#include "Caller.h"
+#include "Meta.h"
+#include "Methods.h"
+#include "Params.h"
+
+#include <QJsonObject>
+#include <QList>
+
+#include <functional>
+#include <optional>
+#include <variant>
+
+namespace Bridge {
+
+class ConfirmationGate;
+class Diagnostics;
+class Executor;
+
+/// What an immediate method sees.
+struct Call
+{
+    Caller caller;
+    Meta meta;
+    QJsonObject params;
+    std::optional<QString> workspaceRealPath;
+};
+
+/// A method's answer: a result object or a contract error.
+using Respond = std::function<void(const Automation::Result<QJsonObject>&)>;
+
+/// What an immediate method's handler may use.
+struct Services
+{
+    Executor& executor;
+    ConfirmationGate& gate;
+    Diagnostics& diagnostics;
+};
+
+/// A queued method's typed params turned into its job, with the confirm block of the request.
+struct Prepared
+{
+    Methods::MethodJob job;
+    ConfirmParams confirm;
+};
+using Prepare = std::function<Automation::Result<Prepared>(const QJsonObject& params)>;
+
+/// The kinds of method. A side effect is always queued (one at a time, under its deadline,
+/// with evidence) and always confirmed: there is no way to write one that is not.
+namespace MethodKind {
+/// Runs on the executor and writes evidence; no side effect, no confirmation.
+struct ReadOnly
+{
+    Prepare prepare;
+};
+/// Runs on the executor and writes evidence after the confirmation gate let it through.
+struct SideEffect
+{
+    Prepare prepare;
+};
+/// Answered on the owner thread without queueing (health, abort, stop: never behind the job
+/// they are about).
+struct Immediate
+{
+    std::function<void(Services&, const Call&, const Respond&)> handle;
+};
+} // namespace MethodKind
+
+/// One method of the bridge, as data.
+struct MethodEntry
+{
+    QString name;
+    QString summary;
+    /// A JSON Schema (draft 2020-12 subset) of params, `meta` included.
+    QJsonObject paramsSchema;
+    /// meta.workspacePath required and checked (every queued method: its evidence goes there).
+    bool workspaceBound = false;
+    /// Never refused for lack of room in the caller's replay window (stop, abort, resume, health).
+    bool alwaysAdmitted = false;
+    std::variant<MethodKind::ReadOnly, MethodKind::SideEffect, MethodKind::Immediate> kind;
+    /// What request.json keeps of params; `keepTypedText` is the host's setting. Default: all.
+    std::function<QJsonObject(const QJsonObject& params, bool keepTypedText)> redact;
+
+    bool queued() const { return !std::holds_alternative<MethodKind::Immediate>(kind); }
+    bool sideEffect() const { return std::holds_alternative<MethodKind::SideEffect>(kind); }
+    /// The typed params -> job step of a queued method (null for an immediate one).
+    const Prepare* prepare() const;
+};
+
+/// The bridge's methods (the contract's, plus the emergency stop and resume).
+class MethodTable
+{
+public:
+    /// Every method the host serves, in the contract's order.
+    static const MethodTable& contract();
+
+    const MethodEntry* find(const QString& name) const;
+    const QList<MethodEntry>& entries() const { return m_entries; }
+
+private:
+    QList<MethodEntry> m_entries;
+};
+
+} // namespace Bridge

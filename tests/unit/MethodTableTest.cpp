@@ -1,0 +1,97 @@
+// The method table as data: what every entry must have, and that its kinds hold the rules
+// (a side effect is queued, confirmed and workspace-bound; immediate methods never queue).
+#include "MethodTable.h"
+
+#include <QJsonArray>
+
+#include <gtest/gtest.h>
+
+using Bridge::MethodEntry;
+using Bridge::MethodTable;
+
+namespace {
+
+TEST(MethodTable, ServesTheContractsMethodsAndTheStop)
+{
+    QStringList names;
+    for (const MethodEntry& entry : MethodTable::contract().entries())
+        names.append(entry.name);
+    EXPECT_EQ(names, (QStringList{QStringLiteral("desktop.health"), QStringLiteral("desktop.doctor"),
+                                  QStringLiteral("desktop.observe"), QStringLiteral("desktop.find"),
+                                  QStringLiteral("desktop.click"), QStringLiteral("desktop.typeText"),
+                                  QStringLiteral("desktop.hotkey"), QStringLiteral("desktop.waitUntil"),
+                                  QStringLiteral("desktop.abort"), QStringLiteral("desktop.confirm.issue"),
+                                  QStringLiteral("desktop.stop"), QStringLiteral("desktop.resume")}));
+    EXPECT_EQ(MethodTable::contract().find(QStringLiteral("desktop.fly")), nullptr);
+}
+
+TEST(MethodTable, SideEffectsAreExactlyClickTypeTextAndHotkeyAndAllAreQueued)
+{
+    QStringList sideEffects;
+    for (const MethodEntry& entry : MethodTable::contract().entries()) {
+        if (entry.sideEffect()) {
+            sideEffects.append(entry.name);
+            EXPECT_TRUE(entry.queued()) << entry.name.toStdString();
+            EXPECT_TRUE(entry.workspaceBound) << entry.name.toStdString();
+            EXPECT_FALSE(entry.alwaysAdmitted) << entry.name.toStdString();
+        }
+        // A queued method writes evidence, so it needs a workspace; a prepare step exists
+        // exactly for the queued ones.
+        if (entry.queued()) {
+            EXPECT_TRUE(entry.workspaceBound) << entry.name.toStdString();
+        }
+        EXPECT_EQ(entry.prepare() != nullptr, entry.queued()) << entry.name.toStdString();
+    }
+    EXPECT_EQ(sideEffects, (QStringList{QStringLiteral("desktop.click"), QStringLiteral("desktop.typeText"),
+                                        QStringLiteral("desktop.hotkey")}));
+}
+
+TEST(MethodTable, EveryEntryHasASummaryAndASchemaThatRequiresMeta)
+{
+    for (const MethodEntry& entry : MethodTable::contract().entries()) {
+        EXPECT_FALSE(entry.summary.isEmpty()) << entry.name.toStdString();
+        EXPECT_EQ(entry.paramsSchema.value(QStringLiteral("type")).toString(), QStringLiteral("object"));
+        const QJsonArray required = entry.paramsSchema.value(QStringLiteral("required")).toArray();
+        EXPECT_TRUE(required.contains(QStringLiteral("meta"))) << entry.name.toStdString();
+        const QJsonObject properties = entry.paramsSchema.value(QStringLiteral("properties")).toObject();
+        for (const auto& name : required)
+            EXPECT_TRUE(properties.contains(name.toString()))
+                << entry.name.toStdString() << " requires " << name.toString().toStdString();
+    }
+}
+
+TEST(MethodTable, TheParserRefusesMissingParamsNamingAFieldTheSchemaRequires)
+{
+    for (const MethodEntry& entry : MethodTable::contract().entries()) {
+        if (!entry.prepare())
+            continue;
+        QStringList required;
+        for (const auto& value : entry.paramsSchema.value(QStringLiteral("required")).toArray())
+            required.append(value.toString());
+        required.removeAll(QStringLiteral("meta"));
+        const auto prepared = (*entry.prepare())(QJsonObject{});
+        if (required.isEmpty()) {
+            EXPECT_TRUE(prepared.ok()) << entry.name.toStdString() << " needs nothing but meta";
+            continue;
+        }
+        ASSERT_FALSE(prepared.ok()) << entry.name.toStdString();
+        const QString field = prepared.error().details.value(QStringLiteral("field")).toString();
+        EXPECT_TRUE(required.contains(field.section(QLatin1Char('.'), 0, 0)))
+            << entry.name.toStdString() << " refused with field " << field.toStdString();
+    }
+}
+
+TEST(MethodTable, TypedTextIsRedactedUnlessKeptByChoice)
+{
+    const MethodEntry* typeText = MethodTable::contract().find(QStringLiteral("desktop.typeText"));
+    ASSERT_NE(typeText, nullptr);
+    const QJsonObject params{{QStringLiteral("text"), QStringLiteral("hunter2")}};
+    const QJsonObject redacted = typeText->redact(params, false);
+    EXPECT_TRUE(redacted.value(QStringLiteral("text")).toObject().value(QStringLiteral("redacted")).toBool());
+    EXPECT_EQ(redacted.value(QStringLiteral("text")).toObject().value(QStringLiteral("length")).toInt(), 7);
+    EXPECT_EQ(typeText->redact(params, true), params);
+    const MethodEntry* click = MethodTable::contract().find(QStringLiteral("desktop.click"));
+    EXPECT_EQ(click->redact(params, false), params);
+}
+
+} // namespace
