@@ -1,8 +1,7 @@
 #include "Host.h"
-#include "PlatformBackend.h"
-#include "SocketPath.h"
 
 #include "ConfirmationController.h"
+#include "HostCommandLine.h"
 #include "HostSettings.h"
 #include "Translations.h"
 #include "TrayController.h"
@@ -10,12 +9,10 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QDir>
 #include <QLoggingCategory>
 #include <QSocketNotifier>
 #include <QStandardPaths>
 
-#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <fcntl.h>
@@ -72,17 +69,11 @@ int main(int argc, char** argv)
     // Debug lines only when asked for (QT_LOGGING_RULES="msgcode.*.debug=true").
     if (qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))
         QLoggingCategory::setFilterRules(QStringLiteral("msgcode.*.debug=false"));
-    // The GUI (tray, dialogs) needs a QApplication and a display; --headless needs neither.
-    bool headlessMode = false;
-    bool infoOnly = false; // --help / --version print and exit: they need no display either
-    for (int i = 1; i < argc; ++i) {
-        headlessMode = headlessMode || qstrcmp(argv[i], "--headless") == 0;
-        infoOnly = infoOnly || qstrcmp(argv[i], "--help") == 0 || qstrcmp(argv[i], "-h") == 0 ||
-                   qstrcmp(argv[i], "--help-all") == 0 || qstrcmp(argv[i], "--version") == 0 ||
-                   qstrcmp(argv[i], "-v") == 0;
-    }
+    // The GUI (tray, dialogs) needs a QApplication and a display; --headless and --help/--version
+    // need neither.
+    const bool headlessMode = App::HostCommandLine::wantsHeadless(argc, argv);
     std::unique_ptr<QCoreApplication> application;
-    if (headlessMode || infoOnly)
+    if (headlessMode || App::HostCommandLine::wantsInfoOnly(argc, argv))
         application = std::make_unique<QCoreApplication>(argc, argv);
     else
         application = std::make_unique<QApplication>(argc, argv);
@@ -92,158 +83,25 @@ int main(int argc, char** argv)
     QCoreApplication::setApplicationVersion(QStringLiteral(MDH_VERSION));
     Translations::install();
 
+    const App::HostCommandLine commandLine;
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        HostText::tr("msgcode Desktop Host: holds the desktop permissions and serves the msgcode desktop bridge."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption headless(QStringLiteral("headless"),
-                                      HostText::tr("Run the bridge only, without tray or windows."));
-    const QCommandLineOption socket(QStringLiteral("socket"),
-                                    HostText::tr("Serve on this socket path (default: $MSGCODE_DESKTOP_SOCKET or "
-                                                 "$XDG_RUNTIME_DIR/msgcode/com.msgcode.desktop.bridge.sock)."),
-                                    HostText::tr("path"));
-    const QCommandLineOption workspaceRoot(QStringLiteral("workspace-root"),
-                                           HostText::tr("Evidence may only be written below this directory (default: "
-                                                        "$WORKSPACE_ROOT)."),
-                                           HostText::tr("dir"));
-    const QCommandLineOption maxLine(QStringLiteral("max-line-bytes"),
-                                     HostText::tr("Longest request line accepted (default: 16777216)."),
-                                     HostText::tr("bytes"));
-    const QCommandLineOption partialTimeout(
-        QStringLiteral("partial-line-timeout-ms"),
-        HostText::tr("Close a client that leaves a line unfinished this long (default: "
-                     "10000)."),
-        HostText::tr("ms"));
-    const QCommandLineOption maxConnections(QStringLiteral("max-connections"),
-                                            HostText::tr("Connections open at once, in total (default: 1024)."),
-                                            HostText::tr("count"));
-    const QCommandLineOption maxConnectionsPerPeer(
-        QStringLiteral("max-connections-per-peer"),
-        HostText::tr("Connections open at once from one process (default: 256)."), HostText::tr("count"));
-    const QCommandLineOption firstRequestTimeout(
-        QStringLiteral("first-request-timeout-ms"),
-        HostText::tr("Close a connection that sends no request this long after connecting (default: 30000)."),
-        HostText::tr("ms"));
-    const QCommandLineOption queueCapacity(
-        QStringLiteral("queue-capacity"),
-        HostText::tr("Executions that may wait behind the running one (default: 64)."), HostText::tr("count"));
-    const QCommandLineOption insecureSocket(
-        QStringLiteral("insecure-test-socket-mode"),
-        HostText::tr("Tests only: make the socket world-accessible so the peer-uid check "
-                     "can be exercised by another user."));
-    const QCommandLineOption confirmPolicy(
-        QStringLiteral("confirm-policy"),
-        HostText::tr("Who approves confirmation tokens: ask (a person, in the GUI), auto "
-                     "(approve everything; headless servers and tests only) or deny "
-                     "(default with --headless: deny)."),
-        HostText::tr("ask|auto|deny"));
-    const QCommandLineOption requireToken(QStringLiteral("require-token"),
-                                          HostText::tr("Refuse the confirm phrase: side effects need a token from "
-                                                       "desktop.confirm.issue."));
-    const QCommandLineOption maxTokenTtl(
-        QStringLiteral("max-token-ttl-ms"),
-        HostText::tr("The longest ttlMs a token may be issued with (default: 600000)."), HostText::tr("ms"));
-    const QCommandLineOption approvalTimeout(QStringLiteral("approval-timeout-ms"),
-                                             HostText::tr("How long a person has to approve before it counts as denied "
-                                                          "(default: 60000)."),
-                                             HostText::tr("ms"));
-    const QCommandLineOption allowCaller(
-        QStringLiteral("allow-caller"),
-        HostText::tr("Only this executable may connect (repeatable; symlinks are resolved). "
-                     "Without it, any process of your user may."),
-        HostText::tr("path"));
-    const QCommandLineOption dataDir(
-        QStringLiteral("data-dir"),
-        HostText::tr("Where the host keeps its data, e.g. the audit log audit.jsonl (default: %1).")
-            .arg(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)),
-        HostText::tr("dir"));
-    parser.addOptions({headless, socket, workspaceRoot, maxLine, partialTimeout, maxConnections, maxConnectionsPerPeer,
-                       firstRequestTimeout, queueCapacity, insecureSocket, confirmPolicy, requireToken, maxTokenTtl,
-                       approvalTimeout, allowCaller, dataDir});
+    commandLine.configure(parser);
     parser.process(app);
 
-    // GUI mode: the settings dialog's values are the defaults; command-line options still win.
-    // Headless reads no settings, so a server's behaviour is what its command line says.
     App::HostSettings stored;
     if (!headlessMode) {
         stored = App::HostSettings::load();
         for (const auto& problem : stored.validate())
             qCWarning(lcApp).noquote() << HostText::tr("settings: %1").arg(problem.message);
-        stored.maxTokenTtlMs =
-            std::clamp(stored.maxTokenTtlMs, App::HostSettings::kMinTokenTtlMs, App::HostSettings::kMaxTokenTtlMs);
-        stored.approvalTimeoutMs = std::clamp(stored.approvalTimeoutMs, App::HostSettings::kMinApprovalTimeoutMs,
-                                              App::HostSettings::kMaxApprovalTimeoutMs);
-        stored.pngCompression = std::clamp(stored.pngCompression, 0, 9);
     }
-
-    const auto positiveOption = [&](const QCommandLineOption& option, qint64 fallback, qint64* out) {
-        if (!parser.isSet(option)) {
-            *out = fallback;
-            return true;
-        }
-        bool ok = false;
-        *out = parser.value(option).toLongLong(&ok);
-        if (!ok || *out <= 0) {
-            printErr(
-                HostText::tr("msgcode-desktop-host: --%1 needs a positive number").arg(option.names().constFirst()));
-            return false;
-        }
-        return true;
-    };
-    qint64 maxLineBytes = 0, partialMs = 0, queueCap = 0, maxTtlMs = 0, approvalMs = 0;
-    qint64 connectionsMax = 0, connectionsPerPeer = 0, firstRequestMs = 0;
-    const Bridge::ServerOptions serverDefaults;
-    if (!positiveOption(maxConnections, serverDefaults.maxConnections, &connectionsMax) ||
-        !positiveOption(maxConnectionsPerPeer, serverDefaults.maxConnectionsPerPeer, &connectionsPerPeer) ||
-        !positiveOption(firstRequestTimeout, serverDefaults.firstRequestTimeoutMs, &firstRequestMs))
-        return ExitUsage;
-    if (!positiveOption(maxLine, Bridge::LineFramer::kDefaultMaxLineBytes, &maxLineBytes) ||
-        !positiveOption(partialTimeout, 10000, &partialMs) || !positiveOption(queueCapacity, 64, &queueCap) ||
-        !positiveOption(maxTokenTtl, stored.maxTokenTtlMs, &maxTtlMs) ||
-        !positiveOption(approvalTimeout, stored.approvalTimeoutMs, &approvalMs))
-        return ExitUsage;
-    if (approvalMs > Bridge::Meta::kMaxTimeoutMs) {
-        printErr(HostText::tr("msgcode-desktop-host: --approval-timeout-ms takes at most %1")
-                     .arg(Bridge::Meta::kMaxTimeoutMs));
+    const auto merged = commandLine.merge(parser, stored, QProcessEnvironment::systemEnvironment(),
+                                          QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation));
+    if (const auto* usage = std::get_if<QString>(&merged)) {
+        printErr(*usage);
         return ExitUsage;
     }
-
-    Bridge::SecuritySettings security;
-    // Headless, nobody is there to say yes: deny unless configured (README, Security).
-    security.confirmPolicy = parser.isSet(headless) ? Bridge::ConfirmPolicy::Deny : stored.confirmPolicy;
-    if (parser.isSet(confirmPolicy)) {
-        const auto policy = Bridge::SecuritySettings::policyFromName(parser.value(confirmPolicy));
-        if (!policy) {
-            printErr(HostText::tr("msgcode-desktop-host: --confirm-policy takes ask, auto or deny"));
-            return ExitUsage;
-        }
-        security.confirmPolicy = *policy;
-    }
-    security.requireToken = parser.isSet(requireToken) || stored.requireToken;
-    security.maxTokenTtlMs = maxTtlMs;
-    security.approvalTimeoutMs = static_cast<int>(approvalMs);
-    security.callerAllowlist = parser.isSet(allowCaller) ? parser.values(allowCaller) : stored.callerAllowlist;
-    security.dataDir = parser.isSet(dataDir) ? QDir(parser.value(dataDir)).absolutePath()
-                                             : QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
-
-    Bridge::HostOptions options;
-    options.server.socketPath = parser.isSet(socket) ? parser.value(socket) : Bridge::defaultSocketPath();
-    options.server.maxLineBytes = maxLineBytes;
-    options.server.partialLineTimeoutMs = static_cast<int>(partialMs);
-    options.server.maxConnections = static_cast<int>(std::min<qint64>(connectionsMax, 1 << 20));
-    options.server.maxConnectionsPerPeer = static_cast<int>(std::min<qint64>(connectionsPerPeer, 1 << 20));
-    options.server.firstRequestTimeoutMs = static_cast<int>(std::min<qint64>(firstRequestMs, 24LL * 3600 * 1000));
-    options.server.insecureSocketModeForTests = parser.isSet(insecureSocket);
-    options.executor.queueCapacity = static_cast<int>(queueCap);
-    options.workspaceRoot = parser.isSet(workspaceRoot)       ? parser.value(workspaceRoot)
-                            : !stored.workspaceRoot.isEmpty() ? stored.workspaceRoot
-                                                              : qEnvironmentVariable("WORKSPACE_ROOT");
-    options.backendFactory = &Automation::createPlatformBackend;
-    options.security = security;
-    options.keepTypedText = stored.keepTypedText;
-    if (!headlessMode)
-        options.backendSettings = stored.backendSettings();
+    const Bridge::HostOptions& options = std::get<App::HostCommandLine::Merged>(merged).host;
+    const Bridge::SecuritySettings& security = options.security;
 
     installSignalHandlers();
     Bridge::Host host(options);

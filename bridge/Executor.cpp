@@ -163,11 +163,8 @@ Executor::Executor(BackendFactory factory, ExecutorOptions options, QObject* par
 {
     m_link = std::make_shared<OwnerLink>();
     m_link->owner = this;
-    m_thread = new QThread;
-    m_thread->setObjectName(QStringLiteral("mdh-automation"));
-    m_worker = new ExecutorWorker(m_link, std::move(factory));
-    m_worker->moveToThread(m_thread);
-    m_thread->start();
+    m_thread = std::make_unique<Automation::OwnedThread>(QStringLiteral("mdh-automation"));
+    m_worker = m_thread->adopt(new ExecutorWorker(m_link, std::move(factory)));
     QMetaObject::invokeMethod(
         m_worker, [worker = m_worker] { worker->start(); }, Qt::QueuedConnection);
     // Evidence is written off the owner thread, in answer order.
@@ -500,11 +497,7 @@ void Executor::shutdown(int waitMs)
     m_shutDown = true;
     QMetaObject::invokeMethod(
         m_worker, [worker = m_worker] { worker->stop(); }, Qt::QueuedConnection);
-    m_thread->quit();
-    if (m_thread->wait(waitMs)) {
-        delete m_worker;
-        delete m_thread;
-    } else {
+    if (!m_thread->stop(waitMs)) {
         // A backend call is stuck; the process is going away, so leave the thread behind rather
         // than destroy a running QThread. The worker will find its owner gone.
         qCWarning(lcExecutor) << "the automation worker did not stop within" << waitMs << "ms; leaving it behind";
@@ -512,7 +505,6 @@ void Executor::shutdown(int waitMs)
         m_link->owner = nullptr;
     }
     m_worker = nullptr;
-    m_thread = nullptr;
     m_evidencePool.waitForDone();
 }
 

@@ -5,6 +5,7 @@
 #include "ElementCache.h"
 #include "ExecutionRecord.h"
 #include "Locator.h"
+#include "OwnedThread.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -159,7 +160,7 @@ private:
     std::deque<QString> m_finishedOrder;
     std::shared_ptr<OwnerLink> m_link;
     std::vector<std::weak_ptr<Inspection>> m_inspections;
-    QThread* m_thread = nullptr;
+    std::unique_ptr<Automation::OwnedThread> m_thread;
     ExecutorWorker* m_worker = nullptr;
     QThreadPool m_evidencePool;
     mutable QMutex m_infoMutex;

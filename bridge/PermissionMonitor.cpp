@@ -35,15 +35,11 @@ void PermissionMonitor::start()
         auto probe = m_factory();
         store(probe->probe());
     }
-    m_thread = new QThread;
-    m_thread->setObjectName(QStringLiteral("mdh-permissions"));
-    m_worker = new QObject;
-    m_worker->moveToThread(m_thread);
-    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    m_thread->start();
+    m_thread = std::make_unique<Automation::OwnedThread>(QStringLiteral("mdh-permissions"));
+    auto* worker = m_thread->adopt(new QObject);
     QMetaObject::invokeMethod(
-        m_worker,
-        [this, worker = m_worker] {
+        worker,
+        [this, worker] {
             // The probe is created, used and destroyed on the monitor thread.
             auto probe = std::shared_ptr<Automation::PermissionProbe>(m_factory());
             auto* timer = new QTimer(worker);
@@ -58,11 +54,8 @@ void PermissionMonitor::stop()
 {
     if (!m_thread)
         return;
-    m_thread->quit();
-    m_thread->wait();
-    delete m_thread;
-    m_thread = nullptr;
-    m_worker = nullptr;
+    m_thread->stop();
+    m_thread.reset();
 }
 
 void PermissionMonitor::store(const Automation::PermissionReport& report)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "OwnedThread.h"
 #include "PermissionProbe.h"
 
 #include <QDateTime>
@@ -9,7 +10,6 @@
 #include <functional>
 #include <memory>
 
-class QThread;
 
 namespace Bridge {
 
@@ -41,8 +41,7 @@ private:
 
     ProbeFactory m_factory;
     int m_intervalMs;
-    QThread* m_thread = nullptr;
-    QObject* m_worker = nullptr;
+    std::unique_ptr<Automation::OwnedThread> m_thread;
     mutable QMutex m_mutex;
     Automation::PermissionReport m_report;
     QDateTime m_probedAt;

@@ -1,0 +1,176 @@
+#include "HostCommandLine.h"
+
+#include "LineFramer.h"
+#include "PlatformBackend.h"
+#include "SocketPath.h"
+
+#include <QDir>
+#include <QStandardPaths>
+
+#include <algorithm>
+
+namespace App {
+
+HostCommandLine::HostCommandLine()
+    : m_headless(QStringLiteral("headless"), tr("Run the bridge only, without tray or windows.")),
+      m_socket(QStringLiteral("socket"),
+               tr("Serve on this socket path (default: $MSGCODE_DESKTOP_SOCKET or "
+                  "$XDG_RUNTIME_DIR/msgcode/com.msgcode.desktop.bridge.sock)."),
+               tr("path")),
+      m_workspaceRoot(QStringLiteral("workspace-root"),
+                      tr("Evidence may only be written below this directory (default: "
+                         "$WORKSPACE_ROOT)."),
+                      tr("dir")),
+      m_maxLine(QStringLiteral("max-line-bytes"), tr("Longest request line accepted (default: 16777216)."),
+                tr("bytes")),
+      m_partialTimeout(QStringLiteral("partial-line-timeout-ms"),
+                       tr("Close a client that leaves a line unfinished this long (default: "
+                          "10000)."),
+                       tr("ms")),
+      m_maxConnections(QStringLiteral("max-connections"), tr("Connections open at once, in total (default: 1024)."),
+                       tr("count")),
+      m_maxConnectionsPerPeer(QStringLiteral("max-connections-per-peer"),
+                              tr("Connections open at once from one process (default: 256)."), tr("count")),
+      m_firstRequestTimeout(
+          QStringLiteral("first-request-timeout-ms"),
+          tr("Close a connection that sends no request this long after connecting (default: 30000)."), tr("ms")),
+      m_queueCapacity(QStringLiteral("queue-capacity"),
+                      tr("Executions that may wait behind the running one (default: 64)."), tr("count")),
+      m_insecureSocket(QStringLiteral("insecure-test-socket-mode"),
+                       tr("Tests only: make the socket world-accessible so the peer-uid check "
+                          "can be exercised by another user.")),
+      m_confirmPolicy(QStringLiteral("confirm-policy"),
+                      tr("Who approves confirmation tokens: ask (a person, in the GUI), auto "
+                         "(approve everything; headless servers and tests only) or deny "
+                         "(default with --headless: deny)."),
+                      tr("ask|auto|deny")),
+      m_requireToken(QStringLiteral("require-token"),
+                     tr("Refuse the confirm phrase: side effects need a token from "
+                        "desktop.confirm.issue.")),
+      m_maxTokenTtl(QStringLiteral("max-token-ttl-ms"),
+                    tr("The longest ttlMs a token may be issued with (default: 600000)."), tr("ms")),
+      m_approvalTimeout(QStringLiteral("approval-timeout-ms"),
+                        tr("How long a person has to approve before it counts as denied "
+                           "(default: 60000)."),
+                        tr("ms")),
+      m_allowCaller(QStringLiteral("allow-caller"),
+                    tr("Only this executable may connect (repeatable; symlinks are resolved). "
+                       "Without it, any process of your user may."),
+                    tr("path")),
+      m_dataDir(QStringLiteral("data-dir"),
+                tr("Where the host keeps its data, e.g. the audit log audit.jsonl (default: %1).")
+                    .arg(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)),
+                tr("dir"))
+{
+    m_options = {m_headless,     m_socket,        m_workspaceRoot,  m_maxLine,         m_partialTimeout,
+                 m_maxConnections, m_maxConnectionsPerPeer, m_firstRequestTimeout, m_queueCapacity,
+                 m_insecureSocket, m_confirmPolicy, m_requireToken,   m_maxTokenTtl,     m_approvalTimeout,
+                 m_allowCaller,  m_dataDir};
+}
+
+void HostCommandLine::configure(QCommandLineParser& parser) const
+{
+    parser.setApplicationDescription(
+        tr("msgcode Desktop Host: holds the desktop permissions and serves the msgcode desktop bridge."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions(m_options);
+}
+
+bool HostCommandLine::wantsHeadless(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        if (qstrcmp(argv[i], "--headless") == 0)
+            return true;
+    }
+    return false;
+}
+
+bool HostCommandLine::wantsInfoOnly(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        if (qstrcmp(argv[i], "--help") == 0 || qstrcmp(argv[i], "-h") == 0 || qstrcmp(argv[i], "--help-all") == 0 ||
+            qstrcmp(argv[i], "--version") == 0 || qstrcmp(argv[i], "-v") == 0)
+            return true;
+    }
+    return false;
+}
+
+HostCommandLine::Outcome HostCommandLine::merge(const QCommandLineParser& parser, const HostSettings& given,
+                                                const QProcessEnvironment& environment,
+                                                const QString& dataLocation) const
+{
+    Merged out;
+    out.headless = parser.isSet(m_headless);
+    // GUI mode: the settings dialog's values are the defaults; command-line options still win.
+    if (!out.headless) {
+        out.stored = given;
+        out.stored.maxTokenTtlMs =
+            std::clamp(out.stored.maxTokenTtlMs, HostSettings::kMinTokenTtlMs, HostSettings::kMaxTokenTtlMs);
+        out.stored.approvalTimeoutMs = std::clamp(out.stored.approvalTimeoutMs, HostSettings::kMinApprovalTimeoutMs,
+                                                  HostSettings::kMaxApprovalTimeoutMs);
+        out.stored.pngCompression = std::clamp(out.stored.pngCompression, 0, 9);
+    }
+    const HostSettings& stored = out.stored;
+
+    QString usage;
+    const auto positive = [&](const QCommandLineOption& option, qint64 fallback) -> qint64 {
+        if (!parser.isSet(option) || !usage.isEmpty())
+            return fallback;
+        bool ok = false;
+        const qint64 value = parser.value(option).toLongLong(&ok);
+        if (!ok || value <= 0) {
+            usage = tr("msgcode-desktop-host: --%1 needs a positive number").arg(option.names().constFirst());
+            return fallback;
+        }
+        return value;
+    };
+    const Bridge::ServerOptions serverDefaults;
+    const qint64 connectionsMax = positive(m_maxConnections, serverDefaults.maxConnections);
+    const qint64 connectionsPerPeer = positive(m_maxConnectionsPerPeer, serverDefaults.maxConnectionsPerPeer);
+    const qint64 firstRequestMs = positive(m_firstRequestTimeout, serverDefaults.firstRequestTimeoutMs);
+    const qint64 maxLineBytes = positive(m_maxLine, Bridge::LineFramer::kDefaultMaxLineBytes);
+    const qint64 partialMs = positive(m_partialTimeout, 10000);
+    const qint64 queueCap = positive(m_queueCapacity, 64);
+    const qint64 maxTtlMs = positive(m_maxTokenTtl, stored.maxTokenTtlMs);
+    const qint64 approvalMs = positive(m_approvalTimeout, stored.approvalTimeoutMs);
+    if (!usage.isEmpty())
+        return usage;
+    if (approvalMs > Bridge::Meta::kMaxTimeoutMs)
+        return tr("msgcode-desktop-host: --approval-timeout-ms takes at most %1").arg(Bridge::Meta::kMaxTimeoutMs);
+
+    Bridge::SecuritySettings& security = out.host.security;
+    // Headless, nobody is there to say yes: deny unless configured.
+    security.confirmPolicy = out.headless ? Bridge::ConfirmPolicy::Deny : stored.confirmPolicy;
+    if (parser.isSet(m_confirmPolicy)) {
+        const auto policy = Bridge::SecuritySettings::policyFromName(parser.value(m_confirmPolicy));
+        if (!policy)
+            return tr("msgcode-desktop-host: --confirm-policy takes ask, auto or deny");
+        security.confirmPolicy = *policy;
+    }
+    security.requireToken = parser.isSet(m_requireToken) || stored.requireToken;
+    security.maxTokenTtlMs = maxTtlMs;
+    security.approvalTimeoutMs = static_cast<int>(approvalMs);
+    security.callerAllowlist = parser.isSet(m_allowCaller) ? parser.values(m_allowCaller) : stored.callerAllowlist;
+    security.dataDir = parser.isSet(m_dataDir) ? QDir(parser.value(m_dataDir)).absolutePath() : dataLocation;
+
+    Bridge::HostOptions& options = out.host;
+    options.server.socketPath = parser.isSet(m_socket) ? parser.value(m_socket) : Bridge::defaultSocketPath();
+    options.server.maxLineBytes = maxLineBytes;
+    options.server.partialLineTimeoutMs = static_cast<int>(partialMs);
+    options.server.maxConnections = static_cast<int>(std::min<qint64>(connectionsMax, 1 << 20));
+    options.server.maxConnectionsPerPeer = static_cast<int>(std::min<qint64>(connectionsPerPeer, 1 << 20));
+    options.server.firstRequestTimeoutMs = static_cast<int>(std::min<qint64>(firstRequestMs, 24LL * 3600 * 1000));
+    options.server.insecureSocketModeForTests = parser.isSet(m_insecureSocket);
+    options.executor.queueCapacity = static_cast<int>(queueCap);
+    options.workspaceRoot = parser.isSet(m_workspaceRoot)      ? parser.value(m_workspaceRoot)
+                            : !stored.workspaceRoot.isEmpty() ? stored.workspaceRoot
+                                                              : environment.value(QStringLiteral("WORKSPACE_ROOT"));
+    options.backendFactory = &Automation::createPlatformBackend;
+    options.keepTypedText = stored.keepTypedText;
+    if (!out.headless)
+        options.backendSettings = stored.backendSettings();
+    return out;
+}
+
+} // namespace App

@@ -1,0 +1,142 @@
+// The host's command line merged with the stored settings and the environment: the command
+// line wins, then (GUI mode only) what the person saved, then $WORKSPACE_ROOT, then defaults;
+// --headless confirms nothing unless told to; bad values are usage errors naming the option.
+#include "HostCommandLine.h"
+
+#include <gtest/gtest.h>
+
+using App::HostCommandLine;
+using App::HostSettings;
+
+namespace {
+
+class HostCommandLineTest : public ::testing::Test
+{
+protected:
+    HostCommandLine::Outcome merge(const QStringList& arguments, const HostSettings& stored = {},
+                                   const QString& environmentRoot = QStringLiteral("/env/root"))
+    {
+        QCommandLineParser parser;
+        commandLine.configure(parser);
+        EXPECT_TRUE(parser.parse(QStringList{QStringLiteral("msgcode-desktop-host")} + arguments))
+            << parser.errorText().toStdString();
+        QProcessEnvironment environment;
+        environment.insert(QStringLiteral("WORKSPACE_ROOT"), environmentRoot);
+        return commandLine.merge(parser, stored, environment, QStringLiteral("/default/data"));
+    }
+    static HostCommandLine::Merged merged(const HostCommandLine::Outcome& outcome)
+    {
+        return std::get<HostCommandLine::Merged>(outcome);
+    }
+
+    HostCommandLine commandLine;
+};
+
+TEST_F(HostCommandLineTest, EveryOptionIsInTheTableAndInHelp)
+{
+    QStringList names;
+    for (const auto& option : commandLine.options())
+        names.append(option.names());
+    EXPECT_EQ(names.size(), 16);
+    EXPECT_TRUE(names.contains(QStringLiteral("confirm-policy")));
+    QCommandLineParser parser;
+    commandLine.configure(parser);
+    for (const QString& name : names)
+        EXPECT_TRUE(parser.helpText().contains(QStringLiteral("--") + name)) << name.toStdString();
+}
+
+TEST_F(HostCommandLineTest, GuiModeUsesWhatThePersonSavedOverTheEnvironment)
+{
+    HostSettings stored;
+    stored.workspaceRoot = QStringLiteral("/saved/root");
+    stored.confirmPolicy = Bridge::ConfirmPolicy::Auto;
+    stored.requireToken = true;
+    stored.keepTypedText = true;
+    stored.maxTokenTtlMs = 5000;
+    const auto outcome = merge({}, stored);
+    ASSERT_TRUE(std::holds_alternative<HostCommandLine::Merged>(outcome));
+    const auto m = merged(outcome);
+    EXPECT_FALSE(m.headless);
+    EXPECT_EQ(m.host.workspaceRoot, QStringLiteral("/saved/root"));
+    EXPECT_EQ(m.host.security.confirmPolicy, Bridge::ConfirmPolicy::Auto);
+    EXPECT_TRUE(m.host.security.requireToken);
+    EXPECT_TRUE(m.host.keepTypedText);
+    EXPECT_EQ(m.host.security.maxTokenTtlMs, 5000);
+    EXPECT_EQ(m.host.security.dataDir, QStringLiteral("/default/data"));
+    EXPECT_FALSE(m.host.backendSettings.isEmpty()) << "the GUI passes the stored backend settings";
+
+    HostSettings unset;
+    EXPECT_EQ(merged(merge({}, unset)).host.workspaceRoot, QStringLiteral("/env/root"));
+}
+
+TEST_F(HostCommandLineTest, TheCommandLineWins)
+{
+    HostSettings stored;
+    stored.workspaceRoot = QStringLiteral("/saved/root");
+    stored.confirmPolicy = Bridge::ConfirmPolicy::Auto;
+    stored.callerAllowlist = {QStringLiteral("/bin/saved")};
+    const auto outcome =
+        merge({QStringLiteral("--workspace-root"), QStringLiteral("/cli/root"), QStringLiteral("--confirm-policy"),
+               QStringLiteral("deny"), QStringLiteral("--allow-caller"), QStringLiteral("/bin/a"),
+               QStringLiteral("--allow-caller"), QStringLiteral("/bin/b"), QStringLiteral("--queue-capacity"),
+               QStringLiteral("7"), QStringLiteral("--data-dir"), QStringLiteral("/cli/data"),
+               QStringLiteral("--socket"), QStringLiteral("/tmp/x.sock")},
+              stored);
+    const auto m = merged(outcome);
+    EXPECT_EQ(m.host.workspaceRoot, QStringLiteral("/cli/root"));
+    EXPECT_EQ(m.host.security.confirmPolicy, Bridge::ConfirmPolicy::Deny);
+    EXPECT_EQ(m.host.security.callerAllowlist, (QStringList{QStringLiteral("/bin/a"), QStringLiteral("/bin/b")}));
+    EXPECT_EQ(m.host.executor.queueCapacity, 7);
+    EXPECT_EQ(m.host.security.dataDir, QStringLiteral("/cli/data"));
+    EXPECT_EQ(m.host.server.socketPath, QStringLiteral("/tmp/x.sock"));
+}
+
+TEST_F(HostCommandLineTest, HeadlessReadsNoSettingsAndDeniesByDefault)
+{
+    HostSettings stored;
+    stored.workspaceRoot = QStringLiteral("/saved/root");
+    stored.confirmPolicy = Bridge::ConfirmPolicy::Auto;
+    stored.keepTypedText = true;
+    const auto m = merged(merge({QStringLiteral("--headless")}, stored));
+    EXPECT_TRUE(m.headless);
+    EXPECT_EQ(m.host.workspaceRoot, QStringLiteral("/env/root"));
+    EXPECT_EQ(m.host.security.confirmPolicy, Bridge::ConfirmPolicy::Deny);
+    EXPECT_FALSE(m.host.keepTypedText);
+    EXPECT_TRUE(m.host.backendSettings.isEmpty());
+    EXPECT_EQ(merged(merge({QStringLiteral("--headless"), QStringLiteral("--confirm-policy"), QStringLiteral("auto")}))
+                  .host.security.confirmPolicy,
+              Bridge::ConfirmPolicy::Auto);
+}
+
+TEST_F(HostCommandLineTest, BadValuesAreUsageErrorsNamingTheOption)
+{
+    const auto zero = merge({QStringLiteral("--max-connections"), QStringLiteral("0")});
+    ASSERT_TRUE(std::holds_alternative<QString>(zero));
+    EXPECT_TRUE(std::get<QString>(zero).contains(QStringLiteral("--max-connections")));
+
+    const auto word = merge({QStringLiteral("--queue-capacity"), QStringLiteral("many")});
+    ASSERT_TRUE(std::holds_alternative<QString>(word));
+    EXPECT_TRUE(std::get<QString>(word).contains(QStringLiteral("--queue-capacity")));
+
+    const auto policy = merge({QStringLiteral("--confirm-policy"), QStringLiteral("maybe")});
+    ASSERT_TRUE(std::holds_alternative<QString>(policy));
+    EXPECT_TRUE(std::get<QString>(policy).contains(QStringLiteral("--confirm-policy")));
+
+    const auto tooLong = merge({QStringLiteral("--approval-timeout-ms"), QStringLiteral("999999999")});
+    ASSERT_TRUE(std::holds_alternative<QString>(tooLong));
+    EXPECT_TRUE(std::get<QString>(tooLong).contains(QStringLiteral("--approval-timeout-ms")));
+}
+
+TEST_F(HostCommandLineTest, StoredValuesOutOfRangeAreClamped)
+{
+    HostSettings stored;
+    stored.maxTokenTtlMs = 1;
+    stored.approvalTimeoutMs = 100000000;
+    stored.pngCompression = 42;
+    const auto m = merged(merge({}, stored));
+    EXPECT_EQ(m.host.security.maxTokenTtlMs, HostSettings::kMinTokenTtlMs);
+    EXPECT_EQ(m.host.security.approvalTimeoutMs, HostSettings::kMaxApprovalTimeoutMs);
+    EXPECT_EQ(m.stored.pngCompression, 9);
+}
+
+} // namespace
