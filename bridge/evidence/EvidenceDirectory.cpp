@@ -1,5 +1,7 @@
 #include "EvidenceDirectory.h"
 
+#include "EvidenceLayout.h"
+
 #include <QFile>
 #include <QRandomGenerator>
 
@@ -127,8 +129,7 @@ std::optional<QString> Directory::writeFile(const QString& relativeFile, const Q
     }
 
     const QByteArray finalName = QFile::encodeName(fileName);
-    const QByteArray tempName = QByteArrayLiteral(".") + finalName + QByteArrayLiteral(".tmp-") +
-                                QByteArray::number(QRandomGenerator::global()->generate64(), 16);
+    const QByteArray tempName = Layout::temporaryName(finalName, QRandomGenerator::global()->generate64());
     const int fd = ::openat(dirfd, tempName.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
         error = QStringLiteral("cannot create %1%2: %3").arg(shown, fileName, errnoText(errno));
@@ -205,7 +206,7 @@ int removeTemporariesIn(int dirfd, int depth)
         const QByteArray name(entry->d_name);
         if (name == "." || name == "..")
             continue;
-        if (name.startsWith('.') && name.contains(".tmp-")) {
+        if (Layout::isTemporaryName(name)) {
             if (::unlinkat(dirfd, name.constData(), 0) == 0)
                 ++removed;
         } else if (entry->d_type == DT_DIR && depth < 4) {

@@ -1,5 +1,6 @@
 // Evidence::Directory and Evidence::ExecutionRecord: evidence on disk (contract 2, DESIGN.md 9).
 #include "EvidenceDirectory.h"
+#include "EvidenceLayout.h"
 #include "ExecutionRecord.h"
 #include "UnitTestSupport.h"
 
@@ -16,6 +17,7 @@
 
 using Evidence::Directory;
 using Evidence::ExecutionRecord;
+namespace Layout = Evidence::Layout;
 using UnitTest::jsonObject;
 
 namespace {
@@ -358,6 +360,38 @@ TEST(ExecutionRecordDir, RelativeDirUsesUtcDate)
     EXPECT_EQ(ExecutionRecord::relativeDirFor(utc, kId), QStringLiteral("artifacts/desktop/2026-12-31/") + kId);
 }
 
+// Every name the host writes, pinned: the layout header must not change a byte of the evidence.
+TEST(EvidenceLayout, NamesAreTheOnesOnDisk)
+{
+    EXPECT_EQ(Layout::artifactsRoot(), QStringLiteral("artifacts/desktop"));
+    EXPECT_EQ(Layout::requestFile(), QStringLiteral("request.json"));
+    EXPECT_EQ(Layout::envFile(), QStringLiteral("env.json"));
+    EXPECT_EQ(Layout::traceFile(), QStringLiteral("trace.jsonl"));
+    EXPECT_EQ(Layout::responseFile(), QStringLiteral("response.json"));
+    EXPECT_EQ(Layout::summaryFile(), QStringLiteral("summary.md"));
+    EXPECT_EQ(Layout::axTreeFile(), QStringLiteral("ax.json"));
+    EXPECT_EQ(Layout::selectorsFolder(), QStringLiteral("selectors"));
+    EXPECT_EQ(Layout::candidatesFile(), QStringLiteral("selectors/candidates.json"));
+    EXPECT_EQ(Layout::observeScreenshot(), QStringLiteral("observe.png"));
+    EXPECT_EQ(Layout::beforeScreenshot(), QStringLiteral("before.png"));
+    EXPECT_EQ(Layout::afterScreenshot(), QStringLiteral("after.png"));
+    EXPECT_EQ(Layout::journalFile(), QStringLiteral("open-executions.txt"));
+    EXPECT_EQ(Layout::answerStep(), QStringLiteral("answer"));
+    EXPECT_EQ(Layout::interruptedStep(), QStringLiteral("interrupted"));
+    // The date is the UTC one: 23:30 in UTC-5 is the next day.
+    const QDateTime lateInNewYork(QDate(2026, 2, 9), QTime(23, 30), QTimeZone(-5 * 3600));
+    EXPECT_EQ(Layout::dateFolder(lateInNewYork), QStringLiteral("2026-02-10"));
+    EXPECT_EQ(Layout::relativeDir(lateInNewYork, kId), QStringLiteral("artifacts/desktop/2026-02-10/") + kId);
+    EXPECT_EQ(ExecutionRecord::relativeDirFor(lateInNewYork, kId), Layout::relativeDir(lateInNewYork, kId));
+    EXPECT_EQ(Layout::dateOfFolder(QStringLiteral("2026-02-10")), std::optional<QDate>(QDate(2026, 2, 10)));
+    for (const char* bad : {"2026-2-10", "2026-02-30", "20260210", "2026-02-10x", "", "latest"})
+        EXPECT_FALSE(Layout::dateOfFolder(QString::fromLatin1(bad)).has_value()) << bad;
+    EXPECT_EQ(Layout::temporaryName("ax.json", 0xbeef), QByteArray(".ax.json.tmp-beef"));
+    EXPECT_TRUE(Layout::isTemporaryName(QByteArray(".ax.json.tmp-beef")));
+    EXPECT_TRUE(Layout::isTemporaryName(QStringLiteral(".ax.json.tmp-beef")));
+    EXPECT_FALSE(Layout::isTemporaryName(QStringLiteral("ax.json")));
+}
+
 class ExecutionRecordTest : public EvidenceTest
 {
 protected:
@@ -410,10 +444,10 @@ TEST_F(ExecutionRecordTest, OpenWritesRequestAndEnv)
     const auto record = makeRecord(m_workspace);
     ASSERT_FALSE(record->open().has_value());
     ASSERT_FALSE(record->open().has_value()); // idempotent
-    EXPECT_EQ(QJsonDocument::fromJson(readAll(record->dirPath() + QStringLiteral("request.json"))).object(), m_request);
-    EXPECT_EQ(QJsonDocument::fromJson(readAll(record->dirPath() + QStringLiteral("env.json"))).object(), m_env);
-    EXPECT_EQ(record->artifacts(), (QStringList{QStringLiteral("request.json"), QStringLiteral("env.json")}));
-    EXPECT_EQ(tree(record->dirPath()), (QStringList{QStringLiteral("env.json"), QStringLiteral("request.json")}));
+    EXPECT_EQ(QJsonDocument::fromJson(readAll(record->dirPath() + Layout::requestFile())).object(), m_request);
+    EXPECT_EQ(QJsonDocument::fromJson(readAll(record->dirPath() + Layout::envFile())).object(), m_env);
+    EXPECT_EQ(record->artifacts(), (QStringList{Layout::requestFile(), Layout::envFile()}));
+    EXPECT_EQ(tree(record->dirPath()), (QStringList{Layout::envFile(), Layout::requestFile()}));
 }
 
 TEST_F(ExecutionRecordTest, TraceIsOnDiskAsTheExecutionProceeds)
@@ -428,17 +462,17 @@ TEST_F(ExecutionRecordTest, TraceIsOnDiskAsTheExecutionProceeds)
         ExecutionRecord::Step step(*record, QStringLiteral("route.resolve"));
         step.finish(true, QJsonObject{{QStringLiteral("pid"), 42}});
     }
-    const QList<QJsonObject> lines = traceLines(record->dirPath() + QStringLiteral("trace.jsonl"));
+    const QList<QJsonObject> lines = traceLines(record->dirPath() + Layout::traceFile());
     ASSERT_EQ(lines.size(), 3);
     EXPECT_EQ(lines.at(0).value(QStringLiteral("step")).toString(), QStringLiteral("queued"));
     EXPECT_EQ(lines.at(1).value(QStringLiteral("step")).toString(), QStringLiteral("start"));
     EXPECT_EQ(lines.at(2).value(QStringLiteral("step")).toString(), QStringLiteral("route.resolve"));
-    EXPECT_FALSE(QFile::exists(record->dirPath() + QStringLiteral("response.json")));
+    EXPECT_FALSE(QFile::exists(record->dirPath() + Layout::responseFile()));
     // The answer then rewrites the whole trace once, with the answer's own line.
     ASSERT_FALSE(
         record->finalize(QJsonObject{{QStringLiteral("result"), QJsonObject()}}, QStringLiteral("ok"), QString())
             .has_value());
-    EXPECT_EQ(traceLines(record->dirPath() + QStringLiteral("trace.jsonl")).size(), 4);
+    EXPECT_EQ(traceLines(record->dirPath() + Layout::traceFile()).size(), 4);
 }
 
 TEST_F(ExecutionRecordTest, ExecutionsLeftOpenByAKilledHostAreMarkedInterrupted)
@@ -460,19 +494,19 @@ TEST_F(ExecutionRecordTest, ExecutionsLeftOpenByAKilledHostAreMarkedInterrupted)
     ASSERT_TRUE(leftover.open(QIODevice::WriteOnly));
     leftover.write(QByteArray(1024, 'x'));
     leftover.close();
-    const QByteArray doneSummary = readAll(done->dirPath() + QStringLiteral("summary.md"));
+    const QByteArray doneSummary = readAll(done->dirPath() + Layout::summaryFile());
 
     // The next host.
     const auto recovery = Evidence::Journal(dataDir).recover();
     EXPECT_EQ(recovery.interrupted, 1);
     EXPECT_EQ(recovery.temporariesRemoved, 1);
     EXPECT_FALSE(QFile::exists(leftover.fileName()));
-    const QList<QJsonObject> lines = traceLines(cut->dirPath() + QStringLiteral("trace.jsonl"));
+    const QList<QJsonObject> lines = traceLines(cut->dirPath() + Layout::traceFile());
     ASSERT_FALSE(lines.isEmpty());
     EXPECT_EQ(lines.last().value(QStringLiteral("step")).toString(), QStringLiteral("interrupted"));
-    EXPECT_TRUE(readAll(cut->dirPath() + QStringLiteral("summary.md")).contains("Interrupted"));
+    EXPECT_TRUE(readAll(cut->dirPath() + Layout::summaryFile()).contains("Interrupted"));
     // The finished one is left as it was; and a second recovery finds nothing left to do.
-    EXPECT_EQ(readAll(done->dirPath() + QStringLiteral("summary.md")), doneSummary);
+    EXPECT_EQ(readAll(done->dirPath() + Layout::summaryFile()), doneSummary);
     EXPECT_EQ(Evidence::Journal(dataDir).recover().interrupted, 0);
 }
 
@@ -489,15 +523,15 @@ TEST_F(ExecutionRecordTest, FinalizeWritesResponseTraceAndSummary)
     {
         ExecutionRecord::Step abandoned(*record, QStringLiteral("match"));
     } // destroyed unfinished: recorded as failed
-    ASSERT_FALSE(record->writeArtifact(QStringLiteral("selectors/candidates.json"), "{\"matched\":1}").has_value());
+    ASSERT_FALSE(record->writeArtifact(Layout::candidatesFile(), "{\"matched\":1}").has_value());
 
     const QJsonObject response = jsonObject(R"({"jsonrpc":"2.0","id":"r1","result":{"matched":1}})");
     ASSERT_FALSE(record->finalize(response, QStringLiteral("ok"), QString()).has_value());
 
-    EXPECT_EQ(QJsonDocument::fromJson(readAll(record->dirPath() + QStringLiteral("response.json"))).object(), response);
-    EXPECT_EQ(readAll(record->dirPath() + QStringLiteral("selectors/candidates.json")), QByteArray("{\"matched\":1}"));
+    EXPECT_EQ(QJsonDocument::fromJson(readAll(record->dirPath() + Layout::responseFile())).object(), response);
+    EXPECT_EQ(readAll(record->dirPath() + Layout::candidatesFile()), QByteArray("{\"matched\":1}"));
 
-    const QList<QJsonObject> lines = traceLines(record->dirPath() + QStringLiteral("trace.jsonl"));
+    const QList<QJsonObject> lines = traceLines(record->dirPath() + Layout::traceFile());
     ASSERT_EQ(lines.size(), 4);
     QStringList steps;
     for (const QJsonObject& line : lines) {
@@ -519,7 +553,7 @@ TEST_F(ExecutionRecordTest, FinalizeWritesResponseTraceAndSummary)
     EXPECT_EQ(lines.at(3).value(QStringLiteral("ok")), QJsonValue(true));
     EXPECT_EQ(lines.at(3).value(QStringLiteral("details")), QJsonValue(jsonObject(R"({"outcome":"ok"})")));
 
-    const QString summary = QString::fromUtf8(readAll(record->dirPath() + QStringLiteral("summary.md")));
+    const QString summary = QString::fromUtf8(readAll(record->dirPath() + Layout::summaryFile()));
     EXPECT_TRUE(summary.contains(QStringLiteral("desktop.find"))) << summary.toStdString();
     EXPECT_TRUE(summary.contains(kId)) << summary.toStdString();
     EXPECT_TRUE(summary.contains(QStringLiteral(": ok\n"))) << summary.toStdString();
@@ -529,13 +563,11 @@ TEST_F(ExecutionRecordTest, FinalizeWritesResponseTraceAndSummary)
     EXPECT_TRUE(summary.contains(QStringLiteral("| answer | 0 | yes |"))) << summary.toStdString();
 
     EXPECT_EQ(record->artifacts(),
-              (QStringList{QStringLiteral("request.json"), QStringLiteral("env.json"),
-                           QStringLiteral("selectors/candidates.json"), QStringLiteral("response.json"),
-                           QStringLiteral("trace.jsonl"), QStringLiteral("summary.md")}));
+              (QStringList{Layout::requestFile(), Layout::envFile(), Layout::candidatesFile(), Layout::responseFile(),
+                           Layout::traceFile(), Layout::summaryFile()}));
     EXPECT_EQ(tree(record->dirPath()),
-              (QStringList{QStringLiteral("env.json"), QStringLiteral("request.json"), QStringLiteral("response.json"),
-                           QStringLiteral("selectors"), QStringLiteral("selectors/candidates.json"),
-                           QStringLiteral("summary.md"), QStringLiteral("trace.jsonl")}));
+              (QStringList{Layout::envFile(), Layout::requestFile(), Layout::responseFile(), Layout::selectorsFolder(),
+                           Layout::candidatesFile(), Layout::summaryFile(), Layout::traceFile()}));
 }
 
 TEST_F(ExecutionRecordTest, FinalizeWithErrorWithoutOpen)
@@ -547,14 +579,14 @@ TEST_F(ExecutionRecordTest, FinalizeWithErrorWithoutOpen)
                      .has_value());
     // finalize opens the record itself, so request.json and env.json are there too.
     EXPECT_EQ(tree(record->dirPath()),
-              (QStringList{QStringLiteral("env.json"), QStringLiteral("request.json"), QStringLiteral("response.json"),
-                           QStringLiteral("summary.md"), QStringLiteral("trace.jsonl")}));
-    const QList<QJsonObject> lines = traceLines(record->dirPath() + QStringLiteral("trace.jsonl"));
+              (QStringList{Layout::envFile(), Layout::requestFile(), Layout::responseFile(),
+                           Layout::summaryFile(), Layout::traceFile()}));
+    const QList<QJsonObject> lines = traceLines(record->dirPath() + Layout::traceFile());
     ASSERT_EQ(lines.size(), 1);
     EXPECT_EQ(lines.at(0).value(QStringLiteral("step")), QJsonValue(QStringLiteral("answer")));
     EXPECT_EQ(lines.at(0).value(QStringLiteral("ok")), QJsonValue(false));
     EXPECT_EQ(lines.at(0).value(QStringLiteral("details")), QJsonValue(jsonObject(R"({"outcome":"DESKTOP_TIMEOUT"})")));
-    const QString summary = QString::fromUtf8(readAll(record->dirPath() + QStringLiteral("summary.md")));
+    const QString summary = QString::fromUtf8(readAll(record->dirPath() + Layout::summaryFile()));
     EXPECT_TRUE(summary.contains(QStringLiteral("DESKTOP_TIMEOUT"))) << summary.toStdString();
     EXPECT_TRUE(summary.contains(QStringLiteral("timed out after 5 ms"))) << summary.toStdString();
     EXPECT_TRUE(summary.contains(kId));
@@ -566,7 +598,7 @@ TEST_F(ExecutionRecordTest, RewriteTraceAddsLateSteps)
     ASSERT_FALSE(record->finalize(QJsonObject{}, QStringLiteral("ok"), QString()).has_value());
     record->trace(QStringLiteral("lateBackendReturn"), 7, false);
     ASSERT_FALSE(record->rewriteTrace().has_value());
-    const QList<QJsonObject> lines = traceLines(record->dirPath() + QStringLiteral("trace.jsonl"));
+    const QList<QJsonObject> lines = traceLines(record->dirPath() + Layout::traceFile());
     ASSERT_EQ(lines.size(), 2);
     EXPECT_EQ(lines.at(0).value(QStringLiteral("step")), QJsonValue(QStringLiteral("answer")));
     EXPECT_EQ(lines.at(1).value(QStringLiteral("step")), QJsonValue(QStringLiteral("lateBackendReturn")));
@@ -580,7 +612,7 @@ TEST_F(ExecutionRecordTest, PlantedSymlinkFailsEveryWrite)
     const auto opened = record->open();
     ASSERT_TRUE(opened.has_value());
     EXPECT_TRUE(opened->contains(QStringLiteral("symbolic link"))) << opened->toStdString();
-    EXPECT_TRUE(record->writeArtifact(QStringLiteral("ax.json"), "{}").has_value());
+    EXPECT_TRUE(record->writeArtifact(Layout::axTreeFile(), "{}").has_value());
     const auto finalized = record->finalize(QJsonObject{}, QStringLiteral("ok"), QString());
     ASSERT_TRUE(finalized.has_value());
     EXPECT_EQ(*finalized, *opened);
