@@ -344,6 +344,95 @@ TEST_F(EvidenceTest, ReadFileDoesNotFollowSymlinks)
     EXPECT_FALSE(dir->readFile(QStringLiteral("big.bin"), 99).has_value());
 }
 
+// --- reading: openExisting, entries, subdirectory, readPart --------------------------------------
+
+TEST_F(EvidenceTest, OpenExistingCreatesNothing)
+{
+    QString error;
+    EXPECT_FALSE(Directory::openExisting(m_workspace, kRelative, &error).has_value());
+    EXPECT_FALSE(error.isEmpty());
+    EXPECT_EQ(tree(m_workspace), QStringList());
+    ASSERT_TRUE(openDefault(&error).has_value());
+    const auto existing = Directory::openExisting(m_workspace, kRelative, &error);
+    ASSERT_TRUE(existing.has_value()) << error.toStdString();
+    EXPECT_EQ(existing->path(), ws(kRelative) + QLatin1Char('/'));
+
+    ASSERT_TRUE(QDir(ws(QStringLiteral("artifacts"))).removeRecursively());
+    ASSERT_TRUE(QFile::link(m_other, ws(QStringLiteral("artifacts"))));
+    ASSERT_TRUE(QDir(m_other).mkpath(QStringLiteral("desktop")));
+    EXPECT_FALSE(Directory::openExisting(m_workspace, QStringLiteral("artifacts/desktop"), &error).has_value());
+    EXPECT_TRUE(error.contains(QStringLiteral("symbolic link"))) << error.toStdString();
+}
+
+TEST_F(EvidenceTest, EntriesReportLinksWithoutFollowingThem)
+{
+    QString error;
+    const auto dir = openDefault(&error);
+    ASSERT_TRUE(dir.has_value()) << error.toStdString();
+    ASSERT_FALSE(dir->writeFile(QStringLiteral("b.json"), "12345").has_value());
+    ASSERT_FALSE(dir->writeFile(QStringLiteral("sub/c.json"), "{}").has_value());
+    ASSERT_TRUE(QFile::link(m_other, dir->path() + QStringLiteral("a-link")));
+    ASSERT_EQ(::mkfifo(QFile::encodeName(dir->path() + QStringLiteral("fifo")).constData(), 0600), 0);
+
+    const auto entries = dir->entries();
+    QStringList seen;
+    for (const auto& entry : entries)
+        seen.append(entry.name + QLatin1Char(':') + QString::number(static_cast<int>(entry.type)));
+    EXPECT_EQ(seen, (QStringList{QStringLiteral("a-link:2"), QStringLiteral("b.json:0"), QStringLiteral("fifo:3"),
+                                 QStringLiteral("sub:1")}));
+    EXPECT_EQ(entries.at(1).size, 5);
+    EXPECT_TRUE(entries.at(1).modified.isValid());
+    EXPECT_EQ(dir->entries().size(), 4); // listing twice gives everything again
+
+    const auto sub = dir->subdirectory(QStringLiteral("sub"), &error);
+    ASSERT_TRUE(sub.has_value()) << error.toStdString();
+    EXPECT_EQ(sub->path(), dir->path() + QStringLiteral("sub/"));
+    EXPECT_EQ(sub->entries().size(), 1);
+    EXPECT_FALSE(dir->subdirectory(QStringLiteral("a-link"), &error).has_value());
+    EXPECT_TRUE(error.contains(QStringLiteral("symbolic link"))) << error.toStdString();
+    for (const QString& bad : {QStringLiteral("missing"), QStringLiteral(".."), QStringLiteral("sub/..")})
+        EXPECT_FALSE(dir->subdirectory(bad, &error).has_value()) << bad.toStdString();
+}
+
+TEST_F(EvidenceTest, ReadPartReadsHeadsAndTailsOfRegularFilesOnly)
+{
+    QString error;
+    const auto dir = openDefault(&error);
+    ASSERT_TRUE(dir.has_value()) << error.toStdString();
+    ASSERT_FALSE(dir->writeFile(QStringLiteral("trace.jsonl"), "0123456789").has_value());
+    bool truncated = true;
+    EXPECT_EQ(dir->readPart(QStringLiteral("trace.jsonl"), 0, 100, &error, &truncated),
+              std::optional<QByteArray>("0123456789"));
+    EXPECT_FALSE(truncated);
+    EXPECT_EQ(dir->readPart(QStringLiteral("trace.jsonl"), 0, 10, &error, &truncated),
+              std::optional<QByteArray>("0123456789"));
+    EXPECT_FALSE(truncated);
+    EXPECT_EQ(dir->readPart(QStringLiteral("trace.jsonl"), 0, 4, &error, &truncated),
+              std::optional<QByteArray>("0123"));
+    EXPECT_TRUE(truncated);
+    EXPECT_EQ(dir->readPart(QStringLiteral("trace.jsonl"), -1, 4, &error, &truncated),
+              std::optional<QByteArray>("6789"));
+    EXPECT_TRUE(truncated);
+    EXPECT_EQ(dir->readPart(QStringLiteral("trace.jsonl"), 3, 4, &error, &truncated),
+              std::optional<QByteArray>("3456"));
+    EXPECT_TRUE(truncated);
+
+    writeAll(m_other + QStringLiteral("/secret.txt"), "secret");
+    ASSERT_TRUE(QFile::link(m_other + QStringLiteral("/secret.txt"), dir->path() + QStringLiteral("leak.txt")));
+    ASSERT_TRUE(QFile::link(m_other, dir->path() + QStringLiteral("leakdir")));
+    EXPECT_FALSE(dir->readPart(QStringLiteral("leak.txt"), 0, 100, &error).has_value());
+    EXPECT_TRUE(error.contains(QStringLiteral("symbolic link"))) << error.toStdString();
+    EXPECT_FALSE(dir->readPart(QStringLiteral("leakdir/secret.txt"), 0, 100, &error).has_value());
+    EXPECT_TRUE(error.contains(QStringLiteral("symbolic link"))) << error.toStdString();
+    EXPECT_FALSE(dir->readPart(QStringLiteral("../x"), 0, 100, &error).has_value());
+    EXPECT_FALSE(dir->readPart(QStringLiteral("missing"), 0, 100, &error).has_value());
+    EXPECT_FALSE(error.isEmpty());
+    // A FIFO would block a plain read until some writer came.
+    ASSERT_EQ(::mkfifo(QFile::encodeName(dir->path() + QStringLiteral("fifo")).constData(), 0600), 0);
+    EXPECT_FALSE(dir->readPart(QStringLiteral("fifo"), 0, 100, &error).has_value());
+    EXPECT_TRUE(error.contains(QStringLiteral("not a regular file"))) << error.toStdString();
+}
+
 // --- ExecutionRecord -----------------------------------------------------------------------------
 
 TEST(ExecutionRecordDir, RelativeDirUsesUtcDate)
