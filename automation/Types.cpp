@@ -1,8 +1,12 @@
 #include "Types.h"
 
+#include "JsonFieldReader.h"
+
 #include <QJsonDocument>
 
 #include <QJsonArray>
+
+#include <limits>
 
 namespace Automation {
 
@@ -294,6 +298,166 @@ QJsonObject Snapshot::toJson() const
     return object;
 }
 
+namespace {
+
+// Members of one ax.json node, by the keys nodeJson() writes, in document order (pre-order):
+// the order the backends give the nodes, which the selector engine breaks ties by.
+bool readNode(const QJsonObject& object, const QString& where, int parent, QList<Node>& nodes,
+              JsonFieldReader& outer)
+{
+    JsonFieldReader r(object, where);
+    Node node;
+    node.elementId = r.string(QStringLiteral("elementId"), true).value_or(QString());
+    node.role = r.string(QStringLiteral("role"), true).value_or(QString());
+    node.nativeRole = r.string(QStringLiteral("nativeRole")).value_or(QString());
+    node.subrole = r.string(QStringLiteral("subrole")).value_or(QString());
+    node.title = r.string(QStringLiteral("title")).value_or(QString());
+    node.identifier = r.string(QStringLiteral("identifier")).value_or(QString());
+    node.description = r.string(QStringLiteral("description")).value_or(QString());
+    if (auto value = r.string(QStringLiteral("value"))) {
+        node.value = *value;
+        node.hasValue = true;
+    }
+    const auto strings = [&](const QString& key, QStringList* out) {
+        if (!r.has(key))
+            return;
+        if (!r.raw(key).isArray()) {
+            r.fail(key, QStringLiteral("must be an array of strings"));
+            return;
+        }
+        const QJsonArray array = r.raw(key).toArray();
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            if (!array.at(i).isString()) {
+                r.fail(QStringLiteral("%1[%2]").arg(key).arg(i), QStringLiteral("must be a string"));
+                return;
+            }
+            out->append(array.at(i).toString());
+        }
+    };
+    strings(QStringLiteral("actions"), &node.actions);
+    // Frame and states are written exactly for the nodes whose details were read.
+    node.detailed = r.has(QStringLiteral("frame")) || r.has(QStringLiteral("states"));
+    if (auto frame = r.object(QStringLiteral("frame"))) {
+        if (auto parsed = Frame::fromJson(*frame))
+            node.frame = *parsed;
+        else
+            r.fail(QStringLiteral("frame"), QStringLiteral("must hold the integers x, y, width and height"));
+    }
+    QStringList stateNames;
+    strings(QStringLiteral("states"), &stateNames);
+    for (const QString& name : std::as_const(stateNames)) {
+        static const std::pair<const char*, NodeState> kStates[] = {
+            {"enabled", StateEnabled}, {"focused", StateFocused},   {"selected", StateSelected},
+            {"checked", StateChecked}, {"editable", StateEditable}, {"secure", StateSecure},
+            {"visible", StateVisible}, {"showing", StateShowing},   {"focusable", StateFocusable},
+            {"active", StateActive},   {"modal", StateModal},
+        };
+        // A name this build does not know (written by a newer host) sets no bit.
+        for (const auto& [known, bit] : kStates) {
+            if (name == QLatin1String(known))
+                node.states |= bit;
+        }
+    }
+    if (r.has(QStringLiteral("path"))) {
+        const QJsonValue path = r.raw(QStringLiteral("path"));
+        const QJsonArray steps = path.toArray();
+        for (const QJsonValue& step : steps) {
+            const double d = step.toDouble(-1);
+            if (!step.isDouble() || d < 0 || d > std::numeric_limits<int>::max() || std::floor(d) != d) {
+                r.fail(QStringLiteral("path"), QStringLiteral("must be an array of child indexes"));
+                break;
+            }
+            node.path.append(static_cast<int>(d));
+        }
+        if (!path.isArray())
+            r.fail(QStringLiteral("path"), QStringLiteral("must be an array of child indexes"));
+    } else if (parent >= 0) {
+        node.path = nodes.at(parent).path;
+        node.path.append(static_cast<int>(nodes.at(parent).children.size()));
+    }
+    QJsonArray children;
+    if (r.has(QStringLiteral("children"))) {
+        if (r.raw(QStringLiteral("children")).isArray())
+            children = r.raw(QStringLiteral("children")).toArray();
+        else
+            r.fail(QStringLiteral("children"), QStringLiteral("must be an array of nodes"));
+    }
+    if (r.failed()) {
+        outer.fail(r.error());
+        return false;
+    }
+    node.parent = parent;
+    const int index = static_cast<int>(nodes.size());
+    if (parent >= 0)
+        nodes[parent].children.append(index);
+    nodes.append(std::move(node));
+    // Recursion is bounded by QJsonDocument's own nesting limit on the text it parsed.
+    for (qsizetype i = 0; i < children.size(); ++i) {
+        const QString childWhere = where % QStringLiteral(".children[") % QString::number(i) % QLatin1Char(']');
+        if (!children.at(i).isObject()) {
+            outer.fail(Error::invalidParam(childWhere, childWhere + QStringLiteral(" must be an object")));
+            return false;
+        }
+        if (!readNode(children.at(i).toObject(), childWhere, index, nodes, outer))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+Result<Snapshot> Snapshot::fromJson(const QJsonObject& object)
+{
+    JsonFieldReader r(object, {});
+    Snapshot out;
+    out.bundleId = r.string(QStringLiteral("app")).value_or(QString());
+    out.appName = r.string(QStringLiteral("appName")).value_or(QString());
+    out.pid = r.integer(QStringLiteral("pid"), std::numeric_limits<qint64>::min() / 2,
+                        std::numeric_limits<qint64>::max() / 2)
+                  .value_or(0);
+    out.windowTitle = r.string(QStringLiteral("window")).value_or(QString());
+    if (auto bounds = r.object(QStringLiteral("bounds"))) {
+        JsonFieldReader b(*bounds, QStringLiteral("bounds"));
+        const int intMax = std::numeric_limits<int>::max();
+        out.bounds.maxDepth = static_cast<int>(b.integer(QStringLiteral("maxDepth"), 0, intMax).value_or(8));
+        out.bounds.maxNodes = static_cast<int>(b.integer(QStringLiteral("maxNodes"), 0, intMax).value_or(2000));
+        out.bounds.maxWallTimeMs =
+            static_cast<int>(b.integer(QStringLiteral("maxWallTimeMs"), 0, intMax).value_or(10000));
+        out.bounds.includeText = b.boolean(QStringLiteral("includeText")).value_or(false);
+        out.bounds.searchOnly = b.boolean(QStringLiteral("searchOnly")).value_or(false);
+        if (b.failed())
+            r.fail(b.error());
+    }
+    out.elapsedMs = r.integer(QStringLiteral("elapsedMs"), 0, std::numeric_limits<qint64>::max() / 2).value_or(0);
+    out.truncated = r.boolean(QStringLiteral("truncated")).value_or(false);
+    out.truncatedReason = r.string(QStringLiteral("truncatedReason")).value_or(QString());
+    if (auto takenAt = r.string(QStringLiteral("takenAt")); takenAt && !takenAt->isEmpty()) {
+        out.takenAt = QDateTime::fromString(*takenAt, Qt::ISODateWithMs);
+        if (!out.takenAt.isValid())
+            r.fail(QStringLiteral("takenAt"), QStringLiteral("must be a date and time (ISO 8601)"));
+        out.takenAt = out.takenAt.toUTC();
+    }
+    // "root" is null for an empty snapshot, and missing in anything that is not a snapshot.
+    if (!object.contains(QStringLiteral("root")))
+        r.fail(QStringLiteral("root"), QStringLiteral("is required (null for an empty snapshot)"));
+    else if (auto root = r.object(QStringLiteral("root")))
+        readNode(*root, QStringLiteral("root"), -1, out.nodes, r);
+    return r.finish(std::move(out));
+}
+
+Result<Snapshot> Snapshot::fromJsonText(const QByteArray& text)
+{
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(text, &error);
+    if (error.error != QJsonParseError::NoError)
+        return Error::make(ErrorCode::InvalidRequest,
+                           QStringLiteral("not JSON at offset %1: %2").arg(error.offset).arg(error.errorString()),
+                           QJsonObject{{QStringLiteral("offset"), error.offset}});
+    if (!document.isObject())
+        return Error::make(ErrorCode::InvalidRequest, QStringLiteral("not a JSON object"));
+    return fromJson(document.object());
+}
+
 std::optional<FocusPolicy> focusPolicyFromName(const QString& name)
 {
     if (name == QLatin1String("focusIfNeeded"))
@@ -316,6 +480,165 @@ QString focusPolicyName(FocusPolicy policy)
         return QStringLiteral("failIfNotFocused");
     }
     return {};
+}
+
+QJsonObject Route::toJson() const
+{
+    QJsonObject out;
+    QJsonObject app;
+    if (bundleId)
+        app.insert(QStringLiteral("bundleId"), *bundleId);
+    if (pid)
+        app.insert(QStringLiteral("pid"), *pid);
+    if (!app.isEmpty())
+        out.insert(QStringLiteral("app"), app);
+    if (windowTitlePattern)
+        out.insert(QStringLiteral("window"), QJsonObject{{QStringLiteral("titlePattern"), *windowTitlePattern}});
+    if (focusPolicy)
+        out.insert(QStringLiteral("focusPolicy"), focusPolicyName(*focusPolicy));
+    return out;
+}
+
+Result<Route> Route::fromJson(const QJsonValue& value, const QString& field)
+{
+    if (!value.isObject())
+        return Error::invalidParam(field, field + QStringLiteral(" must be an object"));
+    const QJsonObject object = value.toObject();
+    JsonFieldReader r(object, field);
+    r.rejectUnknown({QStringLiteral("app"), QStringLiteral("window"), QStringLiteral("focusPolicy"),
+                     QStringLiteral("display")});
+    Route out;
+    if (auto app = r.object(QStringLiteral("app"))) {
+        JsonFieldReader ar(*app, r.path(QStringLiteral("app")));
+        ar.rejectUnknown({QStringLiteral("bundleId"), QStringLiteral("pid")});
+        out.bundleId = ar.string(QStringLiteral("bundleId"), false, false);
+        out.pid = ar.integer(QStringLiteral("pid"), 1, std::numeric_limits<int>::max());
+        if (ar.failed())
+            r.fail(ar.error());
+    }
+    if (auto window = r.object(QStringLiteral("window"))) {
+        JsonFieldReader wr(*window, r.path(QStringLiteral("window")));
+        wr.rejectUnknown({QStringLiteral("titlePattern")});
+        if (auto pattern = wr.string(QStringLiteral("titlePattern"))) {
+            const QRegularExpression re(*pattern);
+            if (!re.isValid())
+                wr.fail(QStringLiteral("titlePattern"),
+                        QStringLiteral("is not a valid regular expression: %1").arg(re.errorString()));
+            else
+                out.windowTitlePattern = *pattern;
+        }
+        if (wr.failed())
+            r.fail(wr.error());
+    }
+    if (r.has(QStringLiteral("display")))
+        r.fail(QStringLiteral("display"), QStringLiteral("is not supported: the host drives the primary display"));
+    if (auto policy = r.string(QStringLiteral("focusPolicy"))) {
+        out.focusPolicy = focusPolicyFromName(*policy);
+        if (!out.focusPolicy)
+            r.fail(QStringLiteral("focusPolicy"),
+                   QStringLiteral("must be one of focusIfNeeded, requireFocused, failIfNotFocused"));
+    }
+    return r.finish(out);
+}
+
+namespace {
+
+std::optional<TextMatch> textMatch(JsonFieldReader& reader, const QString& equalsKey, const QString& containsKey,
+                                   const QString& matchesKey, bool caseSensitive)
+{
+    using Mode = TextMatch::Mode;
+    QStringList given;
+    std::optional<TextMatch> out;
+    if (auto s = reader.string(equalsKey)) {
+        given.append(equalsKey);
+        out = TextMatch{Mode::Equals, *s, {}};
+    }
+    if (auto s = reader.string(containsKey)) {
+        given.append(containsKey);
+        out = TextMatch{Mode::Contains, *s, {}};
+    }
+    if (auto s = reader.string(matchesKey)) {
+        given.append(matchesKey);
+        QRegularExpression re(*s, caseSensitive ? QRegularExpression::NoPatternOption
+                                                : QRegularExpression::CaseInsensitiveOption);
+        if (!re.isValid()) {
+            reader.fail(matchesKey, QStringLiteral("is not a valid regular expression: %1").arg(re.errorString()));
+            return std::nullopt;
+        }
+        out = TextMatch{Mode::Regex, *s, re};
+    }
+    if (given.size() > 1) {
+        // Name a field the client sent: the second one conflicts with the first.
+        reader.fail(given.at(1), QStringLiteral("conflicts with %1: give one of them").arg(given.at(0)));
+        return std::nullopt;
+    }
+    return out;
+}
+
+void insertTextMatch(QJsonObject& out, const QString& field, const std::optional<TextMatch>& match)
+{
+    if (!match)
+        return;
+    switch (match->mode) {
+    case TextMatch::Mode::Equals:
+        out.insert(field + QStringLiteral("Equals"), match->pattern);
+        break;
+    case TextMatch::Mode::Contains:
+        out.insert(field + QStringLiteral("Contains"), match->pattern);
+        break;
+    case TextMatch::Mode::Regex:
+        out.insert(field + QStringLiteral("Matches"), match->pattern);
+        break;
+    }
+}
+
+} // namespace
+
+QJsonObject Selector::toJson() const
+{
+    QJsonObject out;
+    if (byRole)
+        out.insert(QStringLiteral("byRole"), *byRole);
+    insertTextMatch(out, QStringLiteral("title"), title);
+    insertTextMatch(out, QStringLiteral("value"), value);
+    if (byIdentifier)
+        out.insert(QStringLiteral("byIdentifier"), *byIdentifier);
+    if (enabledOnly)
+        out.insert(QStringLiteral("enabledOnly"), true);
+    if (visibleOnly)
+        out.insert(QStringLiteral("visibleOnly"), true);
+    if (caseSensitive)
+        out.insert(QStringLiteral("caseSensitive"), true);
+    if (limit != Selector().limit)
+        out.insert(QStringLiteral("limit"), limit);
+    return out;
+}
+
+Result<Selector> Selector::fromJson(const QJsonValue& value, const QString& field)
+{
+    if (!value.isObject())
+        return Error::invalidParam(field, field + QStringLiteral(" must be an object"));
+    const QJsonObject object = value.toObject();
+    JsonFieldReader r(object, field);
+    r.rejectUnknown({QStringLiteral("byRole"), QStringLiteral("titleContains"), QStringLiteral("titleEquals"),
+                     QStringLiteral("titleMatches"), QStringLiteral("valueContains"), QStringLiteral("valueEquals"),
+                     QStringLiteral("valueMatches"), QStringLiteral("byIdentifier"), QStringLiteral("enabledOnly"),
+                     QStringLiteral("visibleOnly"), QStringLiteral("caseSensitive"), QStringLiteral("limit")});
+    Selector out;
+    out.caseSensitive = r.boolean(QStringLiteral("caseSensitive")).value_or(false);
+    out.byRole = r.string(QStringLiteral("byRole"), false, false);
+    out.title = textMatch(r, QStringLiteral("titleEquals"), QStringLiteral("titleContains"),
+                          QStringLiteral("titleMatches"), out.caseSensitive);
+    out.value = textMatch(r, QStringLiteral("valueEquals"), QStringLiteral("valueContains"),
+                          QStringLiteral("valueMatches"), out.caseSensitive);
+    out.byIdentifier = r.string(QStringLiteral("byIdentifier"), false, false);
+    out.enabledOnly = r.boolean(QStringLiteral("enabledOnly")).value_or(false);
+    out.visibleOnly = r.boolean(QStringLiteral("visibleOnly")).value_or(false);
+    out.limit = static_cast<int>(r.integer(QStringLiteral("limit"), 1, 1000).value_or(10));
+    if (!r.failed() && !out.byRole && !out.title && !out.value && !out.byIdentifier)
+        r.fail(QStringLiteral("byRole"), QStringLiteral("or another criterion is required: an empty selector would "
+                                                        "match every element"));
+    return r.finish(out);
 }
 
 QJsonObject ResolvedRoute::toJson() const

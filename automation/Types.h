@@ -1,5 +1,7 @@
 #pragma once
 
+#include "Error.h"
+
 #include <QDateTime>
 #include <QJsonObject>
 #include <QList>
@@ -108,6 +110,16 @@ struct Snapshot
     /// from the nodes (ax.json): the same document, several times faster than building it as a
     /// QJsonObject and serialising that, which matters for trees of thousands of nodes.
     QByteArray toJsonText(const QJsonObject& extra = {}) const;
+
+    /// Reads back what toJson()/toJsonText() wrote (ax.json): the nodes in document order with
+    /// everything the selector engine and ElementRef use, so SelectorEngine::match() gives the
+    /// same candidates as on the snapshot that was written. What ax.json does not hold stays at
+    /// its default: handles, a secure field's value, frame and states of a node that was not
+    /// `detailed`. Members it does not know (e.g. `timing`) are ignored; a member of the wrong
+    /// type is DESKTOP_INVALID_REQUEST naming it ("root.children[2].title").
+    static Result<Snapshot> fromJson(const QJsonObject& object);
+    /// fromJson() of JSON text; text that is not a JSON object (e.g. cut short) is an error too.
+    static Result<Snapshot> fromJsonText(const QByteArray& text);
 };
 
 enum class FocusPolicy { FocusIfNeeded, RequireFocused, FailIfNotFocused };
@@ -121,6 +133,13 @@ struct Route
     std::optional<qint64> pid;
     std::optional<QString> windowTitlePattern;
     std::optional<FocusPolicy> focusPolicy;
+
+    /// The request's `route` object (contract 4.3); members that are not set are left out.
+    QJsonObject toJson() const;
+    /// Parses a request's `route`: unknown members are refused, errors name the field's full
+    /// path below `field` (DESKTOP_INVALID_REQUEST, -32602). The one parser of routes.
+    static Result<Route> fromJson(const QJsonValue& value, const QString& field = QStringLiteral("route"));
+    friend bool operator==(const Route&, const Route&) = default;
 };
 
 /// What a Route resolved to.
@@ -145,6 +164,8 @@ struct TextMatch
     Mode mode = Mode::Contains;
     QString pattern;
     QRegularExpression regex;
+
+    friend bool operator==(const TextMatch&, const TextMatch&) = default;
 };
 
 /// Element selector (contract 4.4 P0 plus plan 2.0).
@@ -160,6 +181,15 @@ struct Selector
     int limit = 10;
 
     bool needsText() const { return value.has_value(); }
+
+    /// The request's selector object (contract 4.4): the criteria given, flags that are true and
+    /// `limit` when it is not the default 10.
+    QJsonObject toJson() const;
+    /// Parses a request's selector: unknown members are refused, one of equals/contains/matches
+    /// per text, an empty selector is refused; errors name the field's full path below `field`
+    /// (DESKTOP_INVALID_REQUEST, -32602). The one parser of selectors.
+    static Result<Selector> fromJson(const QJsonValue& value, const QString& field = QStringLiteral("selector"));
+    friend bool operator==(const Selector&, const Selector&) = default;
 };
 
 /// A ranked match of a selector.

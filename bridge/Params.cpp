@@ -1,9 +1,9 @@
 #include "Params.h"
 
+#include "JsonFieldReader.h"
+
 #include <QJsonArray>
 #include <QSet>
-
-#include <cmath>
 
 namespace Bridge::Params {
 
@@ -12,152 +12,10 @@ using Automation::Result;
 
 namespace {
 
-// Reads the members of one JSON object, recording the first problem with the field's full
-// path ("route.window.titlePattern"), so each parser reads like the contract's JSON.
-class Reader
-{
-public:
-    Reader(const QJsonObject& object, QString prefix) : m_object(object), m_prefix(std::move(prefix)) {}
-
-    bool failed() const { return m_error.has_value(); }
-    const Error& error() const { return *m_error; }
-    QString path(const QString& key) const { return m_prefix.isEmpty() ? key : m_prefix + QLatin1Char('.') + key; }
-    bool has(const QString& key) const
-    {
-        const auto v = m_object.value(key);
-        return !v.isUndefined() && !v.isNull();
-    }
-    QJsonValue raw(const QString& key) const { return m_object.value(key); }
-
-    void fail(const QString& key, const QString& message)
-    {
-        if (!m_error)
-            m_error = Error::invalidParam(path(key), path(key) + QLatin1Char(' ') + message);
-    }
-    void fail(const Error& error)
-    {
-        if (!m_error)
-            m_error = error;
-    }
-
-    // Members outside `known` are refused where a typo would silently widen what is matched.
-    void rejectUnknown(const QStringList& known)
-    {
-        for (auto it = m_object.constBegin(); it != m_object.constEnd(); ++it) {
-            if (!known.contains(it.key())) {
-                fail(it.key(), QStringLiteral("is not a known field (known: %1)").arg(known.join(QStringLiteral(", "))));
-                return;
-            }
-        }
-    }
-
-    std::optional<QString> string(const QString& key, bool required = false, bool allowEmpty = true)
-    {
-        if (!has(key)) {
-            if (required)
-                fail(key, QStringLiteral("is required"));
-            return std::nullopt;
-        }
-        const QJsonValue v = m_object.value(key);
-        if (!v.isString()) {
-            fail(key, QStringLiteral("must be a string"));
-            return std::nullopt;
-        }
-        if (!allowEmpty && v.toString().isEmpty()) {
-            fail(key, QStringLiteral("must not be empty"));
-            return std::nullopt;
-        }
-        return v.toString();
-    }
-
-    std::optional<bool> boolean(const QString& key)
-    {
-        if (!has(key))
-            return std::nullopt;
-        const QJsonValue v = m_object.value(key);
-        if (!v.isBool()) {
-            fail(key, QStringLiteral("must be true or false"));
-            return std::nullopt;
-        }
-        return v.toBool();
-    }
-
-    std::optional<qint64> integer(const QString& key, qint64 min, qint64 max, bool required = false)
-    {
-        if (!has(key)) {
-            if (required)
-                fail(key, QStringLiteral("is required"));
-            return std::nullopt;
-        }
-        const QJsonValue v = m_object.value(key);
-        const double d = v.toDouble();
-        if (!v.isDouble() || !std::isfinite(d) || std::floor(d) != d || d < double(min) || d > double(max)) {
-            fail(key, QStringLiteral("must be an integer from %1 to %2").arg(min).arg(max));
-            return std::nullopt;
-        }
-        return static_cast<qint64>(d);
-    }
-
-    std::optional<QJsonObject> object(const QString& key, bool required = false)
-    {
-        if (!has(key)) {
-            if (required)
-                fail(key, QStringLiteral("is required"));
-            return std::nullopt;
-        }
-        const QJsonValue v = m_object.value(key);
-        if (!v.isObject()) {
-            fail(key, QStringLiteral("must be an object"));
-            return std::nullopt;
-        }
-        return v.toObject();
-    }
-
-private:
-    const QJsonObject& m_object;
-    QString m_prefix;
-    std::optional<Error> m_error;
-};
-
-template <typename T>
-Result<T> finish(const Reader& reader, T value)
-{
-    if (reader.failed())
-        return reader.error();
-    return value;
-}
-
-std::optional<Automation::TextMatch> textMatch(Reader& reader, const QString& equalsKey, const QString& containsKey,
-                                               const QString& matchesKey, bool caseSensitive)
-{
-    using Mode = Automation::TextMatch::Mode;
-    QStringList given;
-    std::optional<Automation::TextMatch> out;
-    if (auto s = reader.string(equalsKey)) {
-        given.append(equalsKey);
-        out = Automation::TextMatch{Mode::Equals, *s, {}};
-    }
-    if (auto s = reader.string(containsKey)) {
-        given.append(containsKey);
-        out = Automation::TextMatch{Mode::Contains, *s, {}};
-    }
-    if (auto s = reader.string(matchesKey)) {
-        given.append(matchesKey);
-        QRegularExpression re(*s, caseSensitive ? QRegularExpression::NoPatternOption
-                                                : QRegularExpression::CaseInsensitiveOption);
-        if (!re.isValid()) {
-            reader.fail(matchesKey, QStringLiteral("is not a valid regular expression: %1").arg(re.errorString()));
-            return std::nullopt;
-        }
-        out = Automation::TextMatch{Mode::Regex, *s, re};
-    }
-    if (given.size() > 1) {
-        // Name a field the client sent: the second one conflicts with the first.
-        reader.fail(given.at(1), QStringLiteral("conflicts with %1: give one of them").arg(given.at(0)));
-        return std::nullopt;
-    }
-    return out;
-}
+// The members of one JSON object, the first problem recorded with the field's full path
+// ("route.window.titlePattern"): the reader automation's fromJson parsers use too, so a field
+// is refused with the same words wherever it is parsed.
+using Reader = Automation::JsonFieldReader;
 
 std::optional<TargetParams> target(const QJsonValue& value, const QString& field, Reader& outer)
 {
@@ -225,71 +83,12 @@ std::optional<ConfirmParams> confirmOrFail(Reader& reader)
 
 Result<Automation::Route> route(const QJsonValue& value, const QString& field)
 {
-    if (!value.isObject())
-        return Error::invalidParam(field, field + QStringLiteral(" must be an object"));
-    const QJsonObject object = value.toObject();
-    Reader r(object, field);
-    r.rejectUnknown({QStringLiteral("app"), QStringLiteral("window"), QStringLiteral("focusPolicy"),
-                     QStringLiteral("display")});
-    Automation::Route out;
-    if (auto app = r.object(QStringLiteral("app"))) {
-        Reader ar(*app, r.path(QStringLiteral("app")));
-        ar.rejectUnknown({QStringLiteral("bundleId"), QStringLiteral("pid")});
-        out.bundleId = ar.string(QStringLiteral("bundleId"), false, false);
-        out.pid = ar.integer(QStringLiteral("pid"), 1, std::numeric_limits<int>::max());
-        if (ar.failed())
-            r.fail(ar.error());
-    }
-    if (auto window = r.object(QStringLiteral("window"))) {
-        Reader wr(*window, r.path(QStringLiteral("window")));
-        wr.rejectUnknown({QStringLiteral("titlePattern")});
-        if (auto pattern = wr.string(QStringLiteral("titlePattern"))) {
-            const QRegularExpression re(*pattern);
-            if (!re.isValid())
-                wr.fail(QStringLiteral("titlePattern"),
-                        QStringLiteral("is not a valid regular expression: %1").arg(re.errorString()));
-            else
-                out.windowTitlePattern = *pattern;
-        }
-        if (wr.failed())
-            r.fail(wr.error());
-    }
-    if (r.has(QStringLiteral("display")))
-        r.fail(QStringLiteral("display"), QStringLiteral("is not supported: the host drives the primary display"));
-    if (auto policy = r.string(QStringLiteral("focusPolicy"))) {
-        out.focusPolicy = Automation::focusPolicyFromName(*policy);
-        if (!out.focusPolicy)
-            r.fail(QStringLiteral("focusPolicy"),
-                   QStringLiteral("must be one of focusIfNeeded, requireFocused, failIfNotFocused"));
-    }
-    return finish(r, out);
+    return Automation::Route::fromJson(value, field);
 }
 
 Result<Automation::Selector> selector(const QJsonValue& value, const QString& field)
 {
-    if (!value.isObject())
-        return Error::invalidParam(field, field + QStringLiteral(" must be an object"));
-    const QJsonObject object = value.toObject();
-    Reader r(object, field);
-    r.rejectUnknown({QStringLiteral("byRole"), QStringLiteral("titleContains"), QStringLiteral("titleEquals"),
-                     QStringLiteral("titleMatches"), QStringLiteral("valueContains"), QStringLiteral("valueEquals"),
-                     QStringLiteral("valueMatches"), QStringLiteral("byIdentifier"), QStringLiteral("enabledOnly"),
-                     QStringLiteral("visibleOnly"), QStringLiteral("caseSensitive"), QStringLiteral("limit")});
-    Automation::Selector out;
-    out.caseSensitive = r.boolean(QStringLiteral("caseSensitive")).value_or(false);
-    out.byRole = r.string(QStringLiteral("byRole"), false, false);
-    out.title = textMatch(r, QStringLiteral("titleEquals"), QStringLiteral("titleContains"),
-                          QStringLiteral("titleMatches"), out.caseSensitive);
-    out.value = textMatch(r, QStringLiteral("valueEquals"), QStringLiteral("valueContains"),
-                          QStringLiteral("valueMatches"), out.caseSensitive);
-    out.byIdentifier = r.string(QStringLiteral("byIdentifier"), false, false);
-    out.enabledOnly = r.boolean(QStringLiteral("enabledOnly")).value_or(false);
-    out.visibleOnly = r.boolean(QStringLiteral("visibleOnly")).value_or(false);
-    out.limit = static_cast<int>(r.integer(QStringLiteral("limit"), 1, 1000).value_or(10));
-    if (!r.failed() && !out.byRole && !out.title && !out.value && !out.byIdentifier)
-        r.fail(QStringLiteral("byRole"), QStringLiteral("or another criterion is required: an empty selector would "
-                                                        "match every element"));
-    return finish(r, out);
+    return Automation::Selector::fromJson(value, field);
 }
 
 Result<ConfirmParams> confirm(const QJsonValue& value, const QString& field)
@@ -303,7 +102,7 @@ Result<ConfirmParams> confirm(const QJsonValue& value, const QString& field)
     out.phrase = r.string(QStringLiteral("phrase"));
     out.approvedAt = r.string(QStringLiteral("approvedAt"));
     out.approver = r.string(QStringLiteral("approver"));
-    return finish(r, out);
+    return r.finish(out);
 }
 
 Result<ObserveParams> observe(const QJsonObject& params)
@@ -323,7 +122,7 @@ Result<ObserveParams> observe(const QJsonObject& params)
         if (o.failed())
             r.fail(o.error());
     }
-    return finish(r, out);
+    return r.finish(out);
 }
 
 Result<FindParams> find(const QJsonObject& params)
@@ -339,7 +138,7 @@ Result<FindParams> find(const QJsonObject& params)
         out.selector = sel.value();
         out.selectorJson = r.raw(QStringLiteral("selector")).toObject();
     }
-    return finish(r, out);
+    return r.finish(out);
 }
 
 Result<ClickParams> click(const QJsonObject& params)
@@ -354,7 +153,7 @@ Result<ClickParams> click(const QJsonObject& params)
     else if (auto t = target(r.raw(QStringLiteral("target")), QStringLiteral("target"), r))
         out.target = *t;
     out.allowCoordinateFallback = r.boolean(QStringLiteral("allowCoordinateFallback")).value_or(false);
-    return finish(r, out);
+    return r.finish(out);
 }
 
 Result<TypeTextParams> typeText(const QJsonObject& params)
@@ -375,7 +174,7 @@ Result<TypeTextParams> typeText(const QJsonObject& params)
         if (o.failed())
             r.fail(o.error());
     }
-    return finish(r, out);
+    return r.finish(out);
 }
 
 Result<HotkeyParams> hotkey(const QJsonObject& params)
@@ -414,7 +213,7 @@ Result<HotkeyParams> hotkey(const QJsonObject& params)
         if (o.failed())
             r.fail(o.error());
     }
-    return finish(r, out);
+    return r.finish(out);
 }
 
 Result<WaitUntilParams> waitUntil(const QJsonObject& params)
@@ -439,7 +238,7 @@ Result<WaitUntilParams> waitUntil(const QJsonObject& params)
     }
     out.pollMs = static_cast<int>(r.integer(QStringLiteral("pollMs"), 10, 60000).value_or(500));
     out.timeoutMs = static_cast<int>(r.integer(QStringLiteral("timeoutMs"), 1, 600000, true).value_or(0));
-    return finish(r, out);
+    return r.finish(out);
 }
 
 Result<AbortParams> abort(const QJsonObject& params)
@@ -447,7 +246,7 @@ Result<AbortParams> abort(const QJsonObject& params)
     Reader r(params, {});
     AbortParams out;
     out.executionId = r.string(QStringLiteral("executionId"), true, false).value_or(QString());
-    return finish(r, out);
+    return r.finish(out);
 }
 
 } // namespace Bridge::Params

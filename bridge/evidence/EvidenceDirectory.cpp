@@ -1,8 +1,11 @@
 #include "EvidenceDirectory.h"
 
+#include "EvidenceLayout.h"
+
 #include <QFile>
 #include <QRandomGenerator>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
@@ -75,6 +78,18 @@ Directory::Directory(std::shared_ptr<Handle> handle, QString path)
 
 std::optional<Directory> Directory::open(const QString& workspaceRealPath, const QString& relativeDir, QString* error)
 {
+    return openBelow(workspaceRealPath, relativeDir, true, error);
+}
+
+std::optional<Directory> Directory::openExisting(const QString& workspaceRealPath, const QString& relativeDir,
+                                                 QString* error)
+{
+    return openBelow(workspaceRealPath, relativeDir, false, error);
+}
+
+std::optional<Directory> Directory::openBelow(const QString& workspaceRealPath, const QString& relativeDir,
+                                              bool create, QString* error)
+{
     if (!workspaceRealPath.startsWith(QLatin1Char('/')) || !isPlainRelativePath(relativeDir)) {
         *error = QStringLiteral("invalid evidence path");
         return std::nullopt;
@@ -99,7 +114,7 @@ std::optional<Directory> Directory::open(const QString& workspaceRealPath, const
         }
         return true;
     };
-    if (!walk(workspaceRealPath, false) || !walk(relativeDir, true))
+    if (!walk(workspaceRealPath, false) || !walk(relativeDir, create))
         return std::nullopt;
     return Directory(std::move(handle), shown + QLatin1Char('/'));
 }
@@ -127,8 +142,7 @@ std::optional<QString> Directory::writeFile(const QString& relativeFile, const Q
     }
 
     const QByteArray finalName = QFile::encodeName(fileName);
-    const QByteArray tempName = QByteArrayLiteral(".") + finalName + QByteArrayLiteral(".tmp-") +
-                                QByteArray::number(QRandomGenerator::global()->generate64(), 16);
+    const QByteArray tempName = Layout::temporaryName(finalName, QRandomGenerator::global()->generate64());
     const int fd = ::openat(dirfd, tempName.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
         error = QStringLiteral("cannot create %1%2: %3").arg(shown, fileName, errnoText(errno));
@@ -205,7 +219,7 @@ int removeTemporariesIn(int dirfd, int depth)
         const QByteArray name(entry->d_name);
         if (name == "." || name == "..")
             continue;
-        if (name.startsWith('.') && name.contains(".tmp-")) {
+        if (Layout::isTemporaryName(name)) {
             if (::unlinkat(dirfd, name.constData(), 0) == 0)
                 ++removed;
         } else if (entry->d_type == DT_DIR && depth < 4) {
@@ -265,6 +279,138 @@ std::optional<QByteArray> Directory::readFile(const QString& relativeFile, qint6
     ::close(fd);
     if (out.size() > maxBytes)
         return std::nullopt;
+    return out;
+}
+
+QList<Directory::Entry> Directory::entries() const
+{
+    QList<Entry> out;
+    const int listFd = ::dup(m_handle->fd);
+    if (listFd < 0)
+        return out;
+    DIR* listing = ::fdopendir(listFd);
+    if (!listing) {
+        ::close(listFd);
+        return out;
+    }
+    ::rewinddir(listing); // the duplicate shares its offset with the handle
+    while (const dirent* entry = ::readdir(listing)) {
+        const QByteArray name(entry->d_name);
+        if (name == "." || name == "..")
+            continue;
+        Entry e;
+        e.name = QFile::decodeName(name);
+        struct stat st
+        {
+        };
+        if (::fstatat(m_handle->fd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue; // gone meanwhile
+        if (S_ISREG(st.st_mode))
+            e.type = Entry::Type::File;
+        else if (S_ISDIR(st.st_mode))
+            e.type = Entry::Type::Directory;
+        else if (S_ISLNK(st.st_mode))
+            e.type = Entry::Type::Symlink;
+        e.size = static_cast<qint64>(st.st_size);
+        e.modified = QDateTime::fromMSecsSinceEpoch(qint64(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000,
+                                                    Qt::UTC);
+        out.append(std::move(e));
+    }
+    ::closedir(listing);
+    std::sort(out.begin(), out.end(), [](const Entry& a, const Entry& b) { return a.name < b.name; });
+    return out;
+}
+
+std::optional<Directory> Directory::subdirectory(const QString& name, QString* error) const
+{
+    if (!isPlainRelativePath(name) || name.contains(QLatin1Char('/'))) {
+        *error = QStringLiteral("not a plain directory name: %1").arg(name);
+        return std::nullopt;
+    }
+    auto handle = std::make_shared<Handle>();
+    handle->fd = openOrCreateDir(m_handle->fd, QFile::encodeName(name), false, error, m_path + name);
+    if (handle->fd < 0)
+        return std::nullopt;
+    return Directory(std::move(handle), m_path + name + QLatin1Char('/'));
+}
+
+std::optional<QByteArray> Directory::readPart(const QString& relativeFile, qint64 offset, qint64 maxBytes,
+                                              QString* error, bool* truncated) const
+{
+    if (truncated)
+        *truncated = false;
+    if (!isPlainRelativePath(relativeFile)) {
+        *error = QStringLiteral("invalid evidence file name: %1").arg(relativeFile);
+        return std::nullopt;
+    }
+    auto parts = relativeFile.split(QLatin1Char('/'));
+    const QString fileName = parts.takeLast();
+    int dirfd = m_handle->fd;
+    int ownedFd = -1;
+    QString shown = m_path;
+    for (const auto& part : parts) {
+        shown += part;
+        const int next = openOrCreateDir(dirfd, QFile::encodeName(part), false, error, shown);
+        if (ownedFd >= 0)
+            ::close(ownedFd);
+        if (next < 0)
+            return std::nullopt;
+        dirfd = ownedFd = next;
+        shown += QLatin1Char('/');
+    }
+    shown += fileName;
+    // O_NONBLOCK: opening a FIFO planted in the evidence must not wait for a writer.
+    const int fd = ::openat(dirfd, QFile::encodeName(fileName).constData(),
+                            O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    const int openErr = errno;
+    struct stat st
+    {
+    };
+    const bool isLink = fd < 0 && ::fstatat(dirfd, QFile::encodeName(fileName).constData(), &st,
+                                            AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+    if (ownedFd >= 0)
+        ::close(ownedFd);
+    if (fd < 0) {
+        *error = isLink ? QStringLiteral("%1 is a symbolic link; evidence is never read through one").arg(shown)
+                        : QStringLiteral("cannot open %1: %2").arg(shown, errnoText(openErr));
+        return std::nullopt;
+    }
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        *error = QStringLiteral("%1 is not a regular file").arg(shown);
+        ::close(fd);
+        return std::nullopt;
+    }
+    const qint64 size = static_cast<qint64>(st.st_size);
+    qint64 start = offset < 0 ? std::max<qint64>(0, size - maxBytes) : offset;
+    if (start > 0 && ::lseek(fd, static_cast<off_t>(start), SEEK_SET) < 0) {
+        *error = QStringLiteral("cannot read %1: %2").arg(shown, errnoText(errno));
+        ::close(fd);
+        return std::nullopt;
+    }
+    QByteArray out;
+    out.reserve(static_cast<qsizetype>(std::min(maxBytes, std::max<qint64>(0, size - start))));
+    char buffer[65536];
+    // One byte past the limit tells whether there is more.
+    while (out.size() <= maxBytes) {
+        const qint64 want = std::min<qint64>(qint64(sizeof buffer), maxBytes + 1 - out.size());
+        const ssize_t n = ::read(fd, buffer, static_cast<size_t>(want));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            *error = QStringLiteral("cannot read %1: %2").arg(shown, errnoText(errno));
+            ::close(fd);
+            return std::nullopt;
+        }
+        if (n == 0)
+            break;
+        out.append(buffer, n);
+    }
+    ::close(fd);
+    const bool more = out.size() > maxBytes || start > 0;
+    if (out.size() > maxBytes)
+        out.truncate(static_cast<qsizetype>(maxBytes));
+    if (truncated)
+        *truncated = more;
     return out;
 }
 

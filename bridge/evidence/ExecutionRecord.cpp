@@ -1,5 +1,7 @@
 #include "ExecutionRecord.h"
 
+#include "EvidenceLayout.h"
+
 #include <QCoreApplication>
 #include <QJsonDocument>
 
@@ -35,8 +37,7 @@ ExecutionRecord::ExecutionRecord(QString executionId, QString method, QString wo
 
 QString ExecutionRecord::relativeDirFor(const QDateTime& receivedAt, const QString& executionId)
 {
-    return QStringLiteral("artifacts/desktop/") + receivedAt.toUTC().date().toString(Qt::ISODate) + QLatin1Char('/') +
-           executionId;
+    return Layout::relativeDir(receivedAt, executionId);
 }
 
 std::optional<QString> ExecutionRecord::open()
@@ -61,14 +62,14 @@ std::optional<QString> ExecutionRecord::openLocked()
     if (m_journal)
         m_journal->opened(m_workspace, m_relativeDir);
     for (const auto& [name, object] :
-         {std::pair{QStringLiteral("request.json"), m_request}, std::pair{QStringLiteral("env.json"), m_env}}) {
+         {std::pair{Layout::requestFile(), m_request}, std::pair{Layout::envFile(), m_env}}) {
         if (auto err = m_dir->writeFile(name, pretty(object)))
             return err;
         m_artifacts.append(name);
     }
     // What was traced before the directory existed (queued, audit), then every step as it comes.
     if (!m_trace.isEmpty()) {
-        if (auto err = m_dir->writeFile(QStringLiteral("trace.jsonl"), traceBytesLocked()))
+        if (auto err = m_dir->writeFile(Layout::traceFile(), traceBytesLocked()))
             return err;
     }
     return std::nullopt;
@@ -84,7 +85,7 @@ std::optional<QString> ExecutionRecord::redactRequestParam(const QString& key, c
     m_request.insert(QStringLiteral("params"), params);
     if (!m_dir)
         return std::nullopt;
-    return m_dir->writeFile(QStringLiteral("request.json"), pretty(m_request));
+    return m_dir->writeFile(Layout::requestFile(), pretty(m_request));
 }
 
 std::optional<QString> ExecutionRecord::writeArtifact(const QString& relativeFile, const QByteArray& data)
@@ -121,7 +122,7 @@ void ExecutionRecord::trace(const QString& step, qint64 ms, bool ok, const QJson
     // Written as it happens, so that a host killed mid-execution leaves evidence of how far it
     // got. The start of an execution is on disk before anything it does (it may inject input).
     if (m_dir && !m_finalized) {
-        if (auto err = m_dir->appendFile(QStringLiteral("trace.jsonl"),
+        if (auto err = m_dir->appendFile(Layout::traceFile(),
                                          QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n',
                                          m_durableStart && step == QLatin1String("start")))
             qWarning("evidence: %s", qPrintable(*err));
@@ -175,7 +176,7 @@ QByteArray ExecutionRecord::summaryLocked(const QString& outcome, const QString&
     md += QStringLiteral("\n## %1\n\n").arg(EvidenceText::tr("Files"));
     QStringList files = m_artifacts;
     for (const auto& name :
-         {QStringLiteral("trace.jsonl"), QStringLiteral("response.json"), QStringLiteral("summary.md")}) {
+         {Layout::traceFile(), Layout::responseFile(), Layout::summaryFile()}) {
         if (!files.contains(name))
             files.append(name);
     }
@@ -202,18 +203,18 @@ std::optional<QString> ExecutionRecord::finalize(const QJsonObject& responseEnve
     m_finalized = true; // from now on the whole trace is rewritten atomically (rewriteTrace)
     m_trace.append(QJsonObject{{QStringLiteral("t"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
                                {QStringLiteral("sinceStartMs"), m_durationMs},
-                               {QStringLiteral("step"), QStringLiteral("answer")},
+                               {QStringLiteral("step"), Layout::answerStep()},
                                {QStringLiteral("ms"), 0},
                                {QStringLiteral("ok"), outcome == QLatin1String("ok")},
                                {QStringLiteral("details"), QJsonObject{{QStringLiteral("outcome"), outcome}}}});
-    if (auto err = m_dir->writeFile(QStringLiteral("response.json"), pretty(responseEnvelope)))
+    if (auto err = m_dir->writeFile(Layout::responseFile(), pretty(responseEnvelope)))
         return err;
-    if (auto err = m_dir->writeFile(QStringLiteral("trace.jsonl"), traceBytesLocked()))
+    if (auto err = m_dir->writeFile(Layout::traceFile(), traceBytesLocked()))
         return err;
-    if (auto err = m_dir->writeFile(QStringLiteral("summary.md"), summaryLocked(outcome, message)))
+    if (auto err = m_dir->writeFile(Layout::summaryFile(), summaryLocked(outcome, message)))
         return err;
     for (const auto& name :
-         {QStringLiteral("response.json"), QStringLiteral("trace.jsonl"), QStringLiteral("summary.md")}) {
+         {Layout::responseFile(), Layout::traceFile(), Layout::summaryFile()}) {
         if (!m_artifacts.contains(name))
             m_artifacts.append(name);
     }
@@ -236,7 +237,7 @@ std::optional<QString> ExecutionRecord::rewriteTrace()
     QMutexLocker lock(&m_mutex);
     if (auto err = openLocked())
         return err;
-    return m_dir->writeFile(QStringLiteral("trace.jsonl"), traceBytesLocked());
+    return m_dir->writeFile(Layout::traceFile(), traceBytesLocked());
 }
 
 } // namespace Evidence

@@ -1,6 +1,7 @@
 #include "Journal.h"
 
 #include "EvidenceDirectory.h"
+#include "EvidenceLayout.h"
 #include "ExecutionRecord.h"
 
 #include <QDateTime>
@@ -17,7 +18,7 @@ namespace Evidence {
 Q_LOGGING_CATEGORY(lcJournal, "msgcode.evidence.journal")
 
 Journal::Journal(QString dataDir)
-    : m_path(dataDir.isEmpty() ? QString() : dataDir + QStringLiteral("/open-executions.txt"))
+    : m_path(dataDir.isEmpty() ? QString() : dataDir + QLatin1Char('/') + Layout::journalFile())
 {
 }
 
@@ -87,7 +88,7 @@ Journal::Recovery Journal::recover()
         const QByteArray line =
             QJsonDocument(
                 QJsonObject{{QStringLiteral("t"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
-                            {QStringLiteral("step"), QStringLiteral("interrupted")},
+                            {QStringLiteral("step"), Layout::interruptedStep()},
                             {QStringLiteral("ms"), 0},
                             {QStringLiteral("ok"), false},
                             {QStringLiteral("details"),
@@ -95,9 +96,9 @@ Journal::Recovery Journal::recover()
                                           QStringLiteral("the host stopped before the execution answered")}}}})
                 .toJson(QJsonDocument::Compact) +
             '\n';
-        dir->appendFile(QStringLiteral("trace.jsonl"), line, true);
-        if (!dir->readFile(QStringLiteral("summary.md")))
-            dir->writeFile(QStringLiteral("summary.md"), ExecutionRecord::interruptedSummary());
+        dir->appendFile(Layout::traceFile(), line, true);
+        if (!dir->readFile(Layout::summaryFile()))
+            dir->writeFile(Layout::summaryFile(), ExecutionRecord::interruptedSummary());
         ++recovery.interrupted;
     }
     // A fresh journal for this host.

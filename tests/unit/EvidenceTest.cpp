@@ -1,5 +1,6 @@
 // Evidence::Directory and Evidence::ExecutionRecord: evidence on disk (contract 2, DESIGN.md 9).
 #include "EvidenceDirectory.h"
+#include "EvidenceLayout.h"
 #include "ExecutionRecord.h"
 #include "UnitTestSupport.h"
 
@@ -16,6 +17,7 @@
 
 using Evidence::Directory;
 using Evidence::ExecutionRecord;
+namespace Layout = Evidence::Layout;
 using UnitTest::jsonObject;
 
 namespace {
@@ -342,6 +344,95 @@ TEST_F(EvidenceTest, ReadFileDoesNotFollowSymlinks)
     EXPECT_FALSE(dir->readFile(QStringLiteral("big.bin"), 99).has_value());
 }
 
+// --- reading: openExisting, entries, subdirectory, readPart --------------------------------------
+
+TEST_F(EvidenceTest, OpenExistingCreatesNothing)
+{
+    QString error;
+    EXPECT_FALSE(Directory::openExisting(m_workspace, kRelative, &error).has_value());
+    EXPECT_FALSE(error.isEmpty());
+    EXPECT_EQ(tree(m_workspace), QStringList());
+    ASSERT_TRUE(openDefault(&error).has_value());
+    const auto existing = Directory::openExisting(m_workspace, kRelative, &error);
+    ASSERT_TRUE(existing.has_value()) << error.toStdString();
+    EXPECT_EQ(existing->path(), ws(kRelative) + QLatin1Char('/'));
+
+    ASSERT_TRUE(QDir(ws(QStringLiteral("artifacts"))).removeRecursively());
+    ASSERT_TRUE(QFile::link(m_other, ws(QStringLiteral("artifacts"))));
+    ASSERT_TRUE(QDir(m_other).mkpath(QStringLiteral("desktop")));
+    EXPECT_FALSE(Directory::openExisting(m_workspace, QStringLiteral("artifacts/desktop"), &error).has_value());
+    EXPECT_TRUE(error.contains(QStringLiteral("symbolic link"))) << error.toStdString();
+}
+
+TEST_F(EvidenceTest, EntriesReportLinksWithoutFollowingThem)
+{
+    QString error;
+    const auto dir = openDefault(&error);
+    ASSERT_TRUE(dir.has_value()) << error.toStdString();
+    ASSERT_FALSE(dir->writeFile(QStringLiteral("b.json"), "12345").has_value());
+    ASSERT_FALSE(dir->writeFile(QStringLiteral("sub/c.json"), "{}").has_value());
+    ASSERT_TRUE(QFile::link(m_other, dir->path() + QStringLiteral("a-link")));
+    ASSERT_EQ(::mkfifo(QFile::encodeName(dir->path() + QStringLiteral("fifo")).constData(), 0600), 0);
+
+    const auto entries = dir->entries();
+    QStringList seen;
+    for (const auto& entry : entries)
+        seen.append(entry.name + QLatin1Char(':') + QString::number(static_cast<int>(entry.type)));
+    EXPECT_EQ(seen, (QStringList{QStringLiteral("a-link:2"), QStringLiteral("b.json:0"), QStringLiteral("fifo:3"),
+                                 QStringLiteral("sub:1")}));
+    EXPECT_EQ(entries.at(1).size, 5);
+    EXPECT_TRUE(entries.at(1).modified.isValid());
+    EXPECT_EQ(dir->entries().size(), 4); // listing twice gives everything again
+
+    const auto sub = dir->subdirectory(QStringLiteral("sub"), &error);
+    ASSERT_TRUE(sub.has_value()) << error.toStdString();
+    EXPECT_EQ(sub->path(), dir->path() + QStringLiteral("sub/"));
+    EXPECT_EQ(sub->entries().size(), 1);
+    EXPECT_FALSE(dir->subdirectory(QStringLiteral("a-link"), &error).has_value());
+    EXPECT_TRUE(error.contains(QStringLiteral("symbolic link"))) << error.toStdString();
+    for (const QString& bad : {QStringLiteral("missing"), QStringLiteral(".."), QStringLiteral("sub/..")})
+        EXPECT_FALSE(dir->subdirectory(bad, &error).has_value()) << bad.toStdString();
+}
+
+TEST_F(EvidenceTest, ReadPartReadsHeadsAndTailsOfRegularFilesOnly)
+{
+    QString error;
+    const auto dir = openDefault(&error);
+    ASSERT_TRUE(dir.has_value()) << error.toStdString();
+    ASSERT_FALSE(dir->writeFile(QStringLiteral("trace.jsonl"), "0123456789").has_value());
+    bool truncated = true;
+    EXPECT_EQ(dir->readPart(QStringLiteral("trace.jsonl"), 0, 100, &error, &truncated),
+              std::optional<QByteArray>("0123456789"));
+    EXPECT_FALSE(truncated);
+    EXPECT_EQ(dir->readPart(QStringLiteral("trace.jsonl"), 0, 10, &error, &truncated),
+              std::optional<QByteArray>("0123456789"));
+    EXPECT_FALSE(truncated);
+    EXPECT_EQ(dir->readPart(QStringLiteral("trace.jsonl"), 0, 4, &error, &truncated),
+              std::optional<QByteArray>("0123"));
+    EXPECT_TRUE(truncated);
+    EXPECT_EQ(dir->readPart(QStringLiteral("trace.jsonl"), -1, 4, &error, &truncated),
+              std::optional<QByteArray>("6789"));
+    EXPECT_TRUE(truncated);
+    EXPECT_EQ(dir->readPart(QStringLiteral("trace.jsonl"), 3, 4, &error, &truncated),
+              std::optional<QByteArray>("3456"));
+    EXPECT_TRUE(truncated);
+
+    writeAll(m_other + QStringLiteral("/secret.txt"), "secret");
+    ASSERT_TRUE(QFile::link(m_other + QStringLiteral("/secret.txt"), dir->path() + QStringLiteral("leak.txt")));
+    ASSERT_TRUE(QFile::link(m_other, dir->path() + QStringLiteral("leakdir")));
+    EXPECT_FALSE(dir->readPart(QStringLiteral("leak.txt"), 0, 100, &error).has_value());
+    EXPECT_TRUE(error.contains(QStringLiteral("symbolic link"))) << error.toStdString();
+    EXPECT_FALSE(dir->readPart(QStringLiteral("leakdir/secret.txt"), 0, 100, &error).has_value());
+    EXPECT_TRUE(error.contains(QStringLiteral("symbolic link"))) << error.toStdString();
+    EXPECT_FALSE(dir->readPart(QStringLiteral("../x"), 0, 100, &error).has_value());
+    EXPECT_FALSE(dir->readPart(QStringLiteral("missing"), 0, 100, &error).has_value());
+    EXPECT_FALSE(error.isEmpty());
+    // A FIFO would block a plain read until some writer came.
+    ASSERT_EQ(::mkfifo(QFile::encodeName(dir->path() + QStringLiteral("fifo")).constData(), 0600), 0);
+    EXPECT_FALSE(dir->readPart(QStringLiteral("fifo"), 0, 100, &error).has_value());
+    EXPECT_TRUE(error.contains(QStringLiteral("not a regular file"))) << error.toStdString();
+}
+
 // --- ExecutionRecord -----------------------------------------------------------------------------
 
 TEST(ExecutionRecordDir, RelativeDirUsesUtcDate)
@@ -356,6 +447,38 @@ TEST(ExecutionRecordDir, RelativeDirUsesUtcDate)
               QStringLiteral("artifacts/desktop/2026-02-10/id"));
     const QDateTime utc(QDate(2026, 12, 31), QTime(23, 59, 59), QTimeZone::utc());
     EXPECT_EQ(ExecutionRecord::relativeDirFor(utc, kId), QStringLiteral("artifacts/desktop/2026-12-31/") + kId);
+}
+
+// Every name the host writes, pinned: the layout header must not change a byte of the evidence.
+TEST(EvidenceLayout, NamesAreTheOnesOnDisk)
+{
+    EXPECT_EQ(Layout::artifactsRoot(), QStringLiteral("artifacts/desktop"));
+    EXPECT_EQ(Layout::requestFile(), QStringLiteral("request.json"));
+    EXPECT_EQ(Layout::envFile(), QStringLiteral("env.json"));
+    EXPECT_EQ(Layout::traceFile(), QStringLiteral("trace.jsonl"));
+    EXPECT_EQ(Layout::responseFile(), QStringLiteral("response.json"));
+    EXPECT_EQ(Layout::summaryFile(), QStringLiteral("summary.md"));
+    EXPECT_EQ(Layout::axTreeFile(), QStringLiteral("ax.json"));
+    EXPECT_EQ(Layout::selectorsFolder(), QStringLiteral("selectors"));
+    EXPECT_EQ(Layout::candidatesFile(), QStringLiteral("selectors/candidates.json"));
+    EXPECT_EQ(Layout::observeScreenshot(), QStringLiteral("observe.png"));
+    EXPECT_EQ(Layout::beforeScreenshot(), QStringLiteral("before.png"));
+    EXPECT_EQ(Layout::afterScreenshot(), QStringLiteral("after.png"));
+    EXPECT_EQ(Layout::journalFile(), QStringLiteral("open-executions.txt"));
+    EXPECT_EQ(Layout::answerStep(), QStringLiteral("answer"));
+    EXPECT_EQ(Layout::interruptedStep(), QStringLiteral("interrupted"));
+    // The date is the UTC one: 23:30 in UTC-5 is the next day.
+    const QDateTime lateInNewYork(QDate(2026, 2, 9), QTime(23, 30), QTimeZone(-5 * 3600));
+    EXPECT_EQ(Layout::dateFolder(lateInNewYork), QStringLiteral("2026-02-10"));
+    EXPECT_EQ(Layout::relativeDir(lateInNewYork, kId), QStringLiteral("artifacts/desktop/2026-02-10/") + kId);
+    EXPECT_EQ(ExecutionRecord::relativeDirFor(lateInNewYork, kId), Layout::relativeDir(lateInNewYork, kId));
+    EXPECT_EQ(Layout::dateOfFolder(QStringLiteral("2026-02-10")), std::optional<QDate>(QDate(2026, 2, 10)));
+    for (const char* bad : {"2026-2-10", "2026-02-30", "20260210", "2026-02-10x", "", "latest"})
+        EXPECT_FALSE(Layout::dateOfFolder(QString::fromLatin1(bad)).has_value()) << bad;
+    EXPECT_EQ(Layout::temporaryName("ax.json", 0xbeef), QByteArray(".ax.json.tmp-beef"));
+    EXPECT_TRUE(Layout::isTemporaryName(QByteArray(".ax.json.tmp-beef")));
+    EXPECT_TRUE(Layout::isTemporaryName(QStringLiteral(".ax.json.tmp-beef")));
+    EXPECT_FALSE(Layout::isTemporaryName(QStringLiteral("ax.json")));
 }
 
 class ExecutionRecordTest : public EvidenceTest
@@ -410,10 +533,10 @@ TEST_F(ExecutionRecordTest, OpenWritesRequestAndEnv)
     const auto record = makeRecord(m_workspace);
     ASSERT_FALSE(record->open().has_value());
     ASSERT_FALSE(record->open().has_value()); // idempotent
-    EXPECT_EQ(QJsonDocument::fromJson(readAll(record->dirPath() + QStringLiteral("request.json"))).object(), m_request);
-    EXPECT_EQ(QJsonDocument::fromJson(readAll(record->dirPath() + QStringLiteral("env.json"))).object(), m_env);
-    EXPECT_EQ(record->artifacts(), (QStringList{QStringLiteral("request.json"), QStringLiteral("env.json")}));
-    EXPECT_EQ(tree(record->dirPath()), (QStringList{QStringLiteral("env.json"), QStringLiteral("request.json")}));
+    EXPECT_EQ(QJsonDocument::fromJson(readAll(record->dirPath() + Layout::requestFile())).object(), m_request);
+    EXPECT_EQ(QJsonDocument::fromJson(readAll(record->dirPath() + Layout::envFile())).object(), m_env);
+    EXPECT_EQ(record->artifacts(), (QStringList{Layout::requestFile(), Layout::envFile()}));
+    EXPECT_EQ(tree(record->dirPath()), (QStringList{Layout::envFile(), Layout::requestFile()}));
 }
 
 TEST_F(ExecutionRecordTest, TraceIsOnDiskAsTheExecutionProceeds)
@@ -428,17 +551,17 @@ TEST_F(ExecutionRecordTest, TraceIsOnDiskAsTheExecutionProceeds)
         ExecutionRecord::Step step(*record, QStringLiteral("route.resolve"));
         step.finish(true, QJsonObject{{QStringLiteral("pid"), 42}});
     }
-    const QList<QJsonObject> lines = traceLines(record->dirPath() + QStringLiteral("trace.jsonl"));
+    const QList<QJsonObject> lines = traceLines(record->dirPath() + Layout::traceFile());
     ASSERT_EQ(lines.size(), 3);
     EXPECT_EQ(lines.at(0).value(QStringLiteral("step")).toString(), QStringLiteral("queued"));
     EXPECT_EQ(lines.at(1).value(QStringLiteral("step")).toString(), QStringLiteral("start"));
     EXPECT_EQ(lines.at(2).value(QStringLiteral("step")).toString(), QStringLiteral("route.resolve"));
-    EXPECT_FALSE(QFile::exists(record->dirPath() + QStringLiteral("response.json")));
+    EXPECT_FALSE(QFile::exists(record->dirPath() + Layout::responseFile()));
     // The answer then rewrites the whole trace once, with the answer's own line.
     ASSERT_FALSE(
         record->finalize(QJsonObject{{QStringLiteral("result"), QJsonObject()}}, QStringLiteral("ok"), QString())
             .has_value());
-    EXPECT_EQ(traceLines(record->dirPath() + QStringLiteral("trace.jsonl")).size(), 4);
+    EXPECT_EQ(traceLines(record->dirPath() + Layout::traceFile()).size(), 4);
 }
 
 TEST_F(ExecutionRecordTest, ExecutionsLeftOpenByAKilledHostAreMarkedInterrupted)
@@ -460,19 +583,19 @@ TEST_F(ExecutionRecordTest, ExecutionsLeftOpenByAKilledHostAreMarkedInterrupted)
     ASSERT_TRUE(leftover.open(QIODevice::WriteOnly));
     leftover.write(QByteArray(1024, 'x'));
     leftover.close();
-    const QByteArray doneSummary = readAll(done->dirPath() + QStringLiteral("summary.md"));
+    const QByteArray doneSummary = readAll(done->dirPath() + Layout::summaryFile());
 
     // The next host.
     const auto recovery = Evidence::Journal(dataDir).recover();
     EXPECT_EQ(recovery.interrupted, 1);
     EXPECT_EQ(recovery.temporariesRemoved, 1);
     EXPECT_FALSE(QFile::exists(leftover.fileName()));
-    const QList<QJsonObject> lines = traceLines(cut->dirPath() + QStringLiteral("trace.jsonl"));
+    const QList<QJsonObject> lines = traceLines(cut->dirPath() + Layout::traceFile());
     ASSERT_FALSE(lines.isEmpty());
     EXPECT_EQ(lines.last().value(QStringLiteral("step")).toString(), QStringLiteral("interrupted"));
-    EXPECT_TRUE(readAll(cut->dirPath() + QStringLiteral("summary.md")).contains("Interrupted"));
+    EXPECT_TRUE(readAll(cut->dirPath() + Layout::summaryFile()).contains("Interrupted"));
     // The finished one is left as it was; and a second recovery finds nothing left to do.
-    EXPECT_EQ(readAll(done->dirPath() + QStringLiteral("summary.md")), doneSummary);
+    EXPECT_EQ(readAll(done->dirPath() + Layout::summaryFile()), doneSummary);
     EXPECT_EQ(Evidence::Journal(dataDir).recover().interrupted, 0);
 }
 
@@ -489,15 +612,15 @@ TEST_F(ExecutionRecordTest, FinalizeWritesResponseTraceAndSummary)
     {
         ExecutionRecord::Step abandoned(*record, QStringLiteral("match"));
     } // destroyed unfinished: recorded as failed
-    ASSERT_FALSE(record->writeArtifact(QStringLiteral("selectors/candidates.json"), "{\"matched\":1}").has_value());
+    ASSERT_FALSE(record->writeArtifact(Layout::candidatesFile(), "{\"matched\":1}").has_value());
 
     const QJsonObject response = jsonObject(R"({"jsonrpc":"2.0","id":"r1","result":{"matched":1}})");
     ASSERT_FALSE(record->finalize(response, QStringLiteral("ok"), QString()).has_value());
 
-    EXPECT_EQ(QJsonDocument::fromJson(readAll(record->dirPath() + QStringLiteral("response.json"))).object(), response);
-    EXPECT_EQ(readAll(record->dirPath() + QStringLiteral("selectors/candidates.json")), QByteArray("{\"matched\":1}"));
+    EXPECT_EQ(QJsonDocument::fromJson(readAll(record->dirPath() + Layout::responseFile())).object(), response);
+    EXPECT_EQ(readAll(record->dirPath() + Layout::candidatesFile()), QByteArray("{\"matched\":1}"));
 
-    const QList<QJsonObject> lines = traceLines(record->dirPath() + QStringLiteral("trace.jsonl"));
+    const QList<QJsonObject> lines = traceLines(record->dirPath() + Layout::traceFile());
     ASSERT_EQ(lines.size(), 4);
     QStringList steps;
     for (const QJsonObject& line : lines) {
@@ -519,7 +642,7 @@ TEST_F(ExecutionRecordTest, FinalizeWritesResponseTraceAndSummary)
     EXPECT_EQ(lines.at(3).value(QStringLiteral("ok")), QJsonValue(true));
     EXPECT_EQ(lines.at(3).value(QStringLiteral("details")), QJsonValue(jsonObject(R"({"outcome":"ok"})")));
 
-    const QString summary = QString::fromUtf8(readAll(record->dirPath() + QStringLiteral("summary.md")));
+    const QString summary = QString::fromUtf8(readAll(record->dirPath() + Layout::summaryFile()));
     EXPECT_TRUE(summary.contains(QStringLiteral("desktop.find"))) << summary.toStdString();
     EXPECT_TRUE(summary.contains(kId)) << summary.toStdString();
     EXPECT_TRUE(summary.contains(QStringLiteral(": ok\n"))) << summary.toStdString();
@@ -529,13 +652,11 @@ TEST_F(ExecutionRecordTest, FinalizeWritesResponseTraceAndSummary)
     EXPECT_TRUE(summary.contains(QStringLiteral("| answer | 0 | yes |"))) << summary.toStdString();
 
     EXPECT_EQ(record->artifacts(),
-              (QStringList{QStringLiteral("request.json"), QStringLiteral("env.json"),
-                           QStringLiteral("selectors/candidates.json"), QStringLiteral("response.json"),
-                           QStringLiteral("trace.jsonl"), QStringLiteral("summary.md")}));
+              (QStringList{Layout::requestFile(), Layout::envFile(), Layout::candidatesFile(), Layout::responseFile(),
+                           Layout::traceFile(), Layout::summaryFile()}));
     EXPECT_EQ(tree(record->dirPath()),
-              (QStringList{QStringLiteral("env.json"), QStringLiteral("request.json"), QStringLiteral("response.json"),
-                           QStringLiteral("selectors"), QStringLiteral("selectors/candidates.json"),
-                           QStringLiteral("summary.md"), QStringLiteral("trace.jsonl")}));
+              (QStringList{Layout::envFile(), Layout::requestFile(), Layout::responseFile(), Layout::selectorsFolder(),
+                           Layout::candidatesFile(), Layout::summaryFile(), Layout::traceFile()}));
 }
 
 TEST_F(ExecutionRecordTest, FinalizeWithErrorWithoutOpen)
@@ -547,14 +668,14 @@ TEST_F(ExecutionRecordTest, FinalizeWithErrorWithoutOpen)
                      .has_value());
     // finalize opens the record itself, so request.json and env.json are there too.
     EXPECT_EQ(tree(record->dirPath()),
-              (QStringList{QStringLiteral("env.json"), QStringLiteral("request.json"), QStringLiteral("response.json"),
-                           QStringLiteral("summary.md"), QStringLiteral("trace.jsonl")}));
-    const QList<QJsonObject> lines = traceLines(record->dirPath() + QStringLiteral("trace.jsonl"));
+              (QStringList{Layout::envFile(), Layout::requestFile(), Layout::responseFile(),
+                           Layout::summaryFile(), Layout::traceFile()}));
+    const QList<QJsonObject> lines = traceLines(record->dirPath() + Layout::traceFile());
     ASSERT_EQ(lines.size(), 1);
     EXPECT_EQ(lines.at(0).value(QStringLiteral("step")), QJsonValue(QStringLiteral("answer")));
     EXPECT_EQ(lines.at(0).value(QStringLiteral("ok")), QJsonValue(false));
     EXPECT_EQ(lines.at(0).value(QStringLiteral("details")), QJsonValue(jsonObject(R"({"outcome":"DESKTOP_TIMEOUT"})")));
-    const QString summary = QString::fromUtf8(readAll(record->dirPath() + QStringLiteral("summary.md")));
+    const QString summary = QString::fromUtf8(readAll(record->dirPath() + Layout::summaryFile()));
     EXPECT_TRUE(summary.contains(QStringLiteral("DESKTOP_TIMEOUT"))) << summary.toStdString();
     EXPECT_TRUE(summary.contains(QStringLiteral("timed out after 5 ms"))) << summary.toStdString();
     EXPECT_TRUE(summary.contains(kId));
@@ -566,7 +687,7 @@ TEST_F(ExecutionRecordTest, RewriteTraceAddsLateSteps)
     ASSERT_FALSE(record->finalize(QJsonObject{}, QStringLiteral("ok"), QString()).has_value());
     record->trace(QStringLiteral("lateBackendReturn"), 7, false);
     ASSERT_FALSE(record->rewriteTrace().has_value());
-    const QList<QJsonObject> lines = traceLines(record->dirPath() + QStringLiteral("trace.jsonl"));
+    const QList<QJsonObject> lines = traceLines(record->dirPath() + Layout::traceFile());
     ASSERT_EQ(lines.size(), 2);
     EXPECT_EQ(lines.at(0).value(QStringLiteral("step")), QJsonValue(QStringLiteral("answer")));
     EXPECT_EQ(lines.at(1).value(QStringLiteral("step")), QJsonValue(QStringLiteral("lateBackendReturn")));
@@ -580,7 +701,7 @@ TEST_F(ExecutionRecordTest, PlantedSymlinkFailsEveryWrite)
     const auto opened = record->open();
     ASSERT_TRUE(opened.has_value());
     EXPECT_TRUE(opened->contains(QStringLiteral("symbolic link"))) << opened->toStdString();
-    EXPECT_TRUE(record->writeArtifact(QStringLiteral("ax.json"), "{}").has_value());
+    EXPECT_TRUE(record->writeArtifact(Layout::axTreeFile(), "{}").has_value());
     const auto finalized = record->finalize(QJsonObject{}, QStringLiteral("ok"), QString());
     ASSERT_TRUE(finalized.has_value());
     EXPECT_EQ(*finalized, *opened);
