@@ -116,8 +116,9 @@ struct SecureLook
     QString role;
 };
 
-/// A snapshot of the route's window and/or a screenshot; the tree is kept ("ax.json" in
-/// evidence) while the screenshot ("observe.png") is taken.
+/// A snapshot of the route's window and/or a screenshot; the tree is kept while the screenshot
+/// is taken. Screenshots reach the trace as images named "observe.png", "before.png" and
+/// "after.png", the names the evidence layout gives them.
 Result<ObserveResult> observe(JobContext& ctx, const ObserveRequest& request);
 /// The elements the selector matches, ranked; the tree and the candidates are kept.
 Result<FindResult> find(JobContext& ctx, const FindRequest& request);

@@ -1,5 +1,7 @@
 #include "Methods.h"
 
+#include "EvidenceLayout.h"
+
 #include <QJsonArray>
 
 namespace Bridge::Methods {
@@ -67,10 +69,10 @@ MethodJob observe(ObserveParams params)
         QJsonObject ev;
         if (observed->snapshot) {
             result.insert(QStringLiteral("axTree"), observed->snapshot->metadataJson());
-            ev.insert(QStringLiteral("axPath"), QStringLiteral("ax.json"));
+            ev.insert(QStringLiteral("axPath"), Evidence::Layout::axTreeFile());
         }
         if (observed->screenshot)
-            ev.insert(QStringLiteral("screenshotPath"), QStringLiteral("observe.png"));
+            ev.insert(QStringLiteral("screenshotPath"), Evidence::Layout::observeScreenshot());
         result.insert(QStringLiteral("timing"), observed->timing);
         result.insert(QStringLiteral("evidence"), evidence(record, ev));
         return result;
@@ -93,9 +95,8 @@ MethodJob find(FindParams params)
         result.insert(QStringLiteral("routeResolved"), found->route.toJson());
         result.insert(QStringLiteral("truncated"), found->snapshot.truncated);
         result.insert(QStringLiteral("evidence"),
-                      evidence(record, QJsonObject{{QStringLiteral("axPath"), QStringLiteral("ax.json")},
-                                                   {QStringLiteral("candidatesPath"),
-                                                    QStringLiteral("selectors/candidates.json")}}));
+                      evidence(record, QJsonObject{{QStringLiteral("axPath"), Evidence::Layout::axTreeFile()},
+                                                   {QStringLiteral("candidatesPath"), Evidence::Layout::candidatesFile()}}));
         return result;
     };
 }
@@ -183,7 +184,7 @@ MethodJob waitUntil(WaitUntilParams params)
         result.insert(QStringLiteral("elapsedMs"), waited->elapsedMs);
         result.insert(QStringLiteral("polls"), waited->polls);
         result.insert(QStringLiteral("evidence"),
-                      evidence(record, QJsonObject{{QStringLiteral("axPath"), QStringLiteral("ax.json")}}));
+                      evidence(record, QJsonObject{{QStringLiteral("axPath"), Evidence::Layout::axTreeFile()}}));
         return result;
     };
 }

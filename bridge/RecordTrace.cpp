@@ -1,5 +1,6 @@
 #include "RecordTrace.h"
 
+#include "EvidenceLayout.h"
 #include "SelectorEngine.h"
 
 #include <QJsonDocument>
@@ -24,7 +25,7 @@ std::optional<Error> RecordTrace::write(const QString& name, const QByteArray& b
 
 std::optional<Error> RecordTrace::keepTree(const Automation::Snapshot& snapshot, const QJsonObject& extra)
 {
-    return write(QStringLiteral("ax.json"), snapshot.toJsonText(extra));
+    return write(Evidence::Layout::axTreeFile(), snapshot.toJsonText(extra));
 }
 
 std::optional<Error> RecordTrace::keepCandidates(const Automation::Snapshot& snapshot,
@@ -32,7 +33,7 @@ std::optional<Error> RecordTrace::keepCandidates(const Automation::Snapshot& sna
                                                  const QList<Automation::Candidate>& candidates,
                                                  const QJsonObject& selectorJson)
 {
-    return write(QStringLiteral("selectors/candidates.json"),
+    return write(Evidence::Layout::candidatesFile(),
                  QJsonDocument(Automation::SelectorEngine::candidatesJson(snapshot, selector, candidates, selectorJson))
                      .toJson(QJsonDocument::Indented));
 }
