@@ -12,9 +12,9 @@ namespace App {
 
 class ConfirmationDialog;
 
-/// Keeps a ConfirmationDialog attached to the host's `ask` provider while the policy changes
-/// at runtime (issue 5 §4): the dialog lets go of the old provider before it is destroyed and a
-/// new one attaches whenever the policy is `ask` again.
+/// Keeps a ConfirmationDialog attached to the host's `ask` provider while the policy changes at
+/// runtime (from the settings dialog or the tray): the dialog lets go of the old provider before it
+/// is destroyed and a new one attaches whenever the policy is `ask` again.
 class ConfirmationController final : public QObject
 {
     Q_OBJECT

@@ -179,10 +179,11 @@ void ConfirmationDialog::showNext()
     m_arm.start();
     updateCountdown();
     m_tick.start();
-    // Never exec(): no nested event loop in the request path (STYLE.md). Not open() either: that
-    // makes the dialog window-modal, and Qt then activates it, taking the keyboard from
-    // whatever the person is typing into. show() + WA_ShowWithoutActivating brings it to the
-    // front without that; Deny is its focus widget for when the person clicks into it.
+    // Never exec(): no nested event loop in the request path (the answer goes back through a
+    // signal, see docs/architecture.md, "Approval"). Not open() either: that makes the dialog
+    // window-modal, and Qt then activates it, taking the keyboard from whatever the person is
+    // typing into. show() + WA_ShowWithoutActivating brings it to the front without that; Deny is
+    // its focus widget for when the person clicks into it.
     m_deny->setFocus();
     if (!isVisible())
         show();

@@ -14,7 +14,7 @@ class QPushButton;
 
 namespace App {
 
-/// The `ask` policy's human (issue 5 §3): non-modal (shown, never exec()), one request at a
+/// The `ask` policy's human: non-modal (shown, never exec()), one request at a
 /// time, the rest queued. Each shows
 /// who asks, what, on which target, the keys or a (masked) preview of the text, and a
 /// countdown. Deny is the default button; Escape, closing and expiry deny.

@@ -14,7 +14,7 @@ class QSpinBox;
 
 namespace App {
 
-/// The settings dialog (issue 5 §4): shown with show()/open(), never exec(). Save validates
+/// The settings dialog: shown with show()/open(), never exec(). Save validates
 /// (problems appear next to their field and in a message line), stores the values and emits
 /// saved(); whoever owns the host applies them (HostSettings::applyTo).
 class SettingsDialog final : public QDialog

@@ -8,7 +8,7 @@
 
 namespace App {
 
-/// What the tray shows at a glance (issue 5): green when everything is granted and the bridge
+/// What the tray shows at a glance: green when everything is granted and the bridge
 /// serves, yellow when it serves with something degraded, red when it cannot serve.
 struct TrayState
 {

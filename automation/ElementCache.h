@@ -10,7 +10,7 @@
 namespace Automation {
 
 /// Remembers the elements of recent snapshots so an elementRef from one request can be used
-/// by the next (contract 4.5). Owned by the executor's worker thread.
+/// by the next (docs/protocol.md §4.5). Owned by the executor's worker thread.
 ///
 /// Bounded by `capacity` elements, the oldest forgotten first, and compact: an element keeps
 /// only what a later request asks of it (its backend handle, its fingerprint: role, title,

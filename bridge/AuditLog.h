@@ -9,7 +9,7 @@
 
 namespace Bridge {
 
-/// The host's audit log (issue 4 §6): one JSON line per security event in
+/// The host's audit log (docs/architecture.md, "Audit"): one JSON line per security event in
 /// `<dataDir>/audit.jsonl`, rotated by size (audit.jsonl.1, .2, ...). Lines are built on the
 /// caller's thread and written on a one-thread pool, in order, so the owner thread never waits
 /// on the disk. Typed text never reaches it: callers pass lengths and digests only.

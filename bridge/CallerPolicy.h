@@ -9,9 +9,9 @@
 
 namespace Bridge {
 
-/// Who may connect (DESIGN.md 6): processes of the host's own uid and, when the allowlist is
-/// not empty, only those whose executable (Linux: /proc/PID/exe, symlinks resolved) is on it.
-/// Checked once at connect; the identity is then pinned for the connection.
+/// Who may connect (docs/architecture.md, "Who may connect"): processes of the host's own uid and,
+/// when the allowlist is not empty, only those whose executable (Linux: /proc/PID/exe, symlinks
+/// resolved) is on it. Checked once at connect; the identity is then pinned for the connection.
 class CallerPolicy
 {
 public:

@@ -106,7 +106,7 @@ ConfirmTokens::Verdict ConfirmTokens::consume(const QString& token, const Scope&
     if (it == m_tokens.end())
         return {Refusal::UnknownToken, std::nullopt};
     Entry& entry = *it;
-    // contract 4.2 order: peer, scope, TTL, single use.
+    // docs/protocol.md §4.2 order: peer, scope, TTL, single use.
     std::optional<Refusal> refusal;
     if (entry.token.peer.pid != peer.pid || entry.token.peer.auditTokenDigest != peer.auditTokenDigest)
         refusal = Refusal::PeerMismatch;
@@ -119,7 +119,7 @@ ConfirmTokens::Verdict ConfirmTokens::consume(const QString& token, const Scope&
     else if (entry.used)
         refusal = Refusal::Used;
     if (!refusal)
-        entry.used = true; // contract 5.10 step 4: consumed; kept only to answer "used" later
+        entry.used = true; // a valid use consumes it (docs/protocol.md §5.10); kept only to answer "used" later
     return {refusal, entry.token};
 }
 

@@ -9,7 +9,7 @@
 
 namespace Bridge {
 
-/// The single-use confirmation tokens of contract 4.2 / 5.10 (DESIGN.md 5): each is bound to a
+/// The single-use confirmation tokens of docs/protocol.md §4.2 and §5.10: each is bound to a
 /// peer (pid + auditTokenDigest), a method and a paramsDigest, and expires. Verification and
 /// consumption are one step under a mutex, so of two concurrent uses exactly one proceeds.
 class ConfirmTokens
@@ -54,8 +54,8 @@ public:
 
     /// A new token; nullopt when `capacity` live (unused, unexpired) tokens exist already.
     std::optional<Token> issue(const Scope& scope, const Peer& peer, qint64 ttlMs);
-    /// Checks peer, scope, expiry and single use (contract 4.2 order) and consumes the token
-    /// when all pass. A refused token stays as it was: only a valid use consumes it.
+    /// Checks peer, scope, expiry and single use (docs/protocol.md §4.2 order) and consumes the
+    /// token when all pass. A refused token stays as it was: only a valid use consumes it.
     Verdict consume(const QString& token, const Scope& scope, const Peer& peer);
 
     qint64 now() const { return m_clock(); }

@@ -90,7 +90,7 @@ std::optional<Error> ConfirmationGate::admit(const QString& method, const Caller
         return Error::make(ErrorCode::ConfirmRequired, message, details).withRetryable(false);
     };
 
-    // issue 4 §5: a stopped host takes no side effect, whatever the confirmation; a token is
+    // A stopped host (desktop.stop) takes no side effect, whatever the confirmation; a token is
     // not spent on it.
     if (m_paused)
         return refuse(QStringLiteral("paused"), pausedError().message);
@@ -106,7 +106,7 @@ std::optional<Error> ConfirmationGate::admit(const QString& method, const Caller
         return std::nullopt;
     }
 
-    // contract 4.2: token beats phrase.
+    // docs/protocol.md §4.2: token beats phrase.
     if (byToken) {
         const auto verdict =
             m_security.tokens->consume(*confirm.token, ConfirmTokens::Scope{method, paramsDigest},
@@ -163,8 +163,8 @@ std::optional<Error> ConfirmationGate::admit(const QString& method, const Caller
                       QStringLiteral("this host requires a confirm.token (desktop.confirm.issue); confirm.phrase is "
                                      "not accepted"));
     }
-    // contract 4.2: "CONFIRM" or "CONFIRM:<requestId>"; the keyword is exact, the UUID compares
-    // case-insensitively (an upper-case requestId may be echoed in either case).
+    // docs/protocol.md §4.2: "CONFIRM" or "CONFIRM:<requestId>"; the keyword is exact, the UUID
+    // compares case-insensitively (an upper-case requestId may be echoed in either case).
     const QLatin1String prefix("CONFIRM:");
     const bool phraseMatches =
         *confirm.phrase == QLatin1String("CONFIRM") ||
@@ -186,7 +186,7 @@ void ConfirmationGate::issue(const Caller& caller, const Meta& meta, const QJson
     const QJsonObject intent = intentValue.toObject();
     const QString method = intent.value(QStringLiteral("method")).toString();
     if (m_paused) {
-        // issue 4 §5: no token is issued until resumed.
+        // Stopped (desktop.stop): no token is issued until resumed.
         audit(QStringLiteral("issue_refused"), caller.auditPeer(),
               QJsonObject{{QStringLiteral("method"), method},
                           {QStringLiteral("reason"), QStringLiteral("paused")},
@@ -251,7 +251,7 @@ void ConfirmationGate::issue(const Caller& caller, const Meta& meta, const QJson
                           {QStringLiteral("expiresAt"), expiresAt},
                           {QStringLiteral("ttlMs"), ttlMs},
                           {QStringLiteral("requestId"), requestId}});
-        // contract 5.10, exactly.
+        // The result of docs/protocol.md §5.10, exactly.
         respond(QJsonObject{
             {QStringLiteral("token"), token->token},
             {QStringLiteral("expiresAt"), expiresAt},

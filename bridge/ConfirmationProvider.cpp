@@ -128,7 +128,7 @@ AskConfirmationProvider::~AskConfirmationProvider() = default; // the timers are
 void AskConfirmationProvider::request(const ApprovalRequest& request, Done done)
 {
     if (!m_approver) {
-        // DESIGN.md 5: `ask` without a GUI has nobody to ask, so nothing is approved.
+        // `ask` without a GUI has nobody to ask, so nothing is approved.
         done(ApprovalDecision::deny(QStringLiteral("no_approver")));
         return;
     }

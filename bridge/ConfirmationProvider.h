@@ -16,7 +16,7 @@ class QTimer;
 
 namespace Bridge {
 
-/// What a person is asked to approve (issue 4 §3): who asks, what will be done, until when.
+/// What a person is asked to approve: who asks, what will be done, until when.
 struct ApprovalRequest
 {
     enum class Kind { Token, Resume };
@@ -75,9 +75,9 @@ struct ApprovalDecision
     }
 };
 
-/// Decides approval requests (DESIGN.md 5). `request` never blocks and never runs an event
-/// loop: `done` is called exactly once on the owner thread, possibly before request() returns,
-/// unless the request is cancelled first.
+/// Decides approval requests (docs/architecture.md, "Approval"). `request` never blocks and never
+/// runs an event loop: `done` is called exactly once on the owner thread, possibly before request()
+/// returns, unless the request is cancelled first.
 class ConfirmationProvider
 {
 public:

@@ -77,7 +77,7 @@ QJsonObject Diagnostics::health(const Caller& caller) const
     return QJsonObject
     {
         {QStringLiteral("hostVersion"), QStringLiteral(MDH_VERSION)},
-            // contract 5.1 names the macOS version; elsewhere it is null and `os` says what runs.
+            // docs/protocol.md §5.1 names the macOS version; elsewhere it is null and `os` says what runs.
             {QStringLiteral("macos"), permissions.platform == QLatin1String("macos")
                                           ? QJsonValue(QSysInfo::productVersion())
                                           : QJsonValue()},

@@ -136,8 +136,9 @@ void Host::shutdown()
         return;
     m_stopped = true;
     if (m_started) {
-        // Answer everything in flight before the socket goes away (issue: SIGTERM answers
-        // DESKTOP_ABORTED). The executor's answers arrive as queued calls: let them run.
+        // Answer everything in flight before the socket goes away (a SIGTERM answers
+        // DESKTOP_ABORTED, reason shutdown, rather than leave a client waiting). The executor's
+        // answers arrive as queued calls: let them run.
         const int aborted = m_executor->abortAll(Executor::AbortAllReason::Shutdown);
         m_executor->shutdown(2000);
         QCoreApplication::sendPostedEvents(nullptr, 0);

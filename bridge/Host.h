@@ -24,13 +24,13 @@ struct HostOptions
     PermissionMonitor::ProbeFactory probeFactory;
     int permissionPollMs = 1000;
     ExecutorOptions executor;
-    /// Confirmation policy, token limits, caller allowlist, data directory (issue 4).
+    /// Confirmation policy, token limits, caller allowlist, data directory.
     SecuritySettings security;
     /// Tests: the token store's clock (default: the system clock).
     ConfirmTokens::Clock tokenClock;
     /// Tests: the audit log's rotation size.
     qint64 auditMaxBytes = AuditLog::kDefaultMaxBytes;
-    /// DESIGN.md 9: keep typed text in request.json (default: length + SHA-256 only).
+    /// Keep typed text in request.json (default: length + SHA-256 only; docs/architecture.md, "Evidence").
     bool keepTypedText = false;
     /// Settings for the backend, applied once it exists (DesktopBackend::configure).
     QJsonObject backendSettings;
@@ -71,8 +71,8 @@ public:
     /// The live security settings (policy, token limits, allowlist).
     const SecuritySettings& security() const { return m_options.security; }
     ConfirmPolicy confirmPolicy() const { return m_options.security.confirmPolicy; }
-    /// Applies settings at runtime (issue 5 §4): the confirmation policy (a new provider;
-    /// approvals pending with the old one are denied), requireToken, maxTokenTtlMs and
+    /// Applies settings at runtime (the settings dialog's Save): the confirmation policy (a new
+    /// provider; approvals pending with the old one are denied), requireToken, maxTokenTtlMs and
     /// approvalTimeoutMs for the next request, and the caller allowlist for new connections
     /// (existing connections keep their pinned identity). `dataDir` is fixed at start.
     void applySecurity(const SecuritySettings& settings);

@@ -9,8 +9,8 @@
 
 namespace Bridge {
 
-/// Remembers request ids for a window (10 minutes) and refuses one seen again (DESIGN.md 4).
-/// It never forgets an id early: when full it refuses new ids instead (callers answer
+/// Remembers request ids for a window (10 minutes) and refuses one seen again (docs/protocol.md
+/// §4.1). It never forgets an id early: when full it refuses new ids instead (callers answer
 /// DESKTOP_HOST_NOT_READY, retryable), because forgetting would reopen the replay window.
 ///
 /// Pressure cannot shut everyone out: each caller (`peer`, e.g. a pid) has a quota of the

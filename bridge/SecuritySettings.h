@@ -7,14 +7,14 @@
 
 namespace Bridge {
 
-/// Who approves a confirmation token (DESIGN.md 5).
+/// Who approves a confirmation token (docs/protocol.md §5.10).
 enum class ConfirmPolicy {
     Ask,  ///< a person, through the GUI; with no GUI attached every request is denied
     Auto, ///< approved at once, without a person (headless servers, tests; logged loudly)
     Deny, ///< never approved
 };
 
-/// The host's security settings (issue 4): confirmation policy, token limits, caller allowlist
+/// The host's security settings: confirmation policy, token limits, caller allowlist
 /// and where the audit log lives.
 struct SecuritySettings
 {
@@ -24,7 +24,7 @@ struct SecuritySettings
 
     /// The headless default is deny: nobody is there to say yes.
     ConfirmPolicy confirmPolicy = ConfirmPolicy::Deny;
-    /// When on, the phrase fallback of contract 4.2 is refused (`phrase_disabled`).
+    /// When on, the phrase fallback of docs/protocol.md §4.2 is refused (`phrase_disabled`).
     bool requireToken = false;
     /// The longest `ttlMs` confirm.issue accepts.
     qint64 maxTokenTtlMs = kDefaultMaxTokenTtlMs;

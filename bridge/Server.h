@@ -42,7 +42,7 @@ struct ServerOptions
 class Server;
 
 /// One client connection: NDJSON framing, the peer identity pinned at accept, replies in order
-/// of completion (DESIGN.md 4). Lives on the server's thread.
+/// of completion (docs/protocol.md §1). Lives on the server's thread.
 class Connection final : public QObject
 {
     Q_OBJECT

@@ -133,9 +133,10 @@ protected:
 
 DesktopSession* Honesty::s_session = nullptr;
 
-/// The spec's invariants of every side-effect result: a known `effect`, the contract boolean
-/// true exactly for confirmed and unverifiable, a `verification` object and its cost. Reports
-/// every broken one in a single failure (with the answer) and returns the effect.
+/// The invariants of every side-effect result (docs/protocol.md §5, "Side-effect answers"): a known
+/// `effect`, the contract boolean true exactly for confirmed and unverifiable, a `verification`
+/// object and its cost. Reports every broken one in a single failure (with the answer) and returns
+/// the effect.
 std::string checkHonestFields(const QJsonObject& result, const QString& booleanField)
 {
     QStringList problems;

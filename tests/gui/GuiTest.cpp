@@ -1,4 +1,4 @@
-// The tray app's windows, for real, in the headless desktop (issue 5 §6): a tray host
+// The tray app's windows, for real, in the headless desktop: a tray host
 // (trayer), the real permission probe against the session's AT-SPI bus, the confirmation
 // dialog answering confirm.issue over the socket. Each test saves what it shows under
 // gui-screenshots/ in the build tree.

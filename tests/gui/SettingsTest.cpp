@@ -1,4 +1,4 @@
-// The settings dialog and the tray's confirmation policy (issue 5 §4, §1) in the headless
+// The settings dialog and the tray's confirmation policy menu in the headless
 // desktop: values persist across a restart, bad values are refused where the person looks, the
 // policy switches live from the tray, and the `cmd` mapping reaches the backend.
 #include "ConfirmationController.h"

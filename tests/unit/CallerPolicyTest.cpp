@@ -1,4 +1,5 @@
-// CallerPolicy: same uid, and the executable allowlist resolved with realpath (DESIGN.md 6).
+// CallerPolicy: same uid, and the executable allowlist resolved with realpath
+// (docs/architecture.md, "Who may connect").
 #include "CallerPolicy.h"
 #include "Meta.h"
 #include "UnitTestSupport.h"

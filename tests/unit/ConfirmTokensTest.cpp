@@ -102,7 +102,7 @@ TEST_P(TokenRefusals, AreRefusedAndLeaveTheTokenUsable)
     const auto verdict = tokens.consume(token->token, GetParam().scope, GetParam().peer);
     ASSERT_TRUE(verdict.refusal.has_value());
     EXPECT_EQ(*verdict.refusal, GetParam().expected);
-    // Only a valid use consumes (contract 5.10 step 4): the owner can still use it.
+    // Only a valid use consumes (docs/protocol.md §5.10): the owner can still use it.
     EXPECT_FALSE(tokens.consume(token->token, kScope, kPeer).refusal.has_value());
 }
 
@@ -115,7 +115,7 @@ INSTANTIATE_TEST_SUITE_P(
         RefusalRow{
             "OtherMethod", {QStringLiteral("desktop.click"), kScope.paramsDigest}, kPeer, Refusal::MethodMismatch},
         RefusalRow{"OtherParams", {kScope.method, QStringLiteral("fedcba9876543210")}, kPeer, Refusal::ParamsMismatch},
-        // Peer is checked first (contract 4.2 order): a stranger learns nothing about the scope.
+        // Peer is checked first (docs/protocol.md §4.2 order): a stranger learns nothing about the scope.
         RefusalRow{"StrangerWithOtherScope",
                    {QStringLiteral("desktop.click"), QStringLiteral("x")},
                    {1, QStringLiteral("y")},

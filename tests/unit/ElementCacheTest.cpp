@@ -1,4 +1,4 @@
-// The element cache behind elementRefs (contract 4.5): what a later request reads of an
+// The element cache behind elementRefs (docs/protocol.md §4.5): what a later request reads of an
 // element survives, the oldest are forgotten first, and a secure element stays secure.
 #include "ElementCache.h"
 

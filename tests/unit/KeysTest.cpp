@@ -1,4 +1,4 @@
-// Automation::parseKeyChord: the contract's key arrays (contract 5.7, DESIGN.md 4 key names).
+// Automation::parseKeyChord: the key arrays and key names of docs/protocol.md §5.7.
 #include "Keys.h"
 #include "UnitTestSupport.h"
 

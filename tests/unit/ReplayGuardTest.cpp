@@ -1,4 +1,4 @@
-// Bridge::ReplayGuard: a requestId seen in the window is refused (DESIGN.md 4).
+// Bridge::ReplayGuard: a requestId seen in the window is refused (docs/protocol.md §4.1).
 #include "ReplayGuard.h"
 #include "UnitTestSupport.h"
 

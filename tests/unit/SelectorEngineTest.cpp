@@ -1,4 +1,4 @@
-// Automation::SelectorEngine on hand-built snapshots (DESIGN.md 7).
+// Automation::SelectorEngine on hand-built snapshots (selectors: docs/protocol.md §4.4).
 #include "SelectorEngine.h"
 #include "UnitTestSupport.h"
 

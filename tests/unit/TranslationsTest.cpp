@@ -1,4 +1,4 @@
-// Translations (issue 5 §5): every .ts entry finished, the .ts files in step with the sources,
+// Translations: every .ts entry finished, the .ts files in step with the sources,
 // and the embedded translations really used by Translations::install().
 #include "Translations.h"
 #include "UnitTestSupport.h"

@@ -1,4 +1,4 @@
-// Bridge::WorkspacePolicy: where evidence may be written (contract 2.1, DESIGN.md 4).
+// Bridge::WorkspacePolicy: where evidence may be written (docs/protocol.md §2.1).
 #include "Meta.h"
 #include "UnitTestSupport.h"
 
