@@ -18,7 +18,7 @@ class Host;
 
 namespace App {
 
-/// The host's persistent settings (issue 5 §4) over QSettings ("msgcode" /
+/// The host's persistent settings (the Settings dialog's) over QSettings ("msgcode" /
 /// "msgcode-desktop-host"): load, validate and save, without widgets so it can be unit-tested.
 class HostSettings
 {
@@ -40,7 +40,7 @@ public:
     bool requireToken = false;
     qint64 maxTokenTtlMs = Bridge::SecuritySettings::kDefaultMaxTokenTtlMs;
     int approvalTimeoutMs = Bridge::SecuritySettings::kDefaultApprovalTimeoutMs;
-    /// DESIGN.md 9: typed text is kept as length + SHA-256 unless this is on.
+    /// Typed text is kept in request.json as its length + SHA-256 unless this is on.
     bool keepTypedText = false;
     int pngCompression = kDefaultPngCompression; ///< zlib level 0 (none) .. 9 (smallest)
     QStringList callerAllowlist;

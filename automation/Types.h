@@ -14,7 +14,7 @@
 
 namespace Automation {
 
-/// A rectangle in global screen coordinates, logical pixels, top-left origin (DESIGN.md 4).
+/// A rectangle in global screen coordinates, logical pixels, top-left origin (docs/protocol.md §4.5).
 struct Frame
 {
     int x = 0;
@@ -44,7 +44,7 @@ enum NodeState : quint32 {
     StateModal = 1u << 10,
 };
 
-/// One accessible element of a Snapshot (DESIGN.md 7).
+/// One accessible element of a Snapshot (docs/architecture.md, "Evidence" for its JSON).
 struct Node
 {
     QString elementId;  ///< "e:123", valid while the host remembers its snapshot
@@ -77,7 +77,7 @@ struct Node
 /// (AXSecureTextField, AT-SPI "password text"). Used where only a selector is known.
 bool isSecureRole(const QString& role);
 
-/// Bounds of one traversal (plan 4.2).
+/// Bounds of one traversal: depth, node count, wall time, and whether text is read.
 struct SnapshotBounds
 {
     int maxDepth = 8;
@@ -126,7 +126,7 @@ enum class FocusPolicy { FocusIfNeeded, RequireFocused, FailIfNotFocused };
 std::optional<FocusPolicy> focusPolicyFromName(const QString& name);
 QString focusPolicyName(FocusPolicy policy);
 
-/// The target context of a request (contract 4.3, plan 2.0).
+/// The target context of a request (docs/protocol.md §4.3): app, window, focus policy.
 struct Route
 {
     std::optional<QString> bundleId;
@@ -134,7 +134,7 @@ struct Route
     std::optional<QString> windowTitlePattern;
     std::optional<FocusPolicy> focusPolicy;
 
-    /// The request's `route` object (contract 4.3); members that are not set are left out.
+    /// The request's `route` object (docs/protocol.md §4.3); members that are not set are left out.
     QJsonObject toJson() const;
     /// Parses a request's `route`: unknown members are refused, errors name the field's full
     /// path below `field` (DESKTOP_INVALID_REQUEST, -32602). The one parser of routes.
@@ -153,7 +153,7 @@ struct ResolvedRoute
     QString windowHandle;
     bool windowFocused = false;
 
-    /// contract 5.3 routeResolved, plus pid and app name.
+    /// routeResolved (docs/protocol.md §5.3), plus pid and app name.
     QJsonObject toJson() const;
 };
 
@@ -168,7 +168,7 @@ struct TextMatch
     friend bool operator==(const TextMatch&, const TextMatch&) = default;
 };
 
-/// Element selector (contract 4.4 P0 plus plan 2.0).
+/// Element selector (docs/protocol.md §4.4).
 struct Selector
 {
     std::optional<QString> byRole;
@@ -182,7 +182,7 @@ struct Selector
 
     bool needsText() const { return value.has_value(); }
 
-    /// The request's selector object (contract 4.4): the criteria given, flags that are true and
+    /// The request's selector object (docs/protocol.md §4.4): the criteria given, flags that are true and
     /// `limit` when it is not the default 10.
     QJsonObject toJson() const;
     /// Parses a request's selector: unknown members are refused, one of equals/contains/matches
@@ -200,7 +200,7 @@ struct Candidate
     QStringList reasons;
 };
 
-/// The host's short-lived reference to an element (contract 4.5).
+/// The host's short-lived reference to an element (docs/protocol.md §4.5).
 struct ElementRef
 {
     QString elementId;
@@ -214,7 +214,7 @@ struct ElementRef
     QJsonObject toJson() const;
 };
 
-/// contract 4.5: "role|title|x=,y=,w=,h=".
+/// docs/protocol.md §4.5: "role|title|x=,y=,w=,h=".
 QString fingerprintOf(const Node& node);
 
 } // namespace Automation

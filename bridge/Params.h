@@ -11,7 +11,7 @@
 
 namespace Bridge {
 
-/// contract 4.2. Token beats phrase.
+/// docs/protocol.md §4.2. Token beats phrase.
 struct ConfirmParams
 {
     std::optional<QString> token;
@@ -20,7 +20,7 @@ struct ConfirmParams
     std::optional<QString> approver;
 };
 
-/// An elementRef as a client sends it back (contract 5.5): elementId and fingerprint.
+/// An elementRef as a client sends it back (docs/protocol.md §4.5): elementId and fingerprint.
 struct ElementRefParams
 {
     QString elementId;

@@ -15,7 +15,7 @@
 
 namespace Evidence {
 
-/// The evidence of one execution (DESIGN.md 9):
+/// The evidence of one execution (docs/architecture.md, "Evidence"):
 /// `<workspace>/artifacts/desktop/YYYY-MM-DD/<executionId>/` with request.json, env.json,
 /// trace.jsonl, response.json, summary.md and whatever artifacts the method adds.
 /// Thread-safe: the worker adds artifacts and trace steps while the owner finalises.

@@ -1,4 +1,4 @@
-// HostSettings (issue 5 §4): validation, the QSettings round trip, what reaches the bridge and
+// HostSettings (the Settings dialog's store): validation, the QSettings round trip, what reaches the bridge and
 // the backend; and the backend side of the `cmd` mapping.
 #include "Executor.h"
 #include "FakeBackend.h"

@@ -161,7 +161,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         accepted(confirm))
         checkConfirm(confirm.value());
 
-    // The params digest a confirmation token is bound to (contract 5.10): 16 lower-case hex digits,
+    // The params digest a confirmation token is bound to (docs/protocol.md §5.10): 16 lower-case hex digits,
     // blind to meta and confirm.
     const QString digest = Bridge::CanonicalJson::paramsDigest(params);
     MDH_FUZZ_CHECK_MSG(digest.size() == 16, digest);

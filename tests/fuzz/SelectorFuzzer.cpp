@@ -88,7 +88,7 @@ bool textMatches(const QString& text, const TextMatch& match, bool caseSensitive
     return false;
 }
 
-// The criteria of contract 4.4 read one by one, as a second opinion on the engine's answer.
+// The criteria of docs/protocol.md §4.4 read one by one, as a second opinion on the engine's answer.
 bool satisfies(const Node& n, const Selector& selector)
 {
     if (selector.byRole && !SelectorEngine::roleMatches(n, *selector.byRole))

@@ -1,4 +1,4 @@
-// Automation::Error: the contract's error codes and shape (contract 3.3 and 6, DESIGN.md 4).
+// Automation::Error: the contract's error codes and shape (docs/protocol.md §3.3 and §6).
 #include "Error.h"
 #include "UnitTestSupport.h"
 
@@ -26,7 +26,7 @@ struct CodeRow
     friend void PrintTo(const CodeRow& row, std::ostream* os) { *os << row.wire; }
 };
 
-// Every code, spelled as the contract (6) and DESIGN.md 4 spell it. retryable only where the
+// Every code, spelled as docs/protocol.md §6 spells it. retryable only where the
 // same request, unchanged, can succeed later.
 const CodeRow kCodes[] = {
     {"HostNotReady", ErrorCode::HostNotReady, "DESKTOP_HOST_NOT_READY", true},
@@ -88,7 +88,7 @@ TEST(ErrorCode, TableCoversEveryEnumerator)
 
 TEST(ErrorCode, ContractP0ListIsKnown)
 {
-    // contract 6, verbatim.
+    // docs/protocol.md §6, verbatim.
     for (const char* wire : {"DESKTOP_HOST_NOT_READY", "DESKTOP_PERMISSION_MISSING", "DESKTOP_WORKSPACE_FORBIDDEN",
                              "DESKTOP_CONFIRM_REQUIRED", "DESKTOP_ELEMENT_NOT_FOUND", "DESKTOP_TIMEOUT",
                              "DESKTOP_ABORTED", "DESKTOP_INTERNAL_ERROR", "DESKTOP_INVALID_REQUEST"}) {

@@ -1,4 +1,4 @@
-// Evidence::Directory and Evidence::ExecutionRecord: evidence on disk (contract 2, DESIGN.md 9).
+// Evidence::Directory and Evidence::ExecutionRecord: evidence on disk (docs/protocol.md §2, docs/architecture.md "Evidence").
 #include "EvidenceDirectory.h"
 #include "EvidenceLayout.h"
 #include "ExecutionRecord.h"

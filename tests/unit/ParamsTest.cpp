@@ -1,5 +1,5 @@
 // Bridge::Params: each method's params become a typed struct or an error naming the field
-// (contract 4 and 5).
+// (docs/protocol.md §4 and §5).
 #include "Params.h"
 #include "UnitTestSupport.h"
 

@@ -1,4 +1,4 @@
-// Automation types: frames, fingerprints, element refs and the ax.json tree (contract 4.5, DESIGN.md 7).
+// Automation types: frames, fingerprints, element refs and the ax.json tree (docs/protocol.md §4.5).
 #include "Types.h"
 #include "UnitTestSupport.h"
 
