@@ -62,7 +62,26 @@ void printErr(const QString& text)
 
 } // namespace
 
+namespace {
+int run(int argc, char** argv);
+}
+
 int main(int argc, char** argv)
+{
+    // Nothing is expected to throw; if something does, say what and exit instead of aborting.
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "msgcode-desktop-host: unexpected failure: %s\n", e.what());
+    } catch (...) {
+        std::fprintf(stderr, "msgcode-desktop-host: unexpected failure\n");
+    }
+    return ExitStartFailed;
+}
+
+namespace {
+
+int run(int argc, char** argv)
 {
     qSetMessagePattern(QStringLiteral("%{time yyyy-MM-ddTHH:mm:ss.zzz} %{if-category}%{category} %{endif}%{type}: "
                                       "%{message}"));
@@ -160,3 +179,5 @@ int main(int argc, char** argv)
     confirmations.reset();
     return code;
 }
+
+} // namespace

@@ -16,7 +16,7 @@ namespace Bridge {
 class AuditLog
 {
 public:
-    static constexpr qint64 kDefaultMaxBytes = 5 * 1024 * 1024;
+    static constexpr qint64 kDefaultMaxBytes = qint64{5} * 1024 * 1024;
     static constexpr int kDefaultFiles = 3;
 
     /// `dataDir` empty: nothing is written (lines are still returned and logged at debug level).

@@ -48,7 +48,7 @@ public:
 
     /// Used and expired tokens are remembered this long past their expiry, so a late use is
     /// told "used" or "expired" rather than "unknown_token".
-    static constexpr qint64 kRememberAfterExpiryMs = 10 * 60 * 1000;
+    static constexpr qint64 kRememberAfterExpiryMs = qint64{10} * 60 * 1000;
 
     explicit ConfirmTokens(Clock clock = {}, int capacity = 16384);
 

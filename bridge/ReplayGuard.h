@@ -26,7 +26,7 @@ public:
     using Clock = std::function<qint64()>;     ///< milliseconds, monotonic
     using WallClock = std::function<qint64()>; ///< milliseconds since the epoch (for the store)
 
-    explicit ReplayGuard(qint64 windowMs = 10 * 60 * 1000, qsizetype capacity = 2'000'000, Clock clock = {},
+    explicit ReplayGuard(qint64 windowMs = qint64{10} * 60 * 1000, qsizetype capacity = 2'000'000, Clock clock = {},
                          qsizetype perPeerQuota = 0, WallClock wallClock = {});
 
     Verdict admit(const QString& requestId, quint64 peer = 0, bool essential = false, bool persist = false);

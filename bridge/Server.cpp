@@ -77,7 +77,7 @@ Connection::Connection(QLocalSocket* socket, quint64 id, const PeerInfo& peer, S
       m_framer(server.options().maxLineBytes)
 {
     m_socket->setParent(this);
-    m_socket->setReadBufferSize(1024 * 1024);
+    m_socket->setReadBufferSize(qint64{1024} * 1024);
     m_partialTimer.setSingleShot(true);
     m_partialTimer.setInterval(server.options().partialLineTimeoutMs);
     connect(&m_partialTimer, &QTimer::timeout, this, &Connection::onPartialTimeout);

@@ -22,7 +22,7 @@ struct ServerOptions
     qsizetype maxLineBytes = LineFramer::kDefaultMaxLineBytes;
     int partialLineTimeoutMs = 10000;
     /// Responses a client has not read yet before the host stops reading its requests.
-    qint64 maxPendingWriteBytes = 64 * 1024 * 1024;
+    qint64 maxPendingWriteBytes = qint64{64} * 1024 * 1024;
     /// Tests only: make the socket 0666 so another user can reach it (the uid check must still refuse).
     bool insecureSocketModeForTests = false;
     /// Connections open at once, in total and from one process; more are refused at accept

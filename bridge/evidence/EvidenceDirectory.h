@@ -40,7 +40,7 @@ public:
     int removeTemporaries() const;
 
     /// Reads a file below this directory without following symlinks.
-    std::optional<QByteArray> readFile(const QString& relativeFile, qint64 maxBytes = 64 * 1024 * 1024) const;
+    std::optional<QByteArray> readFile(const QString& relativeFile, qint64 maxBytes = qint64{64} * 1024 * 1024) const;
 
     /// One entry of a directory, as lstat(2) sees it: a symlink is reported, never followed.
     struct Entry

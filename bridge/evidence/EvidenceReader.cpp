@@ -23,7 +23,7 @@ namespace {
 // What the listing reads of each execution: enough for its small files, never a big one whole.
 constexpr qint64 kSmallFileBytes = 1024 * 1024;
 constexpr qint64 kTraceEdgeBytes = 64 * 1024;
-constexpr qint64 kTraceScanBytes = 8 * 1024 * 1024;
+constexpr qint64 kTraceScanBytes = qint64{8} * 1024 * 1024;
 // summary.md's "Received" and the time derived from the trace differ by the clock's resolution.
 constexpr qint64 kReceivedToleranceMs = 2000;
 // Artifacts sit at most a few folders deep (selectors/candidates.json).

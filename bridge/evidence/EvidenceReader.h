@@ -115,11 +115,11 @@ public:
 
     /// The bytes of one file of an execution (e.g. a screenshot), at most `maxBytes`.
     Automation::Result<QByteArray> readFile(const ExecutionInfo& info, const QString& relativeFile,
-                                            qint64 maxBytes = 64 * 1024 * 1024) const;
+                                            qint64 maxBytes = qint64{64} * 1024 * 1024) const;
 
     /// Limits on what is read: bigger files are refused as `too_large`.
-    static constexpr qint64 kMaxJsonBytes = 64 * 1024 * 1024;
-    static constexpr qint64 kMaxAxTreeBytes = 512 * 1024 * 1024;
+    static constexpr qint64 kMaxJsonBytes = qint64{64} * 1024 * 1024;
+    static constexpr qint64 kMaxAxTreeBytes = qint64{512} * 1024 * 1024;
 
 private:
     std::optional<ExecutionInfo> describe(const Directory& dir, const QString& id, const QDate& date,
