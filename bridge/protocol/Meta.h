@@ -9,7 +9,8 @@
 
 namespace Bridge {
 
-/// contract 4.1, with DESIGN.md 4's rules.
+/// params.meta of every request: schemaVersion 1, requestId a UUID, workspacePath absolute (required
+/// by the methods that write evidence), timeoutMs 1..600000 with 60000 by default.
 struct Meta
 {
     static constexpr int kSchemaVersion = 1;
@@ -30,7 +31,7 @@ bool sameRequestId(const QString& a, const QString& b);
 Automation::Result<Meta> parseMeta(const QJsonObject& params, bool workspaceRequired);
 
 /// Where evidence may be written: realpath(workspacePath) must lie under realpath(WORKSPACE_ROOT)
-/// on a path-component boundary (contract 2.1, DESIGN.md 4).
+/// on a path-component boundary, so a symlink or a sibling such as "/ws-evil" cannot escape it.
 class WorkspacePolicy
 {
 public:
