@@ -23,6 +23,21 @@ struct Meta
     int timeoutMs = kDefaultTimeoutMs;
 };
 
+/// What a client puts in params.meta: the one meta builder of the CLI, the tests and the benchmark.
+struct MetaFill
+{
+    std::optional<QString> workspacePath;                   ///< left out when unset
+    std::optional<int> timeoutMs = Meta::kDefaultTimeoutMs; ///< left out when unset
+    QString requestId;                                      ///< empty: a fresh UUID each time
+};
+
+/// A fresh request id: a random UUID in the 36-character form parseMeta accepts.
+QString newRequestId();
+/// {schemaVersion, requestId, workspacePath, timeoutMs} as `fill` says.
+QJsonObject buildMeta(const MetaFill& fill = {});
+/// `params` with params.meta filled in from `fill`; fields the caller already put in params.meta win.
+QJsonObject fillMeta(QJsonObject params, const MetaFill& fill = {});
+
 /// Whether two request (execution) ids name the same UUID: a UUID's hex digits are
 /// case-insensitive (RFC 9562 §4), so they compare without regard to case.
 bool sameRequestId(const QString& a, const QString& b);
