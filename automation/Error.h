@@ -9,7 +9,7 @@
 
 namespace Automation {
 
-/// Every error code the bridge may answer with (contract 6, plan 5, DESIGN.md 4).
+/// Every error code the bridge may answer with (the table in docs/architecture.md, "Error codes").
 enum class ErrorCode {
     HostNotReady,
     HostNotRunning,

@@ -1,16 +1,15 @@
+#include "Client.h"
 #include "JsonRpc.h"
+#include "Meta.h"
 #include "SocketPath.h"
 #include "Translations.h"
 
 #include <QCommandLineParser>
-#include <QDeadlineTimer>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QLocalSocket>
-#include <QUuid>
 
 #include <cstdio>
 
@@ -66,29 +65,19 @@ QString pretty(const QJsonValue& value)
 
 std::optional<QJsonObject> Ctl::request(const QString& method, QJsonObject params, bool sendWorkspace, int* exitCode)
 {
-    QJsonObject meta{{QStringLiteral("schemaVersion"), 1},
-                     {QStringLiteral("requestId"), QUuid::createUuid().toString(QUuid::WithoutBraces)},
-                     {QStringLiteral("timeoutMs"), timeoutMs}};
+    Bridge::MetaFill fill;
+    fill.timeoutMs = timeoutMs;
     if (sendWorkspace)
-        meta.insert(QStringLiteral("workspacePath"), workspace ? *workspace : QDir::currentPath());
-    // Fields the caller put in params.meta win over the filled-in ones.
-    const QJsonObject given = params.value(QStringLiteral("meta")).toObject();
-    for (auto it = given.constBegin(); it != given.constEnd(); ++it)
-        meta.insert(it.key(), it.value());
-    params.insert(QStringLiteral("meta"), meta);
-    const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    const QJsonObject envelope{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                               {QStringLiteral("id"), id},
-                               {QStringLiteral("method"), method},
-                               {QStringLiteral("params"), params}};
+        fill.workspacePath = workspace ? *workspace : QDir::currentPath();
+    params = Bridge::fillMeta(params, fill);
+    const QString id = Bridge::newRequestId();
 
-    QLocalSocket socket;
-    socket.connectToServer(socketPath);
-    if (!socket.waitForConnected(3000)) {
+    Bridge::Client client;
+    if (!client.connectToServer(socketPath, 3000)) {
         const Automation::Error error = Automation::Error::make(
             Automation::ErrorCode::HostNotRunning,
             tr("no msgcode-desktop-host is serving %1 (%2); start it with: msgcode-desktop-host --headless")
-                .arg(socketPath, socket.errorString()),
+                .arg(socketPath, client.errorString()),
             QJsonObject{{QStringLiteral("socketPath"), socketPath}});
         if (json)
             out(QString::fromUtf8(Bridge::JsonRpc::encodeLine(Bridge::JsonRpc::errorResponse(id, error))).trimmed());
@@ -96,38 +85,30 @@ std::optional<QJsonObject> Ctl::request(const QString& method, QJsonObject param
         *exitCode = ExitNotRunning;
         return std::nullopt;
     }
-    socket.write(Bridge::JsonRpc::encodeLine(envelope));
-    socket.flush();
-
-    // Wait for our answer; the host may also send one line and close (e.g. a refused caller).
-    QByteArray buffer;
-    QDeadlineTimer deadline(static_cast<qint64>(meta.value(QStringLiteral("timeoutMs")).toInt(timeoutMs)) + 5000);
-    while (!deadline.hasExpired()) {
-        const qsizetype newline = buffer.indexOf('\n');
-        if (newline >= 0) {
-            const QByteArray line = buffer.left(newline);
-            buffer.remove(0, newline + 1);
-            const auto decoded = Bridge::JsonRpc::decode(line);
-            if (!decoded || !decoded->isObject()) {
-                err(tr("error: the host sent something that is not a JSON-RPC answer"));
-                *exitCode = ExitProtocol;
-                return std::nullopt;
-            }
-            const QJsonObject response = decoded->toObject();
-            const QJsonValue rid = response.value(QStringLiteral("id"));
-            if (rid == QJsonValue(id) || (rid.isNull() && response.contains(QStringLiteral("error"))))
-                return response;
-            continue;
-        }
-        if (socket.state() != QLocalSocket::ConnectedState && socket.bytesAvailable() == 0)
-            break;
-        if (!socket.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime()))) &&
-            socket.bytesAvailable() == 0 && socket.state() != QLocalSocket::ConnectedState)
-            break;
-        buffer += socket.readAll();
+    // The host's own deadline, and 5 s for the answer to travel.
+    const int waitMs =
+        params.value(QStringLiteral("meta")).toObject().value(QStringLiteral("timeoutMs")).toInt(timeoutMs) + 5000;
+    const Bridge::Client::Reply reply = client.callRequest(Bridge::JsonRpc::request(method, params, id), waitMs);
+    if (reply.ok())
+        return reply.response;
+    using TransportError = Bridge::Client::TransportError;
+    if (reply.error == TransportError::Malformed || reply.error == TransportError::LineTooLong) {
+        err(tr("error: the host sent something that is not a JSON-RPC answer"));
+        *exitCode = ExitProtocol;
+        return std::nullopt;
     }
-    err(deadline.hasExpired() ? tr("error: no answer from the host in time")
-                              : tr("error: the host closed the connection without answering"));
+    if (reply.error == TransportError::Closed) {
+        // A host that refuses the connection (caller policy, too many connections) sends one
+        // error with id null, since it read no request, and closes: that error is the answer.
+        for (const auto& line : client.unmatched()) {
+            const auto decoded = Bridge::JsonRpc::decode(line.bytes);
+            const QJsonObject response = decoded ? decoded->toObject() : QJsonObject();
+            if (response.value(QStringLiteral("id")).isNull() && response.contains(QStringLiteral("error")))
+                return response;
+        }
+    }
+    err(reply.error == TransportError::Timeout ? tr("error: no answer from the host in time")
+                                               : tr("error: the host closed the connection without answering"));
     *exitCode = ExitProtocol;
     return std::nullopt;
 }

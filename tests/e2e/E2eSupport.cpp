@@ -105,14 +105,18 @@ bool DesktopSession::start()
         return false;
     m_workspace = m_host->workspaceRoot() + QStringLiteral("/ws");
     QDir().mkpath(m_workspace);
-    m_client = std::make_unique<TestClient>(m_host->socketPath());
-    return m_client->isConnected();
+    m_client = std::make_unique<Bridge::Client>();
+    return m_client->connectToServer(m_host->socketPath(), 5000);
 }
 
 QJsonObject DesktopSession::call(const QString& method, QJsonObject params, int timeoutMs)
 {
-    params = TestClient::withMeta(params, m_workspace, timeoutMs);
-    return m_client->call(method, params, timeoutMs + 5000);
+    Bridge::MetaFill fill;
+    fill.workspacePath = m_workspace;
+    fill.timeoutMs = timeoutMs;
+    m_client->setMetaFill(fill);
+    // The host's deadline, and 5 s for the answer to travel; empty when none came.
+    return m_client->call(method, params, timeoutMs + 5000).response;
 }
 
 QJsonObject DesktopSession::route(qint64 pid, const QString& focusPolicy)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "Client.h"
 #include "HostProcess.h"
 #include "TestHost.h"
 
@@ -55,7 +56,7 @@ public:
 
 private:
     std::unique_ptr<HostProcess> m_host;
-    std::unique_ptr<TestClient> m_client;
+    std::unique_ptr<Bridge::Client> m_client;
     QString m_workspace;
 };
 

@@ -3,6 +3,7 @@
 // connection, and a connection that never speaks is closed while one that spoke is kept.
 // Each test runs the real host binary.
 #include "HostProcess.h"
+#include "Meta.h"
 #include "TestHost.h"
 
 #include <QDir>
@@ -34,9 +35,7 @@ namespace {
 
 QJsonObject healthParams()
 {
-    return QJsonObject{{QStringLiteral("meta"), QJsonObject{{QStringLiteral("schemaVersion"), 1},
-                                                            {QStringLiteral("requestId"), newRequestId()},
-                                                            {QStringLiteral("timeoutMs"), 5000}}}};
+    return QJsonObject{{QStringLiteral("meta"), Bridge::buildMeta({.timeoutMs = 5000})}};
 }
 
 bool healthy(const QString& socketPath)

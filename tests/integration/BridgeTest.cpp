@@ -1,5 +1,6 @@
 // The bridge over a real QLocalSocket with the fake backend: concurrency, the executor's
 // deadlines and aborts, framing limits, envelopes, evidence, and every method's happy path.
+#include "Meta.h"
 #include "TestHost.h"
 
 #include <QCoreApplication>
@@ -20,10 +21,7 @@ namespace {
 
 QJsonObject meta(const TestHost& host, int timeoutMs = 60000, QString requestId = newRequestId())
 {
-    return QJsonObject{{QStringLiteral("schemaVersion"), 1},
-                       {QStringLiteral("requestId"), requestId},
-                       {QStringLiteral("workspacePath"), host.workspace()},
-                       {QStringLiteral("timeoutMs"), timeoutMs}};
+    return Bridge::buildMeta({.workspacePath = host.workspace(), .timeoutMs = timeoutMs, .requestId = requestId});
 }
 
 QJsonObject params(const TestHost& host, QJsonObject extra = {}, int timeoutMs = 60000)

@@ -3,6 +3,7 @@
 // audit lines each of them leaves.
 #include "CanonicalJson.h"
 #include "HostProcess.h"
+#include "Meta.h"
 #include "TestHost.h"
 
 #include <QCoreApplication>
@@ -34,10 +35,7 @@ TestHost::Options policy(ConfirmPolicy confirmPolicy, bool requireToken = false)
 
 QJsonObject meta(const TestHost& host, QString requestId = newRequestId(), int timeoutMs = 60000)
 {
-    return QJsonObject{{QStringLiteral("schemaVersion"), 1},
-                       {QStringLiteral("requestId"), requestId},
-                       {QStringLiteral("workspacePath"), host.workspace()},
-                       {QStringLiteral("timeoutMs"), timeoutMs}};
+    return Bridge::buildMeta({.workspacePath = host.workspace(), .timeoutMs = timeoutMs, .requestId = requestId});
 }
 
 QJsonObject clickSend()

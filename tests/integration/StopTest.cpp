@@ -1,5 +1,6 @@
 // Emergency stop and resume over a real socket (issue 4 §5): what is aborted, how fast input
 // stops, what a paused host refuses, who may resume it, and the audit and evidence lines.
+#include "Meta.h"
 #include "TestHost.h"
 
 #include <QCoreApplication>
@@ -28,17 +29,13 @@ TestHost::Options policy(ConfirmPolicy confirmPolicy)
 
 QJsonObject meta(const TestHost& host, QString requestId = newRequestId(), int timeoutMs = 60000)
 {
-    return QJsonObject{{QStringLiteral("schemaVersion"), 1},
-                       {QStringLiteral("requestId"), requestId},
-                       {QStringLiteral("workspacePath"), host.workspace()},
-                       {QStringLiteral("timeoutMs"), timeoutMs}};
+    return Bridge::buildMeta({.workspacePath = host.workspace(), .timeoutMs = timeoutMs, .requestId = requestId});
 }
 
 /// stop and resume need meta, but no workspace.
 QJsonObject bareMeta()
 {
-    return QJsonObject{{QStringLiteral("meta"), QJsonObject{{QStringLiteral("schemaVersion"), 1},
-                                                            {QStringLiteral("requestId"), newRequestId()}}}};
+    return QJsonObject{{QStringLiteral("meta"), Bridge::buildMeta({.timeoutMs = std::nullopt})}};
 }
 
 QJsonObject phrase()

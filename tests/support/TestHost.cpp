@@ -1,13 +1,16 @@
 #include "TestHost.h"
 
+#include "JsonRpc.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTimer>
-#include <QUuid>
 
 #include <gtest/gtest.h>
+
+#include <limits>
 
 namespace Testing {
 
@@ -156,60 +159,36 @@ QList<QJsonObject> TestHost::auditLines(const QString& event)
 
 TestClient::TestClient(const QString& socketPath)
 {
-    m_socket.connectToServer(socketPath);
-    m_socket.waitForConnected(5000);
+    m_client.connectToServer(socketPath, 5000);
 }
 
 QJsonObject TestClient::withMeta(QJsonObject params, const QString& workspace, int timeoutMs)
 {
-    if (!params.contains(QStringLiteral("meta"))) {
-        params.insert(QStringLiteral("meta"), QJsonObject{{QStringLiteral("schemaVersion"), 1},
-                                                          {QStringLiteral("requestId"), newRequestId()},
-                                                          {QStringLiteral("workspacePath"), workspace},
-                                                          {QStringLiteral("timeoutMs"), timeoutMs}});
-    }
-    return params;
+    Bridge::MetaFill fill;
+    fill.workspacePath = workspace;
+    fill.timeoutMs = timeoutMs;
+    return Bridge::fillMeta(std::move(params), fill);
 }
 
 QJsonObject TestClient::request(const QString& method, const QJsonObject& params, const QJsonValue& id)
 {
-    return QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                       {QStringLiteral("id"), id},
-                       {QStringLiteral("method"), method},
-                       {QStringLiteral("params"), params}};
+    return Bridge::JsonRpc::request(method, params, id);
 }
 
 void TestClient::sendLine(const QByteArray& line)
 {
-    m_socket.write(line);
-    m_socket.flush();
+    m_client.sendRaw(line);
 }
 
 void TestClient::send(const QJsonObject& message)
 {
-    sendLine(QJsonDocument(message).toJson(QJsonDocument::Compact) + '\n');
+    // Raw, so its answer stays a line for readObject rather than one the client matches.
+    m_client.sendRaw(Bridge::JsonRpc::encodeLine(message));
 }
 
 std::optional<QByteArray> TestClient::readLine(int timeoutMs)
 {
-    QDeadlineTimer deadline(timeoutMs);
-    while (true) {
-        const qsizetype newline = m_buffer.indexOf('\n');
-        if (newline >= 0) {
-            const QByteArray line = m_buffer.left(newline);
-            m_buffer.remove(0, newline + 1);
-            return line;
-        }
-        if (deadline.hasExpired())
-            return std::nullopt;
-        if (m_socket.bytesAvailable() == 0 &&
-            !m_socket.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())))) {
-            if (m_socket.bytesAvailable() == 0 &&
-                (m_socket.state() != QLocalSocket::ConnectedState || deadline.hasExpired()))
-                return std::nullopt;
-        }
-        m_buffer += m_socket.readAll();
-    }
+    return m_client.readUnmatched(timeoutMs);
 }
 
 std::optional<QJsonValue> TestClient::readValue(int timeoutMs)
@@ -233,28 +212,20 @@ std::optional<QJsonObject> TestClient::readObject(int timeoutMs)
 
 QJsonObject TestClient::call(const QString& method, const QJsonObject& params, int timeoutMs)
 {
-    const int id = m_nextId++;
-    send(request(method, params, id));
-    QDeadlineTimer deadline(timeoutMs);
-    while (!deadline.hasExpired()) {
-        auto response = readObject(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
-        if (!response)
-            break;
-        if (response->value(QStringLiteral("id")) == QJsonValue(id))
-            return *response;
+    const Bridge::Client::Reply reply = m_client.callRequest(request(method, params, m_nextId++), timeoutMs);
+    if (!reply.ok()) {
+        // It read (and skipped) everything that came while it waited.
+        m_client.dropUnmatchedBefore(std::numeric_limits<qint64>::max());
+        return {};
     }
-    return {};
+    // A call reads past what came before its answer; those lines are not read again.
+    m_client.dropUnmatchedBefore(reply.line);
+    return reply.response;
 }
 
 bool TestClient::waitClosed(int timeoutMs)
 {
-    QDeadlineTimer deadline(timeoutMs);
-    while (m_socket.state() == QLocalSocket::ConnectedState && !deadline.hasExpired()) {
-        if (!m_socket.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime()))))
-            continue;
-        m_buffer += m_socket.readAll();
-    }
-    return m_socket.state() != QLocalSocket::ConnectedState;
+    return m_client.waitForDisconnected(timeoutMs);
 }
 
 QJsonObject errorOf(const QJsonObject& response)
@@ -274,7 +245,7 @@ QJsonObject resultOf(const QJsonObject& response)
 
 QString newRequestId()
 {
-    return QUuid::createUuid().toString(QUuid::WithoutBraces);
+    return Bridge::newRequestId();
 }
 
 } // namespace Testing

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "Client.h"
 #include "FakeBackend.h"
 #include "Host.h"
 
@@ -100,33 +101,38 @@ private:
     Bridge::Host* m_host = nullptr;
 };
 
-/// A blocking JSON-RPC client for tests, usable from any thread (one client per thread).
+/// A blocking JSON-RPC client for tests, usable from any thread (one client per thread): a
+/// Bridge::Client for call(), and line-level access for the tests that write and read the wire.
 class TestClient
 {
 public:
     explicit TestClient(const QString& socketPath);
-    bool isConnected() const { return m_socket.state() == QLocalSocket::ConnectedState; }
+    bool isConnected() const { return m_client.isConnected(); }
 
-    /// params.meta filled in (fresh requestId, the workspace, timeoutMs) unless given.
+    /// params.meta filled in (fresh requestId, the workspace, timeoutMs); fields given in
+    /// params.meta win.
     static QJsonObject withMeta(QJsonObject params, const QString& workspace, int timeoutMs = 60000);
     static QJsonObject request(const QString& method, const QJsonObject& params, const QJsonValue& id);
 
+    /// Bytes as they are.
     void sendLine(const QByteArray& line);
+    /// One message as it is; its answer is read with readLine/readValue/readObject.
     void send(const QJsonObject& message);
     /// The next line as sent (without its newline) or nullopt on timeout/close.
     std::optional<QByteArray> readLine(int timeoutMs = 10000);
     /// The next line as JSON (object or array) or nullopt on timeout/close.
     std::optional<QJsonValue> readValue(int timeoutMs = 10000);
     std::optional<QJsonObject> readObject(int timeoutMs = 10000);
-    /// Sends and waits for the response with the same id.
+    /// Sends and waits for the response with the same id; the lines that came before it are
+    /// skipped. Empty on timeout/close.
     QJsonObject call(const QString& method, const QJsonObject& params, int timeoutMs = 10000);
     /// Whether the server closed the connection within `timeoutMs`.
     bool waitClosed(int timeoutMs);
-    QLocalSocket& socket() { return m_socket; }
+    QLocalSocket& socket() { return m_client.socket(); }
+    Bridge::Client& client() { return m_client; }
 
 private:
-    QLocalSocket m_socket;
-    QByteArray m_buffer;
+    Bridge::Client m_client;
     int m_nextId = 1;
 };
 

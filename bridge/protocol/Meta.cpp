@@ -46,6 +46,32 @@ bool isUuidText(const QString& text)
 
 } // namespace
 
+QString newRequestId()
+{
+    return QUuid::createUuid().toString(QUuid::WithoutBraces);
+}
+
+QJsonObject buildMeta(const MetaFill& fill)
+{
+    QJsonObject meta{{QStringLiteral("schemaVersion"), Meta::kSchemaVersion},
+                     {QStringLiteral("requestId"), fill.requestId.isEmpty() ? newRequestId() : fill.requestId}};
+    if (fill.workspacePath)
+        meta.insert(QStringLiteral("workspacePath"), *fill.workspacePath);
+    if (fill.timeoutMs)
+        meta.insert(QStringLiteral("timeoutMs"), *fill.timeoutMs);
+    return meta;
+}
+
+QJsonObject fillMeta(QJsonObject params, const MetaFill& fill)
+{
+    QJsonObject meta = buildMeta(fill);
+    const QJsonObject given = params.value(QLatin1String("meta")).toObject();
+    for (auto it = given.constBegin(); it != given.constEnd(); ++it)
+        meta.insert(it.key(), it.value());
+    params.insert(QStringLiteral("meta"), meta);
+    return params;
+}
+
 bool sameRequestId(const QString& a, const QString& b)
 {
     return a.compare(b, Qt::CaseInsensitive) == 0;

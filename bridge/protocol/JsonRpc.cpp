@@ -107,6 +107,16 @@ bool isAnswered(const std::variant<Request, Invalid>& parsed)
     return !request || !request->notification;
 }
 
+QJsonObject request(const QString& method, const QJsonObject& params, const QJsonValue& id)
+{
+    QJsonObject object{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                       {QStringLiteral("method"), method},
+                       {QStringLiteral("params"), params}};
+    if (!id.isUndefined())
+        object.insert(QStringLiteral("id"), id);
+    return object;
+}
+
 QJsonObject resultResponse(const QJsonValue& id, const QJsonObject& result)
 {
     return QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},

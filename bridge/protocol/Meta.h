@@ -9,7 +9,8 @@
 
 namespace Bridge {
 
-/// contract 4.1, with DESIGN.md 4's rules.
+/// params.meta of every request: schemaVersion 1, requestId a UUID, workspacePath absolute (required
+/// by the methods that write evidence), timeoutMs 1..600000 with 60000 by default.
 struct Meta
 {
     static constexpr int kSchemaVersion = 1;
@@ -22,6 +23,21 @@ struct Meta
     int timeoutMs = kDefaultTimeoutMs;
 };
 
+/// What a client puts in params.meta: the one meta builder of the CLI, the tests and the benchmark.
+struct MetaFill
+{
+    std::optional<QString> workspacePath;                   ///< left out when unset
+    std::optional<int> timeoutMs = Meta::kDefaultTimeoutMs; ///< left out when unset
+    QString requestId;                                      ///< empty: a fresh UUID each time
+};
+
+/// A fresh request id: a random UUID in the 36-character form parseMeta accepts.
+QString newRequestId();
+/// {schemaVersion, requestId, workspacePath, timeoutMs} as `fill` says.
+QJsonObject buildMeta(const MetaFill& fill = {});
+/// `params` with params.meta filled in from `fill`; fields the caller already put in params.meta win.
+QJsonObject fillMeta(QJsonObject params, const MetaFill& fill = {});
+
 /// Whether two request (execution) ids name the same UUID: a UUID's hex digits are
 /// case-insensitive (RFC 9562 §4), so they compare without regard to case.
 bool sameRequestId(const QString& a, const QString& b);
@@ -30,7 +46,7 @@ bool sameRequestId(const QString& a, const QString& b);
 Automation::Result<Meta> parseMeta(const QJsonObject& params, bool workspaceRequired);
 
 /// Where evidence may be written: realpath(workspacePath) must lie under realpath(WORKSPACE_ROOT)
-/// on a path-component boundary (contract 2.1, DESIGN.md 4).
+/// on a path-component boundary, so a symlink or a sibling such as "/ws-evil" cannot escape it.
 class WorkspacePolicy
 {
 public:

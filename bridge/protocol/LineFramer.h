@@ -6,8 +6,9 @@
 
 namespace Bridge {
 
-/// Splits a byte stream into '\n'-terminated lines with a cap on the length of one line
-/// (DESIGN.md 4). Never assumes that one read is one message.
+/// Splits a byte stream into '\n'-terminated lines with a cap on the length of one line (one
+/// message is one line of compact JSON; past the cap the stream is dropped, docs/architecture.md
+/// "One request"). Never assumes that one read is one message. Used by the host and the client.
 class LineFramer
 {
 public:

@@ -42,6 +42,9 @@ std::variant<Request, Invalid> parseRequest(const QJsonValue& value);
 /// does (id null when unreadable, JSON-RPC 2.0 §5), a valid one unless it is a notification.
 bool isAnswered(const std::variant<Request, Invalid>& parsed);
 
+/// A request object as a client sends it; without an id (undefined) it is a notification.
+QJsonObject request(const QString& method, const QJsonObject& params, const QJsonValue& id);
+
 QJsonObject resultResponse(const QJsonValue& id, const QJsonObject& result);
 QJsonObject errorResponse(const QJsonValue& id, const Automation::Error& error);
 
