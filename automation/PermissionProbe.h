@@ -35,7 +35,8 @@ public:
     virtual ~PermissionProbe();
     virtual PermissionReport probe() = 0;
 
-    /// The probe for the platform this build runs on.
+    /// The probe for the platform this build runs on, defined by the backend library that
+    /// automation/CMakeLists.txt chooses.
     static std::unique_ptr<PermissionProbe> createDefault();
 };
 
