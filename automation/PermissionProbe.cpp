@@ -1,5 +1,7 @@
 #include "PermissionProbe.h"
 
+#include <QCoreApplication>
+
 namespace Automation {
 
 QString permissionStateName(PermissionState state)
@@ -16,5 +18,17 @@ QString permissionStateName(PermissionState state)
 }
 
 PermissionProbe::~PermissionProbe() = default;
+
+PermissionGuide PermissionProbe::guide(const PermissionReport& report) const
+{
+    Q_UNUSED(report)
+    return {};
+}
+
+void PermissionProbe::requestAccessibility(QObject* context, GrantDone done)
+{
+    Q_UNUSED(context)
+    done(false, QCoreApplication::translate("Permissions", "This platform offers no way to grant accessibility from here"));
+}
 
 } // namespace Automation
