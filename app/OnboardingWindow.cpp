@@ -2,17 +2,9 @@
 
 #include "PermissionMonitor.h"
 
-#include <QDBusConnection>
-#include <QDBusMessage>
-#include <QDBusPendingCallWatcher>
-#include <QDBusPendingReply>
-#include <QDBusVariant>
-#include <QDesktopServices>
 #include <QGroupBox>
 #include <QLabel>
-#include <QProcess>
 #include <QPushButton>
-#include <QUrl>
 #include <QVBoxLayout>
 
 namespace App {
@@ -36,7 +28,7 @@ QString stateText(Automation::PermissionState state)
 } // namespace
 
 OnboardingWindow::OnboardingWindow(Bridge::PermissionMonitor& permissions, QWidget* parent)
-    : QWidget(parent, Qt::Window), m_permissions(permissions)
+    : QWidget(parent, Qt::Window), m_permissions(permissions), m_probe(permissions.createProbe())
 {
     setObjectName(QStringLiteral("onboardingWindow"));
     setWindowTitle(tr("Set up msgcode Desktop Host"));
@@ -59,11 +51,8 @@ OnboardingWindow::OnboardingWindow(Bridge::PermissionMonitor& permissions, QWidg
     m_accessibilityHow->setOpenExternalLinks(true);
     a->addWidget(m_accessibilityState);
     a->addWidget(m_accessibilityHow);
-#if defined(Q_OS_MACOS)
-    m_enable = new QPushButton(tr("Open Privacy & Security → Accessibility"), accessibility);
-#else
-    m_enable = new QPushButton(tr("Turn accessibility on"), accessibility);
-#endif
+    // What the button does, and what it says, is the platform's (PermissionProbe::guide).
+    m_enable = new QPushButton(accessibility);
     m_enable->setObjectName(QStringLiteral("enableAccessibility"));
     a->addWidget(m_enable);
     layout->addWidget(accessibility);
@@ -104,35 +93,11 @@ void OnboardingWindow::refresh()
                                   report.accessibility.message.toHtmlEscaped());
     m_captureState->setText(stateText(report.screenCapture.state) + QStringLiteral(" — ") +
                             report.screenCapture.message.toHtmlEscaped());
-#if defined(Q_OS_MACOS)
-    m_accessibilityHow->setText(
-        tr("Open System Settings → Privacy & Security → Accessibility and switch on msgcode Desktop Host. If it "
-           "is on but automation still fails after an update, the system may be holding a stale grant: remove "
-           "it there (or run <code>tccutil reset Accessibility com.msgcode.desktop-host</code>) and grant it "
-           "again. <a href=\"x-apple.systempreferences:com.apple.preference.security?Privacy_Accessibility\">"
-           "Open the setting</a>"));
-    m_captureHow->setText(
-        tr("Open System Settings → Privacy & Security → Screen Recording and switch on msgcode Desktop Host; "
-           "after an update a grant can look on and still fail: remove and add it again (or run <code>tccutil "
-           "reset ScreenCapture com.msgcode.desktop-host</code>). <a "
-           "href=\"x-apple.systempreferences:com.apple.preference.security?Privacy_ScreenCapture\">Open the "
-           "setting</a>"));
-#else
-    m_accessibilityHow->setText(
-        accessibility ? tr("Apps started before accessibility was switched on must be restarted to appear.")
-                      : tr("Press the button to switch accessibility on for this session (org.a11y.Status) and "
-                           "for the desktop's settings (toolkit-accessibility). Apps that are already running "
-                           "must be restarted afterwards."));
-    if (report.displayServer == QLatin1String("wayland"))
-        m_captureHow->setText(tr("This is a Wayland session. Capturing the screen and injecting input through the "
-                                 "Wayland portals is not supported yet: log in to an X11 session (\"GNOME on "
-                                 "Xorg\") to use the host."));
-    else if (capture)
-        m_captureHow->setText(tr("On X11 any program of your session may read the screen; nothing to grant."));
-    else
-        m_captureHow->setText(tr("There is no X11 display to capture. Start the host inside your desktop "
-                                 "session (DISPLAY must be set)."));
-#endif
+    const Automation::PermissionGuide guide = m_probe->guide(report);
+    m_accessibilityHow->setText(guide.accessibility);
+    m_captureHow->setText(guide.screenCapture);
+    m_enable->setText(guide.grantLabel);
+    m_enable->setVisible(!guide.grantLabel.isEmpty());
     m_enable->setEnabled(!accessibility);
     m_summary->setText(accessibility && capture ? tr("All set: the host can see and operate apps.")
                                                 : tr("The tray icon turns green once both are granted."));
@@ -140,32 +105,12 @@ void OnboardingWindow::refresh()
 
 void OnboardingWindow::enableAccessibility()
 {
-#if defined(Q_OS_MACOS)
-    QDesktopServices::openUrl(
-        QUrl(QStringLiteral("x-apple.systempreferences:com.apple.preference.security?Privacy_Accessibility")));
-    Q_EMIT accessibilityRequested(true, QString());
-#else
     m_enable->setEnabled(false);
-    // Both asynchronous: the GUI thread never waits on the bus or on a process.
-    QDBusMessage set = QDBusMessage::createMethodCall(QStringLiteral("org.a11y.Bus"), QStringLiteral("/org/a11y/bus"),
-                                                      QStringLiteral("org.freedesktop.DBus.Properties"),
-                                                      QStringLiteral("Set"));
-    set << QStringLiteral("org.a11y.Status") << QStringLiteral("IsEnabled")
-        << QVariant::fromValue(QDBusVariant(true));
-    auto* watcher = new QDBusPendingCallWatcher(QDBusConnection::sessionBus().asyncCall(set, 3000), this);
-    connect(watcher, &QDBusPendingCallWatcher::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        const bool ok = !watcher->isError();
-        Q_EMIT accessibilityRequested(ok, ok ? QString() : watcher->error().message());
+    m_probe->requestAccessibility(this, [this](bool ok, const QString& error) {
+        Q_EMIT accessibilityRequested(ok, error);
         if (!ok)
             m_enable->setEnabled(true);
     });
-    auto* gsettings = new QProcess(this);
-    connect(gsettings, &QProcess::finished, gsettings, &QObject::deleteLater);
-    connect(gsettings, &QProcess::errorOccurred, gsettings, &QObject::deleteLater);
-    gsettings->start(QStringLiteral("gsettings"), {QStringLiteral("set"), QStringLiteral("org.gnome.desktop.interface"),
-                                                   QStringLiteral("toolkit-accessibility"), QStringLiteral("true")});
-#endif
 }
 
 } // namespace App

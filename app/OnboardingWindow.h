@@ -4,6 +4,8 @@
 
 #include <QWidget>
 
+#include <memory>
+
 class QLabel;
 class QPushButton;
 
@@ -13,9 +15,9 @@ class PermissionMonitor;
 
 namespace App {
 
-/// Leads a person to green (issue 5 §2): each permission with its state, what it is for and how
-/// to grant it. On Linux a button turns accessibility on (org.a11y.Status.IsEnabled and the
-/// GNOME toolkit-accessibility setting); the states follow the permission monitor live.
+/// Leads a person to green: each permission with its state, what it is for and how to grant
+/// it. How to grant, and the grant button's action, come from the platform's permission probe
+/// (PermissionProbe::guide, requestAccessibility); the states follow the permission monitor live.
 class OnboardingWindow final : public QWidget
 {
     Q_OBJECT
@@ -35,6 +37,7 @@ private:
     void enableAccessibility();
 
     Bridge::PermissionMonitor& m_permissions;
+    std::unique_ptr<Automation::PermissionProbe> m_probe; ///< for the guide and the grant action
     QLabel* m_accessibilityState = nullptr;
     QLabel* m_accessibilityHow = nullptr;
     QLabel* m_captureState = nullptr;

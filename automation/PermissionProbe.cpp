@@ -1,8 +1,6 @@
 #include "PermissionProbe.h"
 
-#if defined(Q_OS_LINUX)
-#include "backends/atspi/AtspiPermissionProbe.h"
-#endif
+#include <QCoreApplication>
 
 namespace Automation {
 
@@ -21,33 +19,16 @@ QString permissionStateName(PermissionState state)
 
 PermissionProbe::~PermissionProbe() = default;
 
-#if !defined(Q_OS_LINUX)
-namespace {
-
-class UnsupportedPlatformProbe final : public PermissionProbe
+PermissionGuide PermissionProbe::guide(const PermissionReport& report) const
 {
-public:
-    PermissionReport probe() override
-    {
-        PermissionReport report;
-        report.accessibility.message = QStringLiteral("This platform has no permission probe in this build");
-        report.screenCapture.message = report.accessibility.message;
-        report.platform = QStringLiteral("unsupported");
-        report.displayServer = QStringLiteral("none");
-        return report;
-    }
-};
+    Q_UNUSED(report)
+    return {};
+}
 
-} // namespace
-#endif
-
-std::unique_ptr<PermissionProbe> PermissionProbe::createDefault()
+void PermissionProbe::requestAccessibility(QObject* context, GrantDone done)
 {
-#if defined(Q_OS_LINUX)
-    return std::make_unique<AtspiPermissionProbe>();
-#else
-    return std::make_unique<UnsupportedPlatformProbe>();
-#endif
+    Q_UNUSED(context)
+    done(false, QCoreApplication::translate("Permissions", "This platform offers no way to grant accessibility from here"));
 }
 
 } // namespace Automation

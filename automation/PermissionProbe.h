@@ -3,7 +3,10 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
+
+class QObject;
 
 namespace Automation {
 
@@ -27,6 +30,14 @@ struct PermissionReport
     QString displayServer;  ///< "x11", "wayland", "none", "quartz"
 };
 
+/// What a person does to grant the permissions, in words for onboarding (translated).
+struct PermissionGuide
+{
+    QString accessibility; ///< how to grant accessibility, or what to know once it is granted
+    QString screenCapture; ///< how to grant screen capture, or what to know once it is granted
+    QString grantLabel;    ///< the text of the button that runs requestAccessibility; empty: none
+};
+
 /// Probes the accessibility and screen-capture permissions. Blocking but bounded (each check
 /// has a short timeout); call it off the GUI thread.
 class PermissionProbe
@@ -34,8 +45,17 @@ class PermissionProbe
 public:
     virtual ~PermissionProbe();
     virtual PermissionReport probe() = 0;
+    /// How to grant what `report` (this probe's last answer) shows missing. The default says
+    /// nothing (a platform without a way to grant).
+    virtual PermissionGuide guide(const PermissionReport& report) const;
+    /// Grants accessibility as far as a program may (or opens the setting where a person must),
+    /// without blocking: `done` runs later on `context`'s thread, unless `context` is destroyed
+    /// first. The default has no way and answers at once with an error.
+    using GrantDone = std::function<void(bool ok, const QString& error)>;
+    virtual void requestAccessibility(QObject* context, GrantDone done);
 
-    /// The probe for the platform this build runs on.
+    /// The probe for the platform this build runs on, defined by the backend library that
+    /// automation/CMakeLists.txt chooses.
     static std::unique_ptr<PermissionProbe> createDefault();
 };
 

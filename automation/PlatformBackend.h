@@ -6,8 +6,9 @@
 
 namespace Automation {
 
-/// The backend for the platform this build runs on (Linux: AT-SPI once it is built in; an
-/// UnavailableBackend that says so otherwise). Call it on the thread that will own the backend.
+/// The backend for the platform this build runs on. Defined by the backend library that
+/// automation/CMakeLists.txt chooses (Linux: backends/atspi/AtspiFactory.cpp; elsewhere an
+/// UnavailableBackend that says so). Call it on the thread that will own the backend.
 std::unique_ptr<DesktopBackend> createPlatformBackend();
 
 } // namespace Automation

@@ -25,6 +25,10 @@ QString expectedAfter(const QString& before, qsizetype index, const QString& tex
 /// With `clear` only an exact match confirms (the text was to replace everything).
 Effect classify(const QString& before, const QString& expected, const QString& now, const QString& text, QString* how,
                 bool clear = false);
+/// The effect seen on a field that is never read (a secure one) from its character counts
+/// before, expected and now (-1: unreadable). A length that was already the expected one tells
+/// nothing (re-entering a PIN of the same length into a field that ignored the clearing).
+Effect classifyCount(int before, int expected, int now);
 /// Length and SHA-256 of a text, as evidence shows it (never the text itself).
 QJsonObject observation(const QString& text);
 

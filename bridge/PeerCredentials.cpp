@@ -1,10 +1,9 @@
 #include "PeerCredentials.h"
 
+#include "platform/ProcessInfo.h"
+
 #include <QCryptographicHash>
 #include <QFile>
-
-#include <sys/socket.h>
-#include <unistd.h>
 
 namespace Bridge {
 
@@ -31,24 +30,12 @@ QString auditTokenDigest(qint64 pid, quint64 startTime, qint64 uid, const QStrin
 
 quint64 processStartTime(qint64 pid)
 {
-    QFile file(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!file.open(QIODevice::ReadOnly))
-        return 0;
-    const QByteArray stat = file.readAll();
-    // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'.
-    const qsizetype close = stat.lastIndexOf(')');
-    if (close < 0)
-        return 0;
-    const QList<QByteArray> fields = stat.mid(close + 2).split(' ');
-    // fields[0] is field 3 (state), so field 22 (starttime) is fields[19].
-    if (fields.size() < 20)
-        return 0;
-    return fields.at(19).toULongLong();
+    return Automation::Platform::processStartTime(pid);
 }
 
 QString processExecutable(qint64 pid)
 {
-    return QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(pid));
+    return Automation::Platform::processExecutable(pid);
 }
 
 namespace {
@@ -65,30 +52,25 @@ PeerInfo complete(PeerInfo info)
 
 std::optional<PeerInfo> peerFromSocket(qintptr fd)
 {
-    struct ucred cred{};
-    socklen_t length = sizeof cred;
-    if (::getsockopt(static_cast<int>(fd), SOL_SOCKET, SO_PEERCRED, &cred, &length) != 0 || length != sizeof cred)
+    const auto cred = Automation::Platform::socketPeer(fd);
+    if (!cred)
         return std::nullopt;
     PeerInfo info;
-    info.pid = cred.pid;
-    info.uid = cred.uid;
-    info.gid = cred.gid;
+    info.pid = cred->pid;
+    info.uid = cred->uid;
+    info.gid = cred->gid;
     return complete(info);
 }
 
 std::optional<PeerInfo> peerFromPid(qint64 pid)
 {
-    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
-    if (!status.open(QIODevice::ReadOnly))
+    const auto cred = Automation::Platform::processCredentials(pid);
+    if (!cred)
         return std::nullopt;
     PeerInfo info;
     info.pid = pid;
-    for (const QByteArray& line : status.readAll().split('\n')) {
-        if (line.startsWith("Uid:"))
-            info.uid = line.mid(4).simplified().split(' ').value(0).toLongLong();
-        else if (line.startsWith("Gid:"))
-            info.gid = line.mid(4).simplified().split(' ').value(0).toLongLong();
-    }
+    info.uid = cred->uid;
+    info.gid = cred->gid;
     return complete(info);
 }
 

@@ -16,7 +16,8 @@ struct PeerInfo
     qint64 gid = -1;
     QString executable;       ///< /proc/PID/exe, symlinks resolved; empty if unreadable
     quint64 startTime = 0;    ///< /proc/PID/stat field 22, so a recycled pid is told apart
-    QString auditTokenDigest; ///< DESIGN.md 6: sha256("pid:starttime:uid:exe"), first 8 hex
+    QString auditTokenDigest; ///< sha256("pid:starttime:uid:exe"), first 8 hex digits: names the process
+                              ///< in audit lines and binds tokens to it (a recycled pid differs)
 
     /// contract 5.1 `peer`: {pid, auditTokenDigest}.
     QJsonObject toJson() const;
@@ -24,16 +25,17 @@ struct PeerInfo
     QJsonObject toDetailedJson() const;
 };
 
-/// SO_PEERCRED of a connected Unix socket, completed from /proc.
+/// The kernel's record of a connected local socket's peer (Linux: SO_PEERCRED), completed with
+/// the process facts of Automation::Platform.
 std::optional<PeerInfo> peerFromSocket(qintptr fd);
-/// The identity of a process from /proc (uid/gid from its status), e.g. this process.
+/// The identity of a process (its uid/gid from the platform), e.g. this process.
 std::optional<PeerInfo> peerFromPid(qint64 pid);
 
-/// DESIGN.md 6 digest.
+/// The audit digest of PeerInfo::auditTokenDigest.
 QString auditTokenDigest(qint64 pid, quint64 startTime, qint64 uid, const QString& executable);
-/// Field 22 of /proc/PID/stat; 0 when unreadable.
+/// When the process started (Linux: field 22 of /proc/PID/stat); 0 when unreadable.
 quint64 processStartTime(qint64 pid);
-/// /proc/PID/exe resolved; empty when unreadable.
+/// The executable, symlinks resolved (Linux: /proc/PID/exe); empty when unreadable.
 QString processExecutable(qint64 pid);
 
 } // namespace Bridge

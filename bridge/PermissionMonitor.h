@@ -14,7 +14,7 @@
 namespace Bridge {
 
 /// Probes the permissions on its own thread every `intervalMs` and keeps the latest report, so
-/// health, doctor and the tray read it without blocking (DESIGN.md 3: the GUI thread never waits).
+/// health, doctor and the tray read it without blocking (the GUI thread never waits on a probe).
 class PermissionMonitor final : public QObject
 {
     Q_OBJECT
@@ -30,6 +30,9 @@ public:
     void stop();
 
     Automation::PermissionReport current() const;
+    /// A probe of the monitor's kind for the calling thread: onboarding asks it how to grant
+    /// (PermissionProbe::guide) and runs its grant action.
+    std::unique_ptr<Automation::PermissionProbe> createProbe() const { return m_factory(); }
     QDateTime probedAt() const;
 
 Q_SIGNALS:

@@ -141,48 +141,12 @@
         <translation>辅助功能 — AX 观察/查找/操作</translation>
     </message>
     <message>
-        <source>Open Privacy &amp; Security → Accessibility</source>
-        <translation>打开“隐私与安全性”→“辅助功能”</translation>
-    </message>
-    <message>
-        <source>Turn accessibility on</source>
-        <translation>开启辅助功能</translation>
-    </message>
-    <message>
         <source>Screen capture — Screenshot capture</source>
         <translation>屏幕捕获 — 截图</translation>
     </message>
     <message>
         <source>Close</source>
         <translation>关闭</translation>
-    </message>
-    <message>
-        <source>Open System Settings → Privacy &amp; Security → Accessibility and switch on msgcode Desktop Host. If it is on but automation still fails after an update, the system may be holding a stale grant: remove it there (or run &lt;code&gt;tccutil reset Accessibility com.msgcode.desktop-host&lt;/code&gt;) and grant it again. &lt;a href=&quot;x-apple.systempreferences:com.apple.preference.security?Privacy_Accessibility&quot;&gt;Open the setting&lt;/a&gt;</source>
-        <translation>打开“系统设置”→“隐私与安全性”→“辅助功能”，然后打开 msgcode Desktop Host 的开关。如果开关已打开，但更新后自动化仍然失败，说明系统可能保留了一个已失效的授权：请在那里将其移除（或运行 &lt;code&gt;tccutil reset Accessibility com.msgcode.desktop-host&lt;/code&gt;），然后重新授权。&lt;a href=&quot;x-apple.systempreferences:com.apple.preference.security?Privacy_Accessibility&quot;&gt;打开该设置&lt;/a&gt;</translation>
-    </message>
-    <message>
-        <source>Open System Settings → Privacy &amp; Security → Screen Recording and switch on msgcode Desktop Host; after an update a grant can look on and still fail: remove and add it again (or run &lt;code&gt;tccutil reset ScreenCapture com.msgcode.desktop-host&lt;/code&gt;). &lt;a href=&quot;x-apple.systempreferences:com.apple.preference.security?Privacy_ScreenCapture&quot;&gt;Open the setting&lt;/a&gt;</source>
-        <translation>打开“系统设置”→“隐私与安全性”→“屏幕录制”，然后打开 msgcode Desktop Host 的开关。更新之后，授权可能看起来已打开，实际却不起作用：请将其移除后重新添加（或运行 &lt;code&gt;tccutil reset ScreenCapture com.msgcode.desktop-host&lt;/code&gt;）。&lt;a href=&quot;x-apple.systempreferences:com.apple.preference.security?Privacy_ScreenCapture&quot;&gt;打开该设置&lt;/a&gt;</translation>
-    </message>
-    <message>
-        <source>Apps started before accessibility was switched on must be restarted to appear.</source>
-        <translation>在开启辅助功能之前启动的应用，需要重新启动后才能被识别。</translation>
-    </message>
-    <message>
-        <source>Press the button to switch accessibility on for this session (org.a11y.Status) and for the desktop&apos;s settings (toolkit-accessibility). Apps that are already running must be restarted afterwards.</source>
-        <translation>点击此按钮，即可为当前会话（org.a11y.Status）和桌面设置（toolkit-accessibility）开启辅助功能。之后需要重新启动已在运行的应用。</translation>
-    </message>
-    <message>
-        <source>This is a Wayland session. Capturing the screen and injecting input through the Wayland portals is not supported yet: log in to an X11 session (&quot;GNOME on Xorg&quot;) to use the host.</source>
-        <translation>当前是 Wayland 会话。目前尚不支持通过 Wayland 门户（portal）捕获屏幕和注入输入：请登录 X11 会话（“GNOME on Xorg”）后再使用本程序。</translation>
-    </message>
-    <message>
-        <source>On X11 any program of your session may read the screen; nothing to grant.</source>
-        <translation>在 X11 下，会话中的任何程序都可以读取屏幕，无需授权。</translation>
-    </message>
-    <message>
-        <source>There is no X11 display to capture. Start the host inside your desktop session (DISPLAY must be set).</source>
-        <translation>没有可供捕获的 X11 显示。请在你的桌面会话中启动本程序（必须设置 DISPLAY）。</translation>
     </message>
     <message>
         <source>All set: the host can see and operate apps.</source>
@@ -846,6 +810,30 @@ Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
     <message>
         <source>XWayland display %1: only X11 windows can be captured and driven</source>
         <translation>XWayland 显示器 %1：只能截取和操作 X11 窗口</translation>
+    </message>
+    <message>
+        <source>Apps started before accessibility was switched on must be restarted to appear.</source>
+        <translation>在开启辅助功能之前启动的应用，需要重新启动后才能被识别。</translation>
+    </message>
+    <message>
+        <source>Press the button to switch accessibility on for this session (org.a11y.Status) and for the desktop&apos;s settings (toolkit-accessibility). Apps that are already running must be restarted afterwards.</source>
+        <translation>点击此按钮，即可为当前会话（org.a11y.Status）和桌面设置（toolkit-accessibility）开启辅助功能。之后需要重新启动已在运行的应用。</translation>
+    </message>
+    <message>
+        <source>This is a Wayland session. Capturing the screen and injecting input through the Wayland portals is not supported yet: log in to an X11 session (&quot;GNOME on Xorg&quot;) to use the host.</source>
+        <translation>当前是 Wayland 会话。目前尚不支持通过 Wayland 门户（portal）捕获屏幕和注入输入：请登录 X11 会话（“GNOME on Xorg”）后再使用本程序。</translation>
+    </message>
+    <message>
+        <source>On X11 any program of your session may read the screen; nothing to grant.</source>
+        <translation>在 X11 下，会话中的任何程序都可以读取屏幕，无需授权。</translation>
+    </message>
+    <message>
+        <source>There is no X11 display to capture. Start the host inside your desktop session (DISPLAY must be set).</source>
+        <translation>没有可供捕获的 X11 显示。请在你的桌面会话中启动本程序（必须设置 DISPLAY）。</translation>
+    </message>
+    <message>
+        <source>Turn accessibility on</source>
+        <translation>开启辅助功能</translation>
     </message>
 </context>
 <context>

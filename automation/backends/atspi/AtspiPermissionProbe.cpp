@@ -3,8 +3,10 @@
 #include <QCoreApplication>
 #include <QDBusConnection>
 #include <QDBusMessage>
+#include <QDBusPendingCallWatcher>
 #include <QDBusReply>
 #include <QDBusVariant>
+#include <QProcess>
 #include <QUuid>
 
 #include <X11/Xlib.h>
@@ -129,6 +131,50 @@ PermissionStatus AtspiPermissionProbe::probeScreenCapture(QString* displayServer
                          : Text::tr("XWayland display %1: only X11 windows can be captured and driven")
                                .arg(QString::fromLocal8Bit(display));
     return status;
+}
+
+PermissionGuide AtspiPermissionProbe::guide(const PermissionReport& report) const
+{
+    PermissionGuide guide;
+    const bool accessibility = report.accessibility.state == PermissionState::Granted;
+    const bool capture = report.screenCapture.state == PermissionState::Granted;
+    guide.accessibility =
+        accessibility ? Text::tr("Apps started before accessibility was switched on must be restarted to appear.")
+                      : Text::tr("Press the button to switch accessibility on for this session (org.a11y.Status) and "
+                                 "for the desktop's settings (toolkit-accessibility). Apps that are already running "
+                                 "must be restarted afterwards.");
+    if (report.displayServer == QLatin1String("wayland"))
+        guide.screenCapture = Text::tr("This is a Wayland session. Capturing the screen and injecting input through "
+                                       "the Wayland portals is not supported yet: log in to an X11 session (\"GNOME "
+                                       "on Xorg\") to use the host.");
+    else if (capture)
+        guide.screenCapture = Text::tr("On X11 any program of your session may read the screen; nothing to grant.");
+    else
+        guide.screenCapture = Text::tr("There is no X11 display to capture. Start the host inside your desktop "
+                                       "session (DISPLAY must be set).");
+    guide.grantLabel = Text::tr("Turn accessibility on");
+    return guide;
+}
+
+void AtspiPermissionProbe::requestAccessibility(QObject* context, GrantDone done)
+{
+    // Both asynchronous: the caller (onboarding, on the GUI thread) never waits on the bus or on
+    // a process.
+    QDBusMessage set = QDBusMessage::createMethodCall(kBusService, kBusPath,
+                                                      QStringLiteral("org.freedesktop.DBus.Properties"),
+                                                      QStringLiteral("Set"));
+    set << QStringLiteral("org.a11y.Status") << QStringLiteral("IsEnabled") << QVariant::fromValue(QDBusVariant(true));
+    auto* watcher = new QDBusPendingCallWatcher(QDBusConnection::sessionBus().asyncCall(set, 3000), context);
+    QObject::connect(watcher, &QDBusPendingCallWatcher::finished, context, [watcher, done = std::move(done)] {
+        watcher->deleteLater();
+        const bool ok = !watcher->isError();
+        done(ok, ok ? QString() : watcher->error().message());
+    });
+    auto* gsettings = new QProcess(context);
+    QObject::connect(gsettings, &QProcess::finished, gsettings, &QObject::deleteLater);
+    QObject::connect(gsettings, &QProcess::errorOccurred, gsettings, &QObject::deleteLater);
+    gsettings->start(QStringLiteral("gsettings"), {QStringLiteral("set"), QStringLiteral("org.gnome.desktop.interface"),
+                                                   QStringLiteral("toolkit-accessibility"), QStringLiteral("true")});
 }
 
 } // namespace Automation

@@ -14,6 +14,10 @@ public:
     AtspiPermissionProbe();
     ~AtspiPermissionProbe() override;
     PermissionReport probe() override;
+    PermissionGuide guide(const PermissionReport& report) const override;
+    /// Sets org.a11y.Status.IsEnabled on the session bus (for this session) and GNOME's
+    /// toolkit-accessibility setting (for the next ones); apps already running must be restarted.
+    void requestAccessibility(QObject* context, GrantDone done) override;
 
 private:
     PermissionStatus probeAccessibility();

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <QJsonObject>
+
+#include <optional>
+
+namespace Automation {
+
+/// The host's runtime settings for a backend, typed. The host hands them over as JSON
+/// (DesktopBackend::configure); fromJson is the one place that reads that JSON. A setting that
+/// is not given leaves the backend's current value alone.
+struct BackendSettings
+{
+    /// Which key the portable `cmd` modifier presses where there is no Command key.
+    enum class CmdKey { Control, Super };
+
+    std::optional<CmdKey> cmdKey;      ///< JSON `cmdKey`: "ctrl" or "super"
+    std::optional<int> pngCompression; ///< JSON `pngCompression`: zlib level 0..9, -1 the encoder's default
+
+    /// Unknown keys and values of the wrong type are ignored; the level is clamped to -1..9.
+    static BackendSettings fromJson(const QJsonObject& json);
+};
+
+} // namespace Automation

@@ -1,0 +1,43 @@
+#include "ChordPlayer.h"
+
+#include <QDeadlineTimer>
+#include <QThread>
+
+namespace Automation {
+
+std::optional<Error> ChordPlayer::play(const QList<KeySink::Key>& keys, const CallContext& context, int delayMs,
+                                       bool* anyPressed)
+{
+    QList<KeySink::Key> pressed;
+    std::optional<Error> failure;
+    for (const KeySink::Key key : keys) {
+        // Never a key after a stop, an abort or the deadline.
+        if ((failure = context.checkpoint()))
+            break;
+        if ((failure = m_sink.key(key, true)))
+            break;
+        pressed.append(key);
+        QDeadlineTimer pause(delayMs);
+        while (!pause.hasExpired() && !context.checkpoint())
+            QThread::msleep(1);
+    }
+    // Whatever happened, release what was pressed (releases are sent even after a stop).
+    for (auto it = pressed.crbegin(); it != pressed.crend(); ++it)
+        m_sink.key(*it, false);
+    if (anyPressed)
+        *anyPressed = !pressed.isEmpty();
+    return failure;
+}
+
+std::optional<Error> ChordPlayer::type(const QString& text, const CallContext& context)
+{
+    for (const char32_t c : QStringView(text).toUcs4()) {
+        if (auto stop = context.checkpoint())
+            return stop;
+        if (auto error = m_sink.typeCharacter(c))
+            return error;
+    }
+    return std::nullopt;
+}
+
+} // namespace Automation

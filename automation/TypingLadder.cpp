@@ -1,0 +1,17 @@
+#include "TypingLadder.h"
+
+namespace Automation::TypingLadder {
+
+QStringList paths(const Facts& facts)
+{
+    const bool secureUnmeasurable = facts.secure && !facts.lengthKnown;
+    QStringList ladder;
+    if (facts.editable && !facts.terminal && !secureUnmeasurable)
+        ladder << QStringLiteral("editableText");
+    if (facts.pasteKnown && !facts.secure)
+        ladder << QStringLiteral("clipboard");
+    ladder << QStringLiteral("keys");
+    return ladder;
+}
+
+} // namespace Automation::TypingLadder

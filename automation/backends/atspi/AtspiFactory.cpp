@@ -1,0 +1,19 @@
+// The platform's backend and permission probe on Linux (automation/CMakeLists.txt builds this
+// file there; backends/unsupported/ elsewhere).
+#include "AtspiBackend.h"
+#include "AtspiPermissionProbe.h"
+#include "PlatformBackend.h"
+
+namespace Automation {
+
+std::unique_ptr<DesktopBackend> createPlatformBackend()
+{
+    return std::make_unique<AtspiBackend>();
+}
+
+std::unique_ptr<PermissionProbe> PermissionProbe::createDefault()
+{
+    return std::make_unique<AtspiPermissionProbe>();
+}
+
+} // namespace Automation

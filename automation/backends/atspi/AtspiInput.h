@@ -1,0 +1,43 @@
+#pragma once
+
+#include "AtspiBus.h"
+#include "DesktopBackend.h"
+#include "KeySink.h"
+
+namespace Automation {
+
+class AtspiApps;
+class AtspiTreeReader;
+class AtspiVerifier;
+class X11Clipboard;
+class X11Session;
+
+/// Input over AT-SPI and X11: accessibility actions, pointer clicks, typing (the ladder of
+/// delivery paths with read-back) and key chords, each verified by AtspiVerifier.
+class AtspiInput
+{
+public:
+    AtspiInput(AtspiBus& bus, AtspiApps& apps, AtspiTreeReader& tree, AtspiVerifier& verifier, X11Session& x11,
+               X11Clipboard& clipboard);
+    ~AtspiInput();
+
+    Status focusWindow(const ResolvedRoute& route, const CallContext& context);
+    Result<ActionOutcome> press(const ResolvedRoute& route, const Node& element, const CallContext& context);
+    Result<ActionOutcome> clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context,
+                                  const Node* target);
+    Result<TypeOutcome> typeText(const ResolvedRoute& route, const Node* target, const QString& text,
+                                 const TypeOptions& options, const CallContext& context);
+    Result<ActionOutcome> sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
+                                    const CallContext& context);
+
+private:
+    AtspiBus& m_bus;
+    AtspiApps& m_apps;
+    AtspiTreeReader& m_tree;
+    AtspiVerifier& m_verifier;
+    X11Session& m_x11;
+    X11Clipboard& m_clipboard;
+    std::unique_ptr<KeySink> m_keys; ///< XTest
+};
+
+} // namespace Automation

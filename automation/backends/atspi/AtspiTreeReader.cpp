@@ -1,0 +1,705 @@
+#include "AtspiTreeReader.h"
+
+#include "AtspiApps.h"
+#include "AtspiRoles.h"
+#include "DocumentOrder.h"
+#include "X11Session.h"
+
+#include <QDBusArgument>
+#include <QDBusMessage>
+#include <QElapsedTimer>
+
+namespace Automation {
+
+using Atspi::App;
+using Atspi::Interface;
+using Atspi::Ref;
+using Atspi::Window;
+using Atspi::actionNames;
+using Atspi::actionNamesUsable;
+using Atspi::extents;
+using Atspi::firstArgument;
+using Atspi::refFromArgument;
+using Atspi::refList;
+using Atspi::uintList;
+using Atspi::unwrap;
+
+namespace {
+
+struct NodeIds
+{
+    Ref ref;
+    int parent = -1;
+    int depth = 0;
+    int indexInParent = 0;
+};
+
+void applyRole(Node& node, quint32 role, bool multiLine)
+{
+    const auto info = Atspi::roleInfo(role, multiLine);
+    node.role = info.role;
+    node.subrole = info.subrole;
+    node.nativeRole = info.nativeRole;
+}
+
+} // namespace
+
+AtspiTreeReader::AtspiTreeReader(AtspiBus& bus, AtspiApps& apps, X11Session& x11)
+    : m_bus(bus), m_apps(apps), m_x11(x11)
+{
+    m_bus.onConnected([this] { m_cacheSupport.clear(); });
+}
+
+QStringList AtspiTreeReader::actionNamesOf(const Ref& ref, const App& app, const CallContext& context)
+{
+    auto list = m_bus.send(ref, Interface::Action, QStringLiteral("GetActions"), {}, m_bus.callTimeout(context));
+    QStringList names;
+    if (!m_bus.wait(list, context, QStringLiteral("Action.GetActions"), &app))
+        names = actionNames(firstArgument(list));
+    if (actionNamesUsable(names) && !names.isEmpty())
+        return names;
+    auto count = m_bus.send(ref, Interface::Properties, QStringLiteral("Get"),
+                      {QStringLiteral("org.a11y.atspi.Action"), QStringLiteral("NActions")}, m_bus.callTimeout(context));
+    if (m_bus.wait(count, context, QStringLiteral("Action.NActions"), &app))
+        return names;
+    const int n = std::clamp(unwrap(firstArgument(count)).toInt(), 0, 64);
+    QList<QDBusPendingCall> calls;
+    for (int i = 0; i < n; ++i)
+        calls.append(m_bus.send(ref, Interface::Action, QStringLiteral("GetName"), {i}, m_bus.callTimeout(context)));
+    QStringList out;
+    for (auto& call : calls) {
+        call.waitForFinished();
+        out.append(call.isError() ? QString() : firstArgument(call).toString());
+    }
+    return out;
+}
+
+Result<Snapshot> AtspiTreeReader::snapshot(const ResolvedRoute& route, const SnapshotBounds& bounds,
+                                        const CallContext& context)
+{
+    QElapsedTimer timer;
+    timer.start();
+    App app = m_apps.appFor(route);
+    if (m_bus.stillHung(app, context))
+        return *m_bus.refuseHung(app);
+    m_apps.readToolkit(app, context);
+    Window window;
+    window.ref = Ref::fromHandle(route.windowHandle);
+    window.title = route.windowTitle;
+
+    Snapshot snapshot;
+    std::optional<Error> error;
+    // When the tree cache already knows the window (seeded by GetItems or an earlier walk and
+    // kept current by the app's events), a walk over it costs no calls at all.
+    m_bus.tree()->sync();
+    const auto known = m_bus.tree()->lookup(window.ref.service, window.ref.path);
+    // The walk asks only for what the cache lacks (e.g. children GetItems left out).
+    const bool warm = known.has_value() && m_cacheSupport.value(app.root.service, false);
+    // GetItems lists the objects a toolkit has registered so far; Gecko creates a page's
+    // objects lazily and leaves them out until someone walks there. Only a toolkit that
+    // reports its children faithfully (GTK) gets its snapshot from it.
+    if (warm || !app.childrenEventsReliable() || !tryCache(app, window, bounds, context, &snapshot, &error)) {
+        if (error)
+            return *error;
+        auto walked = walk(app, window, bounds, context);
+        if (!walked)
+            return walked.error();
+        snapshot = walked.value();
+    }
+    snapshot.appName = route.appName;
+    snapshot.bundleId = route.bundleId;
+    snapshot.pid = route.pid;
+    snapshot.windowTitle = route.windowTitle;
+    snapshot.bounds = bounds;
+    toDocumentOrder(snapshot);
+    if (auto err = normalizeRoles(snapshot, app, context))
+        return *err;
+    if (!bounds.searchOnly) {
+        QList<int> all;
+        for (int i = 0; i < snapshot.nodes.size(); ++i) {
+            if (!snapshot.nodes.at(i).detailed)
+                all.append(i);
+        }
+        const auto done = completeNodes(snapshot, all, context);
+        if (!done)
+            return done.error();
+    }
+    snapshot.elapsedMs = timer.elapsed();
+    snapshot.takenAt = QDateTime::currentDateTimeUtc();
+    return snapshot;
+}
+
+std::optional<Error> AtspiTreeReader::normalizeRoles(Snapshot& snapshot, const App& app, const CallContext& context)
+{
+    // Plain text roles are AXTextArea when multi-line: a state, which a search-only walk does
+    // not read. Read it for those nodes (once per element; it does not change) so that the
+    // role is the same whichever pass computed it.
+    QList<std::pair<int, QDBusPendingCall>> states;
+    for (int i = 0; i < snapshot.nodes.size(); ++i) {
+        Node& node = snapshot.nodes[i];
+        const bool plainText = node.nativeRole == QLatin1String("text") || node.nativeRole == QLatin1String("entry");
+        if (!plainText || node.isSecure())
+            continue;
+        if (const auto known = m_multiLine.constFind(node.handle); known != m_multiLine.cend()) {
+            node.role = *known ? QStringLiteral("AXTextArea") : QStringLiteral("AXTextField");
+            continue;
+        }
+        if (node.detailed) {
+            m_multiLine.insert(node.handle, node.role == QLatin1String("AXTextArea"));
+            continue;
+        }
+        states.append({i, m_bus.send(Ref::fromHandle(node.handle), Interface::Accessible, QStringLiteral("GetState"), {},
+                               m_bus.callTimeout(context))});
+    }
+    for (auto& [index, call] : states) {
+        if (auto err = m_bus.wait(call, context, QStringLiteral("GetState of a text element"), &app)) {
+            if (err->code == ErrorCode::StaleSnapshot || err->code == ErrorCode::InternalError)
+                continue;
+            return err;
+        }
+        const auto bits = uintList(firstArgument(call));
+        const bool multi = Atspi::hasState(bits.value(0), bits.value(1), Atspi::StateMultiLine);
+        Node& node = snapshot.nodes[index];
+        node.role = multi ? QStringLiteral("AXTextArea") : QStringLiteral("AXTextField");
+        if (m_multiLine.size() > 50000)
+            m_multiLine.clear();
+        m_multiLine.insert(node.handle, multi);
+    }
+    for (int i = 0; i < snapshot.nodes.size(); ++i) {
+        Node& node = snapshot.nodes[i];
+        // Entries of a menu bar are AXMenuBarItem, whatever role the toolkit gives them
+        // (Qt: menu item, GTK: menu).
+        if (node.parent >= 0 && snapshot.nodes.at(node.parent).role == QLatin1String("AXMenuBar") &&
+            (node.role == QLatin1String("AXMenuItem") || node.role == QLatin1String("AXMenu"))) {
+            node.role = QStringLiteral("AXMenuBarItem");
+            node.subrole.clear();
+        }
+    }
+    // A window whose role is a chooser (GTK's file chooser dialog) is a dialog.
+    if (!snapshot.nodes.isEmpty()) {
+        Node& root = snapshot.nodes[0];
+        if (root.nativeRole == QLatin1String("file chooser") || root.nativeRole == QLatin1String("font chooser") ||
+            root.nativeRole == QLatin1String("color chooser")) {
+            root.role = QStringLiteral("AXWindow");
+            root.subrole = QStringLiteral("AXDialog");
+        }
+    }
+    return std::nullopt;
+}
+
+bool AtspiTreeReader::tryCache(const App& app, const Window& window, const SnapshotBounds& bounds,
+                            const CallContext& context, Snapshot* out, std::optional<Error>* error)
+{
+    const auto support = m_cacheSupport.constFind(app.root.service);
+    if (support != m_cacheSupport.cend() && !*support)
+        return false;
+    // Values read by this call may be cached only if no event touched them since it was sent.
+    const quint64 generation = m_bus.tree()->generation(app.root.service);
+    auto call = m_bus.send(Ref{app.root.service, QStringLiteral("/org/a11y/atspi/cache")}, Interface::Cache,
+                     QStringLiteral("GetItems"), {}, m_bus.callTimeout(context));
+    call.waitForFinished();
+    if (auto stop = context.checkpoint()) {
+        *error = stop;
+        return false;
+    }
+    if (call.isError()) {
+        if (Atspi::failureOf(call) == Atspi::CallFailure::Unanswered) {
+            *error = m_bus.errorFor(call, QStringLiteral("Cache.GetItems"), &app, m_bus.callTimeout(context));
+            return false;
+        }
+        m_cacheSupport.insert(app.root.service, false);
+        return false;
+    }
+    const QDBusMessage reply = call.reply();
+    if (reply.arguments().isEmpty() || reply.signature() != QLatin1String("a((so)(so)(so)iiassusau)")) {
+        // Qt 6.4 answers an empty array in an older layout, at any tree size: walk instead.
+        m_cacheSupport.insert(app.root.service, false);
+        return false;
+    }
+    struct Item
+    {
+        Ref self, parent;
+        int index = 0;
+        int childCount = 0;
+        QStringList interfaces;
+        QString name, description;
+        quint32 role = 0;
+        QList<quint32> states;
+    };
+    QHash<QString, QList<Item>> byParent;
+    const QDBusArgument arg = reply.arguments().constFirst().value<QDBusArgument>();
+    int count = 0;
+    arg.beginArray();
+    while (!arg.atEnd()) {
+        Item item;
+        Ref appRef;
+        arg.beginStructure();
+        item.self = refFromArgument(arg);
+        appRef = refFromArgument(arg);
+        item.parent = refFromArgument(arg);
+        arg >> item.index >> item.childCount >> item.interfaces >> item.name >> item.role >> item.description;
+        arg >> item.states;
+        arg.endStructure();
+        byParent[item.parent.path].append(item);
+        ++count;
+    }
+    arg.endArray();
+    if (count == 0 || !byParent.contains(window.ref.path)) {
+        m_cacheSupport.insert(app.root.service, count > 0);
+        return false;
+    }
+    m_cacheSupport.insert(app.root.service, true);
+
+    // Seed the tree cache. Children are stored only where the items hold all of them (the
+    // cache leaves out the children of MANAGES_DESCENDANTS nodes, for instance).
+    {
+        for (const auto& list : std::as_const(byParent)) {
+            for (const auto& item : list) {
+                auto kids = byParent.value(item.self.path);
+                std::optional<QList<AtspiTreeCache::Child>> children;
+                if (kids.size() == item.childCount) {
+                    std::sort(kids.begin(), kids.end(), [](const Item& a, const Item& b) { return a.index < b.index; });
+                    QList<AtspiTreeCache::Child> refs;
+                    for (const auto& kid : kids)
+                        refs.append({kid.self.service, kid.self.path});
+                    children = refs;
+                }
+                m_bus.tree()->store(item.self.service, item.self.path, generation, item.role, item.name, children);
+            }
+        }
+    }
+
+    Snapshot snapshot;
+    // The window itself is a child of the app root, which the cache leaves out: look it up
+    // among the items by path.
+    std::optional<Item> windowItem;
+    for (const auto& list : std::as_const(byParent)) {
+        for (const auto& item : list) {
+            if (item.self.path == window.ref.path)
+                windowItem = item;
+        }
+    }
+    const auto makeNode = [&](const Item& item) {
+        Node node;
+        const quint32 low = item.states.value(0), high = item.states.value(1);
+        applyRole(node, item.role, Atspi::hasState(low, high, Atspi::StateMultiLine));
+        node.title = item.name;
+        node.description = item.description;
+        node.handle = item.self.handle();
+        node.states = Atspi::nodeStates(low, high, node.isSecure());
+        node.detailed = false; // frame and actions are read on demand
+        return node;
+    };
+    if (windowItem) {
+        snapshot.nodes.append(makeNode(*windowItem));
+    } else {
+        Node root;
+        applyRole(root, Atspi::kRoleFrame, false);
+        root.title = window.title;
+        root.handle = window.ref.handle();
+        root.detailed = false;
+        snapshot.nodes.append(root);
+    }
+    QList<std::pair<int, int>> queue{{0, 0}}; // node index, depth
+    QDeadlineTimer wall(bounds.maxWallTimeMs);
+    for (int q = 0; q < queue.size(); ++q) {
+        const auto [index, depth] = queue.at(q);
+        const QString path = Ref::fromHandle(snapshot.nodes.at(index).handle).path;
+        auto children = byParent.value(path);
+        if (children.isEmpty())
+            continue;
+        if (depth >= bounds.maxDepth) {
+            snapshot.truncated = true;
+            snapshot.truncatedReason = QStringLiteral("maxDepth");
+            continue;
+        }
+        std::sort(children.begin(), children.end(), [](const Item& a, const Item& b) { return a.index < b.index; });
+        for (const auto& item : children) {
+            if (snapshot.nodes.size() >= bounds.maxNodes || wall.hasExpired()) {
+                snapshot.truncated = true;
+                snapshot.truncatedReason =
+                    wall.hasExpired() ? QStringLiteral("maxWallTimeMs") : QStringLiteral("maxNodes");
+                break;
+            }
+            Node node = makeNode(item);
+            node.parent = index;
+            snapshot.nodes[index].children.append(static_cast<int>(snapshot.nodes.size()));
+            snapshot.nodes.append(node);
+            queue.append({static_cast<int>(snapshot.nodes.size()) - 1, depth + 1});
+        }
+    }
+    if (bounds.includeText) {
+        QList<int> texts;
+        for (int i = 0; i < snapshot.nodes.size(); ++i)
+            texts.append(i);
+        if (auto err = readTexts(snapshot, texts, context)) {
+            *error = err;
+            return false;
+        }
+    }
+    *out = snapshot;
+    return true;
+}
+
+Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, const SnapshotBounds& bounds,
+                                    const CallContext& context)
+{
+    Snapshot snapshot;
+    QDeadlineTimer wall(bounds.maxWallTimeMs);
+    QList<NodeIds> level{NodeIds{window.ref, -1, 0, 0}};
+    const QString accessible = QStringLiteral("org.a11y.atspi.Accessible");
+    // The route was resolved with a round trip to this app, so after this barrier the cache
+    // reflects every event the app sent before answering.
+    m_bus.tree()->sync();
+    int asked = 0, cached = 0;
+    // Children are taken from the cache only where the toolkit reports their changes.
+    const bool trustChildren = app.childrenEventsReliable();
+    // Round trips, not work, dominate (measured: a level's calls sent together walk a 500-node Qt
+    // tree in an eighth of the time of one call at a time): each level's calls go out together, and
+    // only for what the cache does not know. Qt 6.4 answers neither Properties.GetAll nor
+    // AccessibleId, so per unknown node it is role, name and children: up to three calls.
+    while (!level.isEmpty()) {
+        QList<NodeIds> next;
+        bool stop = false;
+        for (qsizetype start = 0; start < level.size() && !stop; start += Atspi::kBatch / 3) {
+            const auto chunk = level.mid(start, Atspi::kBatch / 3);
+            const int timeout = m_bus.batchTimeout(context);
+            const quint64 generation = m_bus.tree()->generation(app.root.service);
+            struct Pending
+            {
+                std::optional<AtspiTreeCache::Entry> known;
+                std::optional<QDBusPendingCall> role, name, children, count;
+                bool childrenVouched = false;
+            };
+            QList<Pending> pending(chunk.size());
+            for (qsizetype i = 0; i < chunk.size(); ++i) {
+                const auto& ids = chunk[i];
+                Pending& p = pending[i];
+                p.known = m_bus.tree()->lookup(ids.ref.service, ids.ref.path);
+                if (!p.known || !p.known->role)
+                    p.role = m_bus.send(ids.ref, Interface::Accessible, QStringLiteral("GetRole"), {}, timeout);
+                if (!p.known || !p.known->name)
+                    p.name = m_bus.send(ids.ref, Interface::Properties, QStringLiteral("Get"),
+                                  {accessible, QStringLiteral("Name")}, timeout);
+                // Where the toolkit does not report new children, only Qt's controls that never
+                // hold any (buttons, labels, fields...) keep their cached empty list (in a web
+                // page a label may hold a checkbox).
+                p.childrenVouched =
+                    p.known && p.known->children &&
+                    (trustChildren || (app.isQt() && p.known->role && Atspi::isLeafControl(*p.known->role) &&
+                                       p.known->children->isEmpty()));
+                if (ids.depth < bounds.maxDepth && !p.childrenVouched) {
+                    // A container's cached children are checked against its ChildCount, which
+                    // the app answers without building every child (Qt's GetChildren on a
+                    // container of thousands costs it hundreds of milliseconds).
+                    if (p.known && p.known->children)
+                        p.count = m_bus.send(ids.ref, Interface::Properties, QStringLiteral("Get"),
+                                       {accessible, QStringLiteral("ChildCount")}, timeout);
+                    else
+                        p.children = m_bus.send(ids.ref, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeout);
+                }
+                const int calls = int(p.role.has_value()) + int(p.name.has_value()) + int(p.children.has_value()) +
+                                  int(p.count.has_value());
+                asked += calls;
+                cached += 3 - calls;
+            }
+            {
+                QList<QDBusPendingCall*> sent;
+                for (auto& p : pending) {
+                    for (auto* call : {&p.role, &p.name, &p.children, &p.count}) {
+                        if (*call)
+                            sent.append(&**call);
+                    }
+                }
+                if (auto err = m_bus.waitBatch(sent, context, app, QStringLiteral("the tree walk")))
+                    return *err;
+            }
+            for (qsizetype i = 0; i < chunk.size(); ++i) {
+                Pending& p = pending[i];
+                bool failed = false;
+                if (p.count) {
+                    // Still the same number of children: the cached list stands (a child that
+                    // went away is reported defunct, which drops its parent's list too).
+                    p.count->waitForFinished();
+                    if (!p.count->isError() &&
+                        unwrap(firstArgument(*p.count)).toInt() == static_cast<int>(p.known->children->size())) {
+                        p.childrenVouched = true;
+                    } else {
+                        p.children = m_bus.send(chunk[i].ref, Interface::Accessible, QStringLiteral("GetChildren"), {},
+                                          m_bus.callTimeout(context));
+                        ++asked;
+                    }
+                }
+                for (auto* call : {&p.role, &p.name, &p.children}) {
+                    if (!*call)
+                        continue;
+                    (*call)->waitForFinished();
+                    if (!(*call)->isError())
+                        continue;
+                    failed = true;
+                    // A hung app or a lost bus ends the walk; an element that vanished is left out.
+                    const auto failure = Atspi::failureOf(**call);
+                    if (failure == Atspi::CallFailure::Unanswered || failure == Atspi::CallFailure::BusLost)
+                        return *m_bus.errorFor(**call, QStringLiteral("the tree walk"), &app, timeout);
+                }
+                if (auto halt = context.checkpoint())
+                    return *halt;
+                const NodeIds& ids = chunk[i];
+                if (failed) {
+                    if (ids.parent < 0)
+                        return Error::make(ErrorCode::StaleSnapshot, QStringLiteral("the target window went away"),
+                                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("target_gone")}});
+                    continue; // an element that vanished meanwhile
+                }
+                if (snapshot.nodes.size() >= bounds.maxNodes) {
+                    snapshot.truncated = true;
+                    snapshot.truncatedReason = QStringLiteral("maxNodes");
+                    stop = true;
+                    break;
+                }
+                const quint32 role = p.role ? firstArgument(*p.role).toUInt() : *p.known->role;
+                const QString name = p.name ? unwrap(firstArgument(*p.name)).toString() : *p.known->name;
+                QList<AtspiTreeCache::Child> children;
+                const bool haveChildren = p.children.has_value() || p.childrenVouched;
+                if (p.children) {
+                    for (const auto& ref : refList(firstArgument(*p.children)))
+                        children.append({ref.service, ref.path});
+                } else if (p.childrenVouched) {
+                    children = *p.known->children;
+                }
+                m_bus.tree()->store(ids.ref.service, ids.ref.path, generation,
+                              p.role ? std::optional<quint32>(role) : std::nullopt,
+                              p.name ? std::optional<QString>(name) : std::nullopt,
+                              p.children ? std::optional<QList<AtspiTreeCache::Child>>(children) : std::nullopt);
+
+                Node node;
+                applyRole(node, role, false);
+                node.title = name;
+                node.handle = ids.ref.handle();
+                node.detailed = false;
+                if (node.isSecure())
+                    node.states |= StateSecure;
+                node.parent = ids.parent;
+                const int index = static_cast<int>(snapshot.nodes.size());
+                if (node.parent >= 0)
+                    snapshot.nodes[node.parent].children.append(index);
+                snapshot.nodes.append(node);
+                if (!haveChildren) {
+                    // At maxDepth: whether it has children is not known without another call.
+                    snapshot.truncated = true;
+                    if (snapshot.truncatedReason.isEmpty())
+                        snapshot.truncatedReason = QStringLiteral("maxDepth");
+                    continue;
+                }
+                int n = 0;
+                for (const auto& child : children) {
+                    const Ref ref{child.service, child.path};
+                    if (!ref.isNull())
+                        next.append(NodeIds{ref, index, ids.depth + 1, n});
+                    ++n;
+                }
+            }
+        }
+        if (stop)
+            break;
+        if (wall.hasExpired() && !next.isEmpty()) {
+            snapshot.truncated = true;
+            snapshot.truncatedReason = QStringLiteral("maxWallTimeMs");
+            break;
+        }
+        level = next;
+    }
+    qCDebug(lcAtspi) << "walk:" << snapshot.nodes.size() << "nodes," << asked << "calls," << cached << "from the cache";
+    if (snapshot.nodes.isEmpty())
+        return Error::make(ErrorCode::StaleSnapshot, QStringLiteral("the target window went away"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("target_gone")}});
+    if (bounds.includeText) {
+        QList<int> all;
+        for (int i = 0; i < snapshot.nodes.size(); ++i)
+            all.append(i);
+        if (auto err = readTexts(snapshot, all, context))
+            return *err;
+    }
+    return snapshot;
+}
+
+std::optional<Error> AtspiTreeReader::readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)
+{
+    App app = m_apps.known(snapshot.nodes.isEmpty() ? QString() : Ref::fromHandle(snapshot.nodes[0].handle).service);
+    app.pid = snapshot.pid;
+    for (qsizetype start = 0; start < indexes.size(); start += Atspi::kBatch) {
+        const auto chunk = indexes.mid(start, Atspi::kBatch);
+        const int timeout = m_bus.callTimeout(context);
+        QList<QDBusPendingCall> ifaces;
+        for (int index : chunk)
+            ifaces.append(m_bus.send(Ref::fromHandle(snapshot.nodes[index].handle), Interface::Accessible,
+                               QStringLiteral("GetInterfaces"), {}, timeout));
+        QList<std::pair<int, QDBusPendingCall>> texts, values;
+        for (int i = 0; i < chunk.size(); ++i) {
+            ifaces[i].waitForFinished();
+            if (ifaces[i].isError())
+                continue;
+            Node& node = snapshot.nodes[chunk[i]];
+            // Never read a secure field (docs/architecture.md, "Secure elements").
+            if (node.isSecure())
+                continue;
+            const QStringList names = firstArgument(ifaces[i]).toStringList();
+            const Ref ref = Ref::fromHandle(node.handle);
+            if (names.contains(QStringLiteral("org.a11y.atspi.Text")))
+                texts.append({chunk[i], m_bus.send(ref, Interface::Text, QStringLiteral("GetText"), {0, -1}, timeout)});
+            else if (names.contains(QStringLiteral("org.a11y.atspi.Value")))
+                values.append({chunk[i], m_bus.send(ref, Interface::Properties, QStringLiteral("Get"),
+                                              {QStringLiteral("org.a11y.atspi.Value"), QStringLiteral("CurrentValue")},
+                                              timeout)});
+        }
+        for (auto& [index, call] : texts) {
+            if (auto err = m_bus.wait(call, context, QStringLiteral("Text.GetText"), &app)) {
+                if (err->code != ErrorCode::StaleSnapshot && err->code != ErrorCode::InternalError)
+                    return err;
+                continue;
+            }
+            snapshot.nodes[index].value = firstArgument(call).toString();
+            snapshot.nodes[index].hasValue = true;
+        }
+        for (auto& [index, call] : values) {
+            if (auto err = m_bus.wait(call, context, QStringLiteral("Value.CurrentValue"), &app)) {
+                if (err->code != ErrorCode::StaleSnapshot && err->code != ErrorCode::InternalError)
+                    return err;
+                continue;
+            }
+            snapshot.nodes[index].value = QString::number(unwrap(firstArgument(call)).toDouble());
+            snapshot.nodes[index].hasValue = true;
+        }
+        if (auto stop = context.checkpoint())
+            return stop;
+    }
+    return std::nullopt;
+}
+
+Status AtspiTreeReader::completeNodes(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)
+{
+    App app = m_apps.known(snapshot.nodes.isEmpty() ? QString() : Ref::fromHandle(snapshot.nodes[0].handle).service);
+    app.pid = snapshot.pid;
+    if (app.root.service.isEmpty() && !snapshot.nodes.isEmpty())
+        app.root = Ref{Ref::fromHandle(snapshot.nodes[0].handle).service, Atspi::rootPath()};
+    m_apps.readToolkit(app, context);
+    // Frames are screen coordinates in answers and evidence: a toolkit that reports them
+    // relative to its window gets the window's position on screen added.
+    std::optional<QPoint> origin;
+    if (app.windowRelativeExtents()) {
+        origin = m_x11.contentOrigin(m_x11.findWindow(snapshot.pid, snapshot.windowTitle));
+        if (!origin)
+            qCWarning(lcAtspi) << "no X window for" << app.name << ": its frames stay window-relative";
+    }
+    // States and frames change without reliable events, so they are read every time; what an
+    // object implements, and its action names, come from the tree cache when it has them (read
+    // once, then kept until an event about the object drops them).
+    m_bus.tree()->sync();
+    for (qsizetype start = 0; start < indexes.size(); start += Atspi::kBatch / 3) {
+        const auto chunk = indexes.mid(start, Atspi::kBatch / 3);
+        const int timeout = m_bus.batchTimeout(context);
+        QList<QDBusPendingCall> states, frames;
+        QList<std::optional<QDBusPendingCall>> ifaces;
+        QList<std::optional<AtspiTreeCache::Entry>> known;
+        QList<quint64> generations;
+        for (int index : chunk) {
+            const Ref ref = Ref::fromHandle(snapshot.nodes[index].handle);
+            generations.append(m_bus.tree()->generation(ref.service));
+            known.append(m_bus.tree()->lookup(ref.service, ref.path));
+            states.append(m_bus.send(ref, Interface::Accessible, QStringLiteral("GetState"), {}, timeout));
+            frames.append(m_bus.send(ref, Interface::Component, QStringLiteral("GetExtents"), {0u}, timeout));
+            if (known.last() && known.last()->interfaces)
+                ifaces.append(std::nullopt);
+            else
+                ifaces.append(m_bus.send(ref, Interface::Accessible, QStringLiteral("GetInterfaces"), {}, timeout));
+        }
+        struct ActionRead
+        {
+            int index = -1;
+            int position = -1; ///< in chunk
+            std::optional<QDBusPendingCall> call;
+        };
+        {
+            QList<QDBusPendingCall*> sent;
+            for (int i = 0; i < chunk.size(); ++i) {
+                sent << &states[i] << &frames[i];
+                if (ifaces[i])
+                    sent << &*ifaces[i];
+            }
+            if (auto err = m_bus.waitBatch(sent, context, app, QStringLiteral("reading element details")))
+                return *err;
+        }
+        QList<ActionRead> actions;
+        QList<std::optional<QStringList>> readInterfaces(chunk.size());
+        for (int i = 0; i < chunk.size(); ++i) {
+            Node& node = snapshot.nodes[chunk[i]];
+            for (QDBusPendingCall* call : {&states[i], &frames[i], ifaces[i] ? &*ifaces[i] : nullptr}) {
+                if (!call)
+                    continue;
+                call->waitForFinished();
+                if (Atspi::failureOf(*call) == Atspi::CallFailure::Unanswered)
+                    return *m_bus.errorFor(*call, QStringLiteral("reading element details"), &app, timeout);
+            }
+            if (!states[i].isError()) {
+                const auto bits = uintList(firstArgument(states[i]));
+                const quint32 low = bits.value(0), high = bits.value(1);
+                const bool secure = node.isSecure();
+                node.states = Atspi::nodeStates(low, high, secure);
+                if (Atspi::hasState(low, high, Atspi::StateMultiLine) && node.role == QLatin1String("AXTextField") &&
+                    !secure)
+                    node.role = QStringLiteral("AXTextArea");
+            }
+            if (!frames[i].isError()) {
+                node.frame = extents(firstArgument(frames[i]));
+                if (origin && !node.frame.isEmpty()) {
+                    node.frame.x += origin->x();
+                    node.frame.y += origin->y();
+                }
+            }
+            std::optional<QStringList> interfaces;
+            if (!ifaces[i])
+                interfaces = known[i]->interfaces;
+            else if (!ifaces[i]->isError())
+                interfaces = readInterfaces[i] = firstArgument(*ifaces[i]).toStringList();
+            if (interfaces && interfaces->contains(QStringLiteral("org.a11y.atspi.Action"))) {
+                if (known[i] && known[i]->actions)
+                    node.actions = *known[i]->actions;
+                else
+                    actions.append({chunk[i], i,
+                                    m_bus.send(Ref::fromHandle(node.handle), Interface::Action, QStringLiteral("GetActions"),
+                                         {}, timeout)});
+            }
+            node.detailed = true;
+        }
+        QList<std::optional<QStringList>> readActions(chunk.size());
+        {
+            QList<QDBusPendingCall*> sent;
+            for (auto& read : actions)
+                sent << &*read.call;
+            if (auto err = m_bus.waitBatch(sent, context, app, QStringLiteral("reading element actions")))
+                return *err;
+        }
+        for (auto& read : actions) {
+            read.call->waitForFinished();
+            Node& node = snapshot.nodes[read.index];
+            if (!read.call->isError())
+                node.actions = actionNames(firstArgument(*read.call));
+            // Gecko: names only through GetName(i).
+            if (!actionNamesUsable(node.actions))
+                node.actions = actionNamesOf(Ref::fromHandle(node.handle), app, context);
+            if (!read.call->isError())
+                readActions[read.position] = node.actions;
+        }
+        for (int i = 0; i < chunk.size(); ++i) {
+            if (readInterfaces[i] || readActions[i]) {
+                const Ref ref = Ref::fromHandle(snapshot.nodes[chunk[i]].handle);
+                m_bus.tree()->storeDetails(ref.service, ref.path, generations[i], readInterfaces[i], readActions[i]);
+            }
+        }
+        if (auto stop = context.checkpoint())
+            return *stop;
+    }
+    return success();
+}
+
+} // namespace Automation

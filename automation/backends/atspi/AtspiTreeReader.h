@@ -1,0 +1,40 @@
+#pragma once
+
+#include "AtspiBus.h"
+
+namespace Automation {
+
+class AtspiApps;
+class X11Session;
+
+/// Reads a window's accessibility tree into a Snapshot: from GTK's Cache.GetItems or a walk
+/// (each level's calls sent at once, what the tree cache knows left out), then the details of
+/// the nodes a search keeps (completeNodes).
+class AtspiTreeReader
+{
+public:
+    AtspiTreeReader(AtspiBus& bus, AtspiApps& apps, X11Session& x11);
+
+    Result<Snapshot> snapshot(const ResolvedRoute& route, const SnapshotBounds& bounds, const CallContext& context);
+    Status completeNodes(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context);
+    /// Action names, with the per-index fallback for toolkits whose GetActions gives no names.
+    QStringList actionNamesOf(const Atspi::Ref& ref, const Atspi::App& app, const CallContext& context);
+
+private:
+    Result<Snapshot> walk(const Atspi::App& app, const Atspi::Window& window, const SnapshotBounds& bounds,
+                          const CallContext& context);
+    bool tryCache(const Atspi::App& app, const Atspi::Window& window, const SnapshotBounds& bounds,
+                  const CallContext& context, Snapshot* out, std::optional<Error>* error);
+    std::optional<Error> readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context);
+    /// Roles that depend on states or on the parent (AXTextArea, AXMenuBarItem, dialogs), the
+    /// same whichever pass read the node.
+    std::optional<Error> normalizeRoles(Snapshot& snapshot, const Atspi::App& app, const CallContext& context);
+
+    AtspiBus& m_bus;
+    AtspiApps& m_apps;
+    X11Session& m_x11;
+    QHash<QString, bool> m_cacheSupport; ///< service -> Cache.GetItems answers with items
+    QHash<QString, bool> m_multiLine;    ///< handle -> MULTI_LINE state of text nodes
+};
+
+} // namespace Automation

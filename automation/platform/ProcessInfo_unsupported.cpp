@@ -1,0 +1,32 @@
+#include "ProcessInfo.h"
+
+// A platform whose process facts are not implemented yet: every process looks unknown, so
+// callers refuse rather than trust (CallerPolicy refuses an unknown executable).
+namespace Automation::Platform {
+
+ProcessState processState(qint64)
+{
+    return ProcessState::Gone;
+}
+
+QString processExecutable(qint64)
+{
+    return {};
+}
+
+quint64 processStartTime(qint64)
+{
+    return 0;
+}
+
+std::optional<ProcessCredentials> socketPeer(qintptr)
+{
+    return std::nullopt;
+}
+
+std::optional<ProcessCredentials> processCredentials(qint64)
+{
+    return std::nullopt;
+}
+
+} // namespace Automation::Platform
