@@ -1,7 +1,7 @@
-#include "ConfirmationController.h"
+#include "app/ConfirmationController.h"
 
-#include "ConfirmationDialog.h"
-#include "Host.h"
+#include "app/ConfirmationDialog.h"
+#include "bridge/Host.h"
 
 namespace App {
 

@@ -1,4 +1,4 @@
-#include "ConfirmationDialog.h"
+#include "app/ConfirmationDialog.h"
 
 #include <QCloseEvent>
 #include <QDialogButtonBox>

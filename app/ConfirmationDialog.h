@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ConfirmationProvider.h"
+#include "bridge/security/ConfirmationProvider.h"
 
 #include <QDialog>
 #include <QElapsedTimer>

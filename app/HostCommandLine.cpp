@@ -1,8 +1,8 @@
-#include "HostCommandLine.h"
+#include "app/HostCommandLine.h"
 
-#include "LineFramer.h"
-#include "PlatformBackend.h"
-#include "SocketPath.h"
+#include "bridge/protocol/LineFramer.h"
+#include "automation/PlatformBackend.h"
+#include "bridge/protocol/SocketPath.h"
 
 #include <QDir>
 #include <QStandardPaths>

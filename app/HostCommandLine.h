@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Host.h"
-#include "HostSettings.h"
+#include "bridge/Host.h"
+#include "app/HostSettings.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>

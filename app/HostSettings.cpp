@@ -1,6 +1,6 @@
-#include "HostSettings.h"
+#include "app/HostSettings.h"
 
-#include "Host.h"
+#include "bridge/Host.h"
 
 #include <QFileInfo>
 #include <QSettings>

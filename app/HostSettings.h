@@ -1,6 +1,6 @@
 #pragma once
 
-#include "SecuritySettings.h"
+#include "bridge/security/SecuritySettings.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>

@@ -1,6 +1,6 @@
-#include "OnboardingWindow.h"
+#include "app/OnboardingWindow.h"
 
-#include "PermissionMonitor.h"
+#include "bridge/PermissionMonitor.h"
 
 #include <QGroupBox>
 #include <QLabel>

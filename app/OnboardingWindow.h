@@ -1,6 +1,6 @@
 #pragma once
 
-#include "PermissionProbe.h"
+#include "automation/PermissionProbe.h"
 
 #include <QWidget>
 

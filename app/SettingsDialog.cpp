@@ -1,4 +1,4 @@
-#include "SettingsDialog.h"
+#include "app/SettingsDialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "HostSettings.h"
+#include "app/HostSettings.h"
 
 #include <QDialog>
 

@@ -1,9 +1,9 @@
-#include "TrayController.h"
+#include "app/TrayController.h"
 
-#include "Host.h"
-#include "HostSettings.h"
-#include "OnboardingWindow.h"
-#include "SettingsDialog.h"
+#include "bridge/Host.h"
+#include "app/HostSettings.h"
+#include "app/OnboardingWindow.h"
+#include "app/SettingsDialog.h"
 
 #include <QAction>
 #include <QActionGroup>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "OnboardingWindow.h"
-#include "SecuritySettings.h"
-#include "SettingsDialog.h"
-#include "TrayState.h"
+#include "app/OnboardingWindow.h"
+#include "bridge/security/SecuritySettings.h"
+#include "app/SettingsDialog.h"
+#include "app/TrayState.h"
 
 #include <QObject>
 #include <QPointer>

@@ -1,4 +1,4 @@
-#include "TrayState.h"
+#include "app/TrayState.h"
 
 #include <QPainter>
 #include <QPixmap>

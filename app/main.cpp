@@ -1,10 +1,10 @@
-#include "Host.h"
+#include "bridge/Host.h"
 
-#include "ConfirmationController.h"
-#include "HostCommandLine.h"
-#include "HostSettings.h"
-#include "Translations.h"
-#include "TrayController.h"
+#include "app/ConfirmationController.h"
+#include "app/HostCommandLine.h"
+#include "app/HostSettings.h"
+#include "translations/Translations.h"
+#include "app/TrayController.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,4 +1,4 @@
-#include "BackendSettings.h"
+#include "automation/BackendSettings.h"
 
 #include <algorithm>
 

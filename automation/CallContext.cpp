@@ -1,4 +1,4 @@
-#include "CallContext.h"
+#include "automation/CallContext.h"
 
 #include <algorithm>
 

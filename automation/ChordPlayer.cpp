@@ -1,4 +1,4 @@
-#include "ChordPlayer.h"
+#include "automation/ChordPlayer.h"
 
 #include <QDeadlineTimer>
 #include <QThread>

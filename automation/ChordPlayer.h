@@ -1,7 +1,7 @@
 #pragma once
 
-#include "CallContext.h"
-#include "KeySink.h"
+#include "automation/CallContext.h"
+#include "automation/KeySink.h"
 
 #include <QList>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "DesktopBackend.h"
+#include "automation/DesktopBackend.h"
 
 namespace Automation {
 

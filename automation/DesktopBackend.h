@@ -1,9 +1,9 @@
 #pragma once
 
-#include "CallContext.h"
-#include "Error.h"
-#include "Keys.h"
-#include "Types.h"
+#include "automation/CallContext.h"
+#include "automation/Error.h"
+#include "automation/Keys.h"
+#include "automation/Types.h"
 
 #include <QByteArray>
 #include <QJsonArray>

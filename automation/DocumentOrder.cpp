@@ -1,4 +1,4 @@
-#include "DocumentOrder.h"
+#include "automation/DocumentOrder.h"
 
 namespace Automation {
 

@@ -1,4 +1,4 @@
-#include "ElementCache.h"
+#include "automation/ElementCache.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "Error.h"
+#include "automation/Error.h"
 
 #include <array>
 

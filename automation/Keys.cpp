@@ -1,4 +1,4 @@
-#include "Keys.h"
+#include "automation/Keys.h"
 
 #include <QHash>
 

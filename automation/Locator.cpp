@@ -1,6 +1,6 @@
-#include "Locator.h"
+#include "automation/Locator.h"
 
-#include "SelectorEngine.h"
+#include "automation/SelectorEngine.h"
 
 namespace Automation {
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "CallContext.h"
-#include "DesktopBackend.h"
-#include "ElementCache.h"
-#include "Trace.h"
-#include "Types.h"
+#include "automation/CallContext.h"
+#include "automation/DesktopBackend.h"
+#include "automation/ElementCache.h"
+#include "automation/Trace.h"
+#include "automation/Types.h"
 
 #include <QJsonObject>
 #include <QList>

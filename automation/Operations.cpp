@@ -1,6 +1,6 @@
-#include "Operations.h"
+#include "automation/Operations.h"
 
-#include "SelectorEngine.h"
+#include "automation/SelectorEngine.h"
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>

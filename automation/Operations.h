@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Locator.h"
+#include "automation/Locator.h"
 
 #include <QJsonObject>
 

@@ -1,4 +1,4 @@
-#include "OwnedThread.h"
+#include "automation/OwnedThread.h"
 
 namespace Automation {
 

@@ -1,4 +1,4 @@
-#include "PermissionProbe.h"
+#include "automation/PermissionProbe.h"
 
 #include <QCoreApplication>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "DesktopBackend.h"
+#include "automation/DesktopBackend.h"
 
 #include <memory>
 

@@ -1,4 +1,4 @@
-#include "PngEncoder.h"
+#include "automation/PngEncoder.h"
 
 #include <zlib.h>
 

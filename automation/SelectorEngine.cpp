@@ -1,4 +1,4 @@
-#include "SelectorEngine.h"
+#include "automation/SelectorEngine.h"
 
 #include <QJsonArray>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Types.h"
+#include "automation/Types.h"
 
 namespace Automation {
 

@@ -1,4 +1,4 @@
-#include "TextDelivery.h"
+#include "automation/TextDelivery.h"
 
 #include <QCryptographicHash>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Error.h"
-#include "Types.h"
+#include "automation/Error.h"
+#include "automation/Types.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>

@@ -1,6 +1,6 @@
-#include "Types.h"
+#include "automation/Types.h"
 
-#include "JsonFieldReader.h"
+#include "automation/JsonFieldReader.h"
 
 #include <QJsonDocument>
 

@@ -1,4 +1,4 @@
-#include "TypingLadder.h"
+#include "automation/TypingLadder.h"
 
 namespace Automation::TypingLadder {
 

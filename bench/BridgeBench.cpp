@@ -1,11 +1,11 @@
 // desktop.health round trips over the bridge's local socket against a raw QLocalSocket echo
 // server measured in the same run (the goals: p50 within 2x of the echo; >= 20,000 requests/s
 // with 8 clients). Prints Google Benchmark's table, then p50/p99 and the ratios.
-#include "DesktopBackend.h"
-#include "Host.h"
-#include "JsonRpc.h"
-#include "LineFramer.h"
-#include "Meta.h"
+#include "automation/DesktopBackend.h"
+#include "bridge/Host.h"
+#include "bridge/protocol/JsonRpc.h"
+#include "bridge/protocol/LineFramer.h"
+#include "bridge/protocol/Meta.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
-#include "Diagnostics.h"
+#include "bridge/Diagnostics.h"
 
-#include "PermissionMonitor.h"
+#include "bridge/PermissionMonitor.h"
 
 #include <QJsonArray>
 #include <QSysInfo>

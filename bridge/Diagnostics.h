@@ -1,9 +1,9 @@
 #pragma once
 
-#include "Caller.h"
-#include "ConfirmationGate.h"
-#include "Executor.h"
-#include "Meta.h"
+#include "bridge/transport/Caller.h"
+#include "bridge/security/ConfirmationGate.h"
+#include "bridge/Executor.h"
+#include "bridge/protocol/Meta.h"
 
 #include <QDateTime>
 #include <QJsonObject>

@@ -1,4 +1,4 @@
-#include "Dispatcher.h"
+#include "bridge/Dispatcher.h"
 
 #include <QLoggingCategory>
 

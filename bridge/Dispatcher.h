@@ -1,14 +1,14 @@
 #pragma once
 
-#include "Caller.h"
-#include "ConfirmationGate.h"
-#include "Diagnostics.h"
-#include "Executor.h"
-#include "Journal.h"
-#include "JsonRpc.h"
-#include "Meta.h"
-#include "MethodTable.h"
-#include "ReplayGuard.h"
+#include "bridge/transport/Caller.h"
+#include "bridge/security/ConfirmationGate.h"
+#include "bridge/Diagnostics.h"
+#include "bridge/Executor.h"
+#include "bridge/evidence/Journal.h"
+#include "bridge/protocol/JsonRpc.h"
+#include "bridge/protocol/Meta.h"
+#include "bridge/MethodTable.h"
+#include "bridge/security/ReplayGuard.h"
 
 #include <QObject>
 

@@ -1,6 +1,6 @@
-#include "Executor.h"
+#include "bridge/Executor.h"
 
-#include "RecordTrace.h"
+#include "bridge/RecordTrace.h"
 
 #include <QLoggingCategory>
 #include <QTimer>

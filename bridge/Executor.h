@@ -1,11 +1,11 @@
 #pragma once
 
-#include "CallContext.h"
-#include "DesktopBackend.h"
-#include "ElementCache.h"
-#include "ExecutionRecord.h"
-#include "Locator.h"
-#include "OwnedThread.h"
+#include "automation/CallContext.h"
+#include "automation/DesktopBackend.h"
+#include "automation/ElementCache.h"
+#include "bridge/evidence/ExecutionRecord.h"
+#include "automation/Locator.h"
+#include "automation/OwnedThread.h"
 
 #include <QHash>
 #include <QJsonObject>

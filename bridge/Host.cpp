@@ -1,4 +1,4 @@
-#include "Host.h"
+#include "bridge/Host.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

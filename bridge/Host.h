@@ -1,14 +1,14 @@
 #pragma once
 
-#include "AuditLog.h"
-#include "CallerPolicy.h"
-#include "ConfirmTokens.h"
-#include "ConfirmationProvider.h"
-#include "Dispatcher.h"
-#include "Executor.h"
-#include "PermissionMonitor.h"
-#include "SecuritySettings.h"
-#include "Server.h"
+#include "bridge/security/AuditLog.h"
+#include "bridge/security/CallerPolicy.h"
+#include "bridge/security/ConfirmTokens.h"
+#include "bridge/security/ConfirmationProvider.h"
+#include "bridge/Dispatcher.h"
+#include "bridge/Executor.h"
+#include "bridge/PermissionMonitor.h"
+#include "bridge/security/SecuritySettings.h"
+#include "bridge/transport/Server.h"
 
 #include <QObject>
 

@@ -1,8 +1,8 @@
-#include "MethodTable.h"
+#include "bridge/MethodTable.h"
 
-#include "ConfirmationGate.h"
-#include "Diagnostics.h"
-#include "Executor.h"
+#include "bridge/security/ConfirmationGate.h"
+#include "bridge/Diagnostics.h"
+#include "bridge/Executor.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "Caller.h"
-#include "Meta.h"
-#include "Methods.h"
-#include "Params.h"
+#include "bridge/transport/Caller.h"
+#include "bridge/protocol/Meta.h"
+#include "bridge/Methods.h"
+#include "bridge/Params.h"
 
 #include <QJsonObject>
 #include <QList>

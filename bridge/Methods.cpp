@@ -1,6 +1,6 @@
-#include "Methods.h"
+#include "bridge/Methods.h"
 
-#include "EvidenceLayout.h"
+#include "bridge/evidence/EvidenceLayout.h"
 
 #include <QJsonArray>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ExecutionRecord.h"
-#include "Operations.h"
-#include "Params.h"
+#include "bridge/evidence/ExecutionRecord.h"
+#include "automation/Operations.h"
+#include "bridge/Params.h"
 
 #include <functional>
 

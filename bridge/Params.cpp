@@ -1,6 +1,6 @@
-#include "Params.h"
+#include "bridge/Params.h"
 
-#include "JsonFieldReader.h"
+#include "automation/JsonFieldReader.h"
 
 #include <QJsonArray>
 #include <QSet>

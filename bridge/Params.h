@@ -1,8 +1,8 @@
 #pragma once
 
-#include "Error.h"
-#include "Keys.h"
-#include "Types.h"
+#include "automation/Error.h"
+#include "automation/Keys.h"
+#include "automation/Types.h"
 
 #include <QJsonObject>
 #include <QStringList>

@@ -1,4 +1,4 @@
-#include "PermissionMonitor.h"
+#include "bridge/PermissionMonitor.h"
 
 #include <QThread>
 #include <QTimer>

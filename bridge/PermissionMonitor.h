@@ -1,7 +1,7 @@
 #pragma once
 
-#include "OwnedThread.h"
-#include "PermissionProbe.h"
+#include "automation/OwnedThread.h"
+#include "automation/PermissionProbe.h"
 
 #include <QDateTime>
 #include <QMutex>

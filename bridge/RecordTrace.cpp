@@ -1,7 +1,7 @@
-#include "RecordTrace.h"
+#include "bridge/RecordTrace.h"
 
-#include "EvidenceLayout.h"
-#include "SelectorEngine.h"
+#include "bridge/evidence/EvidenceLayout.h"
+#include "automation/SelectorEngine.h"
 
 #include <QJsonDocument>
 

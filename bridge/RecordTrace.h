@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ExecutionRecord.h"
-#include "Trace.h"
+#include "bridge/evidence/ExecutionRecord.h"
+#include "automation/Trace.h"
 
 namespace Bridge {
 

@@ -1,8 +1,8 @@
-#include "Client.h"
-#include "JsonRpc.h"
-#include "Meta.h"
-#include "SocketPath.h"
-#include "Translations.h"
+#include "bridge/protocol/Client.h"
+#include "bridge/protocol/JsonRpc.h"
+#include "bridge/protocol/Meta.h"
+#include "bridge/protocol/SocketPath.h"
+#include "translations/Translations.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,4 +1,4 @@
-#include "ProcessInfo.h"
+#include "automation/platform/ProcessInfo.h"
 
 #include <QFile>
 

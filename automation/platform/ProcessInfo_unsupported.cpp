@@ -1,4 +1,4 @@
-#include "ProcessInfo.h"
+#include "automation/platform/ProcessInfo.h"
 
 // A platform whose process facts are not implemented yet: every process looks unknown, so
 // callers refuse rather than trust (CallerPolicy refuses an unknown executable).

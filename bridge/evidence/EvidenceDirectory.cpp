@@ -1,6 +1,6 @@
-#include "EvidenceDirectory.h"
+#include "bridge/evidence/EvidenceDirectory.h"
 
-#include "EvidenceLayout.h"
+#include "bridge/evidence/EvidenceLayout.h"
 
 #include <QFile>
 #include <QRandomGenerator>

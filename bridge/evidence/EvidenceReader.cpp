@@ -1,6 +1,6 @@
-#include "EvidenceReader.h"
+#include "bridge/evidence/EvidenceReader.h"
 
-#include "EvidenceLayout.h"
+#include "bridge/evidence/EvidenceLayout.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "EvidenceDirectory.h"
+#include "bridge/evidence/EvidenceDirectory.h"
 
-#include "Error.h"
-#include "Types.h"
+#include "automation/Error.h"
+#include "automation/Types.h"
 
 #include <QDate>
 #include <QDateTime>

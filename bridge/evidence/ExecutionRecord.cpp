@@ -1,6 +1,6 @@
-#include "ExecutionRecord.h"
+#include "bridge/evidence/ExecutionRecord.h"
 
-#include "EvidenceLayout.h"
+#include "bridge/evidence/EvidenceLayout.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>

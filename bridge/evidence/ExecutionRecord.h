@@ -1,7 +1,7 @@
 #pragma once
 
-#include "EvidenceDirectory.h"
-#include "Journal.h"
+#include "bridge/evidence/EvidenceDirectory.h"
+#include "bridge/evidence/Journal.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

@@ -1,8 +1,8 @@
-#include "Journal.h"
+#include "bridge/evidence/Journal.h"
 
-#include "EvidenceDirectory.h"
-#include "EvidenceLayout.h"
-#include "ExecutionRecord.h"
+#include "bridge/evidence/EvidenceDirectory.h"
+#include "bridge/evidence/EvidenceLayout.h"
+#include "bridge/evidence/ExecutionRecord.h"
 
 #include <QDateTime>
 #include <QDir>

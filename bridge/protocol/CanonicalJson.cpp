@@ -1,4 +1,4 @@
-#include "CanonicalJson.h"
+#include "bridge/protocol/CanonicalJson.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
-#include "Client.h"
+#include "bridge/protocol/Client.h"
 
-#include "JsonRpc.h"
+#include "bridge/protocol/JsonRpc.h"
 
 #include <QDeadlineTimer>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "LineFramer.h"
-#include "Meta.h"
+#include "bridge/protocol/LineFramer.h"
+#include "bridge/protocol/Meta.h"
 
 #include <QHash>
 #include <QJsonArray>

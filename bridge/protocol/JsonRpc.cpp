@@ -1,4 +1,4 @@
-#include "JsonRpc.h"
+#include "bridge/protocol/JsonRpc.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Error.h"
+#include "automation/Error.h"
 
 #include <QByteArray>
 #include <QJsonObject>

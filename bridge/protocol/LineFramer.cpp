@@ -1,4 +1,4 @@
-#include "LineFramer.h"
+#include "bridge/protocol/LineFramer.h"
 
 namespace Bridge {
 

@@ -1,4 +1,4 @@
-#include "Meta.h"
+#include "bridge/protocol/Meta.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,4 +1,4 @@
-#include "SocketPath.h"
+#include "bridge/protocol/SocketPath.h"
 
 #include <QDir>
 

@@ -1,7 +1,7 @@
 // The host's command line merged with the stored settings and the environment: the command
 // line wins, then (GUI mode only) what the person saved, then $WORKSPACE_ROOT, then defaults;
 // --headless confirms nothing unless told to; bad values are usage errors naming the option.
-#include "HostCommandLine.h"
+#include "app/HostCommandLine.h"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
 // HostSettings (the Settings dialog's store): validation, the QSettings round trip, what reaches the bridge and
 // the backend; and the backend side of the `cmd` mapping.
-#include "Executor.h"
+#include "bridge/Executor.h"
 #include "FakeBackend.h"
-#include "HostSettings.h"
+#include "app/HostSettings.h"
 
 #ifdef Q_OS_LINUX
-#include "backends/atspi/AtspiBackend.h"
-#include "backends/atspi/X11Session.h"
+#include "automation/backends/atspi/AtspiBackend.h"
+#include "automation/backends/atspi/X11Session.h"
 #endif
 
 #include <QDir>

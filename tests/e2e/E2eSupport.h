@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Client.h"
+#include "bridge/protocol/Client.h"
 #include "HostProcess.h"
 #include "TestHost.h"
 

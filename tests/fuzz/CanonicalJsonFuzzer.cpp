@@ -7,9 +7,9 @@
 //
 // Input: a JSON document (object or array); any bytes for the number check.
 
-#include "CanonicalJson.h"
+#include "bridge/protocol/CanonicalJson.h"
 #include "FuzzCheck.h"
-#include "JsonRpc.h"
+#include "bridge/protocol/JsonRpc.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

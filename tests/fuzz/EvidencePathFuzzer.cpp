@@ -18,9 +18,9 @@
 //      name); Directory::open below the workspace root and a writeFile must agree with a walk
 //   3: two strings split at the first NUL byte, given to WorkspacePolicy::isUnder
 
-#include "EvidenceDirectory.h"
+#include "bridge/evidence/EvidenceDirectory.h"
 #include "FuzzCheck.h"
-#include "Meta.h"
+#include "bridge/protocol/Meta.h"
 
 #include <QDir>
 #include <QFile>

@@ -5,9 +5,9 @@
 //
 // Input: the line's bytes.
 
-#include "Error.h"
+#include "automation/Error.h"
 #include "FuzzCheck.h"
-#include "JsonRpc.h"
+#include "bridge/protocol/JsonRpc.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -6,7 +6,7 @@
 // seeds the chunk sizes, the rest is the stream.
 
 #include "FuzzCheck.h"
-#include "LineFramer.h"
+#include "bridge/protocol/LineFramer.h"
 
 #include <QList>
 

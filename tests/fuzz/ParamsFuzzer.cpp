@@ -6,13 +6,13 @@
 // Input: a JSON request line ({"jsonrpc":"2.0","method":...,"params":{...}}, whose params are
 // used) or a bare params object.
 
-#include "CanonicalJson.h"
-#include "Error.h"
+#include "bridge/protocol/CanonicalJson.h"
+#include "automation/Error.h"
 #include "FuzzCheck.h"
-#include "JsonRpc.h"
-#include "Keys.h"
-#include "Meta.h"
-#include "Params.h"
+#include "bridge/protocol/JsonRpc.h"
+#include "automation/Keys.h"
+#include "bridge/protocol/Meta.h"
+#include "bridge/Params.h"
 
 #include <QJsonArray>
 #include <QUuid>

@@ -8,9 +8,9 @@
 // with a "selector" member.
 
 #include "FuzzCheck.h"
-#include "JsonRpc.h"
-#include "Params.h"
-#include "SelectorEngine.h"
+#include "bridge/protocol/JsonRpc.h"
+#include "bridge/Params.h"
+#include "automation/SelectorEngine.h"
 
 #include <QJsonArray>
 #include <QSet>

@@ -2,12 +2,12 @@
 // (trayer), the real permission probe against the session's AT-SPI bus, the confirmation
 // dialog answering confirm.issue over the socket. Each test saves what it shows under
 // gui-screenshots/ in the build tree.
-#include "ConfirmationDialog.h"
-#include "Host.h"
-#include "OnboardingWindow.h"
-#include "PlatformBackend.h"
+#include "app/ConfirmationDialog.h"
+#include "bridge/Host.h"
+#include "app/OnboardingWindow.h"
+#include "automation/PlatformBackend.h"
 #include "TestHost.h"
-#include "TrayController.h"
+#include "app/TrayController.h"
 
 #include <QApplication>
 #include <QDBusConnection>

@@ -1,13 +1,13 @@
 // The settings dialog and the tray's confirmation policy menu in the headless
 // desktop: values persist across a restart, bad values are refused where the person looks, the
 // policy switches live from the tray, and the `cmd` mapping reaches the backend.
-#include "ConfirmationController.h"
-#include "ConfirmationDialog.h"
-#include "Host.h"
-#include "HostSettings.h"
-#include "SettingsDialog.h"
+#include "app/ConfirmationController.h"
+#include "app/ConfirmationDialog.h"
+#include "bridge/Host.h"
+#include "app/HostSettings.h"
+#include "app/SettingsDialog.h"
 #include "TestHost.h"
-#include "TrayController.h"
+#include "app/TrayController.h"
 
 #include <QAction>
 #include <QApplication>

@@ -3,7 +3,7 @@
 // connection, and a connection that never speaks is closed while one that spoke is kept.
 // Each test runs the real host binary.
 #include "HostProcess.h"
-#include "Meta.h"
+#include "bridge/protocol/Meta.h"
 #include "TestHost.h"
 
 #include <QDir>

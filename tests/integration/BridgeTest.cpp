@@ -1,6 +1,6 @@
 // The bridge over a real QLocalSocket with the fake backend: concurrency, the executor's
 // deadlines and aborts, framing limits, envelopes, evidence, and every method's happy path.
-#include "Meta.h"
+#include "bridge/protocol/Meta.h"
 #include "TestHost.h"
 
 #include <QCoreApplication>

@@ -1,9 +1,9 @@
 // Confirmation over a real socket (issue 4 §1-3, §6): desktop.confirm.issue per contract 5.10,
 // every refusal reason, tokens across processes and connections, the approval policies and the
 // audit lines each of them leaves.
-#include "CanonicalJson.h"
+#include "bridge/protocol/CanonicalJson.h"
 #include "HostProcess.h"
-#include "Meta.h"
+#include "bridge/protocol/Meta.h"
 #include "TestHost.h"
 
 #include <QCoreApplication>

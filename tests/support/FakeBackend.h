@@ -1,7 +1,7 @@
 #pragma once
 
-#include "DesktopBackend.h"
-#include "PermissionProbe.h"
+#include "automation/DesktopBackend.h"
+#include "automation/PermissionProbe.h"
 
 #include <QMutex>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #include "TestHost.h"
 
-#include "JsonRpc.h"
+#include "bridge/protocol/JsonRpc.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "Client.h"
+#include "bridge/protocol/Client.h"
 #include "FakeBackend.h"
-#include "Host.h"
+#include "bridge/Host.h"
 
 #include <QJsonObject>
 #include <QLocalSocket>

@@ -1,7 +1,7 @@
 // The AT-SPI role table and the tree cache's invalidation rules, without a bus.
-#include "Types.h"
-#include "backends/atspi/AtspiRoles.h"
-#include "backends/atspi/AtspiTreeCache.h"
+#include "automation/Types.h"
+#include "automation/backends/atspi/AtspiRoles.h"
+#include "automation/backends/atspi/AtspiTreeCache.h"
 
 #include <QDBusMessage>
 

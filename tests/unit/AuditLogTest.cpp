@@ -1,5 +1,5 @@
 // AuditLog: one JSON line per event, the fields the issue names, rotation by size, file modes.
-#include "AuditLog.h"
+#include "bridge/security/AuditLog.h"
 #include "UnitTestSupport.h"
 
 #include <QDir>

@@ -1,5 +1,5 @@
 // The backend settings as the host sends them (JSON), read into their typed form.
-#include "BackendSettings.h"
+#include "automation/BackendSettings.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Automation::CallContext and CancelToken: a request's deadline and cancel flag.
-#include "CallContext.h"
+#include "automation/CallContext.h"
 #include "UnitTestSupport.h"
 
 #include <gtest/gtest.h>

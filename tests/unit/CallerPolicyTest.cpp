@@ -1,7 +1,7 @@
 // CallerPolicy: same uid, and the executable allowlist resolved with realpath
 // (docs/architecture.md, "Who may connect").
-#include "CallerPolicy.h"
-#include "Meta.h"
+#include "bridge/security/CallerPolicy.h"
+#include "bridge/protocol/Meta.h"
 #include "UnitTestSupport.h"
 
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
 // The canonical JSON form and paramsDigest of contract 5.10, against the vectors published in
 // docs/canonical-json.md (keep the two in step).
-#include "CanonicalJson.h"
+#include "bridge/protocol/CanonicalJson.h"
 #include "UnitTestSupport.h"
 
 #include <QCryptographicHash>

@@ -1,6 +1,6 @@
 // The key discipline every backend shares (ChordPlayer over a KeySink): keys go down in order
 // and come back up in reverse whatever happens, and nothing is pressed after a stop.
-#include "ChordPlayer.h"
+#include "automation/ChordPlayer.h"
 
 #include <gtest/gtest.h>
 

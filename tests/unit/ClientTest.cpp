@@ -1,10 +1,10 @@
 // Bridge::Client against an in-process QLocalServer that answers canned bytes: answers split
 // across reads, two answers in one read, answers nobody waits for, notifications, batches, the
 // line cap, a server that closes mid-answer; and the meta it fills in.
-#include "Client.h"
-#include "JsonRpc.h"
-#include "LineFramer.h"
-#include "Meta.h"
+#include "bridge/protocol/Client.h"
+#include "bridge/protocol/JsonRpc.h"
+#include "bridge/protocol/LineFramer.h"
+#include "bridge/protocol/Meta.h"
 #include "UnitTestSupport.h"
 
 #include <QJsonDocument>

@@ -1,5 +1,5 @@
 // ConfirmTokens: issue, every refusal, TTL on an injectable clock, single use under contention.
-#include "ConfirmTokens.h"
+#include "bridge/security/ConfirmTokens.h"
 #include "UnitTestSupport.h"
 
 #include <QRegularExpression>

@@ -1,5 +1,5 @@
 // The confirmation providers (auto, deny, ask) and what an approval request tells a person.
-#include "ConfirmationProvider.h"
+#include "bridge/security/ConfirmationProvider.h"
 #include "UnitTestSupport.h"
 
 #include <QElapsedTimer>

@@ -1,5 +1,5 @@
 // Nodes gathered breadth first are put in document order with indexes and paths fixed.
-#include "DocumentOrder.h"
+#include "automation/DocumentOrder.h"
 
 #include <gtest/gtest.h>
 

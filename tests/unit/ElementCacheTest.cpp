@@ -1,6 +1,6 @@
 // The element cache behind elementRefs (docs/protocol.md §4.5): what a later request reads of an
 // element survives, the oldest are forgotten first, and a secure element stays secure.
-#include "ElementCache.h"
+#include "automation/ElementCache.h"
 
 #include <gtest/gtest.h>
 

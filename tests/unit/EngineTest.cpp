@@ -1,8 +1,8 @@
 // The typed engine, called in process the way the host's own windows (inspector, evidence
 // browser) call it: no socket, no JSON-RPC envelope, no workspace, nothing written.
-#include "Executor.h"
+#include "bridge/Executor.h"
 #include "FakeBackend.h"
-#include "Operations.h"
+#include "automation/Operations.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>

@@ -1,5 +1,5 @@
 // Automation::Error: the contract's error codes and shape (docs/protocol.md §3.3 and §6).
-#include "Error.h"
+#include "automation/Error.h"
 #include "UnitTestSupport.h"
 
 #include <QSet>

@@ -1,10 +1,10 @@
 // Evidence::EvidenceReader: executions written by ExecutionRecord listed and loaded back, an
 // interrupted one, and evidence that is malformed, partial or planted (docs/architecture.md,
 // "Evidence: the read side").
-#include "EvidenceLayout.h"
-#include "EvidenceReader.h"
-#include "ExecutionRecord.h"
-#include "SelectorEngine.h"
+#include "bridge/evidence/EvidenceLayout.h"
+#include "bridge/evidence/EvidenceReader.h"
+#include "bridge/evidence/ExecutionRecord.h"
+#include "automation/SelectorEngine.h"
 #include "UnitTestSupport.h"
 
 #include <QDir>

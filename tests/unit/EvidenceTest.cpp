@@ -1,7 +1,7 @@
 // Evidence::Directory and Evidence::ExecutionRecord: evidence on disk (docs/protocol.md §2, docs/architecture.md "Evidence").
-#include "EvidenceDirectory.h"
-#include "EvidenceLayout.h"
-#include "ExecutionRecord.h"
+#include "bridge/evidence/EvidenceDirectory.h"
+#include "bridge/evidence/EvidenceLayout.h"
+#include "bridge/evidence/ExecutionRecord.h"
 #include "UnitTestSupport.h"
 
 #include <QDir>

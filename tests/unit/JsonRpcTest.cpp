@@ -1,5 +1,5 @@
 // Bridge::JsonRpc: decoding one line and checking the JSON-RPC 2.0 envelope (contract 3, DESIGN.md 4).
-#include "JsonRpc.h"
+#include "bridge/protocol/JsonRpc.h"
 #include "UnitTestSupport.h"
 
 #include <QJsonArray>

@@ -1,5 +1,5 @@
 // Automation::parseKeyChord: the key arrays and key names of docs/protocol.md §5.7.
-#include "Keys.h"
+#include "automation/Keys.h"
 #include "UnitTestSupport.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Bridge::LineFramer: newline framing with a cap on one line (DESIGN.md 4).
-#include "LineFramer.h"
+#include "bridge/protocol/LineFramer.h"
 #include "UnitTestSupport.h"
 
 #include <QList>

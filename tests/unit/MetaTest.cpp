@@ -1,5 +1,5 @@
 // Bridge::parseMeta: params.meta (contract 4.1, DESIGN.md 4).
-#include "Meta.h"
+#include "bridge/protocol/Meta.h"
 #include "UnitTestSupport.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // The method table as data: what every entry must have, and that its kinds hold the rules
 // (a side effect is queued, confirmed and workspace-bound; immediate methods never queue).
-#include "MethodTable.h"
+#include "bridge/MethodTable.h"
 
 #include <QJsonArray>
 

@@ -1,6 +1,6 @@
 // Bridge::Params: each method's params become a typed struct or an error naming the field
 // (docs/protocol.md §4 and §5).
-#include "Params.h"
+#include "bridge/Params.h"
 #include "UnitTestSupport.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Bridge::PeerCredentials: who is on the other end of a Unix socket (DESIGN.md 6).
-#include "PeerCredentials.h"
+#include "bridge/transport/PeerCredentials.h"
 #include "UnitTestSupport.h"
 
 #include <QFile>

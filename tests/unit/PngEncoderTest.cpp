@@ -1,7 +1,7 @@
 // Screenshot PNG encoding: what PngEncoder writes decodes (with Qt's own PNG reader) to the
 // very pixels it was given, for flat screens, text-like detail and noise, at every level
 // (no fonts: the unit tests run without a QGuiApplication).
-#include "PngEncoder.h"
+#include "automation/PngEncoder.h"
 
 #include <QImage>
 #include <QPainter>

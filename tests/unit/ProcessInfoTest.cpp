@@ -1,5 +1,5 @@
 // The platform's process facts (automation/platform/ProcessInfo_<os>.cpp).
-#include "platform/ProcessInfo.h"
+#include "automation/platform/ProcessInfo.h"
 
 #include <QCoreApplication>
 

@@ -1,5 +1,5 @@
 // Bridge::ReplayGuard: a requestId seen in the window is refused (docs/protocol.md §4.1).
-#include "ReplayGuard.h"
+#include "bridge/security/ReplayGuard.h"
 #include "UnitTestSupport.h"
 
 #include <gtest/gtest.h>

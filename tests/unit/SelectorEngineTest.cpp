@@ -1,5 +1,5 @@
 // Automation::SelectorEngine on hand-built snapshots (selectors: docs/protocol.md §4.4).
-#include "SelectorEngine.h"
+#include "automation/SelectorEngine.h"
 #include "UnitTestSupport.h"
 
 #include <QJsonArray>

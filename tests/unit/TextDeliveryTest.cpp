@@ -1,6 +1,6 @@
 // The platform-neutral rules of typeText's verification: offsets, InsertText lengths, the
 // expected field content and how a read-back is classified (docs/architecture.md, "Honest outcomes").
-#include "TextDelivery.h"
+#include "automation/TextDelivery.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Translations: every .ts entry finished, the .ts files in step with the sources,
 // and the embedded translations really used by Translations::install().
-#include "Translations.h"
+#include "translations/Translations.h"
 #include "UnitTestSupport.h"
 
 #include <QCoreApplication>

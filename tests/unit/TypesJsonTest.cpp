@@ -1,8 +1,8 @@
 // Snapshot, Selector and Route read back from the JSON they write: ax.json loads into a snapshot
 // the selector engine treats exactly as the one that was written (docs/architecture.md,
 // "Evidence: the read side").
-#include "SelectorEngine.h"
-#include "Types.h"
+#include "automation/SelectorEngine.h"
+#include "automation/Types.h"
 #include "UnitTestSupport.h"
 
 #include <QJsonArray>

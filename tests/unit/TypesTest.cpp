@@ -1,5 +1,5 @@
 // Automation types: frames, fingerprints, element refs and the ax.json tree (docs/protocol.md §4.5).
-#include "Types.h"
+#include "automation/Types.h"
 #include "UnitTestSupport.h"
 
 #include <QJsonArray>

@@ -3,7 +3,7 @@
 // Printers and small helpers shared by the unit tests: readable gtest failure messages for Qt
 // types and contract errors, and JSON built from literal text so each table reads like the wire.
 
-#include "Error.h"
+#include "automation/Error.h"
 
 #include <QByteArray>
 #include <QJsonArray>

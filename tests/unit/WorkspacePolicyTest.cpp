@@ -1,5 +1,5 @@
 // Bridge::WorkspacePolicy: where evidence may be written (docs/protocol.md §2.1).
-#include "Meta.h"
+#include "bridge/protocol/Meta.h"
 #include "UnitTestSupport.h"
 
 #include <QDir>

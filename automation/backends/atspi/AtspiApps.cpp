@@ -1,8 +1,8 @@
-#include "AtspiApps.h"
+#include "automation/backends/atspi/AtspiApps.h"
 
-#include "AtspiRoles.h"
-#include "X11Session.h"
-#include "platform/ProcessInfo.h"
+#include "automation/backends/atspi/AtspiRoles.h"
+#include "automation/backends/atspi/X11Session.h"
+#include "automation/platform/ProcessInfo.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

@@ -1,12 +1,12 @@
-#include "AtspiBackend.h"
+#include "automation/backends/atspi/AtspiBackend.h"
 
-#include "AtspiApps.h"
-#include "AtspiBus.h"
-#include "AtspiInput.h"
-#include "AtspiTreeReader.h"
-#include "AtspiVerifier.h"
-#include "PngEncoder.h"
-#include "X11Clipboard.h"
+#include "automation/backends/atspi/AtspiApps.h"
+#include "automation/backends/atspi/AtspiBus.h"
+#include "automation/backends/atspi/AtspiInput.h"
+#include "automation/backends/atspi/AtspiTreeReader.h"
+#include "automation/backends/atspi/AtspiVerifier.h"
+#include "automation/PngEncoder.h"
+#include "automation/backends/atspi/X11Clipboard.h"
 
 #include <QImage>
 

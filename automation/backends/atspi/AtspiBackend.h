@@ -2,7 +2,7 @@
 
 #include "../../BackendSettings.h"
 #include "../../DesktopBackend.h"
-#include "X11Session.h"
+#include "automation/backends/atspi/X11Session.h"
 
 #include <memory>
 

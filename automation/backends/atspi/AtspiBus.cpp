@@ -1,6 +1,6 @@
-#include "AtspiBus.h"
+#include "automation/backends/atspi/AtspiBus.h"
 
-#include "platform/ProcessInfo.h"
+#include "automation/platform/ProcessInfo.h"
 
 #include <QDBusArgument>
 #include <QDBusConnection>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "AtspiTreeCache.h"
-#include "CallContext.h"
-#include "Error.h"
-#include "Types.h"
+#include "automation/backends/atspi/AtspiTreeCache.h"
+#include "automation/CallContext.h"
+#include "automation/Error.h"
+#include "automation/Types.h"
 
 #include <QDBusError>
 #include <QDBusPendingCall>

@@ -1,14 +1,14 @@
-#include "AtspiInput.h"
+#include "automation/backends/atspi/AtspiInput.h"
 
-#include "AtspiApps.h"
-#include "AtspiRoles.h"
-#include "AtspiTreeReader.h"
-#include "AtspiVerifier.h"
-#include "ChordPlayer.h"
-#include "TextDelivery.h"
-#include "TypingLadder.h"
-#include "X11Clipboard.h"
-#include "X11Session.h"
+#include "automation/backends/atspi/AtspiApps.h"
+#include "automation/backends/atspi/AtspiRoles.h"
+#include "automation/backends/atspi/AtspiTreeReader.h"
+#include "automation/backends/atspi/AtspiVerifier.h"
+#include "automation/ChordPlayer.h"
+#include "automation/TextDelivery.h"
+#include "automation/TypingLadder.h"
+#include "automation/backends/atspi/X11Clipboard.h"
+#include "automation/backends/atspi/X11Session.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

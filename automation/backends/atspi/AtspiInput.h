@@ -1,8 +1,8 @@
 #pragma once
 
-#include "AtspiBus.h"
-#include "DesktopBackend.h"
-#include "KeySink.h"
+#include "automation/backends/atspi/AtspiBus.h"
+#include "automation/DesktopBackend.h"
+#include "automation/KeySink.h"
 
 namespace Automation {
 

@@ -1,4 +1,4 @@
-#include "AtspiPermissionProbe.h"
+#include "automation/backends/atspi/AtspiPermissionProbe.h"
 
 #include <QCoreApplication>
 #include <QDBusConnection>

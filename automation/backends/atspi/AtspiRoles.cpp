@@ -1,4 +1,4 @@
-#include "AtspiRoles.h"
+#include "automation/backends/atspi/AtspiRoles.h"
 
 #include "../../Types.h"
 

@@ -1,4 +1,4 @@
-#include "AtspiTreeCache.h"
+#include "automation/backends/atspi/AtspiTreeCache.h"
 
 #include <QDBusConnection>
 #include <QDBusVariant>
@@ -21,10 +21,9 @@ const QString kEventObject = QStringLiteral("org.a11y.atspi.Event.Object");
 AtspiTreeCache::AtspiTreeCache(QString connectionName) : m_connectionName(std::move(connectionName))
 {
     m_clock.start();
-    m_thread = new QThread;
-    m_thread->setObjectName(QStringLiteral("mdh-atspi-events"));
-    moveToThread(m_thread);
-    m_thread->start();
+    // Events are applied on a thread of their own; the cache itself lives there.
+    m_thread = std::make_unique<OwnedThread>(QStringLiteral("mdh-atspi-events"));
+    moveToThread(m_thread->thread());
 }
 
 AtspiTreeCache::~AtspiTreeCache()
@@ -45,9 +44,7 @@ AtspiTreeCache::~AtspiTreeCache()
         bus.disconnect(QString(), QString(), QStringLiteral("org.a11y.atspi.Event.Focus"), QString(), this,
                        SLOT(onActivity(QDBusMessage)));
     }
-    m_thread->quit();
-    m_thread->wait();
-    delete m_thread;
+    m_thread->stop();
 }
 
 void AtspiTreeCache::start()

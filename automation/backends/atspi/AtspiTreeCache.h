@@ -1,5 +1,7 @@
 #pragma once
 
+#include "automation/OwnedThread.h"
+
 #include <QDBusMessage>
 #include <QElapsedTimer>
 #include <QHash>
@@ -10,9 +12,9 @@
 #include <QStringList>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
-class QThread;
 
 namespace Automation {
 
@@ -119,7 +121,7 @@ private:
 
     QString m_connectionName;
     quint64 m_sequence = 1;
-    QThread* m_thread = nullptr;
+    std::unique_ptr<OwnedThread> m_thread;
     mutable QMutex m_mutex;
     QHash<QString, App> m_apps;
     Stats m_stats;

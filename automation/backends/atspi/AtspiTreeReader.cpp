@@ -1,9 +1,9 @@
-#include "AtspiTreeReader.h"
+#include "automation/backends/atspi/AtspiTreeReader.h"
 
-#include "AtspiApps.h"
-#include "AtspiRoles.h"
-#include "DocumentOrder.h"
-#include "X11Session.h"
+#include "automation/backends/atspi/AtspiApps.h"
+#include "automation/backends/atspi/AtspiRoles.h"
+#include "automation/DocumentOrder.h"
+#include "automation/backends/atspi/X11Session.h"
 
 #include <QDBusArgument>
 #include <QDBusMessage>

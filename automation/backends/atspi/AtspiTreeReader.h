@@ -1,6 +1,6 @@
 #pragma once
 
-#include "AtspiBus.h"
+#include "automation/backends/atspi/AtspiBus.h"
 
 namespace Automation {
 

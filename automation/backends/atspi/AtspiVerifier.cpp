@@ -1,6 +1,6 @@
-#include "AtspiVerifier.h"
+#include "automation/backends/atspi/AtspiVerifier.h"
 
-#include "AtspiRoles.h"
+#include "automation/backends/atspi/AtspiRoles.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

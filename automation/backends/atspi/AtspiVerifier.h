@@ -1,7 +1,7 @@
 #pragma once
 
-#include "AtspiBus.h"
-#include "DesktopBackend.h"
+#include "automation/backends/atspi/AtspiBus.h"
+#include "automation/DesktopBackend.h"
 
 #include <QSet>
 

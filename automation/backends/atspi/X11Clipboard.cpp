@@ -1,5 +1,5 @@
-#include "X11Clipboard.h"
-#include "X11Session.h"
+#include "automation/backends/atspi/X11Clipboard.h"
+#include "automation/backends/atspi/X11Session.h"
 
 #include <QDeadlineTimer>
 #include <QThread>

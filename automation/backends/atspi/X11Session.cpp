@@ -1,4 +1,4 @@
-#include "X11Session.h"
+#include "automation/backends/atspi/X11Session.h"
 
 #include <QDeadlineTimer>
 #include <QHash>

@@ -1,7 +1,7 @@
 // The backend of a platform this build has none for (automation/CMakeLists.txt builds this file
 // where no other backend applies): every automation method answers a clear contract error.
-#include "PermissionProbe.h"
-#include "PlatformBackend.h"
+#include "automation/PermissionProbe.h"
+#include "automation/PlatformBackend.h"
 
 #include <QCoreApplication>
 

@@ -1,4 +1,4 @@
-#include "ConfirmTokens.h"
+#include "bridge/security/ConfirmTokens.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "CallerPolicy.h"
-#include "Dispatcher.h"
-#include "LineFramer.h"
+#include "bridge/security/CallerPolicy.h"
+#include "bridge/Dispatcher.h"
+#include "bridge/protocol/LineFramer.h"
 
 #include <QLocalServer>
 #include <QLockFile>

@@ -1,6 +1,6 @@
-#include "PeerCredentials.h"
+#include "bridge/transport/PeerCredentials.h"
 
-#include "platform/ProcessInfo.h"
+#include "automation/platform/ProcessInfo.h"
 
 #include <QCryptographicHash>
 #include <QFile>

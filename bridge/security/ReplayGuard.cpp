@@ -1,4 +1,4 @@
-#include "ReplayGuard.h"
+#include "bridge/security/ReplayGuard.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "PeerCredentials.h"
+#include "bridge/transport/PeerCredentials.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -1,8 +1,8 @@
-#include "ConfirmationGate.h"
+#include "bridge/security/ConfirmationGate.h"
 
-#include "CanonicalJson.h"
-#include "Methods.h"
-#include "Operations.h"
+#include "bridge/protocol/CanonicalJson.h"
+#include "bridge/Methods.h"
+#include "automation/Operations.h"
 
 #include <QJsonArray>
 #include <QLoggingCategory>

@@ -1,4 +1,4 @@
-#include "SecuritySettings.h"
+#include "bridge/security/SecuritySettings.h"
 
 namespace Bridge {
 

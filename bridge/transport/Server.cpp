@@ -1,4 +1,4 @@
-#include "Server.h"
+#include "bridge/transport/Server.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,13 +1,13 @@
 #pragma once
 
-#include "AuditLog.h"
-#include "Caller.h"
-#include "ConfirmTokens.h"
-#include "ConfirmationProvider.h"
-#include "Executor.h"
-#include "Meta.h"
-#include "Params.h"
-#include "SecuritySettings.h"
+#include "bridge/security/AuditLog.h"
+#include "bridge/transport/Caller.h"
+#include "bridge/security/ConfirmTokens.h"
+#include "bridge/security/ConfirmationProvider.h"
+#include "bridge/Executor.h"
+#include "bridge/protocol/Meta.h"
+#include "bridge/Params.h"
+#include "bridge/security/SecuritySettings.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,6 +1,6 @@
-#include "CallerPolicy.h"
+#include "bridge/security/CallerPolicy.h"
 
-#include "Meta.h"
+#include "bridge/protocol/Meta.h"
 
 #include <unistd.h>
 

@@ -1,6 +1,6 @@
-#include "ConfirmationProvider.h"
+#include "bridge/security/ConfirmationProvider.h"
 
-#include "Types.h"
+#include "automation/Types.h"
 
 #include <QJsonArray>
 #include <QLoggingCategory>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Error.h"
-#include "PeerCredentials.h"
+#include "automation/Error.h"
+#include "bridge/transport/PeerCredentials.h"
 
 #include <QStringList>
 

@@ -1,4 +1,4 @@
-#include "AuditLog.h"
+#include "bridge/security/AuditLog.h"
 
 #include <QDateTime>
 #include <QDir>
