@@ -23,7 +23,8 @@ QString describeTarget(const QJsonObject& target)
         parts.append(ConfirmationDialog::tr("pid %1").arg(app.value(QStringLiteral("pid")).toInteger()));
     const QJsonObject window = target.value(QStringLiteral("window")).toObject();
     if (window.contains(QStringLiteral("titlePattern")))
-        parts.append(ConfirmationDialog::tr("window \"%1\"").arg(window.value(QStringLiteral("titlePattern")).toString()));
+        parts.append(
+            ConfirmationDialog::tr("window \"%1\"").arg(window.value(QStringLiteral("titlePattern")).toString()));
     const QJsonValue element = target.value(QStringLiteral("element"));
     if (element.isObject() && !element.toObject().isEmpty())
         parts.append(ConfirmationDialog::tr("element %1")
@@ -138,8 +139,8 @@ std::optional<quint64> ConfirmationDialog::currentId() const
 void ConfirmationDialog::fill(const Bridge::ApprovalRequest& request)
 {
     m_title->setText(describeMethod(request.method));
-    const QString exe = request.peer.executable.isEmpty() ? tr("unknown program")
-                                                          : QFileInfo(request.peer.executable).fileName();
+    const QString exe =
+        request.peer.executable.isEmpty() ? tr("unknown program") : QFileInfo(request.peer.executable).fileName();
     m_who->setText(tr("%1 (pid %2, %3)").arg(exe).arg(request.peer.pid).arg(request.peer.executable));
     m_what->setText(tr("%1 (%2)").arg(describeMethod(request.method), request.method));
     m_target->setText(describeTarget(request.target));
@@ -155,8 +156,7 @@ void ConfirmationDialog::fill(const Bridge::ApprovalRequest& request)
             detail += QLatin1Char('\n') + tr("The target looks like a password, PIN or key field.");
         else if (request.textMaskReason == QLatin1String("unresolved"))
             detail += QLatin1Char('\n') + tr("The target could not be checked, so the text is treated as secret.");
-    }
-    else if (request.textPreview)
+    } else if (request.textPreview)
         detail = tr("Text: \"%1\"").arg(*request.textPreview);
     else if (request.kind == Bridge::ApprovalRequest::Kind::Resume)
         detail = tr("Side effects were stopped; this lets them run again.");

@@ -1,7 +1,7 @@
 #include "app/HostCommandLine.h"
 
-#include "bridge/protocol/LineFramer.h"
 #include "automation/PlatformBackend.h"
+#include "bridge/protocol/LineFramer.h"
 #include "bridge/protocol/SocketPath.h"
 
 #include <QDir>
@@ -31,9 +31,9 @@ HostCommandLine::HostCommandLine()
                        tr("count")),
       m_maxConnectionsPerPeer(QStringLiteral("max-connections-per-peer"),
                               tr("Connections open at once from one process (default: 256)."), tr("count")),
-      m_firstRequestTimeout(
-          QStringLiteral("first-request-timeout-ms"),
-          tr("Close a connection that sends no request this long after connecting (default: 30000)."), tr("ms")),
+      m_firstRequestTimeout(QStringLiteral("first-request-timeout-ms"),
+                            tr("Close a connection that sends no request this long after connecting (default: 30000)."),
+                            tr("ms")),
       m_queueCapacity(QStringLiteral("queue-capacity"),
                       tr("Executions that may wait behind the running one (default: 64)."), tr("count")),
       m_insecureSocket(QStringLiteral("insecure-test-socket-mode"),
@@ -44,9 +44,8 @@ HostCommandLine::HostCommandLine()
                          "(approve everything; headless servers and tests only) or deny "
                          "(default with --headless: deny)."),
                       tr("ask|auto|deny")),
-      m_requireToken(QStringLiteral("require-token"),
-                     tr("Refuse the confirm phrase: side effects need a token from "
-                        "desktop.confirm.issue.")),
+      m_requireToken(QStringLiteral("require-token"), tr("Refuse the confirm phrase: side effects need a token from "
+                                                         "desktop.confirm.issue.")),
       m_maxTokenTtl(QStringLiteral("max-token-ttl-ms"),
                     tr("The longest ttlMs a token may be issued with (default: 600000)."), tr("ms")),
       m_approvalTimeout(QStringLiteral("approval-timeout-ms"),
@@ -62,10 +61,10 @@ HostCommandLine::HostCommandLine()
                     .arg(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)),
                 tr("dir"))
 {
-    m_options = {m_headless,     m_socket,        m_workspaceRoot,  m_maxLine,         m_partialTimeout,
-                 m_maxConnections, m_maxConnectionsPerPeer, m_firstRequestTimeout, m_queueCapacity,
-                 m_insecureSocket, m_confirmPolicy, m_requireToken,   m_maxTokenTtl,     m_approvalTimeout,
-                 m_allowCaller,  m_dataDir};
+    m_options = {m_headless,       m_socket,          m_workspaceRoot,         m_maxLine,
+                 m_partialTimeout, m_maxConnections,  m_maxConnectionsPerPeer, m_firstRequestTimeout,
+                 m_queueCapacity,  m_insecureSocket,  m_confirmPolicy,         m_requireToken,
+                 m_maxTokenTtl,    m_approvalTimeout, m_allowCaller,           m_dataDir};
 }
 
 void HostCommandLine::configure(QCommandLineParser& parser) const
@@ -163,7 +162,7 @@ HostCommandLine::Outcome HostCommandLine::merge(const QCommandLineParser& parser
     options.server.firstRequestTimeoutMs = static_cast<int>(std::min<qint64>(firstRequestMs, 24LL * 3600 * 1000));
     options.server.insecureSocketModeForTests = parser.isSet(m_insecureSocket);
     options.executor.queueCapacity = static_cast<int>(queueCap);
-    options.workspaceRoot = parser.isSet(m_workspaceRoot)      ? parser.value(m_workspaceRoot)
+    options.workspaceRoot = parser.isSet(m_workspaceRoot)     ? parser.value(m_workspaceRoot)
                             : !stored.workspaceRoot.isEmpty() ? stored.workspaceRoot
                                                               : environment.value(QStringLiteral("WORKSPACE_ROOT"));
     options.backendFactory = &Automation::createPlatformBackend;

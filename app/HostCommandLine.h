@@ -1,7 +1,7 @@
 #pragma once
 
-#include "bridge/Host.h"
 #include "app/HostSettings.h"
+#include "bridge/Host.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
@@ -45,8 +45,8 @@ public:
 
     /// `parser` has been given the arguments (process() or parse()). `stored` is what the
     /// settings store holds (ignored with --headless); `dataLocation` the default data dir.
-    Outcome merge(const QCommandLineParser& parser, const HostSettings& stored,
-                  const QProcessEnvironment& environment, const QString& dataLocation) const;
+    Outcome merge(const QCommandLineParser& parser, const HostSettings& stored, const QProcessEnvironment& environment,
+                  const QString& dataLocation) const;
 
     /// Whether the raw arguments ask for --headless or only for --help/--version (both need no
     /// display), before any QCoreApplication exists.

@@ -21,8 +21,7 @@ const QString keyCmdKey = QStringLiteral("cmdKey");
 // The translations read this key at start (translations/Translations.h).
 const QString keyLanguage = QStringLiteral("language");
 
-template <typename T>
-T number(const QSettings& settings, const QString& key, T fallback)
+template <typename T> T number(const QSettings& settings, const QString& key, T fallback)
 {
     bool ok = false;
     const qlonglong value = settings.value(key).toLongLong(&ok);
@@ -42,13 +41,13 @@ QList<HostSettings::Problem> HostSettings::validate() const
             problems.append({keyWorkspaceRoot, tr("The workspace root %1 is not a directory.").arg(workspaceRoot)});
     }
     if (maxTokenTtlMs < kMinTokenTtlMs || maxTokenTtlMs > kMaxTokenTtlMs)
-        problems.append({keyMaxTokenTtlMs, tr("The longest token lifetime must be between %1 and %2 ms.")
-                                             .arg(kMinTokenTtlMs)
-                                             .arg(kMaxTokenTtlMs)});
+        problems.append(
+            {keyMaxTokenTtlMs,
+             tr("The longest token lifetime must be between %1 and %2 ms.").arg(kMinTokenTtlMs).arg(kMaxTokenTtlMs)});
     if (approvalTimeoutMs < kMinApprovalTimeoutMs || approvalTimeoutMs > kMaxApprovalTimeoutMs)
         problems.append({keyApprovalTimeoutMs, tr("The approval timeout must be between %1 and %2 ms.")
-                                                 .arg(kMinApprovalTimeoutMs)
-                                                 .arg(kMaxApprovalTimeoutMs)});
+                                                   .arg(kMinApprovalTimeoutMs)
+                                                   .arg(kMaxApprovalTimeoutMs)});
     if (pngCompression < 0 || pngCompression > 9)
         problems.append({keyPngCompression, tr("The PNG compression level must be between 0 and 9.")});
     for (const QString& caller : callerAllowlist) {
@@ -126,7 +125,8 @@ Bridge::SecuritySettings HostSettings::securitySettings(Bridge::SecuritySettings
 
 QJsonObject HostSettings::backendSettings() const
 {
-    return QJsonObject{{QStringLiteral("cmdKey"), cmdKeyName(cmdKey)}, {QStringLiteral("pngCompression"), pngCompression}};
+    return QJsonObject{{QStringLiteral("cmdKey"), cmdKeyName(cmdKey)},
+                       {QStringLiteral("pngCompression"), pngCompression}};
 }
 
 QList<HostSettings::Problem> HostSettings::applyTo(Bridge::Host& host) const

@@ -75,7 +75,10 @@ public:
     /// (e.g. a workspace root the host refused); the rest is applied anyway.
     QList<Problem> applyTo(Bridge::Host& host) const;
 
-    static QString cmdKeyName(CmdKey key) { return key == CmdKey::Super ? QStringLiteral("super") : QStringLiteral("ctrl"); }
+    static QString cmdKeyName(CmdKey key)
+    {
+        return key == CmdKey::Super ? QStringLiteral("super") : QStringLiteral("ctrl");
+    }
     static QStringList languages() { return {QString(), QStringLiteral("en"), QStringLiteral("zh_CN")}; }
 
     friend bool operator==(const HostSettings&, const HostSettings&) = default;

@@ -16,11 +16,14 @@ QString stateText(Automation::PermissionState state)
     switch (state) {
     // A coloured disc (U+25CF is in every common font; emoji are not) and the word.
     case Automation::PermissionState::Granted:
-        return QStringLiteral("<span style=\"color:#2ea043\">&#9679;</span> <b>%1</b>").arg(OnboardingWindow::tr("Granted"));
+        return QStringLiteral("<span style=\"color:#2ea043\">&#9679;</span> <b>%1</b>")
+            .arg(OnboardingWindow::tr("Granted"));
     case Automation::PermissionState::Denied:
-        return QStringLiteral("<span style=\"color:#d02c2c\">&#9679;</span> <b>%1</b>").arg(OnboardingWindow::tr("Not granted"));
+        return QStringLiteral("<span style=\"color:#d02c2c\">&#9679;</span> <b>%1</b>")
+            .arg(OnboardingWindow::tr("Not granted"));
     case Automation::PermissionState::Unknown:
-        return QStringLiteral("<span style=\"color:#e0a800\">&#9679;</span> <b>%1</b>").arg(OnboardingWindow::tr("Not known yet"));
+        return QStringLiteral("<span style=\"color:#e0a800\">&#9679;</span> <b>%1</b>")
+            .arg(OnboardingWindow::tr("Not known yet"));
     }
     return {};
 }

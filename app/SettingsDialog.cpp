@@ -78,9 +78,8 @@ SettingsDialog::SettingsDialog(QString socketPath, QString iniPath, QWidget* par
     m_autoWarning->setStyleSheet(QStringLiteral("color: #b00020; font-weight: bold;"));
     m_autoWarning->hide();
     securityForm->addRow(QString(), m_autoWarning);
-    connect(m_policy, &QComboBox::currentIndexChanged, this, [this] {
-        m_autoWarning->setVisible(m_policy->currentData().toString() == QLatin1String("auto"));
-    });
+    connect(m_policy, &QComboBox::currentIndexChanged, this,
+            [this] { m_autoWarning->setVisible(m_policy->currentData().toString() == QLatin1String("auto")); });
 
     m_requireToken = new QCheckBox(tr("Require a confirmation token (refuse the CONFIRM phrase)"), security);
     m_requireToken->setObjectName(QStringLiteral("requireToken"));
@@ -119,8 +118,8 @@ SettingsDialog::SettingsDialog(QString socketPath, QString iniPath, QWidget* par
     // Evidence.
     auto* evidence = new QGroupBox(tr("Evidence"), this);
     auto* evidenceForm = new QFormLayout(evidence);
-    m_keepTypedText = new QCheckBox(tr("Keep typed text in request.json (otherwise only its length and SHA-256)"),
-                                    evidence);
+    m_keepTypedText =
+        new QCheckBox(tr("Keep typed text in request.json (otherwise only its length and SHA-256)"), evidence);
     m_keepTypedText->setObjectName(QStringLiteral("keepTypedText"));
     evidenceForm->addRow(m_keepTypedText);
     m_pngCompression = new QSpinBox(evidence);
@@ -193,8 +192,8 @@ HostSettings SettingsDialog::values() const
 {
     HostSettings out;
     out.workspaceRoot = m_workspace->text().trimmed();
-    out.confirmPolicy =
-        Bridge::SecuritySettings::policyFromName(m_policy->currentData().toString()).value_or(Bridge::ConfirmPolicy::Ask);
+    out.confirmPolicy = Bridge::SecuritySettings::policyFromName(m_policy->currentData().toString())
+                            .value_or(Bridge::ConfirmPolicy::Ask);
     out.requireToken = m_requireToken->isChecked();
     out.maxTokenTtlMs = m_maxTtl->value();
     out.approvalTimeoutMs = m_approvalTimeout->value();
@@ -206,7 +205,7 @@ HostSettings SettingsDialog::values() const
             out.callerAllowlist.append(line.trimmed());
     }
     out.cmdKey = m_cmdKey->currentData().toString() == QLatin1String("super") ? HostSettings::CmdKey::Super
-                                                                             : HostSettings::CmdKey::Control;
+                                                                              : HostSettings::CmdKey::Control;
     out.language = m_language->currentData().toString();
     return out;
 }

@@ -1,16 +1,16 @@
 #include "app/TrayController.h"
 
-#include "bridge/Host.h"
 #include "app/HostSettings.h"
 #include "app/OnboardingWindow.h"
 #include "app/SettingsDialog.h"
+#include "bridge/Host.h"
 
 #include <QAction>
 #include <QActionGroup>
-#include <QLoggingCategory>
 #include <QApplication>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLoggingCategory>
 #include <QMenu>
 #include <QPushButton>
 #include <QSystemTrayIcon>
@@ -20,9 +20,7 @@ namespace App {
 
 Q_LOGGING_CATEGORY(lcTray, "msgcode.app.tray")
 
-TrayController::TrayController(Bridge::Host& host, QObject* parent) : QObject(parent), m_host(host)
-{
-}
+TrayController::TrayController(Bridge::Host& host, QObject* parent) : QObject(parent), m_host(host) {}
 
 TrayController::~TrayController()
 {
@@ -51,8 +49,7 @@ void TrayController::start()
             Qt::QueuedConnection);
     connect(&m_host.dispatcher(), &Bridge::Dispatcher::pausedChanged, this, &TrayController::refresh);
     // Queued: the confirmation dialog re-attaches in a direct slot of the same signal first.
-    connect(&m_host, &Bridge::Host::confirmationProviderChanged, this, &TrayController::refresh,
-            Qt::QueuedConnection);
+    connect(&m_host, &Bridge::Host::confirmationProviderChanged, this, &TrayController::refresh, Qt::QueuedConnection);
     refresh();
     if (m_tray)
         m_tray->show();
@@ -227,8 +224,9 @@ void TrayController::refresh()
         m_tray->setIcon(TrayState::icon(m_state.level));
         m_tray->setToolTip(m_state.tooltip());
         if (hadState && levelChanged)
-            m_tray->showMessage(m_state.headline, m_state.problems.isEmpty() ? m_state.lines.join(QLatin1Char('\n'))
-                                                                            : m_state.problems.join(QLatin1Char('\n')),
+            m_tray->showMessage(m_state.headline,
+                                m_state.problems.isEmpty() ? m_state.lines.join(QLatin1Char('\n'))
+                                                           : m_state.problems.join(QLatin1Char('\n')),
                                 TrayState::icon(m_state.level), 8000);
     }
     if (m_statusWindow) {

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "app/OnboardingWindow.h"
-#include "bridge/security/SecuritySettings.h"
 #include "app/SettingsDialog.h"
 #include "app/TrayState.h"
+#include "bridge/security/SecuritySettings.h"
 
 #include <QObject>
 #include <QPointer>

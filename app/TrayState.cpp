@@ -74,7 +74,7 @@ QIcon TrayState::icon(Level level)
 {
     // Drawn, not shipped: a filled disc in the state's colour with a dark rim, at the sizes
     // tray hosts ask for.
-    const QColor fill = level == Level::Green ? QColor(0x2e, 0xa0, 0x43)
+    const QColor fill = level == Level::Green    ? QColor(0x2e, 0xa0, 0x43)
                         : level == Level::Yellow ? QColor(0xe0, 0xa8, 0x00)
                                                  : QColor(0xd0, 0x2c, 0x2c);
     QIcon icon;

@@ -28,8 +28,8 @@ public:
     };
 
     Level level = Level::Red;
-    QString headline;   ///< one line: the state in words
-    QStringList lines;  ///< one line per fact, for the menu and the status window
+    QString headline;     ///< one line: the state in words
+    QStringList lines;    ///< one line per fact, for the menu and the status window
     QStringList problems; ///< what keeps it from green, in words
 
     static TrayState evaluate(const Inputs& inputs);

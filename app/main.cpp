@@ -3,8 +3,8 @@
 #include "app/ConfirmationController.h"
 #include "app/HostCommandLine.h"
 #include "app/HostSettings.h"
-#include "translations/Translations.h"
 #include "app/TrayController.h"
+#include "translations/Translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

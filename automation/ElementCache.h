@@ -58,7 +58,7 @@ private:
     quint64 m_next = 1;
     quint64 m_firstId = 1; ///< the id of m_elements.front()
     std::deque<Element> m_elements;
-    std::deque<Route> m_routes; ///< ascending firstId
+    std::deque<Route> m_routes;          ///< ascending firstId
     QHash<QString, qsizetype> m_strings; ///< each held string and how many elements use it
 };
 

@@ -103,7 +103,8 @@ std::optional<Error> Error::fromJson(const QJsonObject& object)
     if (!code)
         return std::nullopt;
     return Error{*code, object.value(QStringLiteral("message")).toString(),
-                 object.value(QStringLiteral("retryable")).toBool(), object.value(QStringLiteral("details")).toObject()};
+                 object.value(QStringLiteral("retryable")).toBool(),
+                 object.value(QStringLiteral("details")).toObject()};
 }
 
 } // namespace Automation

@@ -61,8 +61,7 @@ struct Error
 };
 
 /// Either a value or a contract error. (std::expected arrives with C++23.)
-template <typename T>
-class Result
+template <typename T> class Result
 {
 public:
     Result(T value) : m_data(std::in_place_index<0>, std::move(value)) {}

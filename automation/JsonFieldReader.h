@@ -45,7 +45,8 @@ public:
     {
         for (auto it = m_object.constBegin(); it != m_object.constEnd(); ++it) {
             if (!known.contains(it.key())) {
-                fail(it.key(), QStringLiteral("is not a known field (known: %1)").arg(known.join(QStringLiteral(", "))));
+                fail(it.key(),
+                     QStringLiteral("is not a known field (known: %1)").arg(known.join(QStringLiteral(", "))));
                 return;
             }
         }
@@ -114,8 +115,7 @@ public:
     }
 
     /// The value, or the first error recorded.
-    template <typename T>
-    Result<T> finish(T value) const
+    template <typename T> Result<T> finish(T value) const
     {
         if (failed())
             return error();

@@ -56,11 +56,11 @@ QHash<QString, QString> buildAliases()
 QHash<QString, QString> buildModifierAliases()
 {
     return {
-        {QStringLiteral("cmd"), QStringLiteral("cmd")},       {QStringLiteral("command"), QStringLiteral("cmd")},
-        {QStringLiteral("ctrl"), QStringLiteral("ctrl")},     {QStringLiteral("control"), QStringLiteral("ctrl")},
-        {QStringLiteral("alt"), QStringLiteral("alt")},       {QStringLiteral("option"), QStringLiteral("alt")},
-        {QStringLiteral("opt"), QStringLiteral("alt")},       {QStringLiteral("shift"), QStringLiteral("shift")},
-        {QStringLiteral("super"), QStringLiteral("super")},   {QStringLiteral("win"), QStringLiteral("super")},
+        {QStringLiteral("cmd"), QStringLiteral("cmd")},     {QStringLiteral("command"), QStringLiteral("cmd")},
+        {QStringLiteral("ctrl"), QStringLiteral("ctrl")},   {QStringLiteral("control"), QStringLiteral("ctrl")},
+        {QStringLiteral("alt"), QStringLiteral("alt")},     {QStringLiteral("option"), QStringLiteral("alt")},
+        {QStringLiteral("opt"), QStringLiteral("alt")},     {QStringLiteral("shift"), QStringLiteral("shift")},
+        {QStringLiteral("super"), QStringLiteral("super")}, {QStringLiteral("win"), QStringLiteral("super")},
         {QStringLiteral("meta"), QStringLiteral("super")},
     };
 }
@@ -99,7 +99,8 @@ Result<KeyChord> parseKeyChord(const QStringList& names)
         const QString field = QStringLiteral("keys[") + QString::number(i) + QLatin1Char(']');
         if (const auto mod = modifierAliases().constFind(name); mod != modifierAliases().cend()) {
             if (chord.modifiers.contains(*mod))
-                return Error::invalidParam(field, QStringLiteral("modifier \"") % raw % QStringLiteral("\" given twice"));
+                return Error::invalidParam(field,
+                                           QStringLiteral("modifier \"") % raw % QStringLiteral("\" given twice"));
             if (!chord.key.isEmpty())
                 return Error::invalidParam(field, QStringLiteral("modifiers must come before the key"));
             chord.modifiers.append(*mod);

@@ -157,13 +157,13 @@ Result<ClickResult> click(JobContext& ctx, const ClickRequest& request)
     {
         TraceStep step(ctx.trace, QStringLiteral("click.press"));
         outcome = ctx.backend.press(route.value(), node, ctx.call);
-        step.finish(outcome.ok(),
-                    outcome.ok() ? QJsonObject{{QStringLiteral("details"), outcome->details},
-                                               {QStringLiteral("verification"), outcome->verification.toJson()}}
-                                 : outcome.error().toJson());
+        step.finish(outcome.ok(), outcome.ok()
+                                      ? QJsonObject{{QStringLiteral("details"), outcome->details},
+                                                    {QStringLiteral("verification"), outcome->verification.toJson()}}
+                                      : outcome.error().toJson());
     }
-    const bool noAction = !outcome && outcome.error().details.value(QStringLiteral("reason")) ==
-                                          QJsonValue(QStringLiteral("no_action"));
+    const bool noAction =
+        !outcome && outcome.error().details.value(QStringLiteral("reason")) == QJsonValue(QStringLiteral("no_action"));
     if (noAction && request.allowCoordinateFallback) {
         if (node.frame.isEmpty())
             return Error::make(ErrorCode::ElementNotFound,

@@ -28,7 +28,8 @@ PermissionGuide PermissionProbe::guide(const PermissionReport& report) const
 void PermissionProbe::requestAccessibility(QObject* context, GrantDone done)
 {
     Q_UNUSED(context)
-    done(false, QCoreApplication::translate("Permissions", "This platform offers no way to grant accessibility from here"));
+    done(false,
+         QCoreApplication::translate("Permissions", "This platform offers no way to grant accessibility from here"));
 }
 
 } // namespace Automation

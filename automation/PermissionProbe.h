@@ -17,7 +17,7 @@ QString permissionStateName(PermissionState state);
 struct PermissionStatus
 {
     PermissionState state = PermissionState::Unknown;
-    QString message;   ///< what was seen, and the fix when not granted
+    QString message; ///< what was seen, and the fix when not granted
     QJsonObject details;
 };
 
@@ -26,8 +26,8 @@ struct PermissionReport
 {
     PermissionStatus accessibility;
     PermissionStatus screenCapture;
-    QString platform;       ///< "linux", "macos"
-    QString displayServer;  ///< "x11", "wayland", "none", "quartz"
+    QString platform;      ///< "linux", "macos"
+    QString displayServer; ///< "x11", "wayland", "none", "quartz"
 };
 
 /// What a person does to grant the permissions, in words for onboarding (translated).

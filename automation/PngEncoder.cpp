@@ -79,11 +79,11 @@ QByteArray PngEncoder::encode(const QImage& source, int level)
     QByteArray header;
     putBigEndian(header, static_cast<quint32>(width));
     putBigEndian(header, static_cast<quint32>(height));
-    header.append(char(8));  // bit depth
-    header.append(char(2));  // colour type: RGB
-    header.append(char(0));  // compression: deflate
-    header.append(char(0));  // filter method 0
-    header.append(char(0));  // no interlace
+    header.append(char(8)); // bit depth
+    header.append(char(2)); // colour type: RGB
+    header.append(char(0)); // compression: deflate
+    header.append(char(0)); // filter method 0
+    header.append(char(0)); // no interlace
     appendChunk(out, "IHDR", header);
     appendChunk(out, "IDAT", compressed);
     appendChunk(out, "IEND", {});

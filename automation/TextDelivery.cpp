@@ -72,11 +72,11 @@ Effect classify(const QString& rawBefore, const QString& rawExpected, const QStr
 
 Effect classifyCount(int before, int expected, int now)
 {
-    return now < 0                ? Effect::Unverifiable
-           : expected == before   ? Effect::Unverifiable
-           : now == expected      ? Effect::Confirmed
-           : now == before        ? Effect::SuspectedNoop
-                                  : Effect::Partial;
+    return now < 0              ? Effect::Unverifiable
+           : expected == before ? Effect::Unverifiable
+           : now == expected    ? Effect::Confirmed
+           : now == before      ? Effect::SuspectedNoop
+                                : Effect::Partial;
 }
 
 QJsonObject observation(const QString& text)

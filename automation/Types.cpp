@@ -20,8 +20,7 @@ QJsonObject Frame::toJson() const
 
 std::optional<Frame> Frame::fromJson(const QJsonObject& object)
 {
-    const QStringList keys{QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("width"),
-                           QStringLiteral("height")};
+    const QStringList keys{QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("width"), QStringLiteral("height")};
     for (const auto& key : keys) {
         if (!object.value(key).isDouble())
             return std::nullopt;
@@ -66,7 +65,8 @@ QJsonObject nodeJson(const Snapshot& snapshot, int index)
         {QStringLiteral("elementId"), node.elementId},
         {QStringLiteral("role"), node.role},
         {QStringLiteral("nativeRole"), node.nativeRole},
-        {QStringLiteral("path"), [&] {
+        {QStringLiteral("path"),
+         [&] {
              QJsonArray path;
              for (int step : node.path)
                  path.append(step);
@@ -108,12 +108,11 @@ QJsonObject Snapshot::metadataJson() const
         {QStringLiteral("appName"), appName},
         {QStringLiteral("pid"), pid},
         {QStringLiteral("window"), windowTitle},
-        {QStringLiteral("bounds"),
-         QJsonObject{{QStringLiteral("maxDepth"), bounds.maxDepth},
-                     {QStringLiteral("maxNodes"), bounds.maxNodes},
-                     {QStringLiteral("maxWallTimeMs"), bounds.maxWallTimeMs},
-                     {QStringLiteral("includeText"), bounds.includeText},
-                     {QStringLiteral("searchOnly"), bounds.searchOnly}}},
+        {QStringLiteral("bounds"), QJsonObject{{QStringLiteral("maxDepth"), bounds.maxDepth},
+                                               {QStringLiteral("maxNodes"), bounds.maxNodes},
+                                               {QStringLiteral("maxWallTimeMs"), bounds.maxWallTimeMs},
+                                               {QStringLiteral("includeText"), bounds.includeText},
+                                               {QStringLiteral("searchOnly"), bounds.searchOnly}}},
         {QStringLiteral("nodeCount"), static_cast<int>(nodes.size())},
         {QStringLiteral("elapsedMs"), elapsedMs},
         {QStringLiteral("truncated"), truncated},
@@ -302,8 +301,7 @@ namespace {
 
 // Members of one ax.json node, by the keys nodeJson() writes, in document order (pre-order):
 // the order the backends give the nodes, which the selector engine breaks ties by.
-bool readNode(const QJsonObject& object, const QString& where, int parent, QList<Node>& nodes,
-              JsonFieldReader& outer)
+bool readNode(const QJsonObject& object, const QString& where, int parent, QList<Node>& nodes, JsonFieldReader& outer)
 {
     JsonFieldReader r(object, where);
     Node node;
@@ -412,9 +410,9 @@ Result<Snapshot> Snapshot::fromJson(const QJsonObject& object)
     Snapshot out;
     out.bundleId = r.string(QStringLiteral("app")).value_or(QString());
     out.appName = r.string(QStringLiteral("appName")).value_or(QString());
-    out.pid = r.integer(QStringLiteral("pid"), std::numeric_limits<qint64>::min() / 2,
-                        std::numeric_limits<qint64>::max() / 2)
-                  .value_or(0);
+    out.pid =
+        r.integer(QStringLiteral("pid"), std::numeric_limits<qint64>::min() / 2, std::numeric_limits<qint64>::max() / 2)
+            .value_or(0);
     out.windowTitle = r.string(QStringLiteral("window")).value_or(QString());
     if (auto bounds = r.object(QStringLiteral("bounds"))) {
         JsonFieldReader b(*bounds, QStringLiteral("bounds"));
@@ -505,8 +503,8 @@ Result<Route> Route::fromJson(const QJsonValue& value, const QString& field)
         return Error::invalidParam(field, field + QStringLiteral(" must be an object"));
     const QJsonObject object = value.toObject();
     JsonFieldReader r(object, field);
-    r.rejectUnknown({QStringLiteral("app"), QStringLiteral("window"), QStringLiteral("focusPolicy"),
-                     QStringLiteral("display")});
+    r.rejectUnknown(
+        {QStringLiteral("app"), QStringLiteral("window"), QStringLiteral("focusPolicy"), QStringLiteral("display")});
     Route out;
     if (auto app = r.object(QStringLiteral("app"))) {
         JsonFieldReader ar(*app, r.path(QStringLiteral("app")));

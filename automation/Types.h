@@ -59,10 +59,10 @@ struct Node
     Frame frame;
     quint32 states = 0;
     QStringList actions;
-    QList<int> path;   ///< child indexes from the window root
-    QString handle;    ///< backend-private address of the element; never leaves the host
+    QList<int> path;      ///< child indexes from the window root
+    QString handle;       ///< backend-private address of the element; never leaves the host
     bool detailed = true; ///< frame, states and actions were read (false in a search-only snapshot)
-    int parent = -1;   ///< index into Snapshot::nodes
+    int parent = -1;      ///< index into Snapshot::nodes
     QList<int> children;
 
     bool has(NodeState state) const { return (states & state) != 0; }

@@ -7,11 +7,11 @@ namespace Automation::TypingLadder {
 /// What decides typeText's delivery paths (docs/architecture.md, "Honest outcomes").
 struct Facts
 {
-    bool editable = false;     ///< the target takes text directly (AT-SPI EditableText, AX value)
-    bool terminal = false;     ///< a terminal: its text is typed or pasted, never set
-    bool secure = false;       ///< a secure field (Node::isSecure)
-    bool lengthKnown = false;  ///< the field's character count can be read
-    bool pasteKnown = false;   ///< the paste chord for what has focus is known
+    bool editable = false;    ///< the target takes text directly (AT-SPI EditableText, AX value)
+    bool terminal = false;    ///< a terminal: its text is typed or pasted, never set
+    bool secure = false;      ///< a secure field (Node::isSecure)
+    bool lengthKnown = false; ///< the field's character count can be read
+    bool pasteKnown = false;  ///< the paste chord for what has focus is known
 };
 
 /// The paths to try, in order: "editableText", "clipboard", "keys". A secret never goes through

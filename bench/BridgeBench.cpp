@@ -174,8 +174,7 @@ private:
 
 QByteArray healthLine(const QString& workspace)
 {
-    const QJsonObject params =
-        Bridge::fillMeta({}, {.workspacePath = workspace, .timeoutMs = 60000, .requestId = {}});
+    const QJsonObject params = Bridge::fillMeta({}, {.workspacePath = workspace, .timeoutMs = 60000, .requestId = {}});
     return Bridge::JsonRpc::encodeLine(Bridge::JsonRpc::request(QStringLiteral("desktop.health"), params, 1));
 }
 
@@ -244,13 +243,23 @@ int main(int argc, char** argv)
     constexpr int kSequential = 20000;
     constexpr int kPerThread = 10000;
     benchmark::RegisterBenchmark("echo/1-client", [](benchmark::State& s) { run(s, false, "echo/1"); })
-        ->Iterations(kSequential)->UseRealTime()->Unit(benchmark::kMicrosecond);
+        ->Iterations(kSequential)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark("health/1-client", [](benchmark::State& s) { run(s, true, "health/1"); })
-        ->Iterations(kSequential)->UseRealTime()->Unit(benchmark::kMicrosecond);
+        ->Iterations(kSequential)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark("echo/8-clients", [](benchmark::State& s) { run(s, false, "echo/8"); })
-        ->Iterations(kPerThread)->Threads(8)->UseRealTime()->Unit(benchmark::kMicrosecond);
+        ->Iterations(kPerThread)
+        ->Threads(8)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark("health/8-clients", [](benchmark::State& s) { run(s, true, "health/8"); })
-        ->Iterations(kPerThread)->Threads(8)->UseRealTime()->Unit(benchmark::kMicrosecond);
+        ->Iterations(kPerThread)
+        ->Threads(8)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
 

@@ -74,30 +74,28 @@ QJsonObject Diagnostics::envJson(const Caller& caller) const
 QJsonObject Diagnostics::health(const Caller& caller) const
 {
     const auto permissions = m_permissions.current();
-    return QJsonObject
-    {
+    return QJsonObject{
         {QStringLiteral("hostVersion"), QStringLiteral(MDH_VERSION)},
-            // docs/protocol.md §5.1 names the macOS version; elsewhere it is null and `os` says what runs.
-            {QStringLiteral("macos"), permissions.platform == QLatin1String("macos")
-                                          ? QJsonValue(QSysInfo::productVersion())
-                                          : QJsonValue()},
-            {QStringLiteral("os"), QJsonObject{{QStringLiteral("platform"), permissions.platform},
-                                               {QStringLiteral("name"), QSysInfo::prettyProductName()},
-                                               {QStringLiteral("version"), QSysInfo::productVersion()},
-                                               {QStringLiteral("kernel"), QSysInfo::kernelVersion()},
-                                               {QStringLiteral("displayServer"), permissions.displayServer}}},
-            {QStringLiteral("permissions"),
-             QJsonObject{
-                 {QStringLiteral("accessibility"), Automation::permissionStateName(permissions.accessibility.state)},
-                 {QStringLiteral("screenRecording"),
-                  Automation::permissionStateName(permissions.screenCapture.state)}}},
-            {QStringLiteral("bridge"), QJsonObject{{QStringLiteral("schemaVersion"), Meta::kSchemaVersion},
-                                                   {QStringLiteral("running"), m_executor.isBusy()},
-                                                   {QStringLiteral("queued"), m_executor.queuedCount()},
-                                                   {QStringLiteral("paused"), m_gate.isPaused()},
-                                                   {QStringLiteral("confirmPolicy"), m_gate.providerFor(caller)->policyName()},
-                                                   {QStringLiteral("requireToken"), m_gate.settings().requireToken}}},
-            {QStringLiteral("peer"), caller.peer.toJson()},
+        // docs/protocol.md §5.1 names the macOS version; elsewhere it is null and `os` says what runs.
+        {QStringLiteral("macos"),
+         permissions.platform == QLatin1String("macos") ? QJsonValue(QSysInfo::productVersion()) : QJsonValue()},
+        {QStringLiteral("os"), QJsonObject{{QStringLiteral("platform"), permissions.platform},
+                                           {QStringLiteral("name"), QSysInfo::prettyProductName()},
+                                           {QStringLiteral("version"), QSysInfo::productVersion()},
+                                           {QStringLiteral("kernel"), QSysInfo::kernelVersion()},
+                                           {QStringLiteral("displayServer"), permissions.displayServer}}},
+        {QStringLiteral("permissions"),
+         QJsonObject{
+             {QStringLiteral("accessibility"), Automation::permissionStateName(permissions.accessibility.state)},
+             {QStringLiteral("screenRecording"), Automation::permissionStateName(permissions.screenCapture.state)}}},
+        {QStringLiteral("bridge"),
+         QJsonObject{{QStringLiteral("schemaVersion"), Meta::kSchemaVersion},
+                     {QStringLiteral("running"), m_executor.isBusy()},
+                     {QStringLiteral("queued"), m_executor.queuedCount()},
+                     {QStringLiteral("paused"), m_gate.isPaused()},
+                     {QStringLiteral("confirmPolicy"), m_gate.providerFor(caller)->policyName()},
+                     {QStringLiteral("requireToken"), m_gate.settings().requireToken}}},
+        {QStringLiteral("peer"), caller.peer.toJson()},
     };
 }
 
@@ -163,21 +161,22 @@ QJsonObject Diagnostics::doctor(const Caller& caller, const std::optional<QStrin
                                     {QStringLiteral("queued"), m_executor.queuedCount()}}));
 
     const QString policy = m_gate.providerFor(caller)->policyName();
-    checks.append(check(
-        QStringLiteral("confirmation"),
-        policy == QLatin1String("auto") ? QStringLiteral("warning") : QStringLiteral("ok"),
-        policy == QLatin1String("auto")
-            ? QStringLiteral("confirm policy auto: every token request is approved without a person")
-            : QStringLiteral("confirm policy %1%2")
-                  .arg(policy, m_gate.settings().requireToken ? QStringLiteral(", tokens required") : QString()),
-        QJsonObject{{QStringLiteral("policy"), policy},
-                    {QStringLiteral("requireToken"), m_gate.settings().requireToken},
-                    {QStringLiteral("maxTokenTtlMs"), m_gate.settings().maxTokenTtlMs},
-                    {QStringLiteral("approvalTimeoutMs"), m_gate.settings().approvalTimeoutMs}}));
+    checks.append(
+        check(QStringLiteral("confirmation"),
+              policy == QLatin1String("auto") ? QStringLiteral("warning") : QStringLiteral("ok"),
+              policy == QLatin1String("auto")
+                  ? QStringLiteral("confirm policy auto: every token request is approved without a person")
+                  : QStringLiteral("confirm policy %1%2")
+                        .arg(policy, m_gate.settings().requireToken ? QStringLiteral(", tokens required") : QString()),
+              QJsonObject{{QStringLiteral("policy"), policy},
+                          {QStringLiteral("requireToken"), m_gate.settings().requireToken},
+                          {QStringLiteral("maxTokenTtlMs"), m_gate.settings().maxTokenTtlMs},
+                          {QStringLiteral("approvalTimeoutMs"), m_gate.settings().approvalTimeoutMs}}));
     checks.append(check(QStringLiteral("paused"), m_gate.isPaused() ? QStringLiteral("warning") : QStringLiteral("ok"),
-                        m_gate.isPaused() ? QStringLiteral("stopped by desktop.stop: side effects are paused until resumed "
-                                                  "(msgcode-desktopctl resume)")
-                                 : QStringLiteral("not paused"),
+                        m_gate.isPaused()
+                            ? QStringLiteral("stopped by desktop.stop: side effects are paused until resumed "
+                                             "(msgcode-desktopctl resume)")
+                            : QStringLiteral("not paused"),
                         QJsonObject{{QStringLiteral("paused"), m_gate.isPaused()}}));
 
     QJsonArray issues;

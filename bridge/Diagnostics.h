@@ -1,9 +1,9 @@
 #pragma once
 
-#include "bridge/transport/Caller.h"
-#include "bridge/security/ConfirmationGate.h"
 #include "bridge/Executor.h"
 #include "bridge/protocol/Meta.h"
+#include "bridge/security/ConfirmationGate.h"
+#include "bridge/transport/Caller.h"
 
 #include <QDateTime>
 #include <QJsonObject>

@@ -1,14 +1,14 @@
 #pragma once
 
-#include "bridge/transport/Caller.h"
-#include "bridge/security/ConfirmationGate.h"
 #include "bridge/Diagnostics.h"
 #include "bridge/Executor.h"
+#include "bridge/MethodTable.h"
 #include "bridge/evidence/Journal.h"
 #include "bridge/protocol/JsonRpc.h"
 #include "bridge/protocol/Meta.h"
-#include "bridge/MethodTable.h"
+#include "bridge/security/ConfirmationGate.h"
 #include "bridge/security/ReplayGuard.h"
+#include "bridge/transport/Caller.h"
 
 #include <QObject>
 

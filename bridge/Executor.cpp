@@ -228,8 +228,7 @@ void Executor::inspectErased(int timeoutMs, ErasedJob work)
     m_inspections.push_back(inspection);
     const QDeadlineTimer deadline(timeoutMs, Qt::PreciseTimer);
     QMetaObject::invokeMethod(
-        m_worker,
-        [worker = m_worker, inspection, deadline] { worker->inspect(inspection, deadline); },
+        m_worker, [worker = m_worker, inspection, deadline] { worker->inspect(inspection, deadline); },
         Qt::QueuedConnection);
 }
 
@@ -479,8 +478,8 @@ void Executor::onWorkerFinished(const std::shared_ptr<Job>& job, const std::opti
         // Answered earlier (timeout, abort): keep the late return in the trace for the record.
         if (auto record = job->spec.record) {
             record->trace(QStringLiteral("backend_returned_after_answer"), 0, !error,
-                          QJsonObject{{QStringLiteral("outcome"), error ? Automation::errorCodeName(error->code)
-                                                                        : QStringLiteral("ok")}});
+                          QJsonObject{{QStringLiteral("outcome"),
+                                       error ? Automation::errorCodeName(error->code) : QStringLiteral("ok")}});
             m_evidencePool.start([record] { record->rewriteTrace(); });
         }
     } else {

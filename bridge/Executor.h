@@ -3,9 +3,9 @@
 #include "automation/CallContext.h"
 #include "automation/DesktopBackend.h"
 #include "automation/ElementCache.h"
-#include "bridge/evidence/ExecutionRecord.h"
 #include "automation/Locator.h"
 #include "automation/OwnedThread.h"
+#include "bridge/evidence/ExecutionRecord.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -130,8 +130,7 @@ private:
     {
         std::function<std::optional<Automation::Error>(JobContext&)> run;
         std::function<QJsonObject(const std::optional<Automation::Error>&)> envelope;
-        std::function<void(const std::optional<Automation::Error>&, const std::optional<QString>& evidenceError)>
-            done;
+        std::function<void(const std::optional<Automation::Error>&, const std::optional<QString>& evidenceError)> done;
     };
     template <typename T>
     static ErasedJob erase(TypedJob<T> run, TypedCompletion<T> done,

@@ -1,12 +1,12 @@
 #pragma once
 
+#include "bridge/Dispatcher.h"
+#include "bridge/Executor.h"
+#include "bridge/PermissionMonitor.h"
 #include "bridge/security/AuditLog.h"
 #include "bridge/security/CallerPolicy.h"
 #include "bridge/security/ConfirmTokens.h"
 #include "bridge/security/ConfirmationProvider.h"
-#include "bridge/Dispatcher.h"
-#include "bridge/Executor.h"
-#include "bridge/PermissionMonitor.h"
 #include "bridge/security/SecuritySettings.h"
 #include "bridge/transport/Server.h"
 

@@ -1,8 +1,8 @@
 #include "bridge/MethodTable.h"
 
-#include "bridge/security/ConfirmationGate.h"
 #include "bridge/Diagnostics.h"
 #include "bridge/Executor.h"
+#include "bridge/security/ConfirmationGate.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>
@@ -60,42 +60,43 @@ QJsonObject routeSchema()
     return object(
         QJsonObject{
             {QStringLiteral("app"),
-             object(QJsonObject{{QStringLiteral("bundleId"),
-                                 typed(QStringLiteral("string"),
-                                       QStringLiteral("App id (macOS bundle id; on Linux the accessible app name or "
-                                                      "executable)"))},
-                                {QStringLiteral("pid"), integer(1, std::numeric_limits<int>::max(),
-                                                                QStringLiteral("Process id"))}})},
+             object(QJsonObject{
+                 {QStringLiteral("bundleId"),
+                  typed(QStringLiteral("string"),
+                        QStringLiteral("App id (macOS bundle id; on Linux the accessible app name or "
+                                       "executable)"))},
+                 {QStringLiteral("pid"), integer(1, std::numeric_limits<int>::max(), QStringLiteral("Process id"))}})},
             {QStringLiteral("window"),
              object(QJsonObject{{QStringLiteral("titlePattern"),
                                  typed(QStringLiteral("string"), QStringLiteral("Regular expression over the window "
                                                                                 "title"))}})},
             {QStringLiteral("focusPolicy"),
-             QJsonObject{{QStringLiteral("enum"), QJsonArray{QStringLiteral("focusIfNeeded"),
-                                                             QStringLiteral("requireFocused"),
-                                                             QStringLiteral("failIfNotFocused")}}}}},
+             QJsonObject{
+                 {QStringLiteral("enum"), QJsonArray{QStringLiteral("focusIfNeeded"), QStringLiteral("requireFocused"),
+                                                     QStringLiteral("failIfNotFocused")}}}}},
         {}, QStringLiteral("Which app and window; the frontmost when empty"));
 }
 
 QJsonObject selectorSchema()
 {
     const QJsonObject text = typed(QStringLiteral("string"), QStringLiteral("Text to match"));
-    return object(QJsonObject{{QStringLiteral("byRole"), typed(QStringLiteral("string"), QStringLiteral("e.g. AXButton"))},
-                              {QStringLiteral("titleEquals"), text},
-                              {QStringLiteral("titleContains"), text},
-                              {QStringLiteral("titleMatches"), typed(QStringLiteral("string"), QStringLiteral("Regular "
-                                                                                                             "expression"))},
-                              {QStringLiteral("valueEquals"), text},
-                              {QStringLiteral("valueContains"), text},
-                              {QStringLiteral("valueMatches"), typed(QStringLiteral("string"), QStringLiteral("Regular "
-                                                                                                             "expression"))},
-                              {QStringLiteral("byIdentifier"), typed(QStringLiteral("string"), QStringLiteral("Accessibility "
-                                                                                                             "id"))},
-                              {QStringLiteral("enabledOnly"), typed(QStringLiteral("boolean"), {})},
-                              {QStringLiteral("visibleOnly"), typed(QStringLiteral("boolean"), {})},
-                              {QStringLiteral("caseSensitive"), typed(QStringLiteral("boolean"), {})},
-                              {QStringLiteral("limit"), integer(1, 1000, QStringLiteral("Most refs returned"))}},
-                  {}, QStringLiteral("At least one criterion"));
+    return object(
+        QJsonObject{{QStringLiteral("byRole"), typed(QStringLiteral("string"), QStringLiteral("e.g. AXButton"))},
+                    {QStringLiteral("titleEquals"), text},
+                    {QStringLiteral("titleContains"), text},
+                    {QStringLiteral("titleMatches"), typed(QStringLiteral("string"), QStringLiteral("Regular "
+                                                                                                    "expression"))},
+                    {QStringLiteral("valueEquals"), text},
+                    {QStringLiteral("valueContains"), text},
+                    {QStringLiteral("valueMatches"), typed(QStringLiteral("string"), QStringLiteral("Regular "
+                                                                                                    "expression"))},
+                    {QStringLiteral("byIdentifier"), typed(QStringLiteral("string"), QStringLiteral("Accessibility "
+                                                                                                    "id"))},
+                    {QStringLiteral("enabledOnly"), typed(QStringLiteral("boolean"), {})},
+                    {QStringLiteral("visibleOnly"), typed(QStringLiteral("boolean"), {})},
+                    {QStringLiteral("caseSensitive"), typed(QStringLiteral("boolean"), {})},
+                    {QStringLiteral("limit"), integer(1, 1000, QStringLiteral("Most refs returned"))}},
+        {}, QStringLiteral("At least one criterion"));
 }
 
 QJsonObject targetSchema()
@@ -114,12 +115,11 @@ QJsonObject targetSchema()
 
 QJsonObject confirmSchema()
 {
-    return object(QJsonObject{{QStringLiteral("token"), typed(QStringLiteral("string"),
-                                                              QStringLiteral("From desktop.confirm.issue"))},
-                              {QStringLiteral("phrase"), typed(QStringLiteral("string"),
-                                                               QStringLiteral("CONFIRM or CONFIRM:<requestId>"))},
-                              {QStringLiteral("approvedAt"), typed(QStringLiteral("string"), {})},
-                              {QStringLiteral("approver"), typed(QStringLiteral("string"), {})}});
+    return object(QJsonObject{
+        {QStringLiteral("token"), typed(QStringLiteral("string"), QStringLiteral("From desktop.confirm.issue"))},
+        {QStringLiteral("phrase"), typed(QStringLiteral("string"), QStringLiteral("CONFIRM or CONFIRM:<requestId>"))},
+        {QStringLiteral("approvedAt"), typed(QStringLiteral("string"), {})},
+        {QStringLiteral("approver"), typed(QStringLiteral("string"), {})}});
 }
 
 QJsonObject paramsSchema(QJsonObject properties, QStringList required = {})
@@ -131,8 +131,7 @@ QJsonObject paramsSchema(QJsonObject properties, QStringList required = {})
 
 // --- Handlers ----------------------------------------------------------------------------------
 
-template <typename P>
-Prepare prepareWith(Result<P> (*parse)(const QJsonObject&), Methods::MethodJob (*make)(P))
+template <typename P> Prepare prepareWith(Result<P> (*parse)(const QJsonObject&), Methods::MethodJob (*make)(P))
 {
     return [parse, make](const QJsonObject& p) -> Result<Prepared> {
         auto params = parse(p);
@@ -154,12 +153,12 @@ QJsonObject redactTypedText(const QJsonObject& params, bool keepTypedText)
     const QJsonValue text = params.value(QStringLiteral("text"));
     if (text.isString()) {
         const QByteArray utf8 = text.toString().toUtf8();
-        out.insert(QStringLiteral("text"),
-                   QJsonObject{{QStringLiteral("redacted"), true},
-                               {QStringLiteral("length"), static_cast<int>(text.toString().size())},
-                               {QStringLiteral("sha256"), QString::fromLatin1(QCryptographicHash::hash(
-                                                                                  utf8, QCryptographicHash::Sha256)
-                                                                                  .toHex())}});
+        out.insert(
+            QStringLiteral("text"),
+            QJsonObject{{QStringLiteral("redacted"), true},
+                        {QStringLiteral("length"), static_cast<int>(text.toString().size())},
+                        {QStringLiteral("sha256"),
+                         QString::fromLatin1(QCryptographicHash::hash(utf8, QCryptographicHash::Sha256).toHex())}});
     }
     return out;
 }
@@ -174,10 +173,10 @@ void abortExecution(Services& services, const Call& call, const Respond& respond
         return respond(
             QJsonObject{{QStringLiteral("aborted"), true}, {QStringLiteral("executionId"), params->executionId}});
     case Executor::AbortOutcome::Finished:
-        return respond(Error::invalidRequest(
-            QStringLiteral("execution %1 has already finished").arg(params->executionId), -32602,
-            QJsonObject{{QStringLiteral("reason"), QStringLiteral("finished")},
-                        {QStringLiteral("executionId"), params->executionId}}));
+        return respond(
+            Error::invalidRequest(QStringLiteral("execution %1 has already finished").arg(params->executionId), -32602,
+                                  QJsonObject{{QStringLiteral("reason"), QStringLiteral("finished")},
+                                              {QStringLiteral("executionId"), params->executionId}}));
     case Executor::AbortOutcome::Unknown:
         return respond(Error::invalidRequest(
             QStringLiteral("no execution %1 is running or queued").arg(params->executionId), -32602,
@@ -223,85 +222,118 @@ const MethodTable& MethodTable::contract()
             return out;
         };
 
-        add({QStringLiteral("desktop.health"), QStringLiteral("The host's version, permissions and queue"),
-             paramsSchema({}), false, true,
+        add({QStringLiteral("desktop.health"),
+             QStringLiteral("The host's version, permissions and queue"),
+             paramsSchema({}),
+             false,
+             true,
              MethodKind::Immediate{[](Services& s, const Call& call, const Respond& respond) {
                  respond(s.diagnostics.health(call.caller));
              }},
              {}});
         add({QStringLiteral("desktop.doctor"),
-             QStringLiteral("Every check the host can make, each with what to do when it fails"), paramsSchema({}),
-             false, false,
+             QStringLiteral("Every check the host can make, each with what to do when it fails"),
+             paramsSchema({}),
+             false,
+             false,
              MethodKind::Immediate{[](Services& s, const Call& call, const Respond& respond) {
                  respond(s.diagnostics.doctor(call.caller, call.meta.workspacePath));
              }},
              {}});
-        add({QStringLiteral("desktop.observe"), QStringLiteral("A screenshot and the accessibility tree of a window"),
-             paramsSchema(with({{QStringLiteral("options"),
-                                 object(QJsonObject{
-                                     {QStringLiteral("includeScreenshot"), typed(QStringLiteral("boolean"), {})},
-                                     {QStringLiteral("includeAxTree"), typed(QStringLiteral("boolean"), {})},
-                                     {QStringLiteral("axMaxDepth"), integer(1, 256, {})},
-                                     {QStringLiteral("axMaxNodes"), integer(1, 100000, {})},
-                                     {QStringLiteral("axMaxWallTimeMs"), integer(1, 600000, {})},
-                                     {QStringLiteral("includeText"),
-                                      typed(QStringLiteral("boolean"), QStringLiteral("Read values (never of secure "
-                                                                                      "fields)"))}})}})),
-             true, false, MethodKind::ReadOnly{prepareWith(&Params::observe, &Methods::observe)}, {}});
-        add({QStringLiteral("desktop.find"), QStringLiteral("Elements matching a selector, ranked, as elementRefs"),
-             paramsSchema(with({{QStringLiteral("selector"), selectorSchema()}}), {QStringLiteral("selector")}), true,
-             false, MethodKind::ReadOnly{prepareWith(&Params::find, &Methods::find)}, {}});
-        add({QStringLiteral("desktop.click"), QStringLiteral("Clicks an element (its action; the pointer only if allowed)"),
+        add({QStringLiteral("desktop.observe"),
+             QStringLiteral("A screenshot and the accessibility tree of a window"),
+             paramsSchema(with(
+                 {{QStringLiteral("options"),
+                   object(QJsonObject{{QStringLiteral("includeScreenshot"), typed(QStringLiteral("boolean"), {})},
+                                      {QStringLiteral("includeAxTree"), typed(QStringLiteral("boolean"), {})},
+                                      {QStringLiteral("axMaxDepth"), integer(1, 256, {})},
+                                      {QStringLiteral("axMaxNodes"), integer(1, 100000, {})},
+                                      {QStringLiteral("axMaxWallTimeMs"), integer(1, 600000, {})},
+                                      {QStringLiteral("includeText"),
+                                       typed(QStringLiteral("boolean"), QStringLiteral("Read values (never of secure "
+                                                                                       "fields)"))}})}})),
+             true,
+             false,
+             MethodKind::ReadOnly{prepareWith(&Params::observe, &Methods::observe)},
+             {}});
+        add({QStringLiteral("desktop.find"),
+             QStringLiteral("Elements matching a selector, ranked, as elementRefs"),
+             paramsSchema(with({{QStringLiteral("selector"), selectorSchema()}}), {QStringLiteral("selector")}),
+             true,
+             false,
+             MethodKind::ReadOnly{prepareWith(&Params::find, &Methods::find)},
+             {}});
+        add({QStringLiteral("desktop.click"),
+             QStringLiteral("Clicks an element (its action; the pointer only if allowed)"),
              paramsSchema(with({{QStringLiteral("target"), targetSchema()},
                                 {QStringLiteral("confirm"), confirmSchema()},
                                 {QStringLiteral("allowCoordinateFallback"), typed(QStringLiteral("boolean"), {})}}),
                           {QStringLiteral("target")}),
-             true, false, MethodKind::SideEffect{prepareWith(&Params::click, &Methods::click)}, {}});
+             true,
+             false,
+             MethodKind::SideEffect{prepareWith(&Params::click, &Methods::click)},
+             {}});
         add({QStringLiteral("desktop.typeText"), QStringLiteral("Types text into an element or the focused one"),
-             paramsSchema(with({{QStringLiteral("target"), targetSchema()},
-                                {QStringLiteral("text"), typed(QStringLiteral("string"), {})},
-                                {QStringLiteral("confirm"), confirmSchema()},
-                                {QStringLiteral("options"),
-                                 object(QJsonObject{{QStringLiteral("clearBefore"), typed(QStringLiteral("boolean"), {})}})}}),
-                          {QStringLiteral("text")}),
+             paramsSchema(
+                 with({{QStringLiteral("target"), targetSchema()},
+                       {QStringLiteral("text"), typed(QStringLiteral("string"), {})},
+                       {QStringLiteral("confirm"), confirmSchema()},
+                       {QStringLiteral("options"),
+                        object(QJsonObject{{QStringLiteral("clearBefore"), typed(QStringLiteral("boolean"), {})}})}}),
+                 {QStringLiteral("text")}),
              true, false, MethodKind::SideEffect{prepareWith(&Params::typeText, &Methods::typeText)}, redactTypedText});
-        add({QStringLiteral("desktop.hotkey"), QStringLiteral("Presses a key chord in a window"),
-             paramsSchema(with({{QStringLiteral("keys"),
-                                 QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
-                                             {QStringLiteral("items"), typed(QStringLiteral("string"), {})},
-                                             {QStringLiteral("description"), QStringLiteral("e.g. [\"ctrl\", \"s\"]")}}},
-                                {QStringLiteral("confirm"), confirmSchema()},
-                                {QStringLiteral("options"), object(QJsonObject{{QStringLiteral("delayMs"),
-                                                                                integer(0, 5000, {})}})}}),
-                          {QStringLiteral("keys")}),
-             true, false, MethodKind::SideEffect{prepareWith(&Params::hotkey, &Methods::hotkey)}, {}});
-        add({QStringLiteral("desktop.waitUntil"), QStringLiteral("Waits until a selector matches"),
+        add({QStringLiteral("desktop.hotkey"),
+             QStringLiteral("Presses a key chord in a window"),
+             paramsSchema(
+                 with({{QStringLiteral("keys"),
+                        QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
+                                    {QStringLiteral("items"), typed(QStringLiteral("string"), {})},
+                                    {QStringLiteral("description"), QStringLiteral("e.g. [\"ctrl\", \"s\"]")}}},
+                       {QStringLiteral("confirm"), confirmSchema()},
+                       {QStringLiteral("options"),
+                        object(QJsonObject{{QStringLiteral("delayMs"), integer(0, 5000, {})}})}}),
+                 {QStringLiteral("keys")}),
+             true,
+             false,
+             MethodKind::SideEffect{prepareWith(&Params::hotkey, &Methods::hotkey)},
+             {}});
+        add({QStringLiteral("desktop.waitUntil"),
+             QStringLiteral("Waits until a selector matches"),
              paramsSchema(with({{QStringLiteral("condition"),
                                  object(QJsonObject{{QStringLiteral("selectorExists"), selectorSchema()}},
                                         {QStringLiteral("selectorExists")})},
                                 {QStringLiteral("pollMs"), integer(10, 60000, {})},
                                 {QStringLiteral("timeoutMs"), integer(1, 600000, {})}}),
                           {QStringLiteral("condition"), QStringLiteral("timeoutMs")}),
-             true, false, MethodKind::ReadOnly{prepareWith(&Params::waitUntil, &Methods::waitUntil)}, {}});
+             true,
+             false,
+             MethodKind::ReadOnly{prepareWith(&Params::waitUntil, &Methods::waitUntil)},
+             {}});
         // Answered at once, never queued behind the job it aborts.
-        add({QStringLiteral("desktop.abort"), QStringLiteral("Aborts a running or queued execution"),
+        add({QStringLiteral("desktop.abort"),
+             QStringLiteral("Aborts a running or queued execution"),
              paramsSchema(QJsonObject{{QStringLiteral("executionId"), typed(QStringLiteral("string"), {})}},
                           {QStringLiteral("executionId")}),
-             false, true, MethodKind::Immediate{abortExecution}, {}});
+             false,
+             true,
+             MethodKind::Immediate{abortExecution},
+             {}});
         // Answered when the confirmation provider decides, without blocking anything.
         add({QStringLiteral("desktop.confirm.issue"),
              QStringLiteral("Asks a person to approve one side effect; answers a single-use token"),
-             paramsSchema(QJsonObject{{QStringLiteral("intent"),
-                                       QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
-                                                   {QStringLiteral("properties"),
-                                                    QJsonObject{{QStringLiteral("method"), typed(QStringLiteral("string"), {})},
-                                                                {QStringLiteral("params"),
-                                                                 typed(QStringLiteral("object"), {})}}},
-                                                   {QStringLiteral("required"),
-                                                    QJsonArray{QStringLiteral("method"), QStringLiteral("params")}}}},
-                                      {QStringLiteral("ttlMs"), integer(1, 600000, {})}},
-                          {QStringLiteral("intent")}),
-             true, false,
+             paramsSchema(
+                 QJsonObject{
+                     {QStringLiteral("intent"),
+                      QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
+                                  {QStringLiteral("properties"),
+                                   QJsonObject{{QStringLiteral("method"), typed(QStringLiteral("string"), {})},
+                                               {QStringLiteral("params"), typed(QStringLiteral("object"), {})}}},
+                                  {QStringLiteral("required"),
+                                   QJsonArray{QStringLiteral("method"), QStringLiteral("params")}}}},
+                     {QStringLiteral("ttlMs"), integer(1, 600000, {})}},
+                 {QStringLiteral("intent")}),
+             true,
+             false,
              MethodKind::Immediate{[](Services& s, const Call& call, const Respond& respond) {
                  const QString method =
                      call.params.value(QStringLiteral("intent")).toObject().value(QStringLiteral("method")).toString();
@@ -321,16 +353,21 @@ const MethodTable& MethodTable::contract()
              {}});
         // The emergency stop. Any allowed caller, no confirmation: it only stops.
         add({QStringLiteral("desktop.stop"),
-             QStringLiteral("Aborts everything and pauses side effects until a person resumes"), paramsSchema({}),
-             false, true,
+             QStringLiteral("Aborts everything and pauses side effects until a person resumes"),
+             paramsSchema({}),
+             false,
+             true,
              MethodKind::Immediate{[](Services& s, const Call& call, const Respond& respond) {
                  respond(s.gate.stop(call.caller.auditPeer(),
                                      call.caller.isGui() ? QStringLiteral("gui") : QStringLiteral("client")));
              }},
              {}});
         // Resuming needs a person's yes (the GUI's own resume is one).
-        add({QStringLiteral("desktop.resume"), QStringLiteral("Asks a person to allow side effects again"),
-             paramsSchema({}), false, true,
+        add({QStringLiteral("desktop.resume"),
+             QStringLiteral("Asks a person to allow side effects again"),
+             paramsSchema({}),
+             false,
+             true,
              MethodKind::Immediate{[](Services& s, const Call& call, const Respond& respond) {
                  if (call.caller.isGui()) {
                      const bool resumed = s.gate.resumeFromGui(QStringLiteral("user"));

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "bridge/transport/Caller.h"
-#include "bridge/protocol/Meta.h"
 #include "bridge/Methods.h"
 #include "bridge/Params.h"
+#include "bridge/protocol/Meta.h"
+#include "bridge/transport/Caller.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -94,9 +94,10 @@ MethodJob find(FindParams params)
         result.insert(QStringLiteral("matched"), static_cast<int>(found->candidates.size()));
         result.insert(QStringLiteral("routeResolved"), found->route.toJson());
         result.insert(QStringLiteral("truncated"), found->snapshot.truncated);
-        result.insert(QStringLiteral("evidence"),
-                      evidence(record, QJsonObject{{QStringLiteral("axPath"), Evidence::Layout::axTreeFile()},
-                                                   {QStringLiteral("candidatesPath"), Evidence::Layout::candidatesFile()}}));
+        result.insert(
+            QStringLiteral("evidence"),
+            evidence(record, QJsonObject{{QStringLiteral("axPath"), Evidence::Layout::axTreeFile()},
+                                         {QStringLiteral("candidatesPath"), Evidence::Layout::candidatesFile()}}));
         return result;
     };
 }
@@ -108,7 +109,9 @@ MethodJob click(ClickParams params)
         auto clicked = Ops::click(ctx, request);
         if (!clicked)
             return clicked.error();
-        const auto screenshotName = [](const QString& name) { return name.isEmpty() ? QJsonValue() : QJsonValue(name); };
+        const auto screenshotName = [](const QString& name) {
+            return name.isEmpty() ? QJsonValue() : QJsonValue(name);
+        };
         QJsonObject result = baseResult(record);
         const Verification& verification = clicked->outcome.verification;
         result.insert(QStringLiteral("clicked"), effectCountsAsDone(verification.effect));
@@ -118,9 +121,10 @@ MethodJob click(ClickParams params)
         result.insert(QStringLiteral("target"), ElementRef::fromNode(clicked->target.node).toJson());
         result.insert(QStringLiteral("targetResolvedVia"), clicked->target.via);
         result.insert(QStringLiteral("routeResolved"), clicked->route.toJson());
-        result.insert(QStringLiteral("evidence"),
-                      evidence(record, QJsonObject{{QStringLiteral("beforeScreenshot"), screenshotName(clicked->beforeImage)},
-                                                   {QStringLiteral("afterScreenshot"), screenshotName(clicked->afterImage)}}));
+        result.insert(
+            QStringLiteral("evidence"),
+            evidence(record, QJsonObject{{QStringLiteral("beforeScreenshot"), screenshotName(clicked->beforeImage)},
+                                         {QStringLiteral("afterScreenshot"), screenshotName(clicked->afterImage)}}));
         return result;
     };
 }
@@ -172,8 +176,7 @@ MethodJob hotkey(HotkeyParams params)
 
 MethodJob waitUntil(WaitUntilParams params)
 {
-    const Ops::WaitRequest request{params.route, params.selector, params.selectorJson, params.pollMs,
-                                   params.timeoutMs};
+    const Ops::WaitRequest request{params.route, params.selector, params.selectorJson, params.pollMs, params.timeoutMs};
     return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
         auto waited = Ops::waitUntil(ctx, request);
         if (!waited)

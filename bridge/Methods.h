@@ -1,8 +1,8 @@
 #pragma once
 
-#include "bridge/evidence/ExecutionRecord.h"
 #include "automation/Operations.h"
 #include "bridge/Params.h"
+#include "bridge/evidence/ExecutionRecord.h"
 
 #include <functional>
 

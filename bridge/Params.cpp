@@ -226,7 +226,8 @@ Result<WaitUntilParams> waitUntil(const QJsonObject& params)
         c.rejectUnknown({QStringLiteral("selectorExists")});
         if (!c.has(QStringLiteral("selectorExists"))) {
             c.fail(QStringLiteral("selectorExists"), QStringLiteral("is required (the only condition supported)"));
-        } else if (auto sel = selector(c.raw(QStringLiteral("selectorExists")), QStringLiteral("condition.selectorExists"));
+        } else if (auto sel =
+                       selector(c.raw(QStringLiteral("selectorExists")), QStringLiteral("condition.selectorExists"));
                    !sel) {
             c.fail(sel.error());
         } else {

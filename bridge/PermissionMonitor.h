@@ -10,7 +10,6 @@
 #include <functional>
 #include <memory>
 
-
 namespace Bridge {
 
 /// Probes the permissions on its own thread every `intervalMs` and keeps the latest report, so

@@ -1,7 +1,7 @@
 #include "bridge/RecordTrace.h"
 
-#include "bridge/evidence/EvidenceLayout.h"
 #include "automation/SelectorEngine.h"
+#include "bridge/evidence/EvidenceLayout.h"
 
 #include <QJsonDocument>
 

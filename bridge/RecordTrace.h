@@ -1,7 +1,7 @@
 #pragma once
 
-#include "bridge/evidence/ExecutionRecord.h"
 #include "automation/Trace.h"
+#include "bridge/evidence/ExecutionRecord.h"
 
 namespace Bridge {
 

@@ -18,11 +18,11 @@ namespace {
 // Exit codes (documented in the README and in --help).
 enum ExitCode {
     ExitOk = 0,
-    ExitHostError = 1,      ///< the host answered with a contract error
-    ExitUsage = 2,          ///< bad command line
-    ExitNotRunning = 3,     ///< DESKTOP_HOST_NOT_RUNNING
-    ExitProtocol = 4,       ///< no answer in time, or an answer that is not JSON-RPC
-    ExitUnhealthy = 5,      ///< doctor: the host answered, and is not healthy
+    ExitHostError = 1,  ///< the host answered with a contract error
+    ExitUsage = 2,      ///< bad command line
+    ExitNotRunning = 3, ///< DESKTOP_HOST_NOT_RUNNING
+    ExitProtocol = 4,   ///< no answer in time, or an answer that is not JSON-RPC
+    ExitUnhealthy = 5,  ///< doctor: the host answered, and is not healthy
 };
 
 class Ctl
@@ -285,7 +285,8 @@ int Ctl::run(const QStringList& args)
         }
         return call(args.at(1), doc.object());
     }
-    err(tr("usage: msgcode-desktopctl [options] health | doctor | stop | resume | call METHOD [PARAMS_JSON | @FILE | -]"));
+    err(tr(
+        "usage: msgcode-desktopctl [options] health | doctor | stop | resume | call METHOD [PARAMS_JSON | @FILE | -]"));
     err(tr("try: msgcode-desktopctl --help"));
     return ExitUsage;
 }
@@ -301,21 +302,21 @@ int main(int argc, char** argv)
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QCoreApplication::translate(
-        "Ctl",
-        "Talks to a running msgcode-desktop-host.\n\n"
-        "Commands:\n"
-        "  health                          host version, permissions, queue\n"
-        "  doctor                          every check, with what to fix\n"
-        "  stop                            emergency stop: abort everything, pause side effects\n"
-        "  resume                          resume after a stop (asks the host's confirmation policy)\n"
-        "  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in\n\n"
-        "Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,\n"
-        "4 no or malformed answer, 5 doctor found the host unhealthy."));
+        "Ctl", "Talks to a running msgcode-desktop-host.\n\n"
+               "Commands:\n"
+               "  health                          host version, permissions, queue\n"
+               "  doctor                          every check, with what to fix\n"
+               "  stop                            emergency stop: abort everything, pause side effects\n"
+               "  resume                          resume after a stop (asks the host's confirmation policy)\n"
+               "  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in\n\n"
+               "Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,\n"
+               "4 no or malformed answer, 5 doctor found the host unhealthy."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption socket(QStringLiteral("socket"),
-                                    QCoreApplication::translate("Ctl", "The host's socket (default: "
-                                                                       "$MSGCODE_DESKTOP_SOCKET or the standard path)."),
+                                    QCoreApplication::translate("Ctl",
+                                                                "The host's socket (default: "
+                                                                "$MSGCODE_DESKTOP_SOCKET or the standard path)."),
                                     QCoreApplication::translate("Ctl", "path"));
     const QCommandLineOption json(QStringLiteral("json"),
                                   QCoreApplication::translate("Ctl", "Print the raw JSON-RPC response."));
@@ -327,7 +328,8 @@ int main(int argc, char** argv)
                                                                           "directory)."),
                                        QCoreApplication::translate("Ctl", "dir"));
     parser.addOptions({socket, json, timeout, workspace});
-    parser.addPositionalArgument(QStringLiteral("command"), QCoreApplication::translate("Ctl", "health, doctor, stop, resume or call"));
+    parser.addPositionalArgument(QStringLiteral("command"),
+                                 QCoreApplication::translate("Ctl", "health, doctor, stop, resume or call"));
     parser.process(app);
 
     Ctl ctl;

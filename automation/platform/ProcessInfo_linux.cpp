@@ -62,7 +62,9 @@ quint64 processStartTime(qint64 pid)
 
 std::optional<ProcessCredentials> socketPeer(qintptr fd)
 {
-    struct ucred cred{};
+    struct ucred cred
+    {
+    };
     socklen_t length = sizeof cred;
     if (::getsockopt(static_cast<int>(fd), SOL_SOCKET, SO_PEERCRED, &cred, &length) != 0 || length != sizeof cred)
         return std::nullopt;

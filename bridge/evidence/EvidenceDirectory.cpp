@@ -87,8 +87,8 @@ std::optional<Directory> Directory::openExisting(const QString& workspaceRealPat
     return openBelow(workspaceRealPath, relativeDir, false, error);
 }
 
-std::optional<Directory> Directory::openBelow(const QString& workspaceRealPath, const QString& relativeDir,
-                                              bool create, QString* error)
+std::optional<Directory> Directory::openBelow(const QString& workspaceRealPath, const QString& relativeDir, bool create,
+                                              QString* error)
 {
     if (!workspaceRealPath.startsWith(QLatin1Char('/')) || !isPlainRelativePath(relativeDir)) {
         *error = QStringLiteral("invalid evidence path");
@@ -312,8 +312,8 @@ QList<Directory::Entry> Directory::entries() const
         else if (S_ISLNK(st.st_mode))
             e.type = Entry::Type::Symlink;
         e.size = static_cast<qint64>(st.st_size);
-        e.modified = QDateTime::fromMSecsSinceEpoch(qint64(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000,
-                                                    Qt::UTC);
+        e.modified =
+            QDateTime::fromMSecsSinceEpoch(qint64(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000, Qt::UTC);
         out.append(std::move(e));
     }
     ::closedir(listing);
@@ -360,14 +360,15 @@ std::optional<QByteArray> Directory::readPart(const QString& relativeFile, qint6
     }
     shown += fileName;
     // O_NONBLOCK: opening a FIFO planted in the evidence must not wait for a writer.
-    const int fd = ::openat(dirfd, QFile::encodeName(fileName).constData(),
-                            O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    const int fd =
+        ::openat(dirfd, QFile::encodeName(fileName).constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     const int openErr = errno;
     struct stat st
     {
     };
-    const bool isLink = fd < 0 && ::fstatat(dirfd, QFile::encodeName(fileName).constData(), &st,
-                                            AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+    const bool isLink = fd < 0 &&
+                        ::fstatat(dirfd, QFile::encodeName(fileName).constData(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                        S_ISLNK(st.st_mode);
     if (ownedFd >= 0)
         ::close(ownedFd);
     if (fd < 0) {

@@ -65,8 +65,8 @@ public:
 private:
     struct Handle;
     Directory(std::shared_ptr<Handle> handle, QString path);
-    static std::optional<Directory> openBelow(const QString& workspaceRealPath, const QString& relativeDir,
-                                              bool create, QString* error);
+    static std::optional<Directory> openBelow(const QString& workspaceRealPath, const QString& relativeDir, bool create,
+                                              QString* error);
 
     std::shared_ptr<Handle> m_handle;
     QString m_path;

@@ -264,7 +264,8 @@ std::optional<ExecutionInfo> EvidenceReader::describe(const Directory& dir, cons
     QDateTime estimate;
     if (const auto* trace = file(Layout::traceFile())) {
         bool more = false;
-        const QByteArray head = dir.readPart(Layout::traceFile(), 0, kTraceEdgeBytes, &error, &more).value_or(QByteArray());
+        const QByteArray head =
+            dir.readPart(Layout::traceFile(), 0, kTraceEdgeBytes, &error, &more).value_or(QByteArray());
         for (const QByteArray& line : completeLines(head, false)) {
             if (auto step = parseStep(line, &error); step && step->t.isValid() && step->sinceStartMs >= 0) {
                 estimate = step->t.addMSecs(-step->sinceStartMs);
@@ -275,7 +276,8 @@ std::optional<ExecutionInfo> EvidenceReader::describe(const Directory& dir, cons
         if (!more) {
             lines = completeLines(head, false);
         } else {
-            const QByteArray tail = dir.readPart(Layout::traceFile(), -1, kTraceEdgeBytes, &error).value_or(QByteArray());
+            const QByteArray tail =
+                dir.readPart(Layout::traceFile(), -1, kTraceEdgeBytes, &error).value_or(QByteArray());
             lines = completeLines(tail, true);
         }
         const auto scan = [&](const QList<QByteArray>& candidates) {
@@ -360,10 +362,12 @@ Result<ExecutionInfo> EvidenceReader::find(const QString& executionId) const
             for (const auto& entry : dateDir->entries()) {
                 if (entry.name.compare(executionId, Qt::CaseInsensitive) != 0)
                     continue;
-                const QString path = Layout::artifactsRoot() + QLatin1Char('/') + it->name + QLatin1Char('/') + entry.name;
+                const QString path =
+                    Layout::artifactsRoot() + QLatin1Char('/') + it->name + QLatin1Char('/') + entry.name;
                 if (entry.type == Directory::Entry::Type::Symlink)
-                    return readError(QStringLiteral("symlink"),
-                                     QStringLiteral("%1 is a symbolic link; evidence is never read through one").arg(path));
+                    return readError(
+                        QStringLiteral("symlink"),
+                        QStringLiteral("%1 is a symbolic link; evidence is never read through one").arg(path));
                 if (entry.type != Directory::Entry::Type::Directory)
                     return readError(QStringLiteral("not_an_execution"),
                                      QStringLiteral("%1 is not a directory").arg(path));
@@ -500,8 +504,9 @@ Result<Execution> EvidenceReader::load(const ExecutionInfo& info) const
             out.problems.append({Layout::traceFile(), message});
         } else {
             if (more)
-                out.problems.append({Layout::traceFile(),
-                                     QStringLiteral("larger than %1 bytes; only its beginning was read").arg(kMaxJsonBytes)});
+                out.problems.append(
+                    {Layout::traceFile(),
+                     QStringLiteral("larger than %1 bytes; only its beginning was read").arg(kMaxJsonBytes)});
             const QList<QByteArray> lines = bytes->split('\n');
             for (qsizetype i = 0; i < lines.size(); ++i) {
                 if (lines.at(i).trimmed().isEmpty())
@@ -540,7 +545,7 @@ Result<QByteArray> EvidenceReader::readFile(const ExecutionInfo& info, const QSt
         // Only to name the reason: the read itself never followed anything.
         const QFileInfo seen(dir->path() + relativeFile);
         const QString reason = message.contains(QLatin1String("symbolic link")) ? QStringLiteral("symlink")
-                               : !seen.isSymLink() && !seen.exists()           ? QStringLiteral("not_found")
+                               : !seen.isSymLink() && !seen.exists()            ? QStringLiteral("not_found")
                                                                                 : QStringLiteral("unreadable");
         return readError(reason, message, relativeFile);
     }

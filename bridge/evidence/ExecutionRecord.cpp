@@ -122,8 +122,7 @@ void ExecutionRecord::trace(const QString& step, qint64 ms, bool ok, const QJson
     // Written as it happens, so that a host killed mid-execution leaves evidence of how far it
     // got. The start of an execution is on disk before anything it does (it may inject input).
     if (m_dir && !m_finalized) {
-        if (auto err = m_dir->appendFile(Layout::traceFile(),
-                                         QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n',
+        if (auto err = m_dir->appendFile(Layout::traceFile(), QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n',
                                          m_durableStart && step == QLatin1String("start")))
             qWarning("evidence: %s", qPrintable(*err));
     }
@@ -175,8 +174,7 @@ QByteArray ExecutionRecord::summaryLocked(const QString& outcome, const QString&
     }
     md += QStringLiteral("\n## %1\n\n").arg(EvidenceText::tr("Files"));
     QStringList files = m_artifacts;
-    for (const auto& name :
-         {Layout::traceFile(), Layout::responseFile(), Layout::summaryFile()}) {
+    for (const auto& name : {Layout::traceFile(), Layout::responseFile(), Layout::summaryFile()}) {
         if (!files.contains(name))
             files.append(name);
     }
@@ -213,8 +211,7 @@ std::optional<QString> ExecutionRecord::finalize(const QJsonObject& responseEnve
         return err;
     if (auto err = m_dir->writeFile(Layout::summaryFile(), summaryLocked(outcome, message)))
         return err;
-    for (const auto& name :
-         {Layout::responseFile(), Layout::traceFile(), Layout::summaryFile()}) {
+    for (const auto& name : {Layout::responseFile(), Layout::traceFile(), Layout::summaryFile()}) {
         if (!m_artifacts.contains(name))
             m_artifacts.append(name);
     }

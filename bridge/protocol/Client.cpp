@@ -183,8 +183,8 @@ Client::Reply Client::wait(const QString& key, int timeoutMs)
         }
         if (!isConnected()) {
             m_pending.remove(key);
-            return Reply{{}, TransportError::Closed, QStringLiteral("the host closed the connection without answering"),
-                         0};
+            return Reply{
+                {}, TransportError::Closed, QStringLiteral("the host closed the connection without answering"), 0};
         }
         if (deadline.hasExpired()) {
             // A late answer is kept as an unmatched line.

@@ -51,7 +51,7 @@ public:
     /// null id, an answer to a request written with sendRaw, a line that is not JSON.
     struct Unmatched
     {
-        qint64 line = 0; ///< its number, as in Reply::line
+        qint64 line = 0;  ///< its number, as in Reply::line
         QByteArray bytes; ///< without the '\n'
     };
 

@@ -1,8 +1,8 @@
 #include "bridge/security/ConfirmationGate.h"
 
-#include "bridge/protocol/CanonicalJson.h"
-#include "bridge/Methods.h"
 #include "automation/Operations.h"
+#include "bridge/Methods.h"
+#include "bridge/protocol/CanonicalJson.h"
 
 #include <QJsonArray>
 #include <QLoggingCategory>
@@ -51,8 +51,8 @@ void ConfirmationGate::refuseNotification(const Caller& caller, const QString& m
     if (const auto meta = parseMeta(params, false))
         line.insert(QStringLiteral("requestId"), meta->requestId);
     audit(QStringLiteral("notification_refused"), caller.auditPeer(), line);
-    qCWarning(lcGate).noquote() << "refused" << method << "sent as a notification (no id) by pid"
-                                      << caller.peer.pid << ": a side effect needs an id to report its outcome";
+    qCWarning(lcGate).noquote() << "refused" << method << "sent as a notification (no id) by pid" << caller.peer.pid
+                                << ": a side effect needs an id to report its outcome";
 }
 
 QJsonObject ConfirmationGate::audit(const QString& event, const PeerInfo* peer, QJsonObject fields)
@@ -273,18 +273,19 @@ void ConfirmationGate::issue(const Caller& caller, const Meta& meta, const QJson
             };
             m_executor.inspect<Automation::Operations::SecureLook>(
                 lookMs, look,
-                [self, request, caller, respond, onApproved](const Result<Automation::Operations::SecureLook>& looked) mutable {
-                                   if (!self)
-                                       return;
-                                   // Stopped while looking: nothing is asked any more.
-                                   if (self->m_paused)
-                                       return respond(pausedError());
-                                   if (!looked)
-                                       request.maskText(QStringLiteral("unresolved"));
-                                   else if (looked->secure)
-                                       request.maskText(QStringLiteral("secure_element"));
-                                   self->askApproval(request, caller, respond, std::move(onApproved));
-                               });
+                [self, request, caller, respond,
+                 onApproved](const Result<Automation::Operations::SecureLook>& looked) mutable {
+                    if (!self)
+                        return;
+                    // Stopped while looking: nothing is asked any more.
+                    if (self->m_paused)
+                        return respond(pausedError());
+                    if (!looked)
+                        request.maskText(QStringLiteral("unresolved"));
+                    else if (looked->secure)
+                        request.maskText(QStringLiteral("secure_element"));
+                    self->askApproval(request, caller, respond, std::move(onApproved));
+                });
             return;
         }
         request.maskText(QStringLiteral("unresolved"));
@@ -308,8 +309,7 @@ void ConfirmationGate::resume(const Caller& caller, const Meta& meta, const Resp
                   QJsonObject{{QStringLiteral("via"), QStringLiteral("provider")},
                               {QStringLiteral("decidedBy"), decision.decidedBy},
                               {QStringLiteral("approver"), decision.approver}});
-            qCWarning(lcGate).noquote()
-                << "resumed: side effects are allowed again, approved by" << decision.approver;
+            qCWarning(lcGate).noquote() << "resumed: side effects are allowed again, approved by" << decision.approver;
             Q_EMIT pausedChanged(false);
         }
         respond(QJsonObject{{QStringLiteral("resumed"), true}, {QStringLiteral("paused"), false}});
@@ -317,7 +317,7 @@ void ConfirmationGate::resume(const Caller& caller, const Meta& meta, const Resp
 }
 
 void ConfirmationGate::askApproval(ApprovalRequest request, const Caller& caller, const Respond& respond,
-                             std::function<void(const ApprovalDecision&)> onApproved)
+                                   std::function<void(const ApprovalDecision&)> onApproved)
 {
     request.id = m_nextApprovalId++;
     request.peer = caller.peer;
@@ -430,7 +430,7 @@ QJsonObject ConfirmationGate::stop(const PeerInfo* who, const QString& via)
     for (const quint64 id : pending)
         withdrawApproval(id, QStringLiteral("paused"));
     qCWarning(lcGate).noquote() << "stopped by" << (who ? QStringLiteral("pid %1").arg(who->pid) : via) << ":"
-                                      << aborted << "execution(s) aborted; side effects paused until resumed";
+                                << aborted << "execution(s) aborted; side effects paused until resumed";
     if (!wasPaused)
         Q_EMIT pausedChanged(true);
     return QJsonObject{{QStringLiteral("stopped"), true},

@@ -1,13 +1,13 @@
 #pragma once
 
+#include "bridge/Executor.h"
+#include "bridge/Params.h"
+#include "bridge/protocol/Meta.h"
 #include "bridge/security/AuditLog.h"
-#include "bridge/transport/Caller.h"
 #include "bridge/security/ConfirmTokens.h"
 #include "bridge/security/ConfirmationProvider.h"
-#include "bridge/Executor.h"
-#include "bridge/protocol/Meta.h"
-#include "bridge/Params.h"
 #include "bridge/security/SecuritySettings.h"
+#include "bridge/transport/Caller.h"
 
 #include <QHash>
 #include <QObject>

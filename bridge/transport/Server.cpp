@@ -213,8 +213,7 @@ void Connection::onFirstRequestTimeout()
 }
 
 Server::Server(Dispatcher& dispatcher, ServerOptions options, CallerPolicy callers, QObject* parent)
-    : QObject(parent), m_dispatcher(dispatcher), m_options(std::move(options)),
-      m_callers(std::move(callers))
+    : QObject(parent), m_dispatcher(dispatcher), m_options(std::move(options)), m_callers(std::move(callers))
 {
     m_idleTrim.setSingleShot(true);
     connect(&m_idleTrim, &QTimer::timeout, this, &Server::onIdleTrim);

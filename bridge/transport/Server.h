@@ -1,8 +1,8 @@
 #pragma once
 
-#include "bridge/security/CallerPolicy.h"
 #include "bridge/Dispatcher.h"
 #include "bridge/protocol/LineFramer.h"
+#include "bridge/security/CallerPolicy.h"
 
 #include <QLocalServer>
 #include <QLockFile>
@@ -140,8 +140,8 @@ private:
     QHash<quint64, QPointer<Connection>> m_connections;
     quint64 m_nextId = 1;
     QTimer m_idleTrim;
-    quint64 m_activity = 0;          ///< answers sent
-    quint64 m_activityAtArming = 0;  ///< m_activity when the idle trim's timer was started
+    quint64 m_activity = 0;         ///< answers sent
+    quint64 m_activityAtArming = 0; ///< m_activity when the idle trim's timer was started
 };
 
 } // namespace Bridge

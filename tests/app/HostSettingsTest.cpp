@@ -1,8 +1,8 @@
 // HostSettings (the Settings dialog's store): validation, the QSettings round trip, what reaches the bridge and
 // the backend; and the backend side of the `cmd` mapping.
-#include "bridge/Executor.h"
-#include "FakeBackend.h"
 #include "app/HostSettings.h"
+#include "FakeBackend.h"
+#include "bridge/Executor.h"
 
 #ifdef Q_OS_LINUX
 #include "automation/backends/atspi/AtspiBackend.h"
@@ -196,8 +196,8 @@ TEST(CmdKeyMapping, AtspiBackendConfigure)
     Automation::AtspiBackend backend;
     EXPECT_EQ(backend.cmdKey(), Automation::X11Session::CmdKey::Control);
     EXPECT_EQ(backend.pngCompression(), -1);
-    backend.configure(QJsonObject{{QStringLiteral("cmdKey"), QStringLiteral("super")},
-                                  {QStringLiteral("pngCompression"), 9}});
+    backend.configure(
+        QJsonObject{{QStringLiteral("cmdKey"), QStringLiteral("super")}, {QStringLiteral("pngCompression"), 9}});
     EXPECT_EQ(backend.cmdKey(), Automation::X11Session::CmdKey::Super);
     EXPECT_EQ(backend.pngCompression(), 9);
     backend.configure(QJsonObject{{QStringLiteral("cmdKey"), QStringLiteral("ctrl")}});

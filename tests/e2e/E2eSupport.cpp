@@ -134,8 +134,12 @@ QString DesktopSession::fixtureBinary()
 
 QString evidenceDir(const QJsonObject& response)
 {
-    return response.value(QStringLiteral("result")).toObject().value(QStringLiteral("evidence")).toObject()
-        .value(QStringLiteral("dir")).toString();
+    return response.value(QStringLiteral("result"))
+        .toObject()
+        .value(QStringLiteral("evidence"))
+        .toObject()
+        .value(QStringLiteral("dir"))
+        .toString();
 }
 
 } // namespace Testing

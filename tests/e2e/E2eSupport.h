@@ -1,8 +1,8 @@
 #pragma once
 
-#include "bridge/protocol/Client.h"
 #include "HostProcess.h"
 #include "TestHost.h"
+#include "bridge/protocol/Client.h"
 
 #include <QJsonObject>
 #include <QProcess>

@@ -273,10 +273,10 @@ QJsonObject RealAppSession::approvalForTyping(const QJsonObject& selector, const
         return lines;
     };
     const qsizetype before = approvals().size();
-    const QJsonObject intent{{u"method"_s, u"desktop.typeText"_s},
-                             {u"params"_s, QJsonObject{{u"route"_s, route()},
-                                                      {u"target"_s, QJsonObject{{u"selector"_s, selector}}},
-                                                      {u"text"_s, text}}}};
+    const QJsonObject intent{
+        {u"method"_s, u"desktop.typeText"_s},
+        {u"params"_s,
+         QJsonObject{{u"route"_s, route()}, {u"target"_s, QJsonObject{{u"selector"_s, selector}}}, {u"text"_s, text}}}};
     m_desktop.call(u"desktop.confirm.issue"_s, {{u"intent"_s, intent}}, timeoutMs);
     QDeadlineTimer deadline(5000);
     while (!deadline.hasExpired()) {

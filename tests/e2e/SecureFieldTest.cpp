@@ -96,22 +96,46 @@ protected:
 class SecureQt : public RealAppTest<SecureQt>
 {
 protected:
-    static void SetUpTestSuite()
-    {
-        s_app = startForm(DesktopSession::fixtureBinary(), {u"--password-name"_s, kLabel});
-    }
+    static void SetUpTestSuite() { s_app = startForm(DesktopSession::fixtureBinary(), {u"--password-name"_s, kLabel}); }
 };
 
 } // namespace
 
-TEST_F(SecureGtk3, ConfirmationHidesTextForAPasswordFieldByLookingAtIt) { expectHiddenForThePasswordField(*s_app); }
-TEST_F(SecureGtk3, ConfirmationShowsTextForAnOrdinaryField) { expectShownForAnOrdinaryField(*s_app, u"User"_s); }
-TEST_F(SecureGtk3, TextTypedIntoAPasswordFieldIsNeverKept) { expectTypedButNeverKept(*s_app); }
+TEST_F(SecureGtk3, ConfirmationHidesTextForAPasswordFieldByLookingAtIt)
+{
+    expectHiddenForThePasswordField(*s_app);
+}
+TEST_F(SecureGtk3, ConfirmationShowsTextForAnOrdinaryField)
+{
+    expectShownForAnOrdinaryField(*s_app, u"User"_s);
+}
+TEST_F(SecureGtk3, TextTypedIntoAPasswordFieldIsNeverKept)
+{
+    expectTypedButNeverKept(*s_app);
+}
 
-TEST_F(SecureGtk4, ConfirmationHidesTextForAPasswordFieldByLookingAtIt) { expectHiddenForThePasswordField(*s_app); }
-TEST_F(SecureGtk4, ConfirmationShowsTextForAnOrdinaryField) { expectShownForAnOrdinaryField(*s_app, u"User"_s); }
-TEST_F(SecureGtk4, TextTypedIntoAPasswordFieldIsNeverKept) { expectTypedButNeverKept(*s_app); }
+TEST_F(SecureGtk4, ConfirmationHidesTextForAPasswordFieldByLookingAtIt)
+{
+    expectHiddenForThePasswordField(*s_app);
+}
+TEST_F(SecureGtk4, ConfirmationShowsTextForAnOrdinaryField)
+{
+    expectShownForAnOrdinaryField(*s_app, u"User"_s);
+}
+TEST_F(SecureGtk4, TextTypedIntoAPasswordFieldIsNeverKept)
+{
+    expectTypedButNeverKept(*s_app);
+}
 
-TEST_F(SecureQt, ConfirmationHidesTextForAPasswordFieldByLookingAtIt) { expectHiddenForThePasswordField(*s_app); }
-TEST_F(SecureQt, ConfirmationShowsTextForAnOrdinaryField) { expectShownForAnOrdinaryField(*s_app, u"Message"_s); }
-TEST_F(SecureQt, TextTypedIntoAPasswordFieldIsNeverKept) { expectTypedButNeverKept(*s_app); }
+TEST_F(SecureQt, ConfirmationHidesTextForAPasswordFieldByLookingAtIt)
+{
+    expectHiddenForThePasswordField(*s_app);
+}
+TEST_F(SecureQt, ConfirmationShowsTextForAnOrdinaryField)
+{
+    expectShownForAnOrdinaryField(*s_app, u"Message"_s);
+}
+TEST_F(SecureQt, TextTypedIntoAPasswordFieldIsNeverKept)
+{
+    expectTypedButNeverKept(*s_app);
+}

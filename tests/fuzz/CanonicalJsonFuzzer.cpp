@@ -7,8 +7,8 @@
 //
 // Input: a JSON document (object or array); any bytes for the number check.
 
-#include "bridge/protocol/CanonicalJson.h"
 #include "FuzzCheck.h"
+#include "bridge/protocol/CanonicalJson.h"
 #include "bridge/protocol/JsonRpc.h"
 
 #include <QJsonArray>

@@ -18,8 +18,8 @@
 //      name); Directory::open below the workspace root and a writeFile must agree with a walk
 //   3: two strings split at the first NUL byte, given to WorkspacePolicy::isUnder
 
-#include "bridge/evidence/EvidenceDirectory.h"
 #include "FuzzCheck.h"
+#include "bridge/evidence/EvidenceDirectory.h"
 #include "bridge/protocol/Meta.h"
 
 #include <QDir>
@@ -37,8 +37,8 @@ using Bridge::WorkspacePolicy;
 
 namespace {
 
-QString g_base;   // the scratch directory (a real path)
-QString g_root;   // <base>/ws, the workspace root (a real path)
+QString g_base; // the scratch directory (a real path)
+QString g_root; // <base>/ws, the workspace root (a real path)
 
 void removeScratch()
 {
@@ -188,10 +188,10 @@ void checkRelativePath(const QByteArray& bytes)
 void checkComponents(const uint8_t* data, size_t size)
 {
     static const QStringList names = {
-        QStringLiteral("a"),        QStringLiteral("b"),       QStringLiteral("link-in"), QStringLiteral("link-out"),
-        QStringLiteral("abs-out"),  QStringLiteral("loop"),    QStringLiteral("dangling"), QStringLiteral("file"),
-        QStringLiteral("up"),       QStringLiteral("self"),    QStringLiteral("evil"),    QStringLiteral(".."),
-        QStringLiteral("."),        QStringLiteral(""),        QStringLiteral("n"),       QStringLiteral("x"),
+        QStringLiteral("a"),       QStringLiteral("b"),    QStringLiteral("link-in"),  QStringLiteral("link-out"),
+        QStringLiteral("abs-out"), QStringLiteral("loop"), QStringLiteral("dangling"), QStringLiteral("file"),
+        QStringLiteral("up"),      QStringLiteral("self"), QStringLiteral("evil"),     QStringLiteral(".."),
+        QStringLiteral("."),       QStringLiteral(""),     QStringLiteral("n"),        QStringLiteral("x"),
     };
     // At most 4 components from a fixed list keeps what the fuzzer creates small and bounded.
     QStringList parts;

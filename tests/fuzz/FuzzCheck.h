@@ -39,17 +39,17 @@ inline QByteArray describe(const char* text)
 } // namespace FuzzSupport
 
 /// MDH_FUZZ_CHECK(condition): abort with the condition's text when it does not hold.
-#define MDH_FUZZ_CHECK(condition)                                                                                     \
-    do {                                                                                                              \
-        if (!(condition))                                                                                             \
-            ::FuzzSupport::fail(__FILE__, __LINE__, #condition, {});                                                  \
+#define MDH_FUZZ_CHECK(condition)                                                                                      \
+    do {                                                                                                               \
+        if (!(condition))                                                                                              \
+            ::FuzzSupport::fail(__FILE__, __LINE__, #condition, {});                                                   \
     } while (false)
 
 /// MDH_FUZZ_CHECK_MSG(condition, detail): the same, printing `detail` (QString, QByteArray or C string).
-#define MDH_FUZZ_CHECK_MSG(condition, detail)                                                                         \
-    do {                                                                                                              \
-        if (!(condition))                                                                                             \
-            ::FuzzSupport::fail(__FILE__, __LINE__, #condition, ::FuzzSupport::describe(detail));                    \
+#define MDH_FUZZ_CHECK_MSG(condition, detail)                                                                          \
+    do {                                                                                                               \
+        if (!(condition))                                                                                              \
+            ::FuzzSupport::fail(__FILE__, __LINE__, #condition, ::FuzzSupport::describe(detail));                      \
     } while (false)
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);

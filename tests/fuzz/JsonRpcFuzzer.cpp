@@ -5,8 +5,8 @@
 //
 // Input: the line's bytes.
 
-#include "automation/Error.h"
 #include "FuzzCheck.h"
+#include "automation/Error.h"
 #include "bridge/protocol/JsonRpc.h"
 
 #include <QJsonArray>

@@ -17,8 +17,8 @@ namespace {
 struct Expected
 {
     QList<QByteArray> lines;
-    bool tooLong = false;      ///< the stream ends with a TooLong (and nothing after it counts)
-    QByteArray pending;        ///< the unfinished last line when there is no TooLong
+    bool tooLong = false; ///< the stream ends with a TooLong (and nothing after it counts)
+    QByteArray pending;   ///< the unfinished last line when there is no TooLong
 };
 
 // The framing rules of docs/architecture.md ("One request", step 2), applied to the whole stream.

@@ -6,13 +6,13 @@
 // Input: a JSON request line ({"jsonrpc":"2.0","method":...,"params":{...}}, whose params are
 // used) or a bare params object.
 
-#include "bridge/protocol/CanonicalJson.h"
-#include "automation/Error.h"
 #include "FuzzCheck.h"
-#include "bridge/protocol/JsonRpc.h"
+#include "automation/Error.h"
 #include "automation/Keys.h"
-#include "bridge/protocol/Meta.h"
 #include "bridge/Params.h"
+#include "bridge/protocol/CanonicalJson.h"
+#include "bridge/protocol/JsonRpc.h"
+#include "bridge/protocol/Meta.h"
 
 #include <QJsonArray>
 #include <QUuid>
@@ -25,8 +25,7 @@ using Automation::Result;
 
 namespace {
 
-template <typename T>
-bool accepted(const Result<T>& result)
+template <typename T> bool accepted(const Result<T>& result)
 {
     if (result.ok())
         return true;
@@ -152,7 +151,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         MDH_FUZZ_CHECK(!abort->executionId.isEmpty());
 
     // The building blocks on whatever the members hold, not only on objects.
-    if (const auto route = Params::route(params.value(QLatin1String("route")), QStringLiteral("route")); accepted(route))
+    if (const auto route = Params::route(params.value(QLatin1String("route")), QStringLiteral("route"));
+        accepted(route))
         checkRoute(route.value());
     if (const auto selector = Params::selector(params.value(QLatin1String("selector")), QStringLiteral("selector"));
         accepted(selector))

@@ -8,9 +8,9 @@
 // with a "selector" member.
 
 #include "FuzzCheck.h"
-#include "bridge/protocol/JsonRpc.h"
-#include "bridge/Params.h"
 #include "automation/SelectorEngine.h"
+#include "bridge/Params.h"
+#include "bridge/protocol/JsonRpc.h"
 
 #include <QJsonArray>
 #include <QSet>
@@ -45,7 +45,8 @@ Snapshot makeSnapshot()
     s.pid = 4242;
     s.windowTitle = QStringLiteral("Fixture — Untitled");
     s.nodes = {
-        node(QStringLiteral("AXWindow"), QStringLiteral("frame"), QStringLiteral("Fixture — Untitled"), live | StateActive),
+        node(QStringLiteral("AXWindow"), QStringLiteral("frame"), QStringLiteral("Fixture — Untitled"),
+             live | StateActive),
         node(QStringLiteral("AXButton"), QStringLiteral("push button"), QStringLiteral("Save"), live | StateFocusable),
         node(QStringLiteral("AXButton"), QStringLiteral("push button"), QStringLiteral("Save As…"), live),
         node(QStringLiteral("AXButton"), QStringLiteral("push button"), QStringLiteral("save"), StateVisible),

@@ -2,12 +2,12 @@
 // (trayer), the real permission probe against the session's AT-SPI bus, the confirmation
 // dialog answering confirm.issue over the socket. Each test saves what it shows under
 // gui-screenshots/ in the build tree.
-#include "app/ConfirmationDialog.h"
-#include "bridge/Host.h"
-#include "app/OnboardingWindow.h"
-#include "automation/PlatformBackend.h"
 #include "TestHost.h"
+#include "app/ConfirmationDialog.h"
+#include "app/OnboardingWindow.h"
 #include "app/TrayController.h"
+#include "automation/PlatformBackend.h"
+#include "bridge/Host.h"
 
 #include <QApplication>
 #include <QDBusConnection>
@@ -50,10 +50,11 @@ void screenshot(const QString& name)
 
 bool setAccessibility(bool enabled)
 {
-    QDBusMessage set = QDBusMessage::createMethodCall(QStringLiteral("org.a11y.Bus"), QStringLiteral("/org/a11y/bus"),
-                                                      QStringLiteral("org.freedesktop.DBus.Properties"),
-                                                      QStringLiteral("Set"));
-    set << QStringLiteral("org.a11y.Status") << QStringLiteral("IsEnabled") << QVariant::fromValue(QDBusVariant(enabled));
+    QDBusMessage set =
+        QDBusMessage::createMethodCall(QStringLiteral("org.a11y.Bus"), QStringLiteral("/org/a11y/bus"),
+                                       QStringLiteral("org.freedesktop.DBus.Properties"), QStringLiteral("Set"));
+    set << QStringLiteral("org.a11y.Status") << QStringLiteral("IsEnabled")
+        << QVariant::fromValue(QDBusVariant(enabled));
     return QDBusConnection::sessionBus().call(set, QDBus::Block, 3000).type() == QDBusMessage::ReplyMessage;
 }
 
@@ -65,9 +66,10 @@ public:
     {
         if (QSystemTrayIcon::isSystemTrayAvailable())
             return true;
-        m_process.start(QStringLiteral("trayer"), {QStringLiteral("--edge"), QStringLiteral("top"), QStringLiteral("--align"),
-                                                   QStringLiteral("right"), QStringLiteral("--widthtype"), QStringLiteral("pixel"),
-                                                   QStringLiteral("--width"), QStringLiteral("200")});
+        m_process.start(QStringLiteral("trayer"),
+                        {QStringLiteral("--edge"), QStringLiteral("top"), QStringLiteral("--align"),
+                         QStringLiteral("right"), QStringLiteral("--widthtype"), QStringLiteral("pixel"),
+                         QStringLiteral("--width"), QStringLiteral("200")});
         return QTest::qWaitFor([] { return QSystemTrayIcon::isSystemTrayAvailable(); }, 5000);
     }
     ~TrayHost()
@@ -131,8 +133,8 @@ protected:
 
     static QJsonObject wait(std::future<QJsonObject>& answer, int timeoutMs = 20000)
     {
-        EXPECT_TRUE(QTest::qWaitFor([&] { return answer.wait_for(std::chrono::seconds(0)) == std::future_status::ready; },
-                                    timeoutMs));
+        EXPECT_TRUE(QTest::qWaitFor(
+            [&] { return answer.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }, timeoutMs));
         return answer.valid() && answer.wait_for(std::chrono::seconds(0)) == std::future_status::ready ? answer.get()
                                                                                                        : QJsonObject();
     }
@@ -154,7 +156,8 @@ TEST_F(Gui, TrayIconAppearsAndChangesColourWithAccessibility)
     App::TrayController tray(*m_host);
     tray.start();
     ASSERT_TRUE(tray.usesTray());
-    ASSERT_TRUE(QTest::qWaitFor([&] { return tray.trayIcon()->isVisible() && !tray.trayIcon()->geometry().isEmpty(); }, 5000));
+    ASSERT_TRUE(
+        QTest::qWaitFor([&] { return tray.trayIcon()->isVisible() && !tray.trayIcon()->geometry().isEmpty(); }, 5000));
     EXPECT_EQ(tray.state().level, App::TrayState::Level::Green) << tray.state().tooltip().toStdString();
     screenshot(QStringLiteral("tray-green"));
 
@@ -198,9 +201,9 @@ TEST_F(Gui, OnboardingButtonTurnsAccessibilityOn)
 {
     ASSERT_TRUE(setAccessibility(false));
     startHost();
-    ASSERT_TRUE(QTest::qWaitFor([&] {
-        return m_host->permissions().current().accessibility.state == Automation::PermissionState::Denied;
-    }, 5000));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return m_host->permissions().current().accessibility.state == Automation::PermissionState::Denied; },
+        5000));
     App::TrayController tray(*m_host);
     tray.start(); // something is missing: onboarding opens by itself
     ASSERT_NE(tray.onboarding(), nullptr);
@@ -209,9 +212,9 @@ TEST_F(Gui, OnboardingButtonTurnsAccessibilityOn)
     ASSERT_TRUE(button->isEnabled());
     screenshot(QStringLiteral("onboarding-accessibility-off"));
     QTest::mouseClick(button, Qt::LeftButton);
-    ASSERT_TRUE(QTest::qWaitFor([&] {
-        return m_host->permissions().current().accessibility.state == Automation::PermissionState::Granted;
-    }, 5000));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return m_host->permissions().current().accessibility.state == Automation::PermissionState::Granted; },
+        5000));
     const auto* state = tray.onboarding()->findChild<QLabel*>(QStringLiteral("accessibilityState"));
     ASSERT_TRUE(QTest::qWaitFor([&] { return !button->isEnabled(); }, 3000));
     EXPECT_TRUE(state->text().contains(App::OnboardingWindow::tr("Granted")));
@@ -245,8 +248,9 @@ TEST_F(Gui, DenyEscapeEnterAndExpiryAllDeny)
     QSignalSpy shown(m_dialog.get(), &App::ConfirmationDialog::shown);
     const auto expectDenied = [](const QJsonObject& response) {
         EXPECT_EQ(errorCode(response), QStringLiteral("DESKTOP_CONFIRM_REQUIRED"));
-        EXPECT_EQ(errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
-                  QStringLiteral("denied"));
+        EXPECT_EQ(
+            errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+            QStringLiteral("denied"));
     };
     // Deny.
     auto denied = issue(QStringLiteral("one"));
@@ -328,27 +332,36 @@ TEST_F(Gui, TheHostNeverTargetsItsOwnWindows)
     const qint64 self = ::getpid();
     auto byPid = std::async(std::launch::async, [&] {
         TestClient client(socket);
-        return client.call(QStringLiteral("desktop.click"),
-                           TestClient::withMeta({{QStringLiteral("route"), QJsonObject{{QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), self}}}}},
-                                                 {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}}},
-                                                 {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
-                                                                                                                                  {QStringLiteral("titleEquals"), QStringLiteral("Approve")}}}}}},
-                                                workspace),
-                           20000);
+        return client.call(
+            QStringLiteral("desktop.click"),
+            TestClient::withMeta(
+                {{QStringLiteral("route"),
+                  QJsonObject{{QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), self}}}}},
+                 {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}}},
+                 {QStringLiteral("target"),
+                  QJsonObject{{QStringLiteral("selector"),
+                               QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                                           {QStringLiteral("titleEquals"), QStringLiteral("Approve")}}}}}},
+                workspace),
+            20000);
     });
     const QJsonObject refused = wait(byPid);
     EXPECT_EQ(errorCode(refused), QStringLiteral("DESKTOP_CALLER_FORBIDDEN"));
     // Nor by default: the frontmost window is the host's dialog, and it is never resolved.
     auto byDefault = std::async(std::launch::async, [&] {
         TestClient client(socket);
-        return client.call(QStringLiteral("desktop.find"),
-                           TestClient::withMeta({{QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
-                                                                                          {QStringLiteral("titleEquals"), QStringLiteral("Approve")}}}},
-                                                workspace),
-                           20000);
+        return client.call(
+            QStringLiteral("desktop.find"),
+            TestClient::withMeta(
+                {{QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                                                          {QStringLiteral("titleEquals"), QStringLiteral("Approve")}}}},
+                workspace),
+            20000);
     });
     const QJsonObject found = wait(byDefault);
-    EXPECT_NE(resultOf(found).value(QStringLiteral("routeResolved")).toObject().value(QStringLiteral("pid")).toInteger(), self);
+    EXPECT_NE(
+        resultOf(found).value(QStringLiteral("routeResolved")).toObject().value(QStringLiteral("pid")).toInteger(),
+        self);
     EXPECT_EQ(resultOf(found).value(QStringLiteral("matched")).toInt(0), 0);
     EXPECT_TRUE(m_dialog->currentId().has_value()); // still waiting for a person
     QTest::mouseClick(m_dialog->denyButton(), Qt::LeftButton);

@@ -1,13 +1,13 @@
 // The settings dialog and the tray's confirmation policy menu in the headless
 // desktop: values persist across a restart, bad values are refused where the person looks, the
 // policy switches live from the tray, and the `cmd` mapping reaches the backend.
+#include "TestHost.h"
 #include "app/ConfirmationController.h"
 #include "app/ConfirmationDialog.h"
-#include "bridge/Host.h"
 #include "app/HostSettings.h"
 #include "app/SettingsDialog.h"
-#include "TestHost.h"
 #include "app/TrayController.h"
+#include "bridge/Host.h"
 
 #include <QAction>
 #include <QApplication>
@@ -40,8 +40,7 @@ void screenshotOf(QWidget* widget, const QString& name)
     widget->grab().save(QStringLiteral(MDH_SCREENSHOT_DIR) + QLatin1Char('/') + name + QStringLiteral(".png"));
 }
 
-template <typename T>
-T* child(QWidget* parent, const char* name)
+template <typename T> T* child(QWidget* parent, const char* name)
 {
     T* found = parent->findChild<T*>(QString::fromLatin1(name));
     EXPECT_NE(found, nullptr) << name;
@@ -89,8 +88,9 @@ protected:
         const QString workspace = m_workspace;
         return std::async(std::launch::async, [socket, workspace] {
             TestClient client(socket);
-            const QJsonObject intent{{QStringLiteral("method"), QStringLiteral("desktop.typeText")},
-                                     {QStringLiteral("params"), QJsonObject{{QStringLiteral("text"), QStringLiteral("hi")}}}};
+            const QJsonObject intent{
+                {QStringLiteral("method"), QStringLiteral("desktop.typeText")},
+                {QStringLiteral("params"), QJsonObject{{QStringLiteral("text"), QStringLiteral("hi")}}}};
             return client.call(QStringLiteral("desktop.confirm.issue"),
                                TestClient::withMeta({{QStringLiteral("intent"), intent}}, workspace), 60000);
         });
@@ -98,8 +98,8 @@ protected:
 
     static QJsonObject wait(std::future<QJsonObject>& answer, int timeoutMs = 20000)
     {
-        EXPECT_TRUE(QTest::qWaitFor([&] { return answer.wait_for(std::chrono::seconds(0)) == std::future_status::ready; },
-                                    timeoutMs));
+        EXPECT_TRUE(QTest::qWaitFor(
+            [&] { return answer.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }, timeoutMs));
         return answer.wait_for(std::chrono::seconds(0)) == std::future_status::ready ? answer.get() : QJsonObject();
     }
 
@@ -273,7 +273,9 @@ TEST_F(Settings, SavedSettingsApplyToTheRunningHost)
     QTest::mouseClick(dialog->saveButton(), Qt::LeftButton);
     // The backend gets the cmd mapping (on the worker thread) ...
     EXPECT_TRUE(QTest::qWaitFor(
-        [&] { return m_desktop->backendSettings().value(QStringLiteral("cmdKey")).toString() == QLatin1String("super"); },
+        [&] {
+            return m_desktop->backendSettings().value(QStringLiteral("cmdKey")).toString() == QLatin1String("super");
+        },
         5000));
     EXPECT_EQ(m_desktop->backendSettings().value(QStringLiteral("pngCompression")).toInt(), 1);
     // ... and the bridge the rest, without a restart.

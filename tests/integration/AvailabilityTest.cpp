@@ -3,8 +3,8 @@
 // connection, and a connection that never speaks is closed while one that spoke is kept.
 // Each test runs the real host binary.
 #include "HostProcess.h"
-#include "bridge/protocol/Meta.h"
 #include "TestHost.h"
+#include "bridge/protocol/Meta.h"
 
 #include <QDir>
 #include <QElapsedTimer>

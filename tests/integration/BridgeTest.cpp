@@ -1,7 +1,7 @@
 // The bridge over a real QLocalSocket with the fake backend: concurrency, the executor's
 // deadlines and aborts, framing limits, envelopes, evidence, and every method's happy path.
-#include "bridge/protocol/Meta.h"
 #include "TestHost.h"
+#include "bridge/protocol/Meta.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -59,8 +59,12 @@ TEST_F(Cli, HealthHumanAndJson)
     EXPECT_EQ(json.exitCode, 0);
     const QJsonObject response = QJsonDocument::fromJson(json.out.toUtf8()).object();
     EXPECT_EQ(response.value(QStringLiteral("jsonrpc")).toString(), QStringLiteral("2.0"));
-    EXPECT_EQ(response.value(QStringLiteral("result")).toObject().value(QStringLiteral("bridge")).toObject()
-                  .value(QStringLiteral("schemaVersion")).toInt(),
+    EXPECT_EQ(response.value(QStringLiteral("result"))
+                  .toObject()
+                  .value(QStringLiteral("bridge"))
+                  .toObject()
+                  .value(QStringLiteral("schemaVersion"))
+                  .toInt(),
               1);
     EXPECT_TRUE(json.err.isEmpty());
 }
@@ -77,7 +81,8 @@ TEST_F(Cli, DoctorListsChecksAndExitsByHealth)
     EXPECT_TRUE(human.out.contains(QStringLiteral("workspace_root")));
     const auto json = ctl({QStringLiteral("doctor"), QStringLiteral("--json")});
     EXPECT_EQ(json.exitCode, 5);
-    const QJsonObject result = QJsonDocument::fromJson(json.out.toUtf8()).object().value(QStringLiteral("result")).toObject();
+    const QJsonObject result =
+        QJsonDocument::fromJson(json.out.toUtf8()).object().value(QStringLiteral("result")).toObject();
     EXPECT_FALSE(result.value(QStringLiteral("checks")).toArray().isEmpty());
     EXPECT_FALSE(result.value(QStringLiteral("healthy")).toBool());
 }
@@ -110,15 +115,21 @@ TEST_F(Cli, HostErrorsExitOneWithTheCodeOnStderr)
     EXPECT_EQ(unknown.exitCode, 1);
     EXPECT_TRUE(unknown.err.contains(QStringLiteral("DESKTOP_INVALID_REQUEST")));
     EXPECT_TRUE(unknown.err.contains(QStringLiteral("-32601")));
-    const auto forbidden = ctl({QStringLiteral("--workspace"), QStringLiteral("/"), QStringLiteral("call"),
-                                QStringLiteral("desktop.find"), QStringLiteral(R"({"selector":{"byRole":"AXButton"}})")});
+    const auto forbidden =
+        ctl({QStringLiteral("--workspace"), QStringLiteral("/"), QStringLiteral("call"), QStringLiteral("desktop.find"),
+             QStringLiteral(R"({"selector":{"byRole":"AXButton"}})")});
     EXPECT_EQ(forbidden.exitCode, 1);
     EXPECT_TRUE(forbidden.err.contains(QStringLiteral("DESKTOP_WORKSPACE_FORBIDDEN")));
-    const auto abort = ctl({QStringLiteral("--json"), QStringLiteral("call"), QStringLiteral("desktop.abort"),
-                            QStringLiteral(R"({"executionId":"%1"})").arg(QUuid::createUuid().toString(QUuid::WithoutBraces))});
+    const auto abort =
+        ctl({QStringLiteral("--json"), QStringLiteral("call"), QStringLiteral("desktop.abort"),
+             QStringLiteral(R"({"executionId":"%1"})").arg(QUuid::createUuid().toString(QUuid::WithoutBraces))});
     EXPECT_EQ(abort.exitCode, 1);
-    EXPECT_EQ(QJsonDocument::fromJson(abort.out.toUtf8()).object().value(QStringLiteral("error")).toObject()
-                  .value(QStringLiteral("code")).toString(),
+    EXPECT_EQ(QJsonDocument::fromJson(abort.out.toUtf8())
+                  .object()
+                  .value(QStringLiteral("error"))
+                  .toObject()
+                  .value(QStringLiteral("code"))
+                  .toString(),
               QStringLiteral("DESKTOP_INVALID_REQUEST"));
 }
 
@@ -126,14 +137,16 @@ TEST_F(Cli, NoHostRunningExitsThree)
 {
     QTemporaryDir dir;
     const QString missing = dir.path() + QStringLiteral("/none.sock");
-    const auto human = runCommand(QStringLiteral(MDH_CTL_BINARY), {QStringLiteral("--socket"), missing, QStringLiteral("health")});
+    const auto human =
+        runCommand(QStringLiteral(MDH_CTL_BINARY), {QStringLiteral("--socket"), missing, QStringLiteral("health")});
     EXPECT_EQ(human.exitCode, 3);
     EXPECT_TRUE(human.err.contains(QStringLiteral("DESKTOP_HOST_NOT_RUNNING")));
     EXPECT_TRUE(human.out.isEmpty());
-    const auto json = runCommand(QStringLiteral(MDH_CTL_BINARY),
-                                 {QStringLiteral("--socket"), missing, QStringLiteral("--json"), QStringLiteral("doctor")});
+    const auto json = runCommand(QStringLiteral(MDH_CTL_BINARY), {QStringLiteral("--socket"), missing,
+                                                                  QStringLiteral("--json"), QStringLiteral("doctor")});
     EXPECT_EQ(json.exitCode, 3);
-    const QJsonObject error = QJsonDocument::fromJson(json.out.toUtf8()).object().value(QStringLiteral("error")).toObject();
+    const QJsonObject error =
+        QJsonDocument::fromJson(json.out.toUtf8()).object().value(QStringLiteral("error")).toObject();
     EXPECT_EQ(error.value(QStringLiteral("code")).toString(), QStringLiteral("DESKTOP_HOST_NOT_RUNNING"));
     EXPECT_TRUE(error.value(QStringLiteral("retryable")).toBool());
 }

@@ -1,10 +1,10 @@
 // Confirmation over a real socket (issue 4 §1-3, §6): desktop.confirm.issue per contract 5.10,
 // every refusal reason, tokens across processes and connections, the approval policies and the
 // audit lines each of them leaves.
-#include "bridge/protocol/CanonicalJson.h"
 #include "HostProcess.h"
-#include "bridge/protocol/Meta.h"
 #include "TestHost.h"
+#include "bridge/protocol/CanonicalJson.h"
+#include "bridge/protocol/Meta.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -646,9 +646,10 @@ QJsonObject typeIntoSelector(const QJsonObject& selector, const QString& text)
 
 TEST(Confirmation, DialogHidesTextForASecureElementFoundByLookingAtIt)
 {
-    const auto asked = askedFor(typeIntoSelector(
-        QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTextField")}, {QStringLiteral("titleEquals"), QStringLiteral("Kennwort")}},
-        QStringLiteral("hunter2")));
+    const auto asked =
+        askedFor(typeIntoSelector(QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTextField")},
+                                              {QStringLiteral("titleEquals"), QStringLiteral("Kennwort")}},
+                                  QStringLiteral("hunter2")));
     ASSERT_TRUE(asked.textPreview.has_value());
     EXPECT_TRUE(asked.textMasked);
     EXPECT_EQ(asked.textMaskReason, QStringLiteral("secure_element"));
@@ -665,8 +666,8 @@ TEST(Confirmation, DialogShowsShortTextForAnOrdinaryField)
 
 TEST(Confirmation, DialogHidesTextWhenTheTargetCannotBeFound)
 {
-    const auto asked = askedFor(typeIntoSelector(QJsonObject{{QStringLiteral("titleEquals"), QStringLiteral("Nowhere")}},
-                                                 QStringLiteral("hello")));
+    const auto asked = askedFor(typeIntoSelector(
+        QJsonObject{{QStringLiteral("titleEquals"), QStringLiteral("Nowhere")}}, QStringLiteral("hello")));
     EXPECT_TRUE(asked.textMasked);
     EXPECT_EQ(asked.textMaskReason, QStringLiteral("unresolved"));
 }
@@ -701,15 +702,14 @@ TEST(Confirmation, AStopWhileLookingAtTheTargetAsksNobody)
     host.desktop().setDelay(QStringLiteral("snapshot"), FakeDesktop::Delay{1500, false});
     TestClient client(host.socketPath());
     TestClient stopper(host.socketPath());
-    client.send(TestClient::request(QStringLiteral("desktop.confirm.issue"),
-                                    issueParams(host, QStringLiteral("desktop.typeText"),
-                                                typeInto(QStringLiteral("hello"))),
-                                    7));
+    client.send(TestClient::request(
+        QStringLiteral("desktop.confirm.issue"),
+        issueParams(host, QStringLiteral("desktop.typeText"), typeInto(QStringLiteral("hello"))), 7));
     QThread::msleep(200);
-    const QJsonObject stopped = stopper.call(
-        QStringLiteral("desktop.stop"),
-        QJsonObject{{QStringLiteral("meta"), QJsonObject{{QStringLiteral("schemaVersion"), 1},
-                                                         {QStringLiteral("requestId"), newRequestId()}}}});
+    const QJsonObject stopped =
+        stopper.call(QStringLiteral("desktop.stop"),
+                     QJsonObject{{QStringLiteral("meta"), QJsonObject{{QStringLiteral("schemaVersion"), 1},
+                                                                      {QStringLiteral("requestId"), newRequestId()}}}});
     ASSERT_FALSE(resultOf(stopped).isEmpty()) << dump(stopped);
     const auto answer = client.readObject(5000);
     ASSERT_TRUE(answer.has_value());
@@ -728,24 +728,21 @@ TEST(Confirmation, TextTypedIntoASecureElementIsNotKeptEvenWhenTheUserKeepsTyped
         return resultOf(response).value(QStringLiteral("evidence")).toObject().value(QStringLiteral("dir")).toString();
     };
     // Kept for an ordinary field, as the user chose...
-    const QJsonObject ordinary = client.call(QStringLiteral("desktop.typeText"),
-                                             [&] {
-                                                 const QString id = newRequestId();
-                                                 return confirmed(host, typeInto(QStringLiteral("plain-words")),
-                                                                  QJsonObject{{QStringLiteral("phrase"),
-                                                                               QString(QStringLiteral("CONFIRM:") + id)}},
-                                                                  id);
-                                             }());
+    const QJsonObject ordinary = client.call(QStringLiteral("desktop.typeText"), [&] {
+        const QString id = newRequestId();
+        return confirmed(host, typeInto(QStringLiteral("plain-words")),
+                         QJsonObject{{QStringLiteral("phrase"), QString(QStringLiteral("CONFIRM:") + id)}}, id);
+    }());
     ASSERT_FALSE(dirOf(ordinary).isEmpty()) << dump(ordinary);
     EXPECT_TRUE(readFile(dirOf(ordinary) + QStringLiteral("request.json")).contains("plain-words"));
     // ...never for a secure one.
     const QString id = newRequestId();
-    const QJsonObject secret = client.call(
-        QStringLiteral("desktop.typeText"),
-        confirmed(host,
-                  typeIntoSelector(QJsonObject{{QStringLiteral("titleEquals"), QStringLiteral("Kennwort")}},
-                                   QStringLiteral("hunter2")),
-                  QJsonObject{{QStringLiteral("phrase"), QString(QStringLiteral("CONFIRM:") + id)}}, id));
+    const QJsonObject secret =
+        client.call(QStringLiteral("desktop.typeText"),
+                    confirmed(host,
+                              typeIntoSelector(QJsonObject{{QStringLiteral("titleEquals"), QStringLiteral("Kennwort")}},
+                                               QStringLiteral("hunter2")),
+                              QJsonObject{{QStringLiteral("phrase"), QString(QStringLiteral("CONFIRM:") + id)}}, id));
     ASSERT_FALSE(dirOf(secret).isEmpty()) << dump(secret);
     const QByteArray request = readFile(dirOf(secret) + QStringLiteral("request.json"));
     EXPECT_FALSE(request.contains("hunter2")) << request.constData();

@@ -19,7 +19,8 @@ namespace {
 
 CommandResult ctl(const HostProcess& host, const QStringList& args)
 {
-    return runCommand(QStringLiteral(MDH_CTL_BINARY), QStringList{QStringLiteral("--socket"), host.socketPath()} + args);
+    return runCommand(QStringLiteral(MDH_CTL_BINARY),
+                      QStringList{QStringLiteral("--socket"), host.socketPath()} + args);
 }
 
 } // namespace
@@ -29,7 +30,9 @@ TEST(HostProcess, ServesAndRemovesItsSocketOnSigterm)
     HostProcess host;
     ASSERT_TRUE(host.start()) << host.output().toStdString();
     EXPECT_TRUE(host.output().contains(host.socketPath()));
-    struct stat st{};
+    struct stat st
+    {
+    };
     ASSERT_EQ(::stat(QFile::encodeName(host.socketPath()).constData(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0600u);
     ASSERT_EQ(::stat(QFile::encodeName(QFileInfo(host.socketPath()).absolutePath()).constData(), &st), 0);

@@ -1,7 +1,7 @@
 // Emergency stop and resume over a real socket (issue 4 §5): what is aborted, how fast input
 // stops, what a paused host refuses, who may resume it, and the audit and evidence lines.
-#include "bridge/protocol/Meta.h"
 #include "TestHost.h"
+#include "bridge/protocol/Meta.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -34,7 +34,8 @@ HostProcess::HostProcess(QString socketPath, QStringList extraArgs, QProcessEnvi
     }
     m_process.setProcessEnvironment(m_env);
     m_process.setProgram(QStringLiteral(MDH_HOST_BINARY));
-    m_process.setArguments(QStringList{QStringLiteral("--headless"), QStringLiteral("--socket"), m_socketPath} + m_args);
+    m_process.setArguments(QStringList{QStringLiteral("--headless"), QStringLiteral("--socket"), m_socketPath} +
+                           m_args);
 }
 
 HostProcess::~HostProcess()
@@ -126,8 +127,8 @@ OtherUserSandbox::OtherUserSandbox() : m_dir(QStringLiteral("/tmp/mdh-uid-XXXXXX
     QDir(m_dir.path()).mkpath(QStringLiteral("run"));
     ::chmod(QFile::encodeName(m_dir.path() + QStringLiteral("/run")).constData(), 0755);
     m_ctl = m_dir.path() + QStringLiteral("/msgcode-desktopctl");
-    m_valid = QFile::copy(QStringLiteral(MDH_CTL_BINARY), m_ctl) &&
-              ::chmod(QFile::encodeName(m_ctl).constData(), 0755) == 0;
+    m_valid =
+        QFile::copy(QStringLiteral(MDH_CTL_BINARY), m_ctl) && ::chmod(QFile::encodeName(m_ctl).constData(), 0755) == 0;
 }
 
 CommandResult OtherUserSandbox::ctlAsNobody(const QStringList& args) const

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "bridge/protocol/Client.h"
 #include "FakeBackend.h"
 #include "bridge/Host.h"
+#include "bridge/protocol/Client.h"
 
 #include <QJsonObject>
 #include <QLocalSocket>

@@ -1,8 +1,8 @@
 // CallerPolicy: same uid, and the executable allowlist resolved with realpath
 // (docs/architecture.md, "Who may connect").
 #include "bridge/security/CallerPolicy.h"
-#include "bridge/protocol/Meta.h"
 #include "UnitTestSupport.h"
+#include "bridge/protocol/Meta.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -2,10 +2,10 @@
 // across reads, two answers in one read, answers nobody waits for, notifications, batches, the
 // line cap, a server that closes mid-answer; and the meta it fills in.
 #include "bridge/protocol/Client.h"
+#include "UnitTestSupport.h"
 #include "bridge/protocol/JsonRpc.h"
 #include "bridge/protocol/LineFramer.h"
 #include "bridge/protocol/Meta.h"
-#include "UnitTestSupport.h"
 
 #include <QJsonDocument>
 #include <QLocalServer>
@@ -142,8 +142,8 @@ TEST(Client, TwoAnswersInOneRead)
     CannedServer server([ids](QLocalSocket& socket, const QJsonValue& message) {
         ids->append(idOf(message));
         if (ids->size() == 2) // both at once, the second request's answer first
-            writeNow(socket, answer(ids->at(1), {{QStringLiteral("n"), 2}}) +
-                                 answer(ids->at(0), {{QStringLiteral("n"), 1}}));
+            writeNow(socket,
+                     answer(ids->at(1), {{QStringLiteral("n"), 2}}) + answer(ids->at(0), {{QStringLiteral("n"), 1}}));
     });
     Client client;
     ASSERT_TRUE(client.connectToServer(server.path()));
@@ -157,8 +157,13 @@ TEST(Client, TwoAnswersInOneRead)
     ASSERT_EQ(answered.size(), 2);
     EXPECT_EQ(answered.at(0).at(0).value<QJsonValue>(), second);
     EXPECT_EQ(answered.at(1).at(0).value<QJsonValue>(), first);
-    EXPECT_EQ(answered.at(1).at(1).value<QJsonObject>().value(QStringLiteral("result")).toObject().value(
-                  QStringLiteral("n")).toInt(),
+    EXPECT_EQ(answered.at(1)
+                  .at(1)
+                  .value<QJsonObject>()
+                  .value(QStringLiteral("result"))
+                  .toObject()
+                  .value(QStringLiteral("n"))
+                  .toInt(),
               1);
     EXPECT_EQ(client.pendingCount(), 0);
 }
@@ -332,14 +337,13 @@ TEST(Client, FillsInMetaAndKeepsWhatTheCallerGave)
     EXPECT_EQ(meta->workspacePath, QStringLiteral("/ws"));
     EXPECT_EQ(meta->timeoutMs, 1234);
 
-    const QJsonObject second =
-        client
-            .call(QStringLiteral("desktop.find"),
-                  {{QStringLiteral("meta"), QJsonObject{{QStringLiteral("timeoutMs"), 99}}},
-                   {QStringLiteral("selector"), QJsonObject{}}},
-                  5000)
-            .response.value(QStringLiteral("result"))
-            .toObject();
+    const QJsonObject second = client
+                                   .call(QStringLiteral("desktop.find"),
+                                         {{QStringLiteral("meta"), QJsonObject{{QStringLiteral("timeoutMs"), 99}}},
+                                          {QStringLiteral("selector"), QJsonObject{}}},
+                                         5000)
+                                   .response.value(QStringLiteral("result"))
+                                   .toObject();
     const auto given = Bridge::parseMeta(second, true);
     ASSERT_TRUE(given.ok()) << given.error().message.toStdString();
     EXPECT_EQ(given->timeoutMs, 99);

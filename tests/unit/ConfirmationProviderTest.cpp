@@ -210,15 +210,16 @@ INSTANTIATE_TEST_SUITE_P(
         PreviewRow{"Long", R"({"text":"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"})", true, "long"},
         PreviewRow{"SecureRole", R"({"text":"hunter2","target":{"selector":{"byRole":"AXSecureTextField"}}})", true,
                    "secure_role"},
-        PreviewRow{"NativePasswordRole", R"({"text":"hunter2","target":{"selector":{"byRole":"password text"}}})",
-                   true, "secure_role"},
+        PreviewRow{"NativePasswordRole", R"({"text":"hunter2","target":{"selector":{"byRole":"password text"}}})", true,
+                   "secure_role"},
         PreviewRow{"PasswordTitle", R"({"text":"xyzzy1","target":{"selector":{"titleContains":"Password"}}})", true,
                    "secret_words"},
         PreviewRow{"ChinesePassword", R"({"text":"xyzzy1","target":{"selector":{"titleEquals":"密码"}}})", true,
                    "secret_words"},
-        PreviewRow{"PinInFingerprint",
-                   R"({"text":"xyzzy1","target":{"elementRef":{"elementId":"e:1","fingerprint":"AXTextField|PIN|x=1,y=2,w=3,h=4"}}})",
-                   true, "secret_words"},
+        PreviewRow{
+            "PinInFingerprint",
+            R"({"text":"xyzzy1","target":{"elementRef":{"elementId":"e:1","fingerprint":"AXTextField|PIN|x=1,y=2,w=3,h=4"}}})",
+            true, "secret_words"},
         // Fingerprints name AXTextField for secure fields too: only looking at the element can
         // tell (the dispatcher does, before the dialog opens).
         PreviewRow{

@@ -23,7 +23,8 @@ TEST(DocumentOrder, BreadthFirstBecomesPreOrder)
     QStringList titles;
     for (const auto& node : snapshot.nodes)
         titles.append(node.title);
-    EXPECT_EQ(titles, (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("d"), QStringLiteral("c")}));
+    EXPECT_EQ(titles,
+              (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("d"), QStringLiteral("c")}));
     EXPECT_EQ(snapshot.nodes[0].children, (QList<int>{1, 3}));
     EXPECT_EQ(snapshot.nodes[1].children, (QList<int>{2}));
     EXPECT_EQ(snapshot.nodes[2].parent, 1);

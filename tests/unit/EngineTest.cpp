@@ -1,8 +1,8 @@
 // The typed engine, called in process the way the host's own windows (inspector, evidence
 // browser) call it: no socket, no JSON-RPC envelope, no workspace, nothing written.
-#include "bridge/Executor.h"
 #include "FakeBackend.h"
 #include "automation/Operations.h"
+#include "bridge/Executor.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -53,7 +53,11 @@ public:
 class EngineTest : public ::testing::Test
 {
 protected:
-    JobContext context(Trace& trace) { return JobContext{backend, CallContext(QDeadlineTimer(10000), std::make_shared<CancelToken>()), trace, elements}; }
+    JobContext context(Trace& trace)
+    {
+        return JobContext{backend, CallContext(QDeadlineTimer(10000), std::make_shared<CancelToken>()), trace,
+                          elements};
+    }
 
     std::shared_ptr<FakeDesktop> desktop = std::make_shared<FakeDesktop>();
     FakeBackend backend{desktop};
@@ -64,7 +68,8 @@ TEST_F(EngineTest, FindRanksTheMatchesAndGivesThemElementIds)
 {
     NullTrace trace;
     auto ctx = context(trace);
-    const auto found = Operations::find(ctx, {Route{}, byRoleAndTitle(QStringLiteral("AXButton"), QStringLiteral("Send")), {}});
+    const auto found =
+        Operations::find(ctx, {Route{}, byRoleAndTitle(QStringLiteral("AXButton"), QStringLiteral("Send")), {}});
     ASSERT_TRUE(found.ok()) << found.error().message.toStdString();
     ASSERT_EQ(found->candidates.size(), 1);
     const Node& send = found->snapshot.nodes.at(found->candidates.first().nodeIndex);
@@ -79,7 +84,8 @@ TEST_F(EngineTest, ClickPressesTheElementAnElementRefNames)
 {
     NullTrace trace;
     auto ctx = context(trace);
-    const auto found = Operations::find(ctx, {Route{}, byRoleAndTitle(QStringLiteral("AXButton"), QStringLiteral("Send")), {}});
+    const auto found =
+        Operations::find(ctx, {Route{}, byRoleAndTitle(QStringLiteral("AXButton"), QStringLiteral("Send")), {}});
     ASSERT_TRUE(found.ok());
     const Node& send = found->snapshot.nodes.at(found->candidates.first().nodeIndex);
 
@@ -103,8 +109,8 @@ TEST_F(EngineTest, EveryStepAndTheMaterialOfEveryDecisionGoToTheTrace)
     ASSERT_TRUE(clicked.ok()) << clicked.error().message.toStdString();
     EXPECT_EQ(clicked->target.via, QStringLiteral("selector"));
     EXPECT_EQ(trace.steps, (QStringList{QStringLiteral("route.resolve:ok"), QStringLiteral("snapshot:ok"),
-                                        QStringLiteral("select:ok"),
-                                        QStringLiteral("target.selector:ok"), QStringLiteral("click.press:ok")}));
+                                        QStringLiteral("select:ok"), QStringLiteral("target.selector:ok"),
+                                        QStringLiteral("click.press:ok")}));
     EXPECT_EQ(trace.trees.size(), 1);
     EXPECT_EQ(trace.candidateCounts, QList<int>{1});
 }

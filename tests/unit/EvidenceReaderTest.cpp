@@ -1,11 +1,11 @@
 // Evidence::EvidenceReader: executions written by ExecutionRecord listed and loaded back, an
 // interrupted one, and evidence that is malformed, partial or planted (docs/architecture.md,
 // "Evidence: the read side").
-#include "bridge/evidence/EvidenceLayout.h"
 #include "bridge/evidence/EvidenceReader.h"
-#include "bridge/evidence/ExecutionRecord.h"
-#include "automation/SelectorEngine.h"
 #include "UnitTestSupport.h"
+#include "automation/SelectorEngine.h"
+#include "bridge/evidence/EvidenceLayout.h"
+#include "bridge/evidence/ExecutionRecord.h"
 
 #include <QDir>
 #include <QFile>
@@ -112,13 +112,15 @@ protected:
         const QJsonObject response =
             outcome == QLatin1String("ok")
                 ? jsonObject(R"({"jsonrpc":"2.0","id":"r1","result":{"matched":1}})")
-                : QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                              {QStringLiteral("id"), QStringLiteral("r1")},
-                              {QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), outcome},
-                                                                    {QStringLiteral("message"), QStringLiteral("no")}}}};
-        EXPECT_FALSE(record->finalize(response, outcome,
-                                      outcome == QLatin1String("ok") ? QString() : QStringLiteral("it failed"))
-                         .has_value());
+                : QJsonObject{
+                      {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                      {QStringLiteral("id"), QStringLiteral("r1")},
+                      {QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), outcome},
+                                                            {QStringLiteral("message"), QStringLiteral("no")}}}};
+        EXPECT_FALSE(
+            record
+                ->finalize(response, outcome, outcome == QLatin1String("ok") ? QString() : QStringLiteral("it failed"))
+                .has_value());
         return record;
     }
 
@@ -195,10 +197,9 @@ TEST_F(EvidenceReaderTest, LoadsEveryFileOfAnExecution)
     EXPECT_EQ(execution.trace.at(1).ms, 12);
     EXPECT_EQ(execution.trace.at(1).details, jsonObject(R"({"nodes":4})"));
     EXPECT_EQ(execution.trace.at(2).details, jsonObject(R"({"outcome":"ok"})"));
-    EXPECT_EQ(execution.artifacts,
-              (QStringList{Layout::axTreeFile(), Layout::envFile(), Layout::observeScreenshot(), Layout::requestFile(),
-                           Layout::responseFile(), Layout::candidatesFile(), Layout::summaryFile(),
-                           Layout::traceFile()}));
+    EXPECT_EQ(execution.artifacts, (QStringList{Layout::axTreeFile(), Layout::envFile(), Layout::observeScreenshot(),
+                                                Layout::requestFile(), Layout::responseFile(), Layout::candidatesFile(),
+                                                Layout::summaryFile(), Layout::traceFile()}));
 
     // The recorded tree answers a selector as the live one did.
     ASSERT_TRUE(execution.snapshot.has_value());
@@ -248,7 +249,7 @@ TEST_F(EvidenceReaderTest, AnExecutionTheHostDiedInIsMarkedInterrupted)
     EXPECT_TRUE(info.outcome.isEmpty());
     EXPECT_EQ(info.durationMs, -1);
     EXPECT_EQ(info.method, QStringLiteral("desktop.click")); // from request.json: the summary says only "Interrupted"
-    ASSERT_TRUE(info.receivedAt.isValid()); // from the trace: its first step's time less sinceStartMs
+    ASSERT_TRUE(info.receivedAt.isValid());                  // from the trace: its first step's time less sinceStartMs
     EXPECT_GE(info.receivedAt, before.addMSecs(-5));
     EXPECT_LE(info.receivedAt, after.addMSecs(5));
 
@@ -294,8 +295,8 @@ TEST_F(EvidenceReaderTest, PartialAndMalformedFilesAreProblemsNotFailures)
     for (const auto& problem : loaded->problems)
         files.append(problem.file);
     files.sort();
-    EXPECT_EQ(files, (QStringList{Layout::axTreeFile(), Layout::requestFile(), Layout::traceFile(),
-                                  Layout::traceFile()}));
+    EXPECT_EQ(files,
+              (QStringList{Layout::axTreeFile(), Layout::requestFile(), Layout::traceFile(), Layout::traceFile()}));
 
     const auto tree = reader.snapshot(loaded->info);
     ASSERT_FALSE(tree.ok());
@@ -386,8 +387,9 @@ TEST_F(EvidenceReaderTest, SymlinksAreNeverFollowed)
     for (const auto& entry : listing->skipped)
         skipped.append(entry.relativePath + QStringLiteral(" ") + entry.reason);
     skipped.sort();
-    EXPECT_EQ(skipped, (QStringList{QStringLiteral("artifacts/desktop/2026-02-08 symlink"),
-                                    QStringLiteral("artifacts/desktop/2026-02-09/") + kClick + QStringLiteral(" symlink")}));
+    EXPECT_EQ(skipped,
+              (QStringList{QStringLiteral("artifacts/desktop/2026-02-08 symlink"),
+                           QStringLiteral("artifacts/desktop/2026-02-09/") + kClick + QStringLiteral(" symlink")}));
 
     const auto linked = reader.load(kClick);
     ASSERT_FALSE(linked.ok());

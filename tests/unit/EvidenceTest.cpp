@@ -1,8 +1,9 @@
-// Evidence::Directory and Evidence::ExecutionRecord: evidence on disk (docs/protocol.md §2, docs/architecture.md "Evidence").
+// Evidence::Directory and Evidence::ExecutionRecord: evidence on disk (docs/protocol.md §2, docs/architecture.md
+// "Evidence").
+#include "UnitTestSupport.h"
 #include "bridge/evidence/EvidenceDirectory.h"
 #include "bridge/evidence/EvidenceLayout.h"
 #include "bridge/evidence/ExecutionRecord.h"
-#include "UnitTestSupport.h"
 
 #include <QDir>
 #include <QFile>
@@ -651,9 +652,8 @@ TEST_F(ExecutionRecordTest, FinalizeWritesResponseTraceAndSummary)
     EXPECT_TRUE(summary.contains(QStringLiteral("| resolveRoute | 12 | yes |"))) << summary.toStdString();
     EXPECT_TRUE(summary.contains(QStringLiteral("| answer | 0 | yes |"))) << summary.toStdString();
 
-    EXPECT_EQ(record->artifacts(),
-              (QStringList{Layout::requestFile(), Layout::envFile(), Layout::candidatesFile(), Layout::responseFile(),
-                           Layout::traceFile(), Layout::summaryFile()}));
+    EXPECT_EQ(record->artifacts(), (QStringList{Layout::requestFile(), Layout::envFile(), Layout::candidatesFile(),
+                                                Layout::responseFile(), Layout::traceFile(), Layout::summaryFile()}));
     EXPECT_EQ(tree(record->dirPath()),
               (QStringList{Layout::envFile(), Layout::requestFile(), Layout::responseFile(), Layout::selectorsFolder(),
                            Layout::candidatesFile(), Layout::summaryFile(), Layout::traceFile()}));
@@ -667,9 +667,8 @@ TEST_F(ExecutionRecordTest, FinalizeWithErrorWithoutOpen)
     ASSERT_FALSE(record->finalize(response, QStringLiteral("DESKTOP_TIMEOUT"), QStringLiteral("timed out after 5 ms"))
                      .has_value());
     // finalize opens the record itself, so request.json and env.json are there too.
-    EXPECT_EQ(tree(record->dirPath()),
-              (QStringList{Layout::envFile(), Layout::requestFile(), Layout::responseFile(),
-                           Layout::summaryFile(), Layout::traceFile()}));
+    EXPECT_EQ(tree(record->dirPath()), (QStringList{Layout::envFile(), Layout::requestFile(), Layout::responseFile(),
+                                                    Layout::summaryFile(), Layout::traceFile()}));
     const QList<QJsonObject> lines = traceLines(record->dirPath() + Layout::traceFile());
     ASSERT_EQ(lines.size(), 1);
     EXPECT_EQ(lines.at(0).value(QStringLiteral("step")), QJsonValue(QStringLiteral("answer")));

@@ -94,7 +94,9 @@ INSTANTIATE_TEST_SUITE_P(Rows, DecodeInvalidJson,
 // character (found by the CanonicalJson fuzz target).
 TEST(JsonRpcDecode, ARawZeroWidthNoBreakSpaceStartingAStringIsKept)
 {
-    const QByteArray line = QByteArrayLiteral("{\"text\":\"\xEF\xBB\xBF" "abc\",\"mid\":\"a\xEF\xBB\xBF" "b\"}");
+    const QByteArray line = QByteArrayLiteral("{\"text\":\"\xEF\xBB\xBF"
+                                              "abc\",\"mid\":\"a\xEF\xBB\xBF"
+                                              "b\"}");
     const auto decoded = decode(line);
     ASSERT_TRUE(decoded.ok());
     const QJsonObject object = decoded.value().toObject();

@@ -1,9 +1,9 @@
 // Snapshot, Selector and Route read back from the JSON they write: ax.json loads into a snapshot
 // the selector engine treats exactly as the one that was written (docs/architecture.md,
 // "Evidence: the read side").
+#include "UnitTestSupport.h"
 #include "automation/SelectorEngine.h"
 #include "automation/Types.h"
-#include "UnitTestSupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -82,13 +82,14 @@ TEST(SelectorJson, ErrorsNameTheFieldBelowTheGivenPrefix)
 
 TEST(RouteJson, RequestRoutesRoundTrip)
 {
-    for (const char* text : {
-             R"({})",
-             R"({"app":{"bundleId":"org.example.app"}})",
-             R"({"app":{"pid":4242},"focusPolicy":"requireFocused"})",
-             R"({"app":{"bundleId":"gedit","pid":1},"window":{"titlePattern":"^Untitled.*"},"focusPolicy":"failIfNotFocused"})",
-             R"({"window":{"titlePattern":""},"focusPolicy":"focusIfNeeded"})",
-         }) {
+    for (
+        const char* text : {
+            R"({})",
+            R"({"app":{"bundleId":"org.example.app"}})",
+            R"({"app":{"pid":4242},"focusPolicy":"requireFocused"})",
+            R"({"app":{"bundleId":"gedit","pid":1},"window":{"titlePattern":"^Untitled.*"},"focusPolicy":"failIfNotFocused"})",
+            R"({"window":{"titlePattern":""},"focusPolicy":"focusIfNeeded"})",
+        }) {
         SCOPED_TRACE(text);
         const auto parsed = Route::fromJson(jsonValue(text));
         ASSERT_TRUE(parsed.ok()) << parsed.error().message.toStdString();
@@ -124,16 +125,23 @@ const QStringList kTexts = {
     QStringLiteral("a+b (c) [d] {e} ^$ .*?"),
     QStringLiteral("Password"),
 };
-const QStringList kRoles = {QStringLiteral("AXButton"),    QStringLiteral("AXTextField"),
+const QStringList kRoles = {QStringLiteral("AXButton"),     QStringLiteral("AXTextField"),
                             QStringLiteral("AXStaticText"), QStringLiteral("AXGroup"),
-                            QStringLiteral("AXCheckBox"),  QStringLiteral("AXSecureTextField"),
+                            QStringLiteral("AXCheckBox"),   QStringLiteral("AXSecureTextField"),
                             QStringLiteral("AXMenuItem")};
-const QStringList kNativeRoles = {QStringLiteral("push button"), QStringLiteral("text"),
-                                  QStringLiteral("label"),       QStringLiteral("panel"),
-                                  QStringLiteral("toggle button"), QStringLiteral("password text"),
+const QStringList kNativeRoles = {QStringLiteral("push button"),
+                                  QStringLiteral("text"),
+                                  QStringLiteral("label"),
+                                  QStringLiteral("panel"),
+                                  QStringLiteral("toggle button"),
+                                  QStringLiteral("password text"),
                                   QString()};
-const QStringList kSubroles = {QString(), QString(), QString(), QStringLiteral("AXToggle"),
-                               QStringLiteral("AXSecureTextField"), QStringLiteral("AXSearchField")};
+const QStringList kSubroles = {QString(),
+                               QString(),
+                               QString(),
+                               QStringLiteral("AXToggle"),
+                               QStringLiteral("AXSecureTextField"),
+                               QStringLiteral("AXSearchField")};
 
 class RandomSnapshot
 {
@@ -156,7 +164,8 @@ public:
         s.truncated = m_random.bounded(3) == 0;
         if (s.truncated)
             s.truncatedReason = QStringLiteral("maxNodes");
-        s.takenAt = QDateTime::fromMSecsSinceEpoch(1'700'000'000'000LL + m_random.bounded(1'000'000'000), QTimeZone::utc());
+        s.takenAt =
+            QDateTime::fromMSecsSinceEpoch(1'700'000'000'000LL + m_random.bounded(1'000'000'000), QTimeZone::utc());
         if (m_random.bounded(10) > 0)
             addNode(s, -1, 0);
         return s;
@@ -261,7 +270,7 @@ QList<Selector> selectorsFor(QRandomGenerator& random)
         switch (random.bounded(3)) {
         case 0:
             json.insert(QStringLiteral("byRole"), random.bounded(2) ? kRoles.at(random.bounded(int(kRoles.size())))
-                                                                     : QStringLiteral("push_button"));
+                                                                    : QStringLiteral("push_button"));
             break;
         case 1:
             json.insert(QStringLiteral("byIdentifier"), kTexts.at(random.bounded(1, int(kTexts.size()))));
@@ -273,9 +282,9 @@ QList<Selector> selectorsFor(QRandomGenerator& random)
         static const char* const kText[] = {"titleEquals", "titleContains", "titleMatches",
                                             "valueEquals", "valueContains", "valueMatches"};
         const char* key = kText[random.bounded(6)];
-        json.insert(QLatin1String(key),
-                    QString::fromLatin1(key).endsWith(QLatin1String("Matches")) ? QRegularExpression::escape(text.left(3))
-                                                                                 : text.left(random.bounded(1, 5)));
+        json.insert(QLatin1String(key), QString::fromLatin1(key).endsWith(QLatin1String("Matches"))
+                                            ? QRegularExpression::escape(text.left(3))
+                                            : text.left(random.bounded(1, 5)));
         if (random.bounded(3) == 0)
             json.insert(QStringLiteral("caseSensitive"), true);
         if (random.bounded(3) == 0)
@@ -389,8 +398,7 @@ TEST_P(SnapshotMalformed, NamesTheField)
 INSTANTIATE_TEST_SUITE_P(
     Rows, SnapshotMalformed,
     ::testing::Values(
-        MalformedRow{"NoRoot", R"({"app":"x"})", "root"},
-        MalformedRow{"RootNotObject", R"({"root":[]})", "root"},
+        MalformedRow{"NoRoot", R"({"app":"x"})", "root"}, MalformedRow{"RootNotObject", R"({"root":[]})", "root"},
         MalformedRow{"RoleMissing", R"({"root":{"elementId":"e:1"}})", "root.role"},
         MalformedRow{"TitleNotString", R"({"root":{"elementId":"e:1","role":"AXWindow","title":7}})", "root.title"},
         MalformedRow{"ChildNotObject", R"({"root":{"elementId":"e:1","role":"AXWindow","children":[1]}})",

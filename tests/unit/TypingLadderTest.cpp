@@ -1,7 +1,7 @@
 // Which delivery paths typeText tries, in which order, and how a secure field's length is read
 // (docs/architecture.md, "Honest outcomes").
-#include "automation/TextDelivery.h"
 #include "automation/TypingLadder.h"
+#include "automation/TextDelivery.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Bridge::WorkspacePolicy: where evidence may be written (docs/protocol.md §2.1).
-#include "bridge/protocol/Meta.h"
 #include "UnitTestSupport.h"
+#include "bridge/protocol/Meta.h"
 
 #include <QDir>
 #include <QFile>

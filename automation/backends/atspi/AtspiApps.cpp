@@ -11,13 +11,13 @@
 namespace Automation {
 
 using Atspi::App;
+using Atspi::firstArgument;
 using Atspi::Interface;
 using Atspi::Ref;
-using Atspi::Window;
-using Atspi::firstArgument;
 using Atspi::refList;
 using Atspi::uintList;
 using Atspi::unwrap;
+using Atspi::Window;
 
 AtspiApps::AtspiApps(AtspiBus& bus, X11Session& x11)
     : m_bus(bus), m_x11(x11), m_ownPid(QCoreApplication::applicationPid())
@@ -42,9 +42,9 @@ QJsonArray AtspiApps::invisibleApps()
                 if (pid == m_ownPid || registered.contains(pid) ||
                     Platform::processState(pid) != Platform::ProcessState::Running)
                     continue;
-                invisible.append(QJsonObject{{QStringLiteral("pid"), pid},
-                                             {QStringLiteral("executable"),
-                                              QFileInfo(Platform::processExecutable(pid)).fileName()}});
+                invisible.append(QJsonObject{
+                    {QStringLiteral("pid"), pid},
+                    {QStringLiteral("executable"), QFileInfo(Platform::processExecutable(pid)).fileName()}});
             }
             m_invisibleApps = invisible;
         }
@@ -61,10 +61,10 @@ void AtspiApps::readToolkit(App& app, const CallContext& context)
         retry != m_toolkitRetry.cend() && !retry->hasExpired())
         return;
     const QString iface = QStringLiteral("org.a11y.atspi.Application");
-    auto name = m_bus.send(app.root, Interface::Properties, QStringLiteral("Get"), {iface, QStringLiteral("ToolkitName")},
-                     context.callTimeoutMs(Atspi::kDiscoveryCapMs));
-    auto version = m_bus.send(app.root, Interface::Properties, QStringLiteral("Get"), {iface, QStringLiteral("Version")},
-                        context.callTimeoutMs(Atspi::kDiscoveryCapMs));
+    auto name = m_bus.send(app.root, Interface::Properties, QStringLiteral("Get"),
+                           {iface, QStringLiteral("ToolkitName")}, context.callTimeoutMs(Atspi::kDiscoveryCapMs));
+    auto version = m_bus.send(app.root, Interface::Properties, QStringLiteral("Get"),
+                              {iface, QStringLiteral("Version")}, context.callTimeoutMs(Atspi::kDiscoveryCapMs));
     name.waitForFinished();
     version.waitForFinished();
     if (name.isError()) {
@@ -104,16 +104,16 @@ Result<QList<App>> AtspiApps::listApps(const CallContext& context)
     if (!m_bus.connect(&error))
         return Error::make(ErrorCode::PermissionMissing, error,
                            QJsonObject{{QStringLiteral("permission"), QStringLiteral("accessibility")}});
-    auto children =
-        m_bus.send(Ref{Atspi::registryService(), Atspi::rootPath()}, Interface::Accessible, QStringLiteral("GetChildren"), {}, m_bus.callTimeout(context));
+    auto children = m_bus.send(Ref{Atspi::registryService(), Atspi::rootPath()}, Interface::Accessible,
+                               QStringLiteral("GetChildren"), {}, m_bus.callTimeout(context));
     if (auto err = m_bus.wait(children, context, QStringLiteral("the registry's GetChildren"))) {
         // A registry that restarted: reconnect once (the bus may have moved too).
         if (err->code != ErrorCode::Aborted && err->code != ErrorCode::Timeout) {
             m_bus.disconnect();
             if (!m_bus.connect(&error))
                 return *err;
-            children = m_bus.send(Ref{Atspi::registryService(), Atspi::rootPath()}, Interface::Accessible, QStringLiteral("GetChildren"), {},
-                            m_bus.callTimeout(context));
+            children = m_bus.send(Ref{Atspi::registryService(), Atspi::rootPath()}, Interface::Accessible,
+                                  QStringLiteral("GetChildren"), {}, m_bus.callTimeout(context));
             if (auto again = m_bus.wait(children, context, QStringLiteral("the registry's GetChildren")))
                 return *again;
         } else {
@@ -138,8 +138,8 @@ Result<QList<App>> AtspiApps::listApps(const CallContext& context)
             if (!m_bus.isMarkedUnresponsive(root.service)) {
                 nameCalls.append({static_cast<int>(apps.size()),
                                   m_bus.send(root, Interface::Properties, QStringLiteral("Get"),
-                                       {QStringLiteral("org.a11y.atspi.Accessible"), QStringLiteral("Name")},
-                                       context.callTimeoutMs(Atspi::kDiscoveryCapMs))});
+                                             {QStringLiteral("org.a11y.atspi.Accessible"), QStringLiteral("Name")},
+                                             context.callTimeoutMs(Atspi::kDiscoveryCapMs))});
             }
         }
         apps.append(app);
@@ -148,8 +148,7 @@ Result<QList<App>> AtspiApps::listApps(const CallContext& context)
         call.waitForFinished();
         if (!call.isError())
             apps[index].pid = firstArgument(call).toLongLong();
-        apps[index].executable =
-            QFileInfo(Platform::processExecutable(apps[index].pid)).fileName();
+        apps[index].executable = QFileInfo(Platform::processExecutable(apps[index].pid)).fileName();
     }
     for (auto& [index, call] : nameCalls) {
         call.waitForFinished();
@@ -182,7 +181,7 @@ Result<QList<Window>> AtspiApps::windowsOf(const App& app, const CallContext& co
         roles.append(m_bus.send(ref, Interface::Accessible, QStringLiteral("GetRole"), {}, timeoutMs));
         states.append(m_bus.send(ref, Interface::Accessible, QStringLiteral("GetState"), {}, timeoutMs));
         names.append(m_bus.send(ref, Interface::Properties, QStringLiteral("Get"),
-                          {QStringLiteral("org.a11y.atspi.Accessible"), QStringLiteral("Name")}, timeoutMs));
+                                {QStringLiteral("org.a11y.atspi.Accessible"), QStringLiteral("Name")}, timeoutMs));
     }
     for (int i = 0; i < windows.size(); ++i) {
         if (auto err = m_bus.wait(roles[i], context, QStringLiteral("GetRole of a window"), &app))
@@ -296,7 +295,7 @@ Result<ResolvedRoute> AtspiApps::resolveRoute(const Route& route, const CallCont
     resolved.appHandle = best.app.root.handle();
     resolved.windowHandle = best.window.ref.handle();
     resolved.windowFocused = best.window.active;
-        return resolved;
+    return resolved;
 }
 
 } // namespace Automation

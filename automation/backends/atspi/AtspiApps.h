@@ -36,7 +36,7 @@ public:
 private:
     AtspiBus& m_bus;
     X11Session& m_x11;
-    QHash<QString, Atspi::App> m_appCache;          ///< by service: names and pids of known apps
+    QHash<QString, Atspi::App> m_appCache;         ///< by service: names and pids of known apps
     QHash<QString, QDeadlineTimer> m_toolkitRetry; ///< service -> do not ask its toolkit again before
     QElapsedTimer m_invisibleCheckedAt;
     QJsonArray m_invisibleApps;

@@ -1,11 +1,11 @@
 #include "automation/backends/atspi/AtspiBackend.h"
 
+#include "automation/PngEncoder.h"
 #include "automation/backends/atspi/AtspiApps.h"
 #include "automation/backends/atspi/AtspiBus.h"
 #include "automation/backends/atspi/AtspiInput.h"
 #include "automation/backends/atspi/AtspiTreeReader.h"
 #include "automation/backends/atspi/AtspiVerifier.h"
-#include "automation/PngEncoder.h"
 #include "automation/backends/atspi/X11Clipboard.h"
 
 #include <QImage>
@@ -106,7 +106,8 @@ Result<Screenshot> AtspiBackend::screenshot(const CallContext& context)
         return Error::make(ErrorCode::PermissionMissing, error,
                            QJsonObject{{QStringLiteral("permission"), QStringLiteral("screenRecording")}});
     const QDateTime takenAt = QDateTime::currentDateTimeUtc();
-    const QByteArray png = PngEncoder::encode(image, d->pngCompression >= 0 ? d->pngCompression : PngEncoder::kDefaultLevel);
+    const QByteArray png =
+        PngEncoder::encode(image, d->pngCompression >= 0 ? d->pngCompression : PngEncoder::kDefaultLevel);
     if (png.isEmpty())
         return Error::make(ErrorCode::InternalError, QStringLiteral("the screenshot could not be encoded as PNG"));
     return Screenshot{png, image.width(), image.height(), takenAt};

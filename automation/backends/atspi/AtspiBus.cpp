@@ -265,7 +265,7 @@ void AtspiBus::disconnect()
 }
 
 QDBusPendingCall AtspiBus::send(const Ref& ref, Interface iface, const QString& method, const QVariantList& args,
-                                    int timeoutMs)
+                                int timeoutMs)
 {
     QDBusMessage message =
         QDBusMessage::createMethodCall(ref.service, ref.path, Atspi::interfaceName(static_cast<int>(iface)), method);
@@ -284,7 +284,7 @@ int AtspiBus::batchTimeout(const CallContext& context)
 }
 
 std::optional<Error> AtspiBus::waitBatch(const QList<QDBusPendingCall*>& calls, const CallContext& context,
-                                             const App& app, const QString& what)
+                                         const App& app, const QString& what)
 {
     // Replies come back roughly in the order the calls went out: a cursor over the answered
     // prefix tells progress without looking at every call each time.
@@ -412,8 +412,9 @@ std::optional<Error> AtspiBus::errorFor(const QDBusPendingCall& call, const QStr
     case Atspi::CallFailure::Failed:
         break;
     }
-    return Error::make(ErrorCode::InternalError,
-                       QStringLiteral("AT-SPI %1 failed: %2 %3").arg(what, call.error().name(), call.error().message()));
+    return Error::make(
+        ErrorCode::InternalError,
+        QStringLiteral("AT-SPI %1 failed: %2 %3").arg(what, call.error().name(), call.error().message()));
 }
 
 void AtspiBus::onConnected(std::function<void()> reset)

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "automation/backends/atspi/AtspiTreeCache.h"
 #include "automation/CallContext.h"
 #include "automation/Error.h"
 #include "automation/Types.h"
+#include "automation/backends/atspi/AtspiTreeCache.h"
 
 #include <QDBusError>
 #include <QDBusPendingCall>

@@ -1,8 +1,8 @@
 // The platform's backend and permission probe on Linux (automation/CMakeLists.txt builds this
 // file there; backends/unsupported/ elsewhere).
+#include "automation/PlatformBackend.h"
 #include "automation/backends/atspi/AtspiBackend.h"
 #include "automation/backends/atspi/AtspiPermissionProbe.h"
-#include "automation/PlatformBackend.h"
 
 namespace Automation {
 

@@ -1,12 +1,12 @@
 #include "automation/backends/atspi/AtspiInput.h"
 
+#include "automation/ChordPlayer.h"
+#include "automation/TextDelivery.h"
+#include "automation/TypingLadder.h"
 #include "automation/backends/atspi/AtspiApps.h"
 #include "automation/backends/atspi/AtspiRoles.h"
 #include "automation/backends/atspi/AtspiTreeReader.h"
 #include "automation/backends/atspi/AtspiVerifier.h"
-#include "automation/ChordPlayer.h"
-#include "automation/TextDelivery.h"
-#include "automation/TypingLadder.h"
 #include "automation/backends/atspi/X11Clipboard.h"
 #include "automation/backends/atspi/X11Session.h"
 
@@ -17,9 +17,9 @@
 namespace Automation {
 
 using Atspi::App;
+using Atspi::firstArgument;
 using Atspi::Interface;
 using Atspi::Ref;
-using Atspi::firstArgument;
 using Atspi::unwrap;
 using Baseline = AtspiVerifier::Baseline;
 using ElementState = AtspiVerifier::ElementState;
@@ -49,7 +49,6 @@ int pressRank(const QString& name)
     return i < 0 ? 1000 : static_cast<int>(i);
 }
 
-
 // The keys go out through XTest.
 class X11KeySink final : public KeySink
 {
@@ -78,8 +77,8 @@ private:
 
 } // namespace
 
-AtspiInput::AtspiInput(AtspiBus& bus, AtspiApps& apps, AtspiTreeReader& tree, AtspiVerifier& verifier,
-                       X11Session& x11, X11Clipboard& clipboard)
+AtspiInput::AtspiInput(AtspiBus& bus, AtspiApps& apps, AtspiTreeReader& tree, AtspiVerifier& verifier, X11Session& x11,
+                       X11Clipboard& clipboard)
     : m_bus(bus), m_apps(apps), m_tree(tree), m_verifier(verifier), m_x11(x11), m_clipboard(clipboard),
       m_keys(std::make_unique<X11KeySink>(x11))
 {
@@ -99,7 +98,7 @@ Status AtspiInput::focusWindow(const ResolvedRoute& route, const CallContext& co
     }
     // No X window known for it: ask the toolkit.
     auto grab = m_bus.send(Ref::fromHandle(route.windowHandle), Interface::Component, QStringLiteral("GrabFocus"), {},
-                     m_bus.callTimeout(context));
+                           m_bus.callTimeout(context));
     if (auto err = m_bus.wait(grab, context, QStringLiteral("Component.GrabFocus")))
         return *err;
     return success();
@@ -196,7 +195,7 @@ Result<ActionOutcome> AtspiInput::press(const ResolvedRoute& route, const Node& 
     }
     bool answered = false;
     Verification v = m_verifier.verifyChange(app, before, QStringLiteral("a change in the app after the action"),
-                                  pending ? 2000 : 600, context, &answered);
+                                             pending ? 2000 : 600, context, &answered);
     if (pending && v.effect == Effect::SuspectedNoop) {
         // The action has not returned: it may still be doing its work (a nested event loop
         // without a new window). Retrying would run it twice.
@@ -220,7 +219,7 @@ Result<ActionOutcome> AtspiInput::press(const ResolvedRoute& route, const Node& 
 }
 
 Result<ActionOutcome> AtspiInput::clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context,
-                                            const Node* target)
+                                          const Node* target)
 {
     if (auto stop = context.checkpoint())
         return *stop;
@@ -235,7 +234,8 @@ Result<ActionOutcome> AtspiInput::clickAt(const ResolvedRoute& route, QPoint poi
             return *stop;
         return Error::make(ErrorCode::PermissionMissing, error);
     }
-    Verification v = m_verifier.verifyChange(app, before, QStringLiteral("a change in the app after the click"), 600, context);
+    Verification v =
+        m_verifier.verifyChange(app, before, QStringLiteral("a change in the app after the click"), 600, context);
     v.paths.append(QJsonObject{{QStringLiteral("path"), QStringLiteral("pointer")},
                                {QStringLiteral("effect"), effectName(v.effect)},
                                {QStringLiteral("observed"), v.observed}});
@@ -244,7 +244,7 @@ Result<ActionOutcome> AtspiInput::clickAt(const ResolvedRoute& route, QPoint poi
 }
 
 Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node* target, const QString& text,
-                                           const TypeOptions& options, const CallContext& context)
+                                         const TypeOptions& options, const CallContext& context)
 {
     const App app = m_apps.appOf(route, context);
     const bool secure = target && target->isSecure();
@@ -258,14 +258,16 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
     bool hasText = false, hasEditable = false;
     if (target) {
         ref = Ref::fromHandle(target->handle);
-        auto ifaces = m_bus.send(ref, Interface::Accessible, QStringLiteral("GetInterfaces"), {}, m_bus.callTimeout(context));
+        auto ifaces =
+            m_bus.send(ref, Interface::Accessible, QStringLiteral("GetInterfaces"), {}, m_bus.callTimeout(context));
         if (auto err = m_bus.wait(ifaces, context, QStringLiteral("GetInterfaces"), &app))
             return *err;
         const QStringList names = firstArgument(ifaces).toStringList();
         hasText = names.contains(QStringLiteral("org.a11y.atspi.Text"));
         hasEditable = names.contains(QStringLiteral("org.a11y.atspi.EditableText"));
         if (names.contains(QStringLiteral("org.a11y.atspi.Component"))) {
-            auto grab = m_bus.send(ref, Interface::Component, QStringLiteral("GrabFocus"), {}, m_bus.callTimeout(context));
+            auto grab =
+                m_bus.send(ref, Interface::Component, QStringLiteral("GrabFocus"), {}, m_bus.callTimeout(context));
             if (auto err = m_bus.wait(grab, context, QStringLiteral("Component.GrabFocus"), &app);
                 err && (err->code == ErrorCode::Aborted || err->code == ErrorCode::Timeout))
                 return *err;
@@ -274,8 +276,9 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
 
     // What the field holds now, where the caret is, and what it should hold afterwards.
     const auto readText = [&](QString* out, int timeoutMs = -1) {
-        auto back = m_bus.send(ref, Interface::Text, QStringLiteral("GetText"), {0, -1},
-                         timeoutMs > 0 ? std::min(timeoutMs, m_bus.callTimeout(context)) : m_bus.callTimeout(context));
+        auto back =
+            m_bus.send(ref, Interface::Text, QStringLiteral("GetText"), {0, -1},
+                       timeoutMs > 0 ? std::min(timeoutMs, m_bus.callTimeout(context)) : m_bus.callTimeout(context));
         back.waitForFinished();
         if (back.isError())
             return false;
@@ -283,9 +286,10 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
         return true;
     };
     const auto readCount = [&](int timeoutMs = -1) {
-        auto count = m_bus.send(ref, Interface::Properties, QStringLiteral("Get"),
-                          {QStringLiteral("org.a11y.atspi.Text"), QStringLiteral("CharacterCount")},
-                          timeoutMs > 0 ? std::min(timeoutMs, m_bus.callTimeout(context)) : m_bus.callTimeout(context));
+        auto count =
+            m_bus.send(ref, Interface::Properties, QStringLiteral("Get"),
+                       {QStringLiteral("org.a11y.atspi.Text"), QStringLiteral("CharacterCount")},
+                       timeoutMs > 0 ? std::min(timeoutMs, m_bus.callTimeout(context)) : m_bus.callTimeout(context));
         count.waitForFinished();
         return count.isError() ? -1 : unwrap(firstArgument(count)).toInt();
     };
@@ -296,7 +300,8 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
     int caret = -1;
     if (target && hasText) {
         auto c = m_bus.send(ref, Interface::Properties, QStringLiteral("Get"),
-                      {QStringLiteral("org.a11y.atspi.Text"), QStringLiteral("CaretOffset")}, m_bus.callTimeout(context));
+                            {QStringLiteral("org.a11y.atspi.Text"), QStringLiteral("CaretOffset")},
+                            m_bus.callTimeout(context));
         c.waitForFinished();
         if (!c.isError())
             caret = unwrap(firstArgument(c)).toInt();
@@ -384,8 +389,8 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
             return true;
         if (!hasEditable)
             return false;
-        auto set =
-            m_bus.send(ref, Interface::EditableText, QStringLiteral("SetTextContents"), {before}, m_bus.callTimeout(context));
+        auto set = m_bus.send(ref, Interface::EditableText, QStringLiteral("SetTextContents"), {before},
+                              m_bus.callTimeout(context));
         set.waitForFinished();
         QString now;
         const bool ok = !set.isError() && readText(&now) && now == before;
@@ -396,13 +401,14 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
     const auto placeCaret = [&]() {
         if (!target || !hasText)
             return;
-        auto set = m_bus.send(ref, Interface::Text, QStringLiteral("SetCaretOffset"), {insertOffset}, m_bus.callTimeout(context));
+        auto set = m_bus.send(ref, Interface::Text, QStringLiteral("SetCaretOffset"), {insertOffset},
+                              m_bus.callTimeout(context));
         set.waitForFinished();
     };
     const auto clearByKeys = [&]() -> std::optional<Error> {
         if (hasEditable) {
             auto set = m_bus.send(ref, Interface::EditableText, QStringLiteral("SetTextContents"), {QString()},
-                            m_bus.callTimeout(context));
+                                  m_bus.callTimeout(context));
             set.waitForFinished();
             // Accepted is not done (Gecko accepts and ignores): the field must read back empty.
             QString now;
@@ -432,8 +438,8 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
                 focusedPath = a.path;
         }
         if (!focusedPath.isEmpty()) {
-            auto role = m_bus.send(Ref{app.root.service, focusedPath}, Interface::Accessible, QStringLiteral("GetRole"), {},
-                             m_bus.callTimeout(context));
+            auto role = m_bus.send(Ref{app.root.service, focusedPath}, Interface::Accessible, QStringLiteral("GetRole"),
+                                   {}, m_bus.callTimeout(context));
             role.waitForFinished();
             if (!role.isError()) {
                 pasteKnown = true;
@@ -466,10 +472,11 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
         outcome.path = path;
         if (path == QLatin1String("editableText")) {
             const int length = TextDelivery::insertLength(text, utf16);
-            auto edit = options.clearBefore ? m_bus.send(ref, Interface::EditableText, QStringLiteral("SetTextContents"),
-                                                   {text}, m_bus.callTimeout(context))
-                                            : m_bus.send(ref, Interface::EditableText, QStringLiteral("InsertText"),
-                                                   {insertOffset, text, length}, m_bus.callTimeout(context));
+            auto edit = options.clearBefore
+                            ? m_bus.send(ref, Interface::EditableText, QStringLiteral("SetTextContents"), {text},
+                                         m_bus.callTimeout(context))
+                            : m_bus.send(ref, Interface::EditableText, QStringLiteral("InsertText"),
+                                         {insertOffset, text, length}, m_bus.callTimeout(context));
             if (auto err = m_bus.wait(edit, context, QStringLiteral("EditableText"), &app))
                 return err->withRetryable(false);
             pathDetails.insert(QStringLiteral("accepted"), firstArgument(edit).toBool());
@@ -544,8 +551,9 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
                     m_bus.tree()->sync();
                     const bool any =
                         !m_bus.tree()->activitySince(noTargetBaseline->service, noTargetBaseline->mark).isEmpty();
-                    const bool recent =
-                        !m_bus.tree()->activityAfterTime(noTargetBaseline->service, m_bus.tree()->nowMs() - 150).isEmpty();
+                    const bool recent = !m_bus.tree()
+                                             ->activityAfterTime(noTargetBaseline->service, m_bus.tree()->nowMs() - 150)
+                                             .isEmpty();
                     if (any && !recent)
                         break;
                     QThread::msleep(20);
@@ -576,8 +584,8 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
     }
     if (effect == Effect::Unverifiable && noTargetBaseline) {
         // No field to read: what the app itself reported after the input.
-        Verification seen =
-            m_verifier.verifyChange(app, *noTargetBaseline, QStringLiteral("the app reports a text change"), 500, context);
+        Verification seen = m_verifier.verifyChange(app, *noTargetBaseline,
+                                                    QStringLiteral("the app reports a text change"), 500, context);
         verifyMs += seen.verifyMs;
         // What the app says it inserted, and where: the text inserted into one element since
         // the input must hold what was sent (the element's old content does not count).
@@ -642,7 +650,7 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
 }
 
 Result<ActionOutcome> AtspiInput::sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
-                                              const CallContext& context)
+                                            const CallContext& context)
 {
     QList<KeySink::Key> keys;
     for (const auto& name : chord.names()) {
@@ -658,7 +666,8 @@ Result<ActionOutcome> AtspiInput::sendChord(const ResolvedRoute& route, const Ke
     bool anyPressed = false;
     if (auto failure = ChordPlayer(*m_keys).play(keys, context, delayMs, &anyPressed))
         return anyPressed ? failure->withRetryable(false) : *failure;
-    Verification v = m_verifier.verifyChange(app, before, QStringLiteral("a change in the app after the keys"), 600, context);
+    Verification v =
+        m_verifier.verifyChange(app, before, QStringLiteral("a change in the app after the keys"), 600, context);
     v.observed.insert(QStringLiteral("focusedWindowPid"), focusPid);
     if (v.effect == Effect::SuspectedNoop && focusPid == route.pid) {
         // The keys reached the app's focused window; a chord may act on what the accessibility

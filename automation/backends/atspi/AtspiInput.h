@@ -1,8 +1,8 @@
 #pragma once
 
-#include "automation/backends/atspi/AtspiBus.h"
 #include "automation/DesktopBackend.h"
 #include "automation/KeySink.h"
+#include "automation/backends/atspi/AtspiBus.h"
 
 namespace Automation {
 

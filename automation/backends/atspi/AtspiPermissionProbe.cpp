@@ -57,19 +57,19 @@ PermissionStatus AtspiPermissionProbe::probeAccessibility()
     if (!bus.isConnected()) {
         QDBusConnection::disconnectFromBus(m_connectionName);
         status.message = Text::tr("No D-Bus session bus: AT-SPI cannot be reached (is DBUS_SESSION_BUS_ADDRESS "
-                                        "set and the session bus running?)");
+                                  "set and the session bus running?)");
         status.details.insert(QStringLiteral("sessionBus"), false);
         return status;
     }
     status.details.insert(QStringLiteral("sessionBus"), true);
 
-    QDBusMessage getAddress =
-        QDBusMessage::createMethodCall(kBusService, kBusPath, QStringLiteral("org.a11y.Bus"), QStringLiteral("GetAddress"));
+    QDBusMessage getAddress = QDBusMessage::createMethodCall(kBusService, kBusPath, QStringLiteral("org.a11y.Bus"),
+                                                             QStringLiteral("GetAddress"));
     const QDBusReply<QString> address = bus.call(getAddress, QDBus::Block, kCallTimeoutMs);
     if (!address.isValid()) {
         QDBusConnection::disconnectFromBus(m_connectionName);
         status.message = Text::tr("The AT-SPI bus does not answer (org.a11y.Bus.GetAddress: %1). Install "
-                                        "at-spi2-core and make sure at-spi-bus-launcher can start.")
+                                  "at-spi2-core and make sure at-spi-bus-launcher can start.")
                              .arg(address.error().message());
         status.details.insert(QStringLiteral("atspiBus"), false);
         return status;
@@ -77,9 +77,8 @@ PermissionStatus AtspiPermissionProbe::probeAccessibility()
     status.details.insert(QStringLiteral("atspiBus"), true);
     status.details.insert(QStringLiteral("atspiBusAddress"), address.value());
 
-    QDBusMessage getEnabled = QDBusMessage::createMethodCall(kBusService, kBusPath,
-                                                             QStringLiteral("org.freedesktop.DBus.Properties"),
-                                                             QStringLiteral("Get"));
+    QDBusMessage getEnabled = QDBusMessage::createMethodCall(
+        kBusService, kBusPath, QStringLiteral("org.freedesktop.DBus.Properties"), QStringLiteral("Get"));
     getEnabled << QStringLiteral("org.a11y.Status") << QStringLiteral("IsEnabled");
     const QDBusReply<QDBusVariant> enabled = bus.call(getEnabled, QDBus::Block, kCallTimeoutMs);
     if (!enabled.isValid()) {
@@ -90,9 +89,9 @@ PermissionStatus AtspiPermissionProbe::probeAccessibility()
     status.details.insert(QStringLiteral("isEnabled"), isEnabled);
     if (!isEnabled) {
         status.message = Text::tr("Accessibility is switched off (org.a11y.Status.IsEnabled is false), so apps "
-                                        "do not expose their UI. Turn it on with: gsettings set "
-                                        "org.gnome.desktop.interface toolkit-accessibility true (then restart the "
-                                        "apps), or from the host's onboarding window.");
+                                  "do not expose their UI. Turn it on with: gsettings set "
+                                  "org.gnome.desktop.interface toolkit-accessibility true (then restart the "
+                                  "apps), or from the host's onboarding window.");
         return status;
     }
     status.state = PermissionState::Granted;
@@ -112,7 +111,7 @@ PermissionStatus AtspiPermissionProbe::probeScreenCapture(QString* displayServer
         status.message = wayland.isEmpty()
                              ? Text::tr("No display: DISPLAY is not set, so there is no screen to capture")
                              : Text::tr("Wayland without XWayland: screen capture and input injection through "
-                                              "the Wayland portals are not supported yet; run an X11 session");
+                                        "the Wayland portals are not supported yet; run an X11 session");
         return status;
     }
     *displayServer = wayland.isEmpty() ? QStringLiteral("x11") : QStringLiteral("xwayland");
@@ -160,9 +159,8 @@ void AtspiPermissionProbe::requestAccessibility(QObject* context, GrantDone done
 {
     // Both asynchronous: the caller (onboarding, on the GUI thread) never waits on the bus or on
     // a process.
-    QDBusMessage set = QDBusMessage::createMethodCall(kBusService, kBusPath,
-                                                      QStringLiteral("org.freedesktop.DBus.Properties"),
-                                                      QStringLiteral("Set"));
+    QDBusMessage set = QDBusMessage::createMethodCall(
+        kBusService, kBusPath, QStringLiteral("org.freedesktop.DBus.Properties"), QStringLiteral("Set"));
     set << QStringLiteral("org.a11y.Status") << QStringLiteral("IsEnabled") << QVariant::fromValue(QDBusVariant(true));
     auto* watcher = new QDBusPendingCallWatcher(QDBusConnection::sessionBus().asyncCall(set, 3000), context);
     QObject::connect(watcher, &QDBusPendingCallWatcher::finished, context, [watcher, done = std::move(done)] {

@@ -15,7 +15,6 @@
 #include <memory>
 #include <optional>
 
-
 namespace Automation {
 
 /// Roles, names and children of accessible objects, as libatspi caches them: kept across

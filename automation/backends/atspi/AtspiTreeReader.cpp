@@ -1,8 +1,8 @@
 #include "automation/backends/atspi/AtspiTreeReader.h"
 
+#include "automation/DocumentOrder.h"
 #include "automation/backends/atspi/AtspiApps.h"
 #include "automation/backends/atspi/AtspiRoles.h"
-#include "automation/DocumentOrder.h"
 #include "automation/backends/atspi/X11Session.h"
 
 #include <QDBusArgument>
@@ -11,18 +11,18 @@
 
 namespace Automation {
 
-using Atspi::App;
-using Atspi::Interface;
-using Atspi::Ref;
-using Atspi::Window;
 using Atspi::actionNames;
 using Atspi::actionNamesUsable;
+using Atspi::App;
 using Atspi::extents;
 using Atspi::firstArgument;
+using Atspi::Interface;
+using Atspi::Ref;
 using Atspi::refFromArgument;
 using Atspi::refList;
 using Atspi::uintList;
 using Atspi::unwrap;
+using Atspi::Window;
 
 namespace {
 
@@ -44,8 +44,7 @@ void applyRole(Node& node, quint32 role, bool multiLine)
 
 } // namespace
 
-AtspiTreeReader::AtspiTreeReader(AtspiBus& bus, AtspiApps& apps, X11Session& x11)
-    : m_bus(bus), m_apps(apps), m_x11(x11)
+AtspiTreeReader::AtspiTreeReader(AtspiBus& bus, AtspiApps& apps, X11Session& x11) : m_bus(bus), m_apps(apps), m_x11(x11)
 {
     m_bus.onConnected([this] { m_cacheSupport.clear(); });
 }
@@ -58,8 +57,9 @@ QStringList AtspiTreeReader::actionNamesOf(const Ref& ref, const App& app, const
         names = actionNames(firstArgument(list));
     if (actionNamesUsable(names) && !names.isEmpty())
         return names;
-    auto count = m_bus.send(ref, Interface::Properties, QStringLiteral("Get"),
-                      {QStringLiteral("org.a11y.atspi.Action"), QStringLiteral("NActions")}, m_bus.callTimeout(context));
+    auto count =
+        m_bus.send(ref, Interface::Properties, QStringLiteral("Get"),
+                   {QStringLiteral("org.a11y.atspi.Action"), QStringLiteral("NActions")}, m_bus.callTimeout(context));
     if (m_bus.wait(count, context, QStringLiteral("Action.NActions"), &app))
         return names;
     const int n = std::clamp(unwrap(firstArgument(count)).toInt(), 0, 64);
@@ -75,7 +75,7 @@ QStringList AtspiTreeReader::actionNamesOf(const Ref& ref, const App& app, const
 }
 
 Result<Snapshot> AtspiTreeReader::snapshot(const ResolvedRoute& route, const SnapshotBounds& bounds,
-                                        const CallContext& context)
+                                           const CallContext& context)
 {
     QElapsedTimer timer;
     timer.start();
@@ -148,8 +148,8 @@ std::optional<Error> AtspiTreeReader::normalizeRoles(Snapshot& snapshot, const A
             m_multiLine.insert(node.handle, node.role == QLatin1String("AXTextArea"));
             continue;
         }
-        states.append({i, m_bus.send(Ref::fromHandle(node.handle), Interface::Accessible, QStringLiteral("GetState"), {},
-                               m_bus.callTimeout(context))});
+        states.append({i, m_bus.send(Ref::fromHandle(node.handle), Interface::Accessible, QStringLiteral("GetState"),
+                                     {}, m_bus.callTimeout(context))});
     }
     for (auto& [index, call] : states) {
         if (auto err = m_bus.wait(call, context, QStringLiteral("GetState of a text element"), &app)) {
@@ -188,7 +188,7 @@ std::optional<Error> AtspiTreeReader::normalizeRoles(Snapshot& snapshot, const A
 }
 
 bool AtspiTreeReader::tryCache(const App& app, const Window& window, const SnapshotBounds& bounds,
-                            const CallContext& context, Snapshot* out, std::optional<Error>* error)
+                               const CallContext& context, Snapshot* out, std::optional<Error>* error)
 {
     const auto support = m_cacheSupport.constFind(app.root.service);
     if (support != m_cacheSupport.cend() && !*support)
@@ -196,7 +196,7 @@ bool AtspiTreeReader::tryCache(const App& app, const Window& window, const Snaps
     // Values read by this call may be cached only if no event touched them since it was sent.
     const quint64 generation = m_bus.tree()->generation(app.root.service);
     auto call = m_bus.send(Ref{app.root.service, QStringLiteral("/org/a11y/atspi/cache")}, Interface::Cache,
-                     QStringLiteral("GetItems"), {}, m_bus.callTimeout(context));
+                           QStringLiteral("GetItems"), {}, m_bus.callTimeout(context));
     call.waitForFinished();
     if (auto stop = context.checkpoint()) {
         *error = stop;
@@ -342,7 +342,7 @@ bool AtspiTreeReader::tryCache(const App& app, const Window& window, const Snaps
 }
 
 Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, const SnapshotBounds& bounds,
-                                    const CallContext& context)
+                                       const CallContext& context)
 {
     Snapshot snapshot;
     QDeadlineTimer wall(bounds.maxWallTimeMs);
@@ -380,7 +380,7 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
                     p.role = m_bus.send(ids.ref, Interface::Accessible, QStringLiteral("GetRole"), {}, timeout);
                 if (!p.known || !p.known->name)
                     p.name = m_bus.send(ids.ref, Interface::Properties, QStringLiteral("Get"),
-                                  {accessible, QStringLiteral("Name")}, timeout);
+                                        {accessible, QStringLiteral("Name")}, timeout);
                 // Where the toolkit does not report new children, only Qt's controls that never
                 // hold any (buttons, labels, fields...) keep their cached empty list (in a web
                 // page a label may hold a checkbox).
@@ -394,9 +394,10 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
                     // container of thousands costs it hundreds of milliseconds).
                     if (p.known && p.known->children)
                         p.count = m_bus.send(ids.ref, Interface::Properties, QStringLiteral("Get"),
-                                       {accessible, QStringLiteral("ChildCount")}, timeout);
+                                             {accessible, QStringLiteral("ChildCount")}, timeout);
                     else
-                        p.children = m_bus.send(ids.ref, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeout);
+                        p.children =
+                            m_bus.send(ids.ref, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeout);
                 }
                 const int calls = int(p.role.has_value()) + int(p.name.has_value()) + int(p.children.has_value()) +
                                   int(p.count.has_value());
@@ -426,7 +427,7 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
                         p.childrenVouched = true;
                     } else {
                         p.children = m_bus.send(chunk[i].ref, Interface::Accessible, QStringLiteral("GetChildren"), {},
-                                          m_bus.callTimeout(context));
+                                                m_bus.callTimeout(context));
                         ++asked;
                     }
                 }
@@ -468,9 +469,9 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
                     children = *p.known->children;
                 }
                 m_bus.tree()->store(ids.ref.service, ids.ref.path, generation,
-                              p.role ? std::optional<quint32>(role) : std::nullopt,
-                              p.name ? std::optional<QString>(name) : std::nullopt,
-                              p.children ? std::optional<QList<AtspiTreeCache::Child>>(children) : std::nullopt);
+                                    p.role ? std::optional<quint32>(role) : std::nullopt,
+                                    p.name ? std::optional<QString>(name) : std::nullopt,
+                                    p.children ? std::optional<QList<AtspiTreeCache::Child>>(children) : std::nullopt);
 
                 Node node;
                 applyRole(node, role, false);
@@ -523,7 +524,8 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
     return snapshot;
 }
 
-std::optional<Error> AtspiTreeReader::readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)
+std::optional<Error> AtspiTreeReader::readTexts(Snapshot& snapshot, const QList<int>& indexes,
+                                                const CallContext& context)
 {
     App app = m_apps.known(snapshot.nodes.isEmpty() ? QString() : Ref::fromHandle(snapshot.nodes[0].handle).service);
     app.pid = snapshot.pid;
@@ -533,7 +535,7 @@ std::optional<Error> AtspiTreeReader::readTexts(Snapshot& snapshot, const QList<
         QList<QDBusPendingCall> ifaces;
         for (int index : chunk)
             ifaces.append(m_bus.send(Ref::fromHandle(snapshot.nodes[index].handle), Interface::Accessible,
-                               QStringLiteral("GetInterfaces"), {}, timeout));
+                                     QStringLiteral("GetInterfaces"), {}, timeout));
         QList<std::pair<int, QDBusPendingCall>> texts, values;
         for (int i = 0; i < chunk.size(); ++i) {
             ifaces[i].waitForFinished();
@@ -548,9 +550,10 @@ std::optional<Error> AtspiTreeReader::readTexts(Snapshot& snapshot, const QList<
             if (names.contains(QStringLiteral("org.a11y.atspi.Text")))
                 texts.append({chunk[i], m_bus.send(ref, Interface::Text, QStringLiteral("GetText"), {0, -1}, timeout)});
             else if (names.contains(QStringLiteral("org.a11y.atspi.Value")))
-                values.append({chunk[i], m_bus.send(ref, Interface::Properties, QStringLiteral("Get"),
-                                              {QStringLiteral("org.a11y.atspi.Value"), QStringLiteral("CurrentValue")},
-                                              timeout)});
+                values.append(
+                    {chunk[i],
+                     m_bus.send(ref, Interface::Properties, QStringLiteral("Get"),
+                                {QStringLiteral("org.a11y.atspi.Value"), QStringLiteral("CurrentValue")}, timeout)});
         }
         for (auto& [index, call] : texts) {
             if (auto err = m_bus.wait(call, context, QStringLiteral("Text.GetText"), &app)) {
@@ -666,8 +669,8 @@ Status AtspiTreeReader::completeNodes(Snapshot& snapshot, const QList<int>& inde
                     node.actions = *known[i]->actions;
                 else
                     actions.append({chunk[i], i,
-                                    m_bus.send(Ref::fromHandle(node.handle), Interface::Action, QStringLiteral("GetActions"),
-                                         {}, timeout)});
+                                    m_bus.send(Ref::fromHandle(node.handle), Interface::Action,
+                                               QStringLiteral("GetActions"), {}, timeout)});
             }
             node.detailed = true;
         }

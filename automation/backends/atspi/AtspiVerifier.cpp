@@ -9,9 +9,9 @@
 namespace Automation {
 
 using Atspi::App;
+using Atspi::firstArgument;
 using Atspi::Interface;
 using Atspi::Ref;
-using Atspi::firstArgument;
 using Atspi::refList;
 using Atspi::uintList;
 using Atspi::unwrap;
@@ -39,15 +39,15 @@ AtspiVerifier::ElementState AtspiVerifier::readElementState(const Ref& ref, int 
     ElementState state;
     auto states = m_bus.send(ref, Interface::Accessible, QStringLiteral("GetState"), {}, timeoutMs);
     auto name = m_bus.send(ref, Interface::Properties, QStringLiteral("Get"),
-                     {QStringLiteral("org.a11y.atspi.Accessible"), QStringLiteral("Name")}, timeoutMs);
+                           {QStringLiteral("org.a11y.atspi.Accessible"), QStringLiteral("Name")}, timeoutMs);
     auto count = m_bus.send(ref, Interface::Properties, QStringLiteral("Get"),
-                      {QStringLiteral("org.a11y.atspi.Accessible"), QStringLiteral("ChildCount")}, timeoutMs);
+                            {QStringLiteral("org.a11y.atspi.Accessible"), QStringLiteral("ChildCount")}, timeoutMs);
     for (auto* call : {&states, &name, &count})
         call->waitForFinished();
     if (states.isError()) {
         // An object that no longer answers its own interface is gone as well.
-        state.gone = Atspi::failureOf(states) == Atspi::CallFailure::Gone ||
-                     states.error().type() == QDBusError::UnknownMethod;
+        state.gone =
+            Atspi::failureOf(states) == Atspi::CallFailure::Gone || states.error().type() == QDBusError::UnknownMethod;
         return state;
     }
     state.read = true;
@@ -133,7 +133,7 @@ void AtspiVerifier::settle(const Baseline& before, const CallContext& context)
 }
 
 Verification AtspiVerifier::verifyChange(const App& app, const Baseline& before, const QString& expected, int budgetMs,
-                                        const CallContext& context, bool* answered)
+                                         const CallContext& context, bool* answered)
 {
     QElapsedTimer timer;
     timer.start();
@@ -204,7 +204,7 @@ Verification AtspiVerifier::verifyChange(const App& app, const Baseline& before,
     if (v.effect != Effect::Confirmed && sawAnswer && !lastAnswered) {
         // The last look may have had little time: before calling the app busy, ask it once more.
         auto probe = m_bus.send(app.root, Interface::Accessible, QStringLiteral("GetRole"), {},
-                          static_cast<int>(std::clamp<qint64>(context.remainingMs() - 100, 1, 200)));
+                                static_cast<int>(std::clamp<qint64>(context.remainingMs() - 100, 1, 200)));
         probe.waitForFinished();
         lastAnswered = !probe.isError();
     }

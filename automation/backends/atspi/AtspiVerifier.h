@@ -1,7 +1,7 @@
 #pragma once
 
-#include "automation/backends/atspi/AtspiBus.h"
 #include "automation/DesktopBackend.h"
+#include "automation/backends/atspi/AtspiBus.h"
 
 #include <QSet>
 

@@ -32,7 +32,7 @@ public:
     struct Result
     {
         Outcome outcome = Outcome::Failed;
-        bool restored = false;        ///< the previous text (or emptiness) is what the clipboard offers now
+        bool restored = false;         ///< the previous text (or emptiness) is what the clipboard offers now
         bool changedMeanwhile = false; ///< another owner took the clipboard: it was left alone
         QString error;
     };
