@@ -43,7 +43,7 @@ OnboardingWindow::OnboardingWindow(Bridge::PermissionMonitor& permissions, QWidg
     intro->setWordWrap(true);
     layout->addWidget(intro);
 
-    // contract 5.2: the permissions' purposes.
+    // The permissions' purposes, as desktop.doctor names them (docs/protocol.md §5.2).
     auto* accessibility = new QGroupBox(tr("Accessibility — AX observe/find/action"), this);
     auto* a = new QVBoxLayout(accessibility);
     m_accessibilityState = new QLabel(accessibility);

@@ -44,7 +44,7 @@ void TrayController::start()
         // No tray on this desktop: a small window says the same, rather than nothing at all.
         buildStatusWindow();
     }
-    // Permission changes are probed every second on the monitor's thread (issue 5: within 2 s).
+    // Permission changes are probed every second on the monitor's thread (a change shows within 2 s).
     connect(&m_host.permissions(), &Bridge::PermissionMonitor::changed, this, &TrayController::refresh,
             Qt::QueuedConnection);
     connect(&m_host.dispatcher(), &Bridge::Dispatcher::pausedChanged, this, &TrayController::refresh);

@@ -25,7 +25,7 @@ namespace App {
 
 class ConfirmationDialog;
 
-/// The face of the host (issue 5 §1): a tray icon whose colour and menu tell the truth, kept
+/// The face of the host: a tray icon whose colour and menu tell the truth, kept
 /// live from the permission monitor and the host's pause state; a small status window where
 /// the desktop has no system tray.
 class TrayController final : public QObject

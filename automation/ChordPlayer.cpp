@@ -22,6 +22,7 @@ std::optional<Error> ChordPlayer::play(const QList<KeySink::Key>& keys, const Ca
             QThread::msleep(1);
     }
     // Whatever happened, release what was pressed (releases are sent even after a stop).
+    // NOLINTNEXTLINE(modernize-loop-convert): in reverse; clang 14 cannot build std::views::reverse
     for (auto it = pressed.crbegin(); it != pressed.crend(); ++it)
         m_sink.key(*it, false);
     if (anyPressed)

@@ -56,7 +56,7 @@ struct Verification
     QJsonObject toJson() const;
 };
 
-/// How an action was delivered and what was seen of its effect (DESIGN.md 7).
+/// How an action was delivered and what was seen of its effect (docs/architecture.md, "Honest outcomes").
 struct ActionOutcome
 {
     QString deliveredBy;   ///< e.g. "accessibilityAction:press", "pointer", "keyboard"

@@ -36,7 +36,7 @@ std::optional<ErrorCode> errorCodeFromName(const QString& name);
 /// Whether a plain retry of the same request can succeed for this code, absent more knowledge.
 bool defaultRetryable(ErrorCode code);
 
-/// A contract error: `{code, message, retryable, details}` (contract 3.3).
+/// A contract error: `{code, message, retryable, details}` (docs/protocol.md §3.3).
 struct Error
 {
     ErrorCode code = ErrorCode::InternalError;

@@ -93,7 +93,7 @@ Result<KeyChord> parseKeyChord(const QStringList& names)
         return Error::invalidParam(QStringLiteral("keys"), QStringLiteral("keys must name at least one key"));
     KeyChord chord;
     for (int i = 0; i < names.size(); ++i) {
-        const QString raw = names.at(i);
+        const QString& raw = names.at(i);
         // Single characters keep their case-insensitive meaning ("V" is the v key).
         const QString name = raw.size() == 1 ? raw.toLower() : raw.trimmed().toLower();
         const QString field = QStringLiteral("keys[") + QString::number(i) + QLatin1Char(']');

@@ -17,7 +17,7 @@ struct KeyChord
 };
 
 /// Parses the contract's key array (e.g. ["cmd","v"]); unknown names give
-/// DESKTOP_INVALID_REQUEST naming the key (DESIGN.md 4 key-name table).
+/// DESKTOP_INVALID_REQUEST naming the key (the key-name table in Keys.cpp; docs/protocol.md §5.7).
 Result<KeyChord> parseKeyChord(const QStringList& names);
 
 /// The canonical non-modifier key names the host knows.

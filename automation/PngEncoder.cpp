@@ -49,7 +49,7 @@ QByteArray PngEncoder::encode(const QImage& source, int level)
     for (int y = 0; y < height; ++y) {
         const auto* pixels = reinterpret_cast<const QRgb*>(image.constScanLine(y));
         for (int x = 0; x < width; ++x) {
-            current[3 * x] = static_cast<unsigned char>(qRed(pixels[x]));
+            current[std::size_t{3} * x] = static_cast<unsigned char>(qRed(pixels[x]));
             current[3 * x + 1] = static_cast<unsigned char>(qGreen(pixels[x]));
             current[3 * x + 2] = static_cast<unsigned char>(qBlue(pixels[x]));
         }

@@ -166,7 +166,7 @@ void appendJsonString(QByteArray& out, const QString& text)
 
 void appendIndent(QByteArray& out, int level)
 {
-    out.append(QByteArray(level * 4, ' '));
+    out.append(QByteArray(qsizetype{level} * 4, ' '));
 }
 
 void appendStringArray(QByteArray& out, const QStringList& items, int level)

@@ -3,7 +3,7 @@
 #include <QLocale>
 #include <QString>
 
-/// The language of the host's and the CLI's human text (issue 5 §5): the translations built
+/// The language of the host's and the CLI's human text: the translations built
 /// from translations/*.ts and embedded under :/i18n, plus Qt's own where Debian ships them.
 namespace Translations {
 

@@ -21,8 +21,8 @@ using Automation::Result;
 namespace {
 
 // What the listing reads of each execution: enough for its small files, never a big one whole.
-constexpr qint64 kSmallFileBytes = 1024 * 1024;
-constexpr qint64 kTraceEdgeBytes = 64 * 1024;
+constexpr qint64 kSmallFileBytes = qint64{1024} * 1024;
+constexpr qint64 kTraceEdgeBytes = qint64{64} * 1024;
 constexpr qint64 kTraceScanBytes = qint64{8} * 1024 * 1024;
 // summary.md's "Received" and the time derived from the trace differ by the clock's resolution.
 constexpr qint64 kReceivedToleranceMs = 2000;
@@ -281,6 +281,7 @@ std::optional<ExecutionInfo> EvidenceReader::describe(const Directory& dir, cons
             lines = completeLines(tail, true);
         }
         const auto scan = [&](const QList<QByteArray>& candidates) {
+            // NOLINTNEXTLINE(modernize-loop-convert): in reverse; clang 14 cannot build std::views::reverse
             for (auto it = candidates.crbegin(); it != candidates.crend(); ++it) {
                 const auto step = parseStep(*it, &error);
                 if (!step)
@@ -352,18 +353,20 @@ Result<ExecutionInfo> EvidenceReader::find(const QString& executionId) const
     if (root) {
         const auto dates = root->entries();
         // Newest date first: an id found there is the newest execution of that name.
-        for (auto it = dates.crbegin(); it != dates.crend(); ++it) {
-            const auto date = Layout::dateOfFolder(it->name);
-            if (it->type != Directory::Entry::Type::Directory || !date)
+        // NOLINTNEXTLINE(modernize-loop-convert): newest first; clang 14 cannot build std::views::reverse
+        for (auto dateIt = dates.crbegin(); dateIt != dates.crend(); ++dateIt) {
+            const auto& dateEntry = *dateIt;
+            const auto date = Layout::dateOfFolder(dateEntry.name);
+            if (dateEntry.type != Directory::Entry::Type::Directory || !date)
                 continue;
-            const auto dateDir = root->subdirectory(it->name, &error);
+            const auto dateDir = root->subdirectory(dateEntry.name, &error);
             if (!dateDir)
                 continue;
             for (const auto& entry : dateDir->entries()) {
                 if (entry.name.compare(executionId, Qt::CaseInsensitive) != 0)
                     continue;
                 const QString path =
-                    Layout::artifactsRoot() + QLatin1Char('/') + it->name + QLatin1Char('/') + entry.name;
+                    Layout::artifactsRoot() + QLatin1Char('/') + dateEntry.name + QLatin1Char('/') + entry.name;
                 if (entry.type == Directory::Entry::Type::Symlink)
                     return readError(
                         QStringLiteral("symlink"),

@@ -116,13 +116,12 @@ QByteArray CanonicalJson::string(const QString& value)
         default:
             break;
         }
-        if (unit < 0x20) {
-            appendUnicodeEscape(out, unit);
-        } else if (QChar::isHighSurrogate(unit) && i + 1 < size && QChar::isLowSurrogate(units[i + 1])) {
+        if (QChar::isHighSurrogate(unit) && i + 1 < size && QChar::isLowSurrogate(units[i + 1])) {
             appendUtf8(out, QChar::surrogateToUcs4(unit, units[i + 1]));
             ++i;
-        } else if (QChar::isSurrogate(unit)) {
-            // A lone surrogate has no UTF-8 form; escaping it keeps two different strings apart.
+        } else if (unit < 0x20 || QChar::isSurrogate(unit)) {
+            // Control characters are escaped; so is a lone surrogate, which has no UTF-8 form
+            // (escaping it keeps two different strings apart).
             appendUnicodeEscape(out, unit);
         } else {
             appendUtf8(out, unit);
@@ -196,7 +195,7 @@ QByteArray CanonicalJson::serialize(const QJsonValue& value)
 
 QJsonObject CanonicalJson::digestedParams(QJsonObject params)
 {
-    // contract 5.10: the digest names what will be done, not the envelope around it.
+    // docs/protocol.md §5.10: the digest names what will be done, not the envelope around it.
     params.remove(QStringLiteral("meta"));
     params.remove(QStringLiteral("confirm"));
     return params;

@@ -7,7 +7,7 @@
 
 namespace Bridge {
 
-/// The one canonical text of a JSON value, and the params digest of contract 5.10
+/// The one canonical text of a JSON value, and the params digest of docs/protocol.md §5.10
 /// (docs/canonical-json.md): object keys sorted by UTF-16 code units at every level, no
 /// whitespace, numbers as IEEE-754 doubles in one form, strings escaped one way, UTF-8.
 class CanonicalJson
@@ -20,7 +20,7 @@ public:
     static QByteArray number(double value);
     /// A string's canonical text, quotes included.
     static QByteArray string(const QString& value);
-    /// contract 5.10 `paramsDigest`: SHA-256 of the canonical params without the top-level
+    /// docs/protocol.md §5.10 `paramsDigest`: SHA-256 of the canonical params without the top-level
     /// `meta` and `confirm`, first 16 lower-case hex digits.
     static QString paramsDigest(const QJsonObject& params);
     /// The params that take part in the digest: `params` without top-level `meta` and `confirm`.

@@ -297,8 +297,7 @@ bool Client::complete(const QString& key, const QJsonObject& response)
     const auto it = m_pending.constFind(key);
     if (it == m_pending.constEnd())
         return false;
-    const Pending pending = *it;
-    m_pending.erase(it);
+    const Pending pending = m_pending.take(key);
     if (pending.blocking)
         m_done.insert(key, Reply{response, TransportError::None, {}, m_lines});
     Q_EMIT responseReceived(pending.id, response);

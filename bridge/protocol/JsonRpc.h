@@ -33,7 +33,7 @@ inline constexpr double kMaxExactId = 9007199254740991.0;
 /// Decodes one line: valid UTF-8 and valid JSON, else DESKTOP_INVALID_REQUEST with -32700.
 Automation::Result<QJsonValue> decode(const QByteArray& line);
 
-/// Checks the envelope of one request object (contract 3.1): jsonrpc "2.0", id string/number/null
+/// Checks the envelope of one request object (docs/protocol.md §3.1): jsonrpc "2.0", id string/number/null
 /// or absent (a number beyond ±kMaxExactId is refused: it could not be echoed exactly), method a
 /// string, params an object or absent.
 std::variant<Request, Invalid> parseRequest(const QJsonValue& value);

@@ -12,7 +12,7 @@ namespace Bridge {
 class LineFramer
 {
 public:
-    static constexpr qsizetype kDefaultMaxLineBytes = 16 * 1024 * 1024;
+    static constexpr qsizetype kDefaultMaxLineBytes = qsizetype{16} * 1024 * 1024;
 
     struct Item
     {

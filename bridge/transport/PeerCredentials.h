@@ -19,7 +19,7 @@ struct PeerInfo
     QString auditTokenDigest; ///< sha256("pid:starttime:uid:exe"), first 8 hex digits: names the process
                               ///< in audit lines and binds tokens to it (a recycled pid differs)
 
-    /// contract 5.1 `peer`: {pid, auditTokenDigest}.
+    /// docs/protocol.md §5.1 `peer`: {pid, auditTokenDigest}.
     QJsonObject toJson() const;
     /// The full identity for evidence and audit.
     QJsonObject toDetailedJson() const;

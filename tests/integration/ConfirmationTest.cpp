@@ -1,4 +1,4 @@
-// Confirmation over a real socket (issue 4 §1-3, §6): desktop.confirm.issue per contract 5.10,
+// Confirmation over a real socket: desktop.confirm.issue per docs/protocol.md §5.10,
 // every refusal reason, tokens across processes and connections, the approval policies and the
 // audit lines each of them leaves.
 #include "HostProcess.h"
@@ -108,7 +108,7 @@ std::string dump(const QJsonObject& o)
     return QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString();
 }
 
-/// The reasons issue 4 §2 allows; every refusal must use one of them.
+/// The refusal reasons docs/protocol.md §4.2 lists; every refusal must use one of them.
 const QStringList kReasons{QStringLiteral("missing"),         QStringLiteral("unknown_token"),
                            QStringLiteral("expired"),         QStringLiteral("used"),
                            QStringLiteral("peer_mismatch"),   QStringLiteral("method_mismatch"),

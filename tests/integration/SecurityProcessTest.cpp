@@ -1,4 +1,4 @@
-// The real executables (issue 4 §4-6): the caller allowlist at connect, the audit lines of
+// The real executables: the caller allowlist at connect, the audit lines of
 // refused callers, the policy flags, and msgcode-desktopctl stop / resume.
 #include "HostProcess.h"
 

@@ -1,4 +1,4 @@
-// Emergency stop and resume over a real socket (issue 4 §5): what is aborted, how fast input
+// Emergency stop and resume over a real socket: what is aborted, how fast input
 // stops, what a paused host refuses, who may resume it, and the audit and evidence lines.
 #include "TestHost.h"
 #include "bridge/protocol/Meta.h"

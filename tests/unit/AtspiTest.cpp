@@ -190,7 +190,8 @@ TEST(AtspiRoles, LeafControlsAreControlsThatHoldNoChildren)
     for (const char* name : {"panel", "frame", "list", "table", "tree", "internal frame", "desktop pane", "filler",
                              "scroll pane", "menu", "page tab list"}) {
         const int role = Atspi::atspiRoleFromName(QString::fromLatin1(name));
-        if (role >= 0)
+        if (role >= 0) {
             EXPECT_FALSE(Atspi::isLeafControl(static_cast<quint32>(role))) << name;
+        }
     }
 }

@@ -1,4 +1,4 @@
-// The canonical JSON form and paramsDigest of contract 5.10, against the vectors published in
+// The canonical JSON form and paramsDigest of docs/protocol.md §5.10, against the vectors published in
 // docs/canonical-json.md (keep the two in step).
 #include "bridge/protocol/CanonicalJson.h"
 #include "UnitTestSupport.h"

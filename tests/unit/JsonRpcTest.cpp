@@ -1,4 +1,4 @@
-// Bridge::JsonRpc: decoding one line and checking the JSON-RPC 2.0 envelope (contract 3, DESIGN.md 4).
+// Bridge::JsonRpc: decoding one line and checking the JSON-RPC 2.0 envelope (docs/protocol.md §3).
 #include "bridge/protocol/JsonRpc.h"
 #include "UnitTestSupport.h"
 

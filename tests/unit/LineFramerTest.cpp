@@ -1,4 +1,4 @@
-// Bridge::LineFramer: newline framing with a cap on one line (DESIGN.md 4).
+// Bridge::LineFramer: newline framing with a cap on one line (docs/protocol.md §1).
 #include "bridge/protocol/LineFramer.h"
 #include "UnitTestSupport.h"
 

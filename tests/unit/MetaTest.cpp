@@ -1,4 +1,4 @@
-// Bridge::parseMeta: params.meta (contract 4.1, DESIGN.md 4).
+// Bridge::parseMeta: params.meta (docs/protocol.md §4.1).
 #include "bridge/protocol/Meta.h"
 #include "UnitTestSupport.h"
 

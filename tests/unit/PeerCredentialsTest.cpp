@@ -1,4 +1,5 @@
-// Bridge::PeerCredentials: who is on the other end of a Unix socket (DESIGN.md 6).
+// Bridge::PeerCredentials: who is on the other end of a Unix socket (docs/architecture.md, "Confirmation, caller
+// policy, stop and audit").
 #include "bridge/transport/PeerCredentials.h"
 #include "UnitTestSupport.h"
 

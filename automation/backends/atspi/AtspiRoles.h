@@ -4,7 +4,7 @@
 
 namespace Automation::Atspi {
 
-/// An AT-SPI role in the AX vocabulary (DESIGN.md 4: roles speak AX on every platform).
+/// An AT-SPI role in the AX vocabulary (roles speak AX on every platform, so one selector works everywhere).
 struct RoleInfo
 {
     QString nativeRole; ///< AT-SPI's own name, e.g. "push button"

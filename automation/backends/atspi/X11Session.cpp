@@ -447,7 +447,7 @@ unsigned long X11Session::keysymForName(const QString& name) const
         {QStringLiteral("shift"), XK_Shift_L},
         {QStringLiteral("super"), XK_Super_L},
     };
-    // On Linux "cmd" is the primary shortcut modifier, Control (DESIGN.md 4), unless the
+    // On Linux "cmd" is the primary shortcut modifier, Control, unless the
     // settings map it to Super.
     if (name == QLatin1String("cmd"))
         return m_cmdKey == CmdKey::Super ? XK_Super_L : XK_Control_L;

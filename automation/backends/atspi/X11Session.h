@@ -19,7 +19,7 @@ class X11Session
 {
 public:
     using Cancelled = std::function<bool()>;
-    /// Which key the portable `cmd` modifier presses (DESIGN.md 4: Control by default).
+    /// Which key the portable `cmd` modifier presses (Control by default, Super by the setting).
     enum class CmdKey { Control, Super };
 
     X11Session();
