@@ -1,5 +1,7 @@
 #include "bridge/transport/Server.h"
 
+#include "automation/platform/ProcessInfo.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -29,21 +31,6 @@ using Automation::Error;
 using Automation::ErrorCode;
 
 namespace {
-
-// Zombies keep their pid until reaped, and nothing reaps them on some machines: a lock held by
-// a zombie is stale.
-bool processAlive(qint64 pid)
-{
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray text = stat.readAll();
-    const qsizetype close = text.lastIndexOf(')');
-    if (close < 0 || close + 2 >= text.size())
-        return false;
-    const char state = text.at(close + 2);
-    return state != 'Z' && state != 'X';
-}
 
 // Descriptors kept free for the host's own needs (threads' wakeup pipes, evidence files, the
 // AT-SPI and X connections): GLib aborts the process when it cannot create a wakeup pipe.
@@ -287,7 +274,9 @@ bool Server::listen(QString* error, bool* alreadyServed)
         qint64 pid = 0;
         QString hostName, appName;
         if (m_lock->error() == QLockFile::LockFailedError && m_lock->getLockInfo(&pid, &hostName, &appName) &&
-            !processAlive(pid)) {
+            // A zombie keeps its pid until reaped, and nothing reaps it on some machines: a lock
+            // held by one is stale.
+            !Automation::Platform::processAlive(pid)) {
             m_lock->removeStaleLockFile();
         }
         if (!m_lock->tryLock(0)) {
