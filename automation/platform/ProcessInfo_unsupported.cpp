@@ -1,6 +1,6 @@
 #include "automation/platform/ProcessInfo.h"
 
-// A platform whose process facts are not implemented yet: every process looks unknown, so
+// A platform without process facts of its own: every process looks unknown, so
 // callers refuse rather than trust (CallerPolicy refuses an unknown executable).
 namespace Automation::Platform {
 
