@@ -12,6 +12,9 @@ struct Facts
     bool secure = false;      ///< a secure field (Node::isSecure)
     bool lengthKnown = false; ///< the field's character count can be read
     bool pasteKnown = false;  ///< the paste chord for what has focus is known
+    /// The toolkit accepts a direct insertion into a secure field and ignores it (Gecko): the
+    /// insertion would only cost the time to find out that nothing arrived.
+    bool secureInsertIgnored = false;
 };
 
 /// The paths to try, in order: "editableText", "clipboard", "keys". A secret never goes through

@@ -42,6 +42,19 @@ TEST(TypingLadder, ASecretNeverGoesThroughTheClipboard)
     EXPECT_EQ(TypingLadder::paths(facts(true, false, true, false, true)), (QStringList{kKeys}));
 }
 
+// Gecko accepts EditableText.InsertText into a password input and ignores it; under load its
+// length could not be read in time afterwards, the ladder stopped on "unverifiable" and the
+// page never got the text.
+TEST(TypingLadder, ASecureFieldOfAToolkitThatIgnoresInsertionGetsKeystrokes)
+{
+    TypingLadder::Facts f = facts(true, false, true, true, true);
+    f.secureInsertIgnored = true;
+    EXPECT_EQ(TypingLadder::paths(f), (QStringList{kKeys}));
+    // An ordinary field of the same toolkit keeps the direct path.
+    f.secure = false;
+    EXPECT_EQ(TypingLadder::paths(f), (QStringList{kEditable, kClipboard, kKeys}));
+}
+
 TEST(TypingLadder, SecureFieldLengths)
 {
     EXPECT_EQ(TextDelivery::classifyCount(0, 4, 4), Effect::Confirmed);

@@ -350,6 +350,12 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
                     break;
                 QThread::msleep(20);
             }
+            // Not one read was answered within the budget: a busy app may answer one given more time.
+            if (!anyRead && !context.checkpoint() && context.remainingMs() > 400 &&
+                readText(&now, static_cast<int>(std::min<qint64>(1500, context.remainingMs() - 300)))) {
+                anyRead = true;
+                effect = TextDelivery::classify(before, expected, now, text, &how, options.clearBefore);
+            }
             if (!anyRead) {
                 // The app did not answer a single read after the input: it may be busy with it.
                 // Nothing can be said, and moving on to another path could type the text twice.
@@ -369,6 +375,10 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
                     break;
                 QThread::msleep(20);
             }
+            // Not one read was answered within the budget: a busy app may still answer one
+            // read given more time, and without it nothing can be said.
+            if (now < 0 && !context.checkpoint() && context.remainingMs() > 400)
+                now = readCount(static_cast<int>(std::min<qint64>(1500, context.remainingMs() - 300)));
             effect = TextDelivery::classifyCount(countBefore, expectedCount, now);
             *observed =
                 QJsonObject{{QStringLiteral("characterCount"), now}, {QStringLiteral("expectedCount"), expectedCount}};
@@ -447,14 +457,15 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
             }
         }
     }
-    // Gecko accepts InsertText into a password input and ignores it: a secure field whose
-    // length cannot be read gets keystrokes (TypingLadder::paths).
+    // Gecko accepts InsertText into a password input and ignores it: its secure fields, and a
+    // secure field whose length cannot be read, get keystrokes (TypingLadder::paths).
     TypingLadder::Facts facts;
     facts.editable = hasEditable;
     facts.terminal = terminal;
     facts.secure = secure;
     facts.lengthKnown = countBefore >= 0;
     facts.pasteKnown = pasteKnown;
+    facts.secureInsertIgnored = app.toolkit.compare(QLatin1String("Gecko"), Qt::CaseInsensitive) == 0;
     const QStringList ladder = TypingLadder::paths(facts);
     Effect effect = Effect::SuspectedNoop;
     bool stopped = false;
