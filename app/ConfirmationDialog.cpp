@@ -40,6 +40,10 @@ QString describeMethod(const QString& method)
         return ConfirmationDialog::tr("Type text");
     if (method == QLatin1String("desktop.hotkey"))
         return ConfirmationDialog::tr("Press keys");
+    if (method == QLatin1String("desktop.scroll"))
+        return ConfirmationDialog::tr("Scroll");
+    if (method == QLatin1String("desktop.menuPick"))
+        return ConfirmationDialog::tr("Pick a menu item");
     if (method == QLatin1String("desktop.resume"))
         return ConfirmationDialog::tr("Resume automation");
     return method;

@@ -36,6 +36,25 @@ Status DesktopBackend::completeNodes(Snapshot&, const QList<int>&, const CallCon
     return success();
 }
 
+Status DesktopBackend::readTexts(Snapshot&, const QList<int>&, const CallContext&)
+{
+    return unsupportedOnPlatform(QStringLiteral("reading text"));
+}
+
+Result<ActionOutcome> DesktopBackend::scroll(const ResolvedRoute&, const Snapshot&, int, const ScrollSpec&,
+                                             const CallContext&)
+{
+    return unsupportedOnPlatform(QStringLiteral("scrolling"));
+}
+
+Error unsupportedOnPlatform(const QString& what)
+{
+    return Error::make(ErrorCode::InvalidRequest,
+                       QStringLiteral("%1 is not supported by this platform's backend").arg(what),
+                       QJsonObject{{QStringLiteral("reason"), QStringLiteral("unsupported")}})
+        .withRetryable(false);
+}
+
 UnavailableBackend::UnavailableBackend(QString reason) : m_reason(std::move(reason)) {}
 
 BackendInfo UnavailableBackend::info()

@@ -117,7 +117,20 @@ public:
                                          const TypeOptions& options, const CallContext& context) = 0;
     virtual Result<ActionOutcome> sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
                                             const CallContext& context) = 0;
+    /// Reads the text (or numeric value) of the nodes at `indexes` into Node::value, never of a
+    /// secure one. The default: DESKTOP_INVALID_REQUEST, reason "unsupported".
+    virtual Status readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context);
+    /// Scrolls `element` into view, or its content (or its scrollable ancestor's: `container`)
+    /// in a direction, through the accessibility API where the toolkit has a way, else with the
+    /// wheel over the container. `details` has "position" {before, after, minimum, maximum}
+    /// where a scroll bar tells, and "frameAfter" of the element. The default:
+    /// DESKTOP_INVALID_REQUEST, reason "unsupported".
+    virtual Result<ActionOutcome> scroll(const ResolvedRoute& route, const Snapshot& snapshot, int element,
+                                         const ScrollSpec& spec, const CallContext& context);
 };
+
+/// The error of a backend method this platform's backend does not have.
+Error unsupportedOnPlatform(const QString& what);
 
 /// The backend of a build or platform that has none yet: every automation call answers a
 /// clear contract error instead of pretending.

@@ -174,6 +174,20 @@ Result<ResolvedTarget> Locator::resolveTarget(ResolvedRoute& route, const Target
                         step.finish(true, QJsonObject{{QStringLiteral("elementId"), ref.elementId}});
                         return out;
                     }
+                    // The same element, only somewhere else (scrolled, or its window moved): the
+                    // same object with the same role, title and size is still what the caller
+                    // meant. A changed role, title or size is not.
+                    const Node& was = cached->node;
+                    if (node.detailed && node.role == was.role && node.title == was.title &&
+                        node.frame.width == was.frame.width && node.frame.height == was.frame.height &&
+                        (wanted.isEmpty() || wanted == fingerprintOf(was))) {
+                        out.node = node;
+                        out.via = QStringLiteral("elementRef:moved");
+                        step.finish(true, QJsonObject{{QStringLiteral("elementId"), ref.elementId},
+                                                      {QStringLiteral("from"), was.frame.toJson()},
+                                                      {QStringLiteral("to"), node.frame.toJson()}});
+                        return out;
+                    }
                     break;
                 }
             }

@@ -116,6 +116,104 @@ struct SecureLook
     QString role;
 };
 
+struct DumpTreeRequest
+{
+    Route route;
+    SnapshotBounds bounds;
+};
+
+struct DumpTreeResult
+{
+    ResolvedRoute route;
+    Snapshot snapshot;
+};
+
+/// desktop.capture: the whole display (no route, no rect), the route's window, or a rect.
+struct CaptureRequest
+{
+    std::optional<Route> route;
+    std::optional<Frame> rect;
+};
+
+struct CaptureResult
+{
+    std::optional<ResolvedRoute> route;
+    QString source; ///< "display", "window" or "rect"
+    Frame frame;    ///< what the image covers, in screen coordinates
+    Frame display;  ///< the whole display
+    QByteArray png; ///< kept as "capture.png"
+    QDateTime takenAt;
+};
+
+/// How desktop.readText hides what looks sensitive in the text it answers.
+enum class Redaction {
+    None,     ///< the text as the app has it
+    Patterns, ///< e-mail addresses, long digit runs (cards, accounts, phone numbers), key-like tokens masked
+    Hash,     ///< no text: its length and SHA-256 only
+};
+std::optional<Redaction> redactionFromName(const QString& name);
+QString redactionName(Redaction mode);
+
+struct ReadTextRequest
+{
+    Route route;
+    Selector selector;
+    QJsonObject selectorJson;
+    qint64 limitBytes = 65536;
+    Redaction redaction = Redaction::Patterns;
+};
+
+/// One element's text as desktop.readText answers it.
+struct ReadTextItem
+{
+    Node node;
+    QString text;                 ///< the element's text (its Text, else the label's name), redacted and cut
+    std::optional<QString> value; ///< a numeric value (slider, spin box), when it has one
+    QString source;               ///< "text", "name" or "value": where the text came from
+    qint64 bytes = 0;             ///< UTF-8 bytes of the full text before cutting
+    bool truncated = false;       ///< cut to the remaining limitBytes
+    int redactions = 0;           ///< how many spans were masked
+    QString sha256;               ///< of the full text (Hash mode, and always in the trace)
+};
+
+struct ReadTextResult
+{
+    ResolvedRoute route;
+    QList<ReadTextItem> items;
+    int matched = 0;
+    bool truncated = false; ///< limitBytes was reached
+    qint64 returnedBytes = 0;
+};
+
+struct ScrollRequest
+{
+    Route route;
+    TargetSpec target;
+    ScrollSpec spec;
+};
+
+struct ScrollResult
+{
+    ResolvedRoute route;
+    ResolvedTarget target;
+    ActionOutcome outcome;
+    std::optional<Frame> frameAfter; ///< where the target ended up
+    bool visibleAfter = false;       ///< its frame is inside its window's
+};
+
+struct MenuPickRequest
+{
+    Route route;
+    QStringList path; ///< e.g. {"File", "Save As…"}; ellipses and mnemonic marks need not be typed
+};
+
+struct MenuPickResult
+{
+    ResolvedRoute route;
+    QList<Node> items; ///< the item of each level, the picked one last
+    ActionOutcome outcome;
+};
+
 /// A snapshot of the route's window and/or a screenshot; the tree is kept while the screenshot
 /// is taken. Screenshots reach the trace as images named "observe.png", "before.png" and
 /// "after.png", the names the evidence layout gives them.
@@ -134,6 +232,24 @@ Result<HotkeyResult> hotkey(JobContext& ctx, const HotkeyRequest& request);
 /// Polls until the selector matches (DESKTOP_TIMEOUT after request.timeoutMs, with the last
 /// error seen); an app not there yet is waited for too.
 Result<WaitResult> waitUntil(JobContext& ctx, const WaitRequest& request);
+/// The bounded tree of the route's window, without a screenshot; kept as the tree.
+Result<DumpTreeResult> dumpTree(JobContext& ctx, const DumpTreeRequest& request);
+/// A PNG of the display, the route's window or a rect (clipped to the display).
+Result<CaptureResult> capture(JobContext& ctx, const CaptureRequest& request);
+/// The text of the elements a selector matches, within limitBytes, redacted as asked. A secure
+/// element among them refuses the whole request (DESKTOP_INVALID_REQUEST, reason
+/// "secure_field"): nothing is read.
+Result<ReadTextResult> readText(JobContext& ctx, const ReadTextRequest& request);
+/// Masks what looks sensitive in `text` (Redaction::Patterns); `count` gets how many spans.
+QString redactPatterns(const QString& text, int* count);
+/// Scrolls the target into view or its content in a direction, and says where it ended up.
+Result<ScrollResult> scroll(JobContext& ctx, const ScrollRequest& request);
+/// Opens each level of a menu path and picks the last item.
+Result<MenuPickResult> menuPick(JobContext& ctx, const MenuPickRequest& request);
+/// A menu title as a person reads it: no mnemonic marks (& _), no trailing ellipsis ("…",
+/// "..."), no shortcut after a tab, spaces simplified, case folded.
+QString normalizeMenuTitle(const QString& title);
+
 /// A read-only look (no focus change, nothing kept, nothing adopted into the cache) at where
 /// typeText with `request` would type. An error when the target cannot be resolved now: the
 /// text must then be treated as secret.

@@ -682,4 +682,21 @@ QJsonObject ElementRef::toJson() const
     };
 }
 
+QString scrollDirectionName(ScrollSpec::Direction direction)
+{
+    switch (direction) {
+    case ScrollSpec::Direction::Up:
+        return QStringLiteral("up");
+    case ScrollSpec::Direction::Down:
+        return QStringLiteral("down");
+    case ScrollSpec::Direction::Left:
+        return QStringLiteral("left");
+    case ScrollSpec::Direction::Right:
+        return QStringLiteral("right");
+    case ScrollSpec::Direction::IntoView:
+        break;
+    }
+    return QStringLiteral("intoView");
+}
+
 } // namespace Automation

@@ -157,6 +157,21 @@ struct ResolvedRoute
     QJsonObject toJson() const;
 };
 
+/// What desktop.scroll asks of an element: bring it into view (no direction), or move the
+/// content of the container it is (or is in) by `amount` lines or pages.
+struct ScrollSpec
+{
+    enum class Direction { IntoView, Up, Down, Left, Right };
+    Direction direction = Direction::IntoView;
+    int amount = 3;
+    bool pages = false;
+
+    bool vertical() const { return direction == Direction::Up || direction == Direction::Down; }
+    /// -1 towards the start (up, left), +1 towards the end.
+    int sign() const { return direction == Direction::Up || direction == Direction::Left ? -1 : 1; }
+};
+QString scrollDirectionName(ScrollSpec::Direction direction);
+
 /// A text condition: equals, contains or regex.
 struct TextMatch
 {

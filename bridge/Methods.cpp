@@ -192,4 +192,152 @@ MethodJob waitUntil(WaitUntilParams params)
     };
 }
 
+MethodJob dumpTree(DumpTreeParams params)
+{
+    const Ops::DumpTreeRequest request{params.route, params.bounds};
+    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+        auto dumped = Ops::dumpTree(ctx, request);
+        if (!dumped)
+            return dumped.error();
+        QJsonObject result = baseResult(record);
+        result.insert(QStringLiteral("routeResolved"), dumped->route.toJson());
+        result.insert(QStringLiteral("tree"), dumped->snapshot.toJson());
+        result.insert(QStringLiteral("evidence"),
+                      evidence(record, QJsonObject{{QStringLiteral("axPath"), Evidence::Layout::axTreeFile()}}));
+        return result;
+    };
+}
+
+MethodJob capture(CaptureParams params)
+{
+    const Ops::CaptureRequest request{params.route, params.rect};
+    const bool inlinePng = params.inlinePng;
+    return [request, inlinePng](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+        auto captured = Ops::capture(ctx, request);
+        if (!captured)
+            return captured.error();
+        QJsonObject result = baseResult(record);
+        result.insert(QStringLiteral("source"), captured->source);
+        result.insert(QStringLiteral("frame"), captured->frame.toJson());
+        result.insert(QStringLiteral("display"), captured->display.toJson());
+        result.insert(QStringLiteral("takenAt"), captured->takenAt.toString(Qt::ISODateWithMs));
+        result.insert(QStringLiteral("bytes"), static_cast<qint64>(captured->png.size()));
+        if (captured->route)
+            result.insert(QStringLiteral("routeResolved"), captured->route->toJson());
+        if (inlinePng)
+            result.insert(QStringLiteral("pngBase64"), QString::fromLatin1(captured->png.toBase64()));
+        result.insert(QStringLiteral("evidence"), evidence(record, QJsonObject{{QStringLiteral("screenshotPath"),
+                                                                                Evidence::Layout::captureFile()}}));
+        return result;
+    };
+}
+
+MethodJob readText(ReadTextParams params)
+{
+    Ops::ReadTextRequest request;
+    request.route = params.route;
+    request.selector = params.selector;
+    request.selectorJson = params.selectorJson;
+    request.limitBytes = params.limitBytes;
+    request.redaction = Ops::redactionFromName(params.redactionMode).value_or(Ops::Redaction::Patterns);
+    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+        auto read = Ops::readText(ctx, request);
+        if (!read)
+            return read.error();
+        QJsonArray items;
+        for (const Ops::ReadTextItem& item : read->items) {
+            // The element without its value: the text is given below, redacted as asked.
+            ElementRef ref = ElementRef::fromNode(item.node);
+            ref.value.reset();
+            QJsonObject element = ref.toJson();
+            element.remove(QStringLiteral("value"));
+            QJsonObject entry{{QStringLiteral("element"), element},
+                              {QStringLiteral("source"), item.source},
+                              {QStringLiteral("bytes"), item.bytes},
+                              {QStringLiteral("truncated"), item.truncated}};
+            if (item.value)
+                entry.insert(QStringLiteral("value"), *item.value);
+            if (request.redaction == Ops::Redaction::Hash) {
+                entry.insert(QStringLiteral("sha256"), item.sha256);
+            } else {
+                entry.insert(QStringLiteral("text"), item.text);
+                if (request.redaction == Ops::Redaction::Patterns)
+                    entry.insert(QStringLiteral("redactions"), item.redactions);
+            }
+            items.append(entry);
+        }
+        QJsonObject result = baseResult(record);
+        result.insert(QStringLiteral("items"), items);
+        result.insert(QStringLiteral("matched"), read->matched);
+        result.insert(QStringLiteral("redactionMode"), Ops::redactionName(request.redaction));
+        result.insert(QStringLiteral("limitBytes"), request.limitBytes);
+        result.insert(QStringLiteral("returnedBytes"), read->returnedBytes);
+        result.insert(QStringLiteral("truncated"), read->truncated);
+        result.insert(QStringLiteral("routeResolved"), read->route.toJson());
+        result.insert(
+            QStringLiteral("evidence"),
+            evidence(record, QJsonObject{{QStringLiteral("axPath"), Evidence::Layout::axTreeFile()},
+                                         {QStringLiteral("candidatesPath"), Evidence::Layout::candidatesFile()}}));
+        return result;
+    };
+}
+
+MethodJob scroll(ScrollParams params)
+{
+    const Ops::ScrollRequest request{params.route, targetSpec(params.target), params.spec};
+    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+        auto scrolled = Ops::scroll(ctx, request);
+        if (!scrolled)
+            return scrolled.error();
+        const ActionOutcome& outcome = scrolled->outcome;
+        QJsonObject result = baseResult(record);
+        result.insert(QStringLiteral("scrolled"), effectCountsAsDone(outcome.verification.effect));
+        insertVerification(result, outcome.verification);
+        result.insert(QStringLiteral("deliveredBy"), outcome.deliveredBy);
+        result.insert(QStringLiteral("direction"), scrollDirectionName(request.spec.direction));
+        if (request.spec.direction != ScrollSpec::Direction::IntoView) {
+            result.insert(QStringLiteral("amount"), request.spec.amount);
+            result.insert(QStringLiteral("unit"), request.spec.pages ? QStringLiteral("page") : QStringLiteral("line"));
+        }
+        Node after = scrolled->target.node;
+        if (scrolled->frameAfter)
+            after.frame = *scrolled->frameAfter;
+        result.insert(QStringLiteral("target"), ElementRef::fromNode(after).toJson());
+        result.insert(QStringLiteral("targetResolvedVia"), scrolled->target.via);
+        result.insert(QStringLiteral("frameAfter"),
+                      scrolled->frameAfter ? QJsonValue(scrolled->frameAfter->toJson()) : QJsonValue());
+        result.insert(QStringLiteral("visible"), scrolled->visibleAfter);
+        for (const QString& key :
+             {QStringLiteral("position"), QStringLiteral("container"), QStringLiteral("atLimit")}) {
+            if (outcome.details.contains(key))
+                result.insert(key, outcome.details.value(key));
+        }
+        result.insert(QStringLiteral("routeResolved"), scrolled->route.toJson());
+        result.insert(QStringLiteral("evidence"), evidence(record));
+        return result;
+    };
+}
+
+MethodJob menuPick(MenuPickParams params)
+{
+    const Ops::MenuPickRequest request{params.route, params.path};
+    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+        auto picked = Ops::menuPick(ctx, request);
+        if (!picked)
+            return picked.error();
+        QJsonObject result = baseResult(record);
+        result.insert(QStringLiteral("picked"), effectCountsAsDone(picked->outcome.verification.effect));
+        insertVerification(result, picked->outcome.verification);
+        result.insert(QStringLiteral("deliveredBy"), picked->outcome.deliveredBy);
+        result.insert(QStringLiteral("path"), QJsonArray::fromStringList(request.path));
+        QJsonArray items;
+        for (const Node& item : picked->items)
+            items.append(ElementRef::fromNode(item).toJson());
+        result.insert(QStringLiteral("items"), items);
+        result.insert(QStringLiteral("routeResolved"), picked->route.toJson());
+        result.insert(QStringLiteral("evidence"), evidence(record));
+        return result;
+    };
+}
+
 } // namespace Bridge::Methods

@@ -18,6 +18,11 @@ MethodJob click(ClickParams params);
 MethodJob typeText(TypeTextParams params);
 MethodJob hotkey(HotkeyParams params);
 MethodJob waitUntil(WaitUntilParams params);
+MethodJob dumpTree(DumpTreeParams params);
+MethodJob capture(CaptureParams params);
+MethodJob readText(ReadTextParams params);
+MethodJob scroll(ScrollParams params);
+MethodJob menuPick(MenuPickParams params);
 
 /// The engine's request for typeText params (also used for the read-only look at its target
 /// before a confirmation dialog shows the text).

@@ -2,6 +2,7 @@
 
 #include "automation/JsonFieldReader.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QSet>
 
@@ -247,6 +248,129 @@ Result<AbortParams> abort(const QJsonObject& params)
     Reader r(params, {});
     AbortParams out;
     out.executionId = r.string(QStringLiteral("executionId"), true, false).value_or(QString());
+    return r.finish(out);
+}
+
+Result<DumpTreeParams> dumpTree(const QJsonObject& params)
+{
+    Reader r(params, {});
+    DumpTreeParams out;
+    out.route = routeOrFail(r);
+    out.bounds.maxDepth = static_cast<int>(r.integer(QStringLiteral("maxDepth"), 1, 256).value_or(8));
+    out.bounds.maxNodes = static_cast<int>(r.integer(QStringLiteral("maxNodes"), 1, 100000).value_or(2000));
+    out.bounds.maxWallTimeMs = static_cast<int>(r.integer(QStringLiteral("maxWallTimeMs"), 1, 600000).value_or(10000));
+    out.bounds.includeText = r.boolean(QStringLiteral("includeText")).value_or(false);
+    return r.finish(out);
+}
+
+Result<CaptureParams> capture(const QJsonObject& params)
+{
+    Reader r(params, {});
+    CaptureParams out;
+    if (r.has(QStringLiteral("route")))
+        out.route = routeOrFail(r);
+    if (auto rect = r.object(QStringLiteral("rect"))) {
+        Reader f(*rect, QStringLiteral("rect"));
+        f.rejectUnknown({QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("width"), QStringLiteral("height")});
+        Automation::Frame frame;
+        frame.x = static_cast<int>(f.integer(QStringLiteral("x"), -100000, 100000, true).value_or(0));
+        frame.y = static_cast<int>(f.integer(QStringLiteral("y"), -100000, 100000, true).value_or(0));
+        frame.width = static_cast<int>(f.integer(QStringLiteral("width"), 1, 100000, true).value_or(0));
+        frame.height = static_cast<int>(f.integer(QStringLiteral("height"), 1, 100000, true).value_or(0));
+        if (f.failed())
+            r.fail(f.error());
+        out.rect = frame;
+    }
+    if (out.route && out.rect)
+        r.fail(QStringLiteral("rect"),
+               QStringLiteral("and route cannot both be given (a rect is in screen coordinates)"));
+    out.inlinePng = r.boolean(QStringLiteral("inline")).value_or(false);
+    return r.finish(out);
+}
+
+Result<ReadTextParams> readText(const QJsonObject& params)
+{
+    Reader r(params, {});
+    ReadTextParams out;
+    out.route = routeOrFail(r);
+    if (!r.has(QStringLiteral("selector"))) {
+        r.fail(QStringLiteral("selector"), QStringLiteral("is required"));
+    } else if (auto sel = selector(r.raw(QStringLiteral("selector")), QStringLiteral("selector")); !sel) {
+        r.fail(sel.error());
+    } else {
+        out.selector = sel.value();
+        out.selectorJson = r.raw(QStringLiteral("selector")).toObject();
+    }
+    out.limitBytes = r.integer(QStringLiteral("limitBytes"), 1, 1048576).value_or(65536);
+    if (auto mode = r.string(QStringLiteral("redactionMode"))) {
+        if (*mode != QLatin1String("none") && *mode != QLatin1String("patterns") && *mode != QLatin1String("hash"))
+            r.fail(QStringLiteral("redactionMode"), QStringLiteral("must be one of none, patterns, hash"));
+        else
+            out.redactionMode = *mode;
+    }
+    return r.finish(out);
+}
+
+Result<ScrollParams> scroll(const QJsonObject& params)
+{
+    using Direction = Automation::ScrollSpec::Direction;
+    Reader r(params, {});
+    ScrollParams out;
+    out.route = routeOrFail(r);
+    if (auto c = confirmOrFail(r))
+        out.confirm = *c;
+    if (!r.has(QStringLiteral("target")))
+        r.fail(QStringLiteral("target"), QStringLiteral("is required"));
+    else if (auto t = target(r.raw(QStringLiteral("target")), QStringLiteral("target"), r))
+        out.target = *t;
+    if (auto direction = r.string(QStringLiteral("direction"))) {
+        static const QHash<QString, Direction> names{{QStringLiteral("up"), Direction::Up},
+                                                     {QStringLiteral("down"), Direction::Down},
+                                                     {QStringLiteral("left"), Direction::Left},
+                                                     {QStringLiteral("right"), Direction::Right}};
+        if (!names.contains(*direction))
+            r.fail(QStringLiteral("direction"), QStringLiteral("must be one of up, down, left, right"));
+        else
+            out.spec.direction = names.value(*direction);
+    }
+    const bool intoView = out.spec.direction == Direction::IntoView;
+    if (intoView && (r.has(QStringLiteral("amount")) || r.has(QStringLiteral("unit"))))
+        r.fail(QStringLiteral("direction"),
+               QStringLiteral("is required with amount or unit (without one the target is brought into view)"));
+    out.spec.amount = static_cast<int>(r.integer(QStringLiteral("amount"), 1, 100).value_or(3));
+    if (auto unit = r.string(QStringLiteral("unit"))) {
+        if (*unit != QLatin1String("line") && *unit != QLatin1String("page"))
+            r.fail(QStringLiteral("unit"), QStringLiteral("must be line or page"));
+        else
+            out.spec.pages = *unit == QLatin1String("page");
+    }
+    if (!r.has(QStringLiteral("amount")) && out.spec.pages)
+        out.spec.amount = 1;
+    return r.finish(out);
+}
+
+Result<MenuPickParams> menuPick(const QJsonObject& params)
+{
+    Reader r(params, {});
+    MenuPickParams out;
+    out.route = routeOrFail(r);
+    if (auto c = confirmOrFail(r))
+        out.confirm = *c;
+    const QJsonValue path = params.value(QStringLiteral("path"));
+    if (path.isUndefined() || path.isNull()) {
+        r.fail(QStringLiteral("path"), QStringLiteral("is required"));
+    } else if (!path.isArray() || path.toArray().isEmpty() || path.toArray().size() > 8) {
+        r.fail(QStringLiteral("path"), QStringLiteral("must be an array of 1 to 8 menu titles"));
+    } else {
+        const QJsonArray array = path.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            if (!array.at(i).isString() || array.at(i).toString().trimmed().isEmpty()) {
+                r.fail(QStringLiteral("path[%1]").arg(i), QStringLiteral("must be a non-empty string"));
+                break;
+            }
+            out.path.append(array.at(i).toString());
+        }
+    }
     return r.finish(out);
 }
 

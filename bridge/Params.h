@@ -84,6 +84,43 @@ struct WaitUntilParams
     int timeoutMs = 0;
 };
 
+struct DumpTreeParams
+{
+    Automation::Route route;
+    Automation::SnapshotBounds bounds;
+};
+
+struct CaptureParams
+{
+    std::optional<Automation::Route> route;
+    std::optional<Automation::Frame> rect;
+    bool inlinePng = false; ///< `inline`: the PNG in the answer too, as base64
+};
+
+struct ReadTextParams
+{
+    Automation::Route route;
+    Automation::Selector selector;
+    QJsonObject selectorJson;
+    qint64 limitBytes = 65536;
+    QString redactionMode = QStringLiteral("patterns");
+};
+
+struct ScrollParams
+{
+    Automation::Route route;
+    TargetParams target;
+    Automation::ScrollSpec spec;
+    ConfirmParams confirm;
+};
+
+struct MenuPickParams
+{
+    Automation::Route route;
+    QStringList path;
+    ConfirmParams confirm;
+};
+
 struct AbortParams
 {
     QString executionId;
@@ -98,6 +135,11 @@ Automation::Result<TypeTextParams> typeText(const QJsonObject& params);
 Automation::Result<HotkeyParams> hotkey(const QJsonObject& params);
 Automation::Result<WaitUntilParams> waitUntil(const QJsonObject& params);
 Automation::Result<AbortParams> abort(const QJsonObject& params);
+Automation::Result<DumpTreeParams> dumpTree(const QJsonObject& params);
+Automation::Result<CaptureParams> capture(const QJsonObject& params);
+Automation::Result<ReadTextParams> readText(const QJsonObject& params);
+Automation::Result<ScrollParams> scroll(const QJsonObject& params);
+Automation::Result<MenuPickParams> menuPick(const QJsonObject& params);
 
 Automation::Result<Automation::Route> route(const QJsonValue& value, const QString& field);
 Automation::Result<Automation::Selector> selector(const QJsonValue& value, const QString& field);

@@ -125,6 +125,14 @@
         <source>The target could not be checked, so the text is treated as secret.</source>
         <translation>无法检查目标，因此该文本按机密处理。</translation>
     </message>
+    <message>
+        <source>Scroll</source>
+        <translation>滚动</translation>
+    </message>
+    <message>
+        <source>Pick a menu item</source>
+        <translation>选择菜单项</translation>
+    </message>
 </context>
 <context>
     <name>App::OnboardingWindow</name>

@@ -78,6 +78,11 @@ inline QString afterScreenshot()
 {
     return QStringLiteral("after.png");
 }
+/// desktop.capture's image.
+inline QString captureFile()
+{
+    return QStringLiteral("capture.png");
+}
 
 /// The trace step written last by an execution that answered (details.outcome: "ok" or the
 /// error code; sinceStartMs: the execution's duration)...

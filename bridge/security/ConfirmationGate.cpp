@@ -196,9 +196,11 @@ void ConfirmationGate::issue(const Caller& caller, const Meta& meta, const QJson
     if (!intentValue.isObject())
         return respond(Error::invalidParam(QStringLiteral("intent"), QStringLiteral("intent is required")));
     if (!intentCheck)
-        return respond(Error::invalidParam(QStringLiteral("intent.method"),
-                                           QStringLiteral("intent.method must name a side-effect method "
-                                                          "(desktop.click, desktop.typeText, desktop.hotkey)")));
+        return respond(
+            Error::invalidParam(QStringLiteral("intent.method"),
+                                QStringLiteral("intent.method must name a side-effect method "
+                                               "(desktop.click, desktop.typeText, desktop.hotkey, desktop.scroll, "
+                                               "desktop.menuPick)")));
     if (!intent.value(QStringLiteral("params")).isObject())
         return respond(
             Error::invalidParam(QStringLiteral("intent.params"), QStringLiteral("intent.params must be an object")));

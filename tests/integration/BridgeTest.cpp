@@ -265,15 +265,31 @@ TEST(Bridge, ClickByElementRefThenByStaleRef)
     EXPECT_TRUE(evidence.value(QStringLiteral("beforeScreenshot")).isNull());
     EXPECT_EQ(host.desktop().effects(), QStringList{QStringLiteral("press:Send")});
 
-    // The button moves: same handle, new frame -> stale, with what changed.
-    auto tree = FakeDesktop::defaultTree();
-    tree[2].frame.x = 500;
-    tree[2].handle.clear();
-    host.desktop().setTree(tree);
+    // The button moves (scrolled, or its window moved): the same object with the same role, title
+    // and size is still the element the ref names.
     host.desktop().setTree([&] {
         auto moved = FakeDesktop::defaultTree();
         moved[2].frame.x = 500;
         return moved;
+    }());
+    const QJsonObject movedClick = resultOf(
+        client.call(QStringLiteral("desktop.click"),
+                    params(host, {{QStringLiteral("confirm"), confirmPhrase()},
+                                  {QStringLiteral("target"), QJsonObject{{QStringLiteral("elementRef"), ref}}}})));
+    EXPECT_EQ(movedClick.value(QStringLiteral("targetResolvedVia")).toString(), QStringLiteral("elementRef:moved"));
+    EXPECT_EQ(movedClick.value(QStringLiteral("target"))
+                  .toObject()
+                  .value(QStringLiteral("frame"))
+                  .toObject()
+                  .value(QStringLiteral("x")),
+              500);
+    EXPECT_EQ(host.desktop().effects().size(), 2);
+
+    // Resized: same handle, but not the element as the ref named it -> stale, with what changed.
+    host.desktop().setTree([&] {
+        auto changed = FakeDesktop::defaultTree();
+        changed[2].frame.width += 40;
+        return changed;
     }());
     const QJsonObject stale =
         client.call(QStringLiteral("desktop.click"),
@@ -281,13 +297,10 @@ TEST(Bridge, ClickByElementRefThenByStaleRef)
                                   {QStringLiteral("target"), QJsonObject{{QStringLiteral("elementRef"), ref}}}}));
     EXPECT_EQ(errorCode(stale), QStringLiteral("DESKTOP_STALE_SNAPSHOT"));
     EXPECT_TRUE(errorOf(stale).value(QStringLiteral("retryable")).toBool());
-    EXPECT_TRUE(errorOf(stale)
-                    .value(QStringLiteral("details"))
-                    .toObject()
-                    .value(QStringLiteral("change"))
-                    .toString()
-                    .contains(QStringLiteral("frame")));
-    EXPECT_EQ(host.desktop().effects().size(), 1);
+    const QString change =
+        errorOf(stale).value(QStringLiteral("details")).toObject().value(QStringLiteral("change")).toString();
+    EXPECT_TRUE(change.contains(QStringLiteral("frame"))) << change.toStdString();
+    EXPECT_EQ(host.desktop().effects().size(), 2);
 }
 
 TEST(Bridge, ClickBySelectorAndCoordinateFallback)

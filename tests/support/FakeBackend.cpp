@@ -364,6 +364,37 @@ Result<ActionOutcome> FakeBackend::sendChord(const ResolvedRoute&, const KeyChor
                          }()};
 }
 
+Status FakeBackend::readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("readTexts"), context))
+        return *err;
+    // The fake's nodes carry their values already; a node without one has no text to read.
+    for (int index : indexes) {
+        Node& node = snapshot.nodes[index];
+        if (!node.isSecure() && !node.hasValue && node.role == QLatin1String("AXTextField")) {
+            node.hasValue = true;
+            node.value.clear();
+        }
+    }
+    return success();
+}
+
+Result<ActionOutcome> FakeBackend::scroll(const ResolvedRoute&, const Snapshot& snapshot, int element,
+                                          const ScrollSpec& spec, const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("scroll"), context))
+        return *err;
+    m_desktop->addEffect(QStringLiteral("scroll:%1:%2:%3%4")
+                             .arg(snapshot.nodes.at(element).title, scrollDirectionName(spec.direction))
+                             .arg(spec.amount)
+                             .arg(spec.pages ? QStringLiteral("p") : QString()));
+    ActionOutcome out{QStringLiteral("accessibility:value"), true, {}, {}};
+    out.verification.effect = Effect::Confirmed;
+    out.verification.expected = QStringLiteral("the fake desktop recorded the scroll");
+    out.details.insert(QStringLiteral("frameAfter"), snapshot.nodes.at(element).frame.toJson());
+    return out;
+}
+
 PermissionReport FakePermissionProbe::probe()
 {
     PermissionReport report;

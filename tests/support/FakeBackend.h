@@ -95,6 +95,12 @@ public:
     Automation::Result<Automation::ActionOutcome> sendChord(const Automation::ResolvedRoute& route,
                                                             const Automation::KeyChord& chord, int delayMs,
                                                             const Automation::CallContext& context) override;
+    Automation::Status readTexts(Automation::Snapshot& snapshot, const QList<int>& indexes,
+                                 const Automation::CallContext& context) override;
+    Automation::Result<Automation::ActionOutcome> scroll(const Automation::ResolvedRoute& route,
+                                                         const Automation::Snapshot& snapshot, int element,
+                                                         const Automation::ScrollSpec& spec,
+                                                         const Automation::CallContext& context) override;
 
 private:
     /// Counts the call, sleeps its scripted delay, and returns its scripted failure or a

@@ -11,7 +11,7 @@ using Bridge::MethodTable;
 
 namespace {
 
-TEST(MethodTable, ServesTheContractsMethodsAndTheStop)
+TEST(MethodTable, ServesTheContractsMethodsThePlansPrimitivesAndTheStop)
 {
     QStringList names;
     for (const MethodEntry& entry : MethodTable::contract().entries())
@@ -20,12 +20,15 @@ TEST(MethodTable, ServesTheContractsMethodsAndTheStop)
                                   QStringLiteral("desktop.observe"), QStringLiteral("desktop.find"),
                                   QStringLiteral("desktop.click"), QStringLiteral("desktop.typeText"),
                                   QStringLiteral("desktop.hotkey"), QStringLiteral("desktop.waitUntil"),
-                                  QStringLiteral("desktop.abort"), QStringLiteral("desktop.confirm.issue"),
-                                  QStringLiteral("desktop.stop"), QStringLiteral("desktop.resume")}));
+                                  QStringLiteral("desktop.dumpTree"), QStringLiteral("desktop.capture"),
+                                  QStringLiteral("desktop.readText"), QStringLiteral("desktop.scroll"),
+                                  QStringLiteral("desktop.menuPick"), QStringLiteral("desktop.abort"),
+                                  QStringLiteral("desktop.confirm.issue"), QStringLiteral("desktop.stop"),
+                                  QStringLiteral("desktop.resume")}));
     EXPECT_EQ(MethodTable::contract().find(QStringLiteral("desktop.fly")), nullptr);
 }
 
-TEST(MethodTable, SideEffectsAreExactlyClickTypeTextAndHotkeyAndAllAreQueued)
+TEST(MethodTable, SideEffectsAreExactlyTheInputMethodsAndAllAreQueued)
 {
     QStringList sideEffects;
     for (const MethodEntry& entry : MethodTable::contract().entries()) {
@@ -43,7 +46,8 @@ TEST(MethodTable, SideEffectsAreExactlyClickTypeTextAndHotkeyAndAllAreQueued)
         EXPECT_EQ(entry.prepare() != nullptr, entry.queued()) << entry.name.toStdString();
     }
     EXPECT_EQ(sideEffects, (QStringList{QStringLiteral("desktop.click"), QStringLiteral("desktop.typeText"),
-                                        QStringLiteral("desktop.hotkey")}));
+                                        QStringLiteral("desktop.hotkey"), QStringLiteral("desktop.scroll"),
+                                        QStringLiteral("desktop.menuPick")}));
 }
 
 TEST(MethodTable, EveryEntryHasASummaryAndASchemaThatRequiresMeta)

@@ -4,6 +4,7 @@
 #include "automation/backends/atspi/AtspiApps.h"
 #include "automation/backends/atspi/AtspiBus.h"
 #include "automation/backends/atspi/AtspiInput.h"
+#include "automation/backends/atspi/AtspiScroll.h"
 #include "automation/backends/atspi/AtspiTreeReader.h"
 #include "automation/backends/atspi/AtspiVerifier.h"
 #include "automation/backends/atspi/X11Clipboard.h"
@@ -22,6 +23,7 @@ struct AtspiBackend::Parts
     AtspiTreeReader tree{bus, apps, x11};
     AtspiVerifier verifier{bus};
     AtspiInput input{bus, apps, tree, verifier, x11, clipboard};
+    AtspiScroll scroller{bus, apps, x11};
     int pngCompression = -1;
 };
 
@@ -134,6 +136,19 @@ Result<ActionOutcome> AtspiBackend::sendChord(const ResolvedRoute& route, const 
                                               const CallContext& context)
 {
     return d->input.sendChord(route, chord, delayMs, context);
+}
+
+Status AtspiBackend::readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)
+{
+    if (auto err = d->tree.readTexts(snapshot, indexes, context))
+        return *err;
+    return success();
+}
+
+Result<ActionOutcome> AtspiBackend::scroll(const ResolvedRoute& route, const Snapshot& snapshot, int element,
+                                           const ScrollSpec& spec, const CallContext& context)
+{
+    return d->scroller.scroll(route, snapshot, element, spec, context);
 }
 
 } // namespace Automation

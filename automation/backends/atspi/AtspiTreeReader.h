@@ -19,13 +19,15 @@ public:
     Status completeNodes(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context);
     /// Action names, with the per-index fallback for toolkits whose GetActions gives no names.
     QStringList actionNamesOf(const Atspi::Ref& ref, const Atspi::App& app, const CallContext& context);
+    /// Text (Text.GetText) or numeric value (Value.CurrentValue) of the nodes at `indexes`,
+    /// never of a secure one.
+    std::optional<Error> readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context);
 
 private:
     Result<Snapshot> walk(const Atspi::App& app, const Atspi::Window& window, const SnapshotBounds& bounds,
                           const CallContext& context);
     bool tryCache(const Atspi::App& app, const Atspi::Window& window, const SnapshotBounds& bounds,
                   const CallContext& context, Snapshot* out, std::optional<Error>* error);
-    std::optional<Error> readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context);
     /// Roles that depend on states or on the parent (AXTextArea, AXMenuBarItem, dialogs), the
     /// same whichever pass read the node.
     std::optional<Error> normalizeRoles(Snapshot& snapshot, const Atspi::App& app, const CallContext& context);

@@ -258,6 +258,31 @@ bool X11Session::click(QPoint point, const Cancelled& cancelled, QString* error)
     return true;
 }
 
+bool X11Session::wheel(QPoint point, int button, int notches, const Cancelled& cancelled, QString* error)
+{
+    if (!open(error))
+        return false;
+    if (button < 4 || button > 7) {
+        *error = QStringLiteral("button %1 is not a wheel button").arg(button);
+        return false;
+    }
+    Display* dpy = dpyOf(m_display);
+    XTestFakeMotionEvent(dpy, -1, point.x(), point.y(), CurrentTime);
+    XSync(dpy, False);
+    for (int i = 0; i < notches; ++i) {
+        if (cancelled()) {
+            *error = QStringLiteral("cancelled");
+            return false;
+        }
+        XTestFakeButtonEvent(dpy, static_cast<unsigned int>(button), True, CurrentTime);
+        XTestFakeButtonEvent(dpy, static_cast<unsigned int>(button), False, CurrentTime);
+        XSync(dpy, False);
+        // Toolkits coalesce wheel events that come at once; a short gap keeps each notch.
+        QThread::msleep(15);
+    }
+    return true;
+}
+
 bool X11Session::key(unsigned long keysym, bool press, QString* error)
 {
     if (!open(error))

@@ -42,6 +42,9 @@ public:
     /// is the active window, and sets X input focus to it.
     bool activate(quint64 window, int waitMs, const Cancelled& cancelled);
     bool click(QPoint point, const Cancelled& cancelled, QString* error);
+    /// Moves the pointer to `point` and turns the wheel `notches` times: X buttons 4 (up),
+    /// 5 (down), 6 (left), 7 (right).
+    bool wheel(QPoint point, int button, int notches, const Cancelled& cancelled, QString* error);
     /// Presses or releases the key producing `keysym`.
     bool key(unsigned long keysym, bool press, QString* error);
     /// Types one Unicode scalar value (with Shift, or through a borrowed keycode when no key
