@@ -1,0 +1,210 @@
+// The plan's primitives through the bridge with the fake backend: answers, evidence, the
+// confirmation scroll and menuPick need, and the refusals (a secure field, a rect off the display).
+#include "TestHost.h"
+#include "bridge/protocol/Meta.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <gtest/gtest.h>
+
+using namespace Testing;
+
+namespace {
+
+QJsonObject params(const TestHost& host, QJsonObject extra = {})
+{
+    extra.insert(
+        QStringLiteral("meta"),
+        Bridge::buildMeta({.workspacePath = host.workspace(), .timeoutMs = 30000, .requestId = newRequestId()}));
+    return extra;
+}
+
+QJsonObject byRole(const QString& role, const QString& title = {})
+{
+    QJsonObject s{{QStringLiteral("byRole"), role}};
+    if (!title.isEmpty())
+        s.insert(QStringLiteral("titleEquals"), title);
+    return s;
+}
+
+QJsonObject confirmPhrase()
+{
+    return QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}};
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QString dirOf(const QJsonObject& result)
+{
+    return result.value(QStringLiteral("evidence")).toObject().value(QStringLiteral("dir")).toString();
+}
+
+} // namespace
+
+TEST(Primitives, DumpTreeAnswersTheTreeWithoutTextOrScreenshot)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    const QJsonObject result = resultOf(client.call(QStringLiteral("desktop.dumpTree"), params(host)));
+    const QJsonObject tree = result.value(QStringLiteral("tree")).toObject();
+    EXPECT_EQ(tree.value(QStringLiteral("nodeCount")).toInt(), 7);
+    const QJsonArray children =
+        tree.value(QStringLiteral("root")).toObject().value(QStringLiteral("children")).toArray();
+    ASSERT_EQ(children.size(), 6);
+    // includeText is off by default (the backend then reads no text; the fake has its values anyway).
+    EXPECT_FALSE(tree.value(QStringLiteral("bounds")).toObject().value(QStringLiteral("includeText")).toBool());
+    EXPECT_EQ(tree.value(QStringLiteral("bounds")).toObject().value(QStringLiteral("maxNodes")).toInt(), 2000);
+    const QString dir = dirOf(result);
+    EXPECT_TRUE(QFile::exists(dir + QStringLiteral("ax.json")));
+    EXPECT_FALSE(QFile::exists(dir + QStringLiteral("observe.png")));
+
+    const QJsonObject bounded =
+        resultOf(client.call(QStringLiteral("desktop.dumpTree"),
+                             params(host, {{QStringLiteral("includeText"), true}, {QStringLiteral("maxNodes"), 3}})));
+    const QJsonObject small = bounded.value(QStringLiteral("tree")).toObject();
+    EXPECT_TRUE(small.value(QStringLiteral("bounds")).toObject().value(QStringLiteral("includeText")).toBool());
+    EXPECT_LE(small.value(QStringLiteral("nodeCount")).toInt(), 3);
+    EXPECT_TRUE(small.value(QStringLiteral("truncated")).toBool());
+}
+
+TEST(Primitives, CaptureOfTheDisplayAndOfARect)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    const QJsonObject display =
+        resultOf(client.call(QStringLiteral("desktop.capture"), params(host, {{QStringLiteral("inline"), true}})));
+    EXPECT_EQ(display.value(QStringLiteral("source")).toString(), QStringLiteral("display"));
+    EXPECT_EQ(display.value(QStringLiteral("frame")).toObject().value(QStringLiteral("width")).toInt(), 8);
+    QImage inlined;
+    ASSERT_TRUE(inlined.loadFromData(
+        QByteArray::fromBase64(display.value(QStringLiteral("pngBase64")).toString().toLatin1()), "PNG"));
+    EXPECT_EQ(inlined.size(), QSize(8, 6));
+
+    // A rect partly off the display is clipped; the frame says what the image covers.
+    const QJsonObject rect =
+        resultOf(client.call(QStringLiteral("desktop.capture"),
+                             params(host, {{QStringLiteral("rect"), QJsonObject{{QStringLiteral("x"), 2},
+                                                                                {QStringLiteral("y"), 1},
+                                                                                {QStringLiteral("width"), 100},
+                                                                                {QStringLiteral("height"), 3}}}})));
+    EXPECT_EQ(rect.value(QStringLiteral("frame")).toObject(), (QJsonObject{{QStringLiteral("x"), 2},
+                                                                           {QStringLiteral("y"), 1},
+                                                                           {QStringLiteral("width"), 6},
+                                                                           {QStringLiteral("height"), 3}}));
+    EXPECT_FALSE(rect.contains(QStringLiteral("pngBase64")));
+    QImage file(dirOf(rect) + QStringLiteral("capture.png"));
+    EXPECT_EQ(file.size(), QSize(6, 3));
+
+    const QJsonObject outside =
+        client.call(QStringLiteral("desktop.capture"),
+                    params(host, {{QStringLiteral("rect"), QJsonObject{{QStringLiteral("x"), 500},
+                                                                       {QStringLiteral("y"), 500},
+                                                                       {QStringLiteral("width"), 10},
+                                                                       {QStringLiteral("height"), 10}}}}));
+    EXPECT_EQ(errorCode(outside), QStringLiteral("DESKTOP_INVALID_REQUEST"));
+    EXPECT_EQ(errorOf(outside).value(QStringLiteral("details")).toObject().value(QStringLiteral("field")).toString(),
+              QStringLiteral("rect"));
+}
+
+TEST(Primitives, ReadTextOfALabelWithinLimitAndRedacted)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    const QJsonObject read =
+        resultOf(client.call(QStringLiteral("desktop.readText"),
+                             params(host, {{QStringLiteral("selector"), byRole(QStringLiteral("AXStaticText"))}})));
+    const QJsonArray items = read.value(QStringLiteral("items")).toArray();
+    ASSERT_EQ(items.size(), 1);
+    EXPECT_EQ(items.at(0).toObject().value(QStringLiteral("text")).toString(), QStringLiteral("idle"));
+    EXPECT_EQ(items.at(0).toObject().value(QStringLiteral("source")).toString(), QStringLiteral("text"));
+    EXPECT_EQ(read.value(QStringLiteral("redactionMode")).toString(), QStringLiteral("patterns"));
+    EXPECT_TRUE(QFile::exists(dirOf(read) + QStringLiteral("selectors/candidates.json")));
+
+    const QJsonObject cut =
+        resultOf(client.call(QStringLiteral("desktop.readText"),
+                             params(host, {{QStringLiteral("selector"), byRole(QStringLiteral("AXStaticText"))},
+                                           {QStringLiteral("limitBytes"), 2}})));
+    const QJsonObject first = cut.value(QStringLiteral("items")).toArray().at(0).toObject();
+    EXPECT_EQ(first.value(QStringLiteral("text")).toString(), QStringLiteral("id"));
+    EXPECT_TRUE(first.value(QStringLiteral("truncated")).toBool());
+    EXPECT_EQ(first.value(QStringLiteral("bytes")).toInt(), 4);
+    EXPECT_TRUE(cut.value(QStringLiteral("truncated")).toBool());
+
+    const QJsonObject hashed =
+        resultOf(client.call(QStringLiteral("desktop.readText"),
+                             params(host, {{QStringLiteral("selector"), byRole(QStringLiteral("AXStaticText"))},
+                                           {QStringLiteral("redactionMode"), QStringLiteral("hash")}})));
+    const QJsonObject h = hashed.value(QStringLiteral("items")).toArray().at(0).toObject();
+    EXPECT_FALSE(h.contains(QStringLiteral("text")));
+    EXPECT_EQ(h.value(QStringLiteral("sha256")).toString(),
+              QString::fromLatin1(QCryptographicHash::hash("idle", QCryptographicHash::Sha256).toHex()));
+}
+
+TEST(Primitives, ReadTextRefusesASecureFieldAndReadsNothing)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    // Both text fields match; one is a password field: the whole request is refused.
+    const QJsonObject refused =
+        client.call(QStringLiteral("desktop.readText"),
+                    params(host, {{QStringLiteral("selector"), byRole(QStringLiteral("AXTextField"))}}));
+    EXPECT_EQ(errorCode(refused), QStringLiteral("DESKTOP_INVALID_REQUEST"));
+    const QJsonObject details = errorOf(refused).value(QStringLiteral("details")).toObject();
+    EXPECT_EQ(details.value(QStringLiteral("reason")).toString(), QStringLiteral("secure_field"));
+    EXPECT_FALSE(errorOf(refused).value(QStringLiteral("retryable")).toBool());
+    EXPECT_EQ(host.desktop().callCount(QStringLiteral("readTexts")), 0);
+
+    // The ordinary field alone is read.
+    const QJsonObject message =
+        resultOf(client.call(QStringLiteral("desktop.readText"),
+                             params(host, {{QStringLiteral("selector"),
+                                            byRole(QStringLiteral("AXTextField"), QStringLiteral("Message"))}})));
+    EXPECT_EQ(message.value(QStringLiteral("items")).toArray().size(), 1);
+}
+
+TEST(Primitives, ScrollAndMenuPickAreSideEffectsThatNeedConfirmation)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    const QJsonObject target{{QStringLiteral("selector"), byRole(QStringLiteral("AXButton"), QStringLiteral("Send"))}};
+    const QJsonObject unconfirmed =
+        client.call(QStringLiteral("desktop.scroll"), params(host, {{QStringLiteral("target"), target}}));
+    EXPECT_EQ(errorCode(unconfirmed), QStringLiteral("DESKTOP_CONFIRM_REQUIRED"));
+    const QJsonObject menuUnconfirmed =
+        client.call(QStringLiteral("desktop.menuPick"),
+                    params(host, {{QStringLiteral("path"), QJsonArray{QStringLiteral("File")}}}));
+    EXPECT_EQ(errorCode(menuUnconfirmed), QStringLiteral("DESKTOP_CONFIRM_REQUIRED"));
+    EXPECT_TRUE(host.desktop().effects().isEmpty());
+
+    const QJsonObject scrolled = resultOf(client.call(
+        QStringLiteral("desktop.scroll"), params(host, {{QStringLiteral("target"), target},
+                                                        {QStringLiteral("direction"), QStringLiteral("down")},
+                                                        {QStringLiteral("unit"), QStringLiteral("page")},
+                                                        {QStringLiteral("amount"), 2},
+                                                        {QStringLiteral("confirm"), confirmPhrase()}})));
+    EXPECT_TRUE(scrolled.value(QStringLiteral("scrolled")).toBool());
+    EXPECT_EQ(scrolled.value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed"));
+    EXPECT_EQ(scrolled.value(QStringLiteral("direction")).toString(), QStringLiteral("down"));
+    EXPECT_EQ(scrolled.value(QStringLiteral("unit")).toString(), QStringLiteral("page"));
+    EXPECT_EQ(host.desktop().effects(), QStringList{QStringLiteral("scroll:Send:down:2p")});
+
+    // No menu bar in the fake window: not found, naming the level, and nothing pressed.
+    const QJsonObject noMenu = client.call(
+        QStringLiteral("desktop.menuPick"),
+        params(host, {{QStringLiteral("path"), QJsonArray{QStringLiteral("File"), QStringLiteral("Save As…")}},
+                      {QStringLiteral("confirm"), confirmPhrase()}}));
+    EXPECT_EQ(errorCode(noMenu), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"));
+    const QJsonObject details = errorOf(noMenu).value(QStringLiteral("details")).toObject();
+    EXPECT_EQ(details.value(QStringLiteral("level")).toInt(), 0);
+    EXPECT_EQ(details.value(QStringLiteral("reason")).toString(), QStringLiteral("menu_item_not_found"));
+    EXPECT_EQ(host.desktop().effects().size(), 1);
+}
