@@ -2,6 +2,8 @@
 
 #include "automation/SelectorEngine.h"
 
+#include <QRegularExpression>
+
 namespace Automation {
 
 namespace {
@@ -16,6 +18,30 @@ QString describeFingerprintChange(const Node& was, const Node& now)
     if (!(was.frame == now.frame))
         changes.append(QStringLiteral("frame moved or resized"));
     return changes.join(QStringLiteral("; "));
+}
+
+// What a fingerprint ("role|title|x=,y=,w=,h=") says; nullopt when it is not one. The title
+// may hold '|' itself: the frame is the last part.
+struct FingerprintParts
+{
+    QString role;
+    QString title;
+    Frame frame;
+};
+
+std::optional<FingerprintParts> fingerprintParts(const QString& fingerprint)
+{
+    const qsizetype first = fingerprint.indexOf(QLatin1Char('|'));
+    const qsizetype last = fingerprint.lastIndexOf(QLatin1Char('|'));
+    if (first < 0 || last <= first)
+        return std::nullopt;
+    static const QRegularExpression frame(QStringLiteral(R"(^x=(-?\d+),y=(-?\d+),w=(\d+),h=(\d+)$)"));
+    const auto m = frame.match(QStringView(fingerprint).mid(last + 1));
+    if (!m.hasMatch())
+        return std::nullopt;
+    return FingerprintParts{
+        fingerprint.left(first), fingerprint.mid(first + 1, last - first - 1),
+        Frame{m.captured(1).toInt(), m.captured(2).toInt(), m.captured(3).toInt(), m.captured(4).toInt()}};
 }
 
 } // namespace
@@ -177,14 +203,13 @@ Result<ResolvedTarget> Locator::resolveTarget(ResolvedRoute& route, const Target
                     // The same element, only somewhere else (scrolled, or its window moved): the
                     // same object with the same role, title and size is still what the caller
                     // meant. A changed role, title or size is not.
-                    const Node& was = cached->node;
-                    if (node.detailed && node.role == was.role && node.title == was.title &&
-                        node.frame.width == was.frame.width && node.frame.height == was.frame.height &&
-                        (wanted.isEmpty() || wanted == fingerprintOf(was))) {
+                    if (const auto was = fingerprintParts(wanted);
+                        node.detailed && was && node.role == was->role && node.title == was->title &&
+                        node.frame.width == was->frame.width && node.frame.height == was->frame.height) {
                         out.node = node;
                         out.via = QStringLiteral("elementRef:moved");
                         step.finish(true, QJsonObject{{QStringLiteral("elementId"), ref.elementId},
-                                                      {QStringLiteral("from"), was.frame.toJson()},
+                                                      {QStringLiteral("from"), was->frame.toJson()},
                                                       {QStringLiteral("to"), node.frame.toJson()}});
                         return out;
                     }

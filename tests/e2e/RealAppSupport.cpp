@@ -236,6 +236,15 @@ QJsonObject RealAppSession::route(const QString& windowTitlePattern) const
     return route;
 }
 
+QJsonObject RealAppSession::call(const QString& method, QJsonObject params, bool sideEffect, int timeoutMs)
+{
+    if (!params.contains(u"route"_s) && !params.contains(u"rect"_s))
+        params.insert(u"route"_s, route());
+    if (sideEffect)
+        params.insert(u"confirm"_s, confirmPhrase());
+    return answer(m_desktop.call(method, params, timeoutMs));
+}
+
 QJsonObject RealAppSession::find(const QJsonObject& selector, const QString& window, int timeoutMs)
 {
     return answer(

@@ -140,6 +140,8 @@ public:
     QJsonObject typeText(const QJsonObject& selector, const QString& text, bool clearBefore = false,
                          const QString& window = {}, int timeoutMs = 20000);
     QJsonObject hotkey(const QStringList& keys, int timeoutMs = 15000);
+    /// Any method with the app's route (and the confirmation when `sideEffect`) added to `params`.
+    QJsonObject call(const QString& method, QJsonObject params, bool sideEffect = false, int timeoutMs = 20000);
     QJsonObject waitUntil(const QJsonObject& selector, int timeoutMs, int pollMs = 200, const QString& window = {});
 
     /// Asks for a token to type `text` into `selector` (desktop.confirm.issue) and returns the

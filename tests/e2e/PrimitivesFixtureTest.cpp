@@ -1,0 +1,252 @@
+// End to end for the plan's primitives (scroll, menuPick, readText, capture, dumpTree) against
+// the project's Qt fixture app with a 500-button grid in a scroll area. Effects are checked
+// outside the host: the app's own event lines, pyatspi (extents, text) and the X window.
+#include "RealAppSupport.h"
+
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+using namespace Qt::StringLiterals;
+using namespace Testing;
+
+namespace {
+
+class PrimitivesFixture : public RealAppTest<PrimitivesFixture>
+{
+protected:
+    static void SetUpTestSuite()
+    {
+        QString why;
+        if (!DesktopSession::available(&why))
+            return;
+        s_app = new RealAppSession;
+        ProbeQuery ready;
+        ready.role = u"push button"_s;
+        ready.name = u"Button 499"_s;
+        s_app->start(DesktopSession::fixtureBinary(), {u"--grid"_s, u"500"_s, u"--title"_s, u"Primitives"_s}, ready);
+    }
+
+    static QJsonObject call(const QString& method, const QJsonObject& params, bool sideEffect = false)
+    {
+        return s_app->call(method, params, sideEffect);
+    }
+    static QJsonObject target(const QJsonObject& selector) { return QJsonObject{{u"selector"_s, selector}}; }
+
+    /// A grid button's extents as pyatspi reads them.
+    static std::optional<QRect> buttonExtents(const QString& name)
+    {
+        ProbeQuery query;
+        query.role = u"push button"_s;
+        query.name = name;
+        const ProbeResult seen = s_app->probe(query);
+        if (seen.nodes.size() != 1 || !seen.nodes.first().extents)
+            return std::nullopt;
+        return seen.nodes.first().extents;
+    }
+    /// The grid's scroll area (what shows the buttons) as pyatspi reads it: Qt 6.4 shows the
+    /// QScrollArea named "Grid" as a filler.
+    static std::optional<QRect> viewport()
+    {
+        ProbeQuery query;
+        query.role = u"filler"_s;
+        query.name = u"Grid"_s;
+        const ProbeResult seen = s_app->probe(query);
+        if (seen.nodes.isEmpty() || !seen.nodes.first().extents)
+            return std::nullopt;
+        return seen.nodes.first().extents;
+    }
+};
+
+} // namespace
+
+// The last button of the grid is far below the visible part; scrolled into view, pyatspi sees
+// it inside the scroll area.
+TEST_F(PrimitivesFixture, ScrollsAButtonIntoView)
+{
+    const auto area = viewport();
+    ASSERT_TRUE(area.has_value());
+    const auto before = buttonExtents(u"Button 499"_s);
+    ASSERT_TRUE(before.has_value());
+    EXPECT_FALSE(area->contains(*before)) << "the button is visible before the scroll";
+
+    const QJsonObject scrolled =
+        call(u"desktop.scroll"_s, {{u"target"_s, target(byRoleAndTitle(u"AXButton"_s, u"Button 499"_s))}}, true);
+    const QJsonObject result = resultOf(scrolled);
+    EXPECT_TRUE(result.value(u"scrolled"_s).toBool()) << dump(scrolled);
+    EXPECT_EQ(result.value(u"effect"_s).toString(), u"confirmed"_s) << dump(scrolled);
+    EXPECT_TRUE(result.value(u"visible"_s).toBool()) << dump(scrolled);
+
+    const auto after = buttonExtents(u"Button 499"_s);
+    ASSERT_TRUE(after.has_value());
+    EXPECT_TRUE(area->contains(*after)) << "pyatspi: button at " << after->y() << ", area " << area->y() << "+"
+                                        << area->height();
+    const QJsonObject frame = result.value(u"frameAfter"_s).toObject();
+    EXPECT_EQ(frame.value(u"y"_s).toInt(), after->y()) << "the answer's frame is where the button is";
+}
+
+// A page down moves the grid's content up by most of the viewport; a page up brings it back;
+// another page up at the top is answered as doing nothing.
+TEST_F(PrimitivesFixture, ScrollsTheGridByPagesAndSaysWhenAtTheTop)
+{
+    const QJsonObject grid = byRoleAndTitle(u"AXGroup"_s, u"Grid"_s);
+    // Start at the top, whatever another test did.
+    call(u"desktop.scroll"_s, {{u"target"_s, target(byRoleAndTitle(u"AXButton"_s, u"Button 0"_s))}}, true);
+    const auto top = buttonExtents(u"Button 0"_s);
+    ASSERT_TRUE(top.has_value());
+
+    const QJsonObject down = call(
+        u"desktop.scroll"_s, {{u"target"_s, target(grid)}, {u"direction"_s, u"down"_s}, {u"unit"_s, u"page"_s}}, true);
+    const QJsonObject result = resultOf(down);
+    EXPECT_TRUE(result.value(u"scrolled"_s).toBool()) << dump(down);
+    EXPECT_EQ(result.value(u"deliveredBy"_s).toString(), u"accessibility:value"_s) << dump(down);
+    const QJsonObject position = result.value(u"position"_s).toObject();
+    EXPECT_GT(position.value(u"after"_s).toDouble(), position.value(u"before"_s).toDouble()) << dump(down);
+    const auto moved = buttonExtents(u"Button 0"_s);
+    ASSERT_TRUE(moved.has_value());
+    EXPECT_LT(moved->y(), top->y() - 100) << "pyatspi: Button 0 did not move up";
+
+    const QJsonObject up = call(u"desktop.scroll"_s,
+                                {{u"target"_s, target(grid)}, {u"direction"_s, u"up"_s}, {u"unit"_s, u"page"_s}}, true);
+    EXPECT_TRUE(resultOf(up).value(u"scrolled"_s).toBool()) << dump(up);
+    EXPECT_EQ(buttonExtents(u"Button 0"_s), top) << "pyatspi: Button 0 is not back at the top";
+
+    const QJsonObject again =
+        call(u"desktop.scroll"_s, {{u"target"_s, target(grid)}, {u"direction"_s, u"up"_s}, {u"amount"_s, 5}}, true);
+    const QJsonObject atTop = resultOf(again);
+    EXPECT_FALSE(atTop.value(u"scrolled"_s).toBool()) << dump(again);
+    EXPECT_EQ(atTop.value(u"effect"_s).toString(), u"suspected_noop"_s) << dump(again);
+    EXPECT_TRUE(atTop.value(u"atLimit"_s).toBool()) << dump(again);
+}
+
+// Was: every scroll made every elementRef stale. The same button, only moved, is still the ref's.
+TEST_F(PrimitivesFixture, AnElementRefStaysValidAcrossAScroll)
+{
+    const QJsonObject found =
+        call(u"desktop.find"_s, {{u"selector"_s, byRoleAndTitle(u"AXButton"_s, u"Button 250"_s)}});
+    const QJsonArray refs = resultOf(found).value(u"elementRefs"_s).toArray();
+    ASSERT_EQ(refs.size(), 1) << dump(found);
+    const QJsonObject ref = refs.at(0).toObject();
+
+    const QJsonObject scrolled = call(u"desktop.scroll"_s, {{u"target"_s, QJsonObject{{u"elementRef"_s, ref}}}}, true);
+    ASSERT_TRUE(resultOf(scrolled).value(u"scrolled"_s).toBool()) << dump(scrolled);
+
+    const QJsonObject clicked = call(u"desktop.click"_s, {{u"target"_s, QJsonObject{{u"elementRef"_s, ref}}}}, true);
+    EXPECT_EQ(resultOf(clicked).value(u"targetResolvedVia"_s).toString(), u"elementRef:moved"_s) << dump(clicked);
+    EXPECT_TRUE(s_app->app().waitEvent(u"clicked"_s, {{u"name"_s, u"Button 250"_s}}).has_value())
+        << "the app saw no click on Button 250; host answered " << dump(clicked);
+}
+
+// Edit > Clear empties the message field: the app reports the menu action and the empty text.
+TEST_F(PrimitivesFixture, PicksAMenuItemThroughItsMenu)
+{
+    const QJsonObject typed = s_app->typeText(byRoleAndTitle(u"AXTextField"_s, u"Message"_s), u"to be cleared"_s, true);
+    ASSERT_TRUE(isConfirmed(typed, u"typed"_s)) << dump(typed);
+    s_app->app().events(); // what came before
+
+    const QJsonObject picked = call(u"desktop.menuPick"_s, {{u"path"_s, QJsonArray{u"edit"_s, u"&Clear…"_s}}}, true);
+    EXPECT_TRUE(s_app->app().waitEvent(u"menu"_s, {{u"name"_s, u"Edit/Clear"_s}}).has_value()) << dump(picked);
+    EXPECT_TRUE(s_app->app().waitEvent(u"textChanged"_s, {{u"name"_s, u"Message"_s}, {u"length"_s, 0}}).has_value());
+    const QJsonObject result = resultOf(picked);
+    EXPECT_TRUE(result.value(u"picked"_s).toBool()) << dump(picked);
+    EXPECT_EQ(result.value(u"effect"_s).toString(), u"confirmed"_s) << dump(picked);
+    const QJsonArray items = result.value(u"items"_s).toArray();
+    ASSERT_EQ(items.size(), 2);
+    EXPECT_EQ(items.at(0).toObject().value(u"role"_s).toString(), u"AXMenuBarItem"_s);
+    EXPECT_EQ(items.at(1).toObject().value(u"title"_s).toString(), u"Clear"_s);
+}
+
+// A wrong path is refused naming the level and what the menu has; the menu it opened is closed again.
+TEST_F(PrimitivesFixture, AMissingMenuItemIsNamedAndItsMenuClosed)
+{
+    const QJsonObject missing = call(u"desktop.menuPick"_s, {{u"path"_s, QJsonArray{u"File"_s, u"Print"_s}}}, true);
+    EXPECT_EQ(errorCode(missing), u"DESKTOP_ELEMENT_NOT_FOUND"_s) << dump(missing);
+    const QJsonObject details = errorOf(missing).value(u"details"_s).toObject();
+    EXPECT_EQ(details.value(u"level"_s).toInt(), 1);
+    EXPECT_TRUE(details.value(u"available"_s).toArray().contains(u"New"_s)) << dump(missing);
+    ProbeQuery open;
+    open.role = u"popup menu"_s;
+    open.name = u"File"_s;
+    open.states = {u"showing"_s};
+    open.maxCount = 0;
+    open.waitMs = 2000;
+    EXPECT_TRUE(s_app->probe(open).ok) << "the File menu is still open";
+}
+
+// The message field's text, with an address masked by default and as is when asked; the
+// password field is refused and nothing of it is read.
+TEST_F(PrimitivesFixture, ReadsTextRedactedAndRefusesThePasswordField)
+{
+    const QString text = u"mail ada@example.org ✓"_s;
+    ASSERT_TRUE(isConfirmed(s_app->typeText(byRoleAndTitle(u"AXTextField"_s, u"Message"_s), text, true), u"typed"_s));
+    const QJsonObject message = byRoleAndTitle(u"AXTextField"_s, u"Message"_s);
+
+    const QJsonObject masked = call(u"desktop.readText"_s, {{u"selector"_s, message}});
+    const QJsonObject item = resultOf(masked).value(u"items"_s).toArray().at(0).toObject();
+    EXPECT_EQ(item.value(u"text"_s).toString(), u"mail [redacted:email] ✓"_s) << dump(masked);
+    EXPECT_EQ(item.value(u"redactions"_s).toInt(), 1);
+
+    const QJsonObject plain = call(u"desktop.readText"_s, {{u"selector"_s, message}, {u"redactionMode"_s, u"none"_s}});
+    EXPECT_EQ(resultOf(plain).value(u"items"_s).toArray().at(0).toObject().value(u"text"_s).toString(), text)
+        << dump(plain);
+
+    // The label next to the list shows its text as its name.
+    const QJsonObject label =
+        call(u"desktop.readText"_s, {{u"selector"_s, byRoleAndTitle(u"AXStaticText"_s, u"Message:"_s)}});
+    EXPECT_EQ(resultOf(label).value(u"items"_s).toArray().at(0).toObject().value(u"text"_s).toString(), u"Message:"_s);
+
+    const QJsonObject secret =
+        call(u"desktop.readText"_s, {{u"selector"_s, byRoleAndTitle(u"AXTextField"_s, u"Password"_s)}});
+    EXPECT_EQ(errorCode(secret), u"DESKTOP_INVALID_REQUEST"_s) << dump(secret);
+    EXPECT_EQ(errorOf(secret).value(u"details"_s).toObject().value(u"reason"_s).toString(), u"secure_field"_s);
+}
+
+// The window's capture covers the window as X places it; a rect capture is that rect.
+TEST_F(PrimitivesFixture, CapturesTheWindowAndARect)
+{
+    const QJsonObject window = call(u"desktop.capture"_s, {});
+    const QJsonObject result = resultOf(window);
+    EXPECT_EQ(result.value(u"source"_s).toString(), u"window"_s) << dump(window);
+    const auto x = mainXWindow(s_app->pid());
+    ASSERT_TRUE(x.has_value());
+    const QJsonObject frame = result.value(u"frame"_s).toObject();
+    const QRect covered(frame.value(u"x"_s).toInt(), frame.value(u"y"_s).toInt(), frame.value(u"width"_s).toInt(),
+                        frame.value(u"height"_s).toInt());
+    // The accessible frame may include the window manager's decoration; it covers the X window.
+    const QRect both = covered.intersected(x->geometry);
+    EXPECT_GE(both.width() * both.height(), x->geometry.width() * x->geometry.height() * 9 / 10)
+        << "xdotool: " << x->geometry.x() << "," << x->geometry.y() << " " << x->geometry.width() << "x"
+        << x->geometry.height() << "; answered " << dump(window);
+    QImage image(evidenceDir(window) + u"capture.png"_s);
+    EXPECT_EQ(image.size(), covered.size());
+
+    QJsonObject params{{u"rect"_s, QJsonObject{{u"x"_s, 10}, {u"y"_s, 20}, {u"width"_s, 64}, {u"height"_s, 48}}},
+                       {u"inline"_s, true}};
+    const QJsonObject rect = s_app->call(u"desktop.capture"_s, params);
+    QImage png;
+    ASSERT_TRUE(
+        png.loadFromData(QByteArray::fromBase64(resultOf(rect).value(u"pngBase64"_s).toString().toLatin1()), "PNG"))
+        << dump(rect);
+    EXPECT_EQ(png.size(), QSize(64, 48));
+}
+
+// The tree without a screenshot: structure and names, no text unless asked.
+TEST_F(PrimitivesFixture, DumpsTheTreeWithoutText)
+{
+    ASSERT_TRUE(
+        isConfirmed(s_app->typeText(byRoleAndTitle(u"AXTextField"_s, u"Message"_s), u"zebra-42"_s, true), u"typed"_s));
+    const QJsonObject dumped = call(u"desktop.dumpTree"_s, {{u"maxDepth"_s, 6}, {u"maxNodes"_s, 5000}});
+    const QByteArray json = QJsonDocument(resultOf(dumped)).toJson();
+    EXPECT_TRUE(json.contains("\"Message\"")) << dump(dumped);
+    EXPECT_TRUE(json.contains("\"Button 499\""));
+    EXPECT_FALSE(json.contains("zebra-42")) << "text without includeText";
+    EXPECT_FALSE(QFile::exists(evidenceDir(dumped) + u"observe.png"_s));
+
+    const QJsonObject withText = call(u"desktop.dumpTree"_s, {{u"maxDepth"_s, 6}, {u"includeText"_s, true}});
+    EXPECT_TRUE(QJsonDocument(resultOf(withText)).toJson().contains("zebra-42")) << dump(withText);
+
+    const QJsonObject small = call(u"desktop.dumpTree"_s, {{u"maxNodes"_s, 10}});
+    const QJsonObject tree = resultOf(small).value(u"tree"_s).toObject();
+    EXPECT_TRUE(tree.value(u"truncated"_s).toBool());
+    EXPECT_EQ(tree.value(u"truncatedReason"_s).toString(), u"maxNodes"_s);
+}

@@ -1,0 +1,215 @@
+// End to end for the plan's primitives against real third-party apps: mousepad (GTK 3) for
+// menu paths, readText and dumpTree; firefox-esr with a long page (tests/e2e/data/long.html) for
+// scrolling, capture and readText. Effects are checked outside the host: pyatspi reads the
+// document back, the page reports its scroll position in its title (read with xdotool).
+#include "RealAppSupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QUrl>
+
+using namespace Qt::StringLiterals;
+using namespace Testing;
+
+namespace {
+
+QJsonObject callIn(RealAppSession& app, const QString& method, const QJsonObject& params, bool sideEffect = false)
+{
+    return app.call(method, params, sideEffect);
+}
+
+class PrimitivesMousepad : public RealAppTest<PrimitivesMousepad>
+{
+protected:
+    static void SetUpTestSuite()
+    {
+        QString why;
+        if (!DesktopSession::available(&why))
+            return;
+        s_app = new RealAppSession;
+        s_app->start(u"mousepad"_s, {u"--disable-server"_s}, editorQuery());
+    }
+    static ProbeQuery editorQuery()
+    {
+        ProbeQuery query;
+        query.role = u"text"_s;
+        query.states = {u"multi line"_s, u"editable"_s};
+        return query;
+    }
+    static std::optional<QString> editorText()
+    {
+        const ProbeResult seen = s_app->probe(editorQuery());
+        if (seen.nodes.size() != 1)
+            return std::nullopt;
+        return seen.nodes.first().text;
+    }
+    static QJsonObject call(const QString& method, const QJsonObject& params, bool sideEffect = false)
+    {
+        return callIn(*s_app, method, params, sideEffect);
+    }
+};
+
+class PrimitivesFirefox : public RealAppTest<PrimitivesFirefox>
+{
+protected:
+    static void SetUpTestSuite()
+    {
+        QString why;
+        if (!DesktopSession::available(&why))
+            return;
+        s_app = new RealAppSession;
+        const QString profile = s_app->dir() + u"/profile"_s;
+        const QString page = s_app->dir() + u"/long.html"_s;
+        if (!QDir().mkpath(profile) ||
+            !QFile::copy(QStringLiteral(MDH_E2E_DATA_DIR "/user.js"), profile + u"/user.js"_s) ||
+            !QFile::copy(QStringLiteral(MDH_E2E_DATA_DIR "/long.html"), page))
+            return;
+        ProbeQuery ready;
+        ready.role = u"heading"_s;
+        ready.name = u"The end"_s;
+        s_app->start(u"firefox-esr"_s,
+                     {u"--no-remote"_s, u"--profile"_s, profile, QUrl::fromLocalFile(page).toString()}, ready, 60000);
+    }
+    static QJsonObject call(const QString& method, const QJsonObject& params, bool sideEffect = false)
+    {
+        return callIn(*s_app, method, params, sideEffect);
+    }
+    /// The page's scroll position from its title ("scrollY=N"; "Long page" before any scroll: 0),
+    /// once `accept` takes it or the time is up.
+    static int scrollY(const std::function<bool(int)>& accept, int timeoutMs = 3000)
+    {
+        static const QRegularExpression pattern(u"^scrollY=(\\d+)"_s);
+        int y = -1;
+        waitForWindowTitle(
+            s_app->pid(),
+            [&](const QString& title) {
+                const auto m = pattern.match(title);
+                y = m.hasMatch() ? m.captured(1).toInt() : (title.startsWith(u"Long page"_s) ? 0 : -1);
+                return y >= 0 && accept(y);
+            },
+            timeoutMs);
+        return y;
+    }
+};
+
+} // namespace
+
+// A three-level path in a GTK 3 menu bar with the ellipsis-free titles a person reads: the
+// document's text, read back with pyatspi, is upper case afterwards.
+TEST_F(PrimitivesMousepad, ConvertsTheDocumentToUppercaseThroughItsMenus)
+{
+    const QJsonObject typed = s_app->typeText(QJsonObject{{u"byRole"_s, u"AXTextArea"_s}}, u"hello menu"_s, true);
+    ASSERT_TRUE(isConfirmed(typed, u"typed"_s)) << dump(typed);
+
+    const QJsonObject all = call(u"desktop.menuPick"_s, {{u"path"_s, QJsonArray{u"Edit"_s, u"Select All"_s}}}, true);
+    EXPECT_TRUE(resultOf(all).value(u"picked"_s).toBool()) << dump(all);
+    const QJsonObject upper =
+        call(u"desktop.menuPick"_s, {{u"path"_s, QJsonArray{u"Edit"_s, u"Convert"_s, u"To Uppercase"_s}}}, true);
+    EXPECT_EQ(readUntil(editorText, std::optional<QString>(u"HELLO MENU"_s)), u"HELLO MENU"_s)
+        << "pyatspi read-back; host answered " << dump(upper);
+    const QJsonObject result = resultOf(upper);
+    EXPECT_TRUE(result.value(u"picked"_s).toBool()) << dump(upper);
+    EXPECT_EQ(result.value(u"items"_s).toArray().size(), 3);
+}
+
+// "Reload" has nothing to reload in a new document: refused, naming the item, nothing picked.
+TEST_F(PrimitivesMousepad, RefusesADisabledMenuItem)
+{
+    const QJsonObject refused = call(u"desktop.menuPick"_s, {{u"path"_s, QJsonArray{u"File"_s, u"Reload"_s}}}, true);
+    EXPECT_EQ(errorCode(refused), u"DESKTOP_ELEMENT_NOT_FOUND"_s) << dump(refused);
+    EXPECT_EQ(errorOf(refused).value(u"details"_s).toObject().value(u"reason"_s).toString(), u"disabled"_s);
+}
+
+// readText gives what pyatspi reads in the document; dumpTree has the menu bar and the document.
+TEST_F(PrimitivesMousepad, ReadsTheDocumentAndDumpsTheTree)
+{
+    const QString text = u"Zeile eins\nzwei: ça va ✓"_s;
+    ASSERT_TRUE(isConfirmed(s_app->typeText(QJsonObject{{u"byRole"_s, u"AXTextArea"_s}}, text, true), u"typed"_s));
+    ASSERT_EQ(readUntil(editorText, std::optional(text)), text);
+
+    const QJsonObject read =
+        call(u"desktop.readText"_s, {{u"selector"_s, QJsonObject{{u"byRole"_s, u"AXTextArea"_s}}}});
+    const QJsonObject item = resultOf(read).value(u"items"_s).toArray().at(0).toObject();
+    EXPECT_EQ(item.value(u"text"_s).toString(), *editorText()) << dump(read);
+    EXPECT_EQ(item.value(u"source"_s).toString(), u"text"_s);
+
+    const QJsonObject dumped = call(u"desktop.dumpTree"_s, {{u"maxDepth"_s, 64}, {u"maxNodes"_s, 5000}});
+    const QByteArray json = QJsonDocument(resultOf(dumped)).toJson(QJsonDocument::Compact);
+    EXPECT_TRUE(json.contains("\"role\":\"AXMenuBar\"")) << dump(dumped).substr(0, 2000);
+    EXPECT_TRUE(json.contains("\"role\":\"AXTextArea\""));
+    EXPECT_FALSE(json.contains("zwei")) << "text without includeText";
+}
+
+// Gecko scrolls a heading at the bottom into view (Component.ScrollTo): the page's own scroll
+// position changes, and the answer says the heading is now inside the window.
+TEST_F(PrimitivesFirefox, ScrollsAHeadingIntoView)
+{
+    const QJsonObject scrolled =
+        call(u"desktop.scroll"_s,
+             {{u"target"_s, QJsonObject{{u"selector"_s, byRoleAndTitle(u"AXHeading"_s, u"The end"_s)}}}}, true);
+    EXPECT_GT(scrollY([](int y) { return y > 1000; }), 1000) << "page title; host answered " << dump(scrolled);
+    const QJsonObject result = resultOf(scrolled);
+    EXPECT_TRUE(result.value(u"scrolled"_s).toBool()) << dump(scrolled);
+    EXPECT_TRUE(result.value(u"visible"_s).toBool()) << dump(scrolled);
+
+    ProbeQuery heading;
+    heading.role = u"heading"_s;
+    heading.name = u"The end"_s;
+    const ProbeResult seen = s_app->probe(heading);
+    const auto window = mainXWindow(s_app->pid());
+    ASSERT_EQ(seen.nodes.size(), 1);
+    ASSERT_TRUE(seen.nodes.first().extents && window);
+    EXPECT_TRUE(window->geometry.contains(seen.nodes.first().extents->center()))
+        << "pyatspi: the heading is off screen";
+}
+
+// The page itself (Gecko shows no scroll bars to accessibility): the wheel over it, a page
+// down then back up, as the page reports.
+TEST_F(PrimitivesFirefox, ScrollsThePageDownAndUp)
+{
+    const QJsonObject page = QJsonObject{{u"byRole"_s, u"AXWebArea"_s}};
+    const QJsonObject down = call(
+        u"desktop.scroll"_s,
+        {{u"target"_s, QJsonObject{{u"selector"_s, page}}}, {u"direction"_s, u"down"_s}, {u"unit"_s, u"page"_s}}, true);
+    const int y = scrollY([](int v) { return v > 200; });
+    EXPECT_GT(y, 200) << "page title; host answered " << dump(down);
+    EXPECT_TRUE(resultOf(down).value(u"scrolled"_s).toBool()) << dump(down);
+    EXPECT_EQ(resultOf(down).value(u"deliveredBy"_s).toString(), u"wheel"_s) << dump(down);
+
+    const QJsonObject up = call(u"desktop.scroll"_s,
+                                {{u"target"_s, QJsonObject{{u"selector"_s, page}}},
+                                 {u"direction"_s, u"up"_s},
+                                 {u"unit"_s, u"page"_s},
+                                 {u"amount"_s, 3}},
+                                true);
+    EXPECT_EQ(scrollY([](int v) { return v == 0; }), 0) << "page title; host answered " << dump(up);
+    EXPECT_TRUE(resultOf(up).value(u"scrolled"_s).toBool()) << dump(up);
+}
+
+// The window's capture, and readText on the page: an address masked, the password input refused.
+TEST_F(PrimitivesFirefox, CapturesTheWindowAndReadsThePageText)
+{
+    const QJsonObject captured = call(u"desktop.capture"_s, {});
+    const QJsonObject frame = resultOf(captured).value(u"frame"_s).toObject();
+    const auto window = mainXWindow(s_app->pid());
+    ASSERT_TRUE(window.has_value());
+    EXPECT_NEAR(frame.value(u"width"_s).toInt(), window->geometry.width(), 40) << dump(captured);
+    EXPECT_NEAR(frame.value(u"height"_s).toInt(), window->geometry.height(), 80) << dump(captured);
+    QImage image(evidenceDir(captured) + u"capture.png"_s);
+    EXPECT_EQ(image.width(), frame.value(u"width"_s).toInt());
+
+    const QJsonObject read =
+        call(u"desktop.readText"_s, {{u"selector"_s, byRoleAndTitle(u"AXTextField"_s, u"Contact"_s)}});
+    const QJsonObject item = resultOf(read).value(u"items"_s).toArray().at(0).toObject();
+    EXPECT_EQ(item.value(u"text"_s).toString(), u"write to [redacted:email]"_s) << dump(read);
+
+    const QJsonObject pin =
+        call(u"desktop.readText"_s, {{u"selector"_s, byRoleAndTitle(u"AXTextField"_s, u"PIN code"_s)}});
+    EXPECT_EQ(errorOf(pin).value(u"details"_s).toObject().value(u"reason"_s).toString(), u"secure_field"_s)
+        << dump(pin);
+    EXPECT_FALSE(QJsonDocument(pin).toJson().contains("2468"));
+}
