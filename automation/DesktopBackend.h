@@ -117,6 +117,15 @@ public:
                                          const TypeOptions& options, const CallContext& context) = 0;
     virtual Result<ActionOutcome> sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
                                             const CallContext& context) = 0;
+    /// Activates a menu item whose menu (`menu`, its parent, when known) is open. The default
+    /// presses it; a toolkit may prefer the keyboard (GTK 3: an item that opens a modal dialog
+    /// through its accessibility action leaves the app deaf to the bus while the dialog is up).
+    virtual Result<ActionOutcome> activateMenuItem(const ResolvedRoute& route, const Node& item, const Node* menu,
+                                                   const CallContext& context)
+    {
+        Q_UNUSED(menu);
+        return press(route, item, context);
+    }
     /// Reads the text (or numeric value) of the nodes at `indexes` into Node::value, never of a
     /// secure one. The default: DESKTOP_INVALID_REQUEST, reason "unsupported".
     virtual Status readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context);

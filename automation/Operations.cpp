@@ -275,6 +275,172 @@ Result<HotkeyResult> hotkey(JobContext& ctx, const HotkeyRequest& request)
     return HotkeyResult{route.value(), std::move(outcome.value())};
 }
 
+namespace {
+
+// One poll of a wait: the route's window read at most once, shared by every condition.
+class WaitPoll
+{
+public:
+    WaitPoll(JobContext& ctx, Locator& locator, const WaitRequest& request)
+        : m_ctx(ctx), m_locator(locator), m_request(request)
+    {
+    }
+
+    /// Whether `condition` holds now; `json` gets its state. An error that ends the wait
+    /// (aborted, timed out) is returned in `fatal`.
+    bool evaluate(const WaitCondition& condition, QJsonObject* json)
+    {
+        using Kind = WaitCondition::Kind;
+        json->insert(QStringLiteral("kind"), WaitCondition::kindName(condition.kind));
+        bool holds = false;
+        switch (condition.kind) {
+        case Kind::All:
+        case Kind::Any: {
+            QJsonArray children;
+            int held = 0;
+            for (const WaitCondition& child : condition.children) {
+                QJsonObject c;
+                held += evaluate(child, &c) ? 1 : 0;
+                children.append(c);
+                if (fatal)
+                    break;
+            }
+            json->insert(QStringLiteral("children"), children);
+            holds = condition.kind == Kind::All ? held == condition.children.size() : held > 0;
+            break;
+        }
+        case Kind::WindowExists:
+        case Kind::WindowGone: {
+            Route route = m_request.route;
+            route.windowTitlePattern = condition.pattern;
+            auto resolved = m_ctx.backend.resolveRoute(route, m_ctx.call);
+            if (!resolved && isFatal(resolved.error())) {
+                fatal = resolved.error();
+                break;
+            }
+            const bool exists = resolved.ok();
+            if (exists)
+                json->insert(QStringLiteral("window"), resolved->windowTitle);
+            holds = condition.kind == Kind::WindowExists ? exists : !exists;
+            break;
+        }
+        default:
+            holds = evaluateElements(condition, json);
+            break;
+        }
+        json->insert(QStringLiteral("satisfied"), holds);
+        return holds;
+    }
+
+    std::optional<Error> fatal;
+    std::optional<Error> lastError;
+    std::optional<Snapshot> snapshot;
+    QList<Candidate> heldCandidates; ///< of the first element condition that held
+    const WaitCondition* heldBy = nullptr;
+
+private:
+    static bool isFatal(const Error& error)
+    {
+        return error.code == ErrorCode::Aborted || error.code == ErrorCode::Timeout;
+    }
+
+    // The route's window, read once per poll (search-only; details and text are read for
+    // candidates only). False when it cannot be read now (the app may not be there yet).
+    bool readWindow()
+    {
+        if (m_read)
+            return snapshot.has_value();
+        m_read = true;
+        auto route = m_ctx.backend.resolveRoute(m_request.route, m_ctx.call);
+        if (!route) {
+            if (isFatal(route.error()))
+                fatal = route.error();
+            lastError = route.error();
+            m_windowGone = true;
+            return false;
+        }
+        SnapshotBounds bounds = searchBounds(m_ctx.call, false);
+        bounds.searchOnly = true;
+        auto snap = m_locator.snapshot(route.value(), bounds);
+        if (!snap) {
+            if (isFatal(snap.error()))
+                fatal = snap.error();
+            lastError = snap.error();
+            return false;
+        }
+        snapshot = std::move(snap.value());
+        return true;
+    }
+
+    bool evaluateElements(const WaitCondition& condition, QJsonObject* json)
+    {
+        using Kind = WaitCondition::Kind;
+        if (!readWindow()) {
+            // No window to look in: its elements are gone, and nothing else can be said.
+            const bool gone = condition.kind == Kind::SelectorGone && m_windowGone && !fatal;
+            json->insert(QStringLiteral("matched"), 0);
+            return gone;
+        }
+        auto searched = m_locator.search(*snapshot, *condition.selector);
+        if (!searched) {
+            if (isFatal(searched.error()))
+                fatal = searched.error();
+            lastError = searched.error();
+            return false;
+        }
+        QList<Candidate> matching = searched.value();
+        json->insert(QStringLiteral("matched"), static_cast<int>(matching.size()));
+        if (condition.kind == Kind::TextMatches || condition.kind == Kind::ValueEquals) {
+            QList<int> unread;
+            for (const Candidate& c : matching) {
+                const Node& node = snapshot->nodes.at(c.nodeIndex);
+                if (!node.hasValue && !node.isSecure())
+                    unread.append(c.nodeIndex);
+            }
+            if (!unread.isEmpty()) {
+                if (const auto read = m_ctx.backend.readTexts(*snapshot, unread, m_ctx.call); !read) {
+                    if (isFatal(read.error()))
+                        fatal = read.error();
+                    lastError = read.error();
+                    return false;
+                }
+            }
+        }
+        // Never a secure element's text or value.
+        matching.removeIf([&](const Candidate& c) {
+            const Node& node = snapshot->nodes.at(c.nodeIndex);
+            switch (condition.kind) {
+            case Kind::TextMatches:
+                return node.isSecure() ||
+                       !condition.regex.match(node.hasValue && !node.value.isEmpty() ? node.value : node.title)
+                            .hasMatch();
+            case Kind::ValueEquals:
+                return node.isSecure() || !node.hasValue || node.value != condition.value;
+            case Kind::Focused:
+                return !node.has(StateFocused);
+            case Kind::Enabled:
+                return !node.has(StateEnabled);
+            default:
+                return false;
+            }
+        });
+        const bool holds = condition.kind == Kind::SelectorGone ? matching.isEmpty() : !matching.isEmpty();
+        if (holds && condition.kind != Kind::SelectorGone && !heldBy) {
+            heldBy = &condition;
+            heldCandidates = matching;
+        }
+        return holds;
+    }
+
+    JobContext& m_ctx;
+    Locator& m_locator;
+    const WaitRequest& m_request;
+    bool m_read = false;
+    bool m_windowGone = false;
+};
+
+} // namespace
+
 Result<WaitResult> waitUntil(JobContext& ctx, const WaitRequest& request)
 {
     Locator locator(ctx);
@@ -282,33 +448,31 @@ Result<WaitResult> waitUntil(JobContext& ctx, const WaitRequest& request)
     elapsed.start();
     int polls = 0;
     std::optional<Snapshot> last;
-    QList<Candidate> candidates;
     std::optional<Error> lastError;
+    QJsonObject state;
     while (true) {
         if (auto stop = ctx.call.checkpoint())
             return *stop;
         ++polls;
-        auto route = ctx.backend.resolveRoute(request.route, ctx.call);
-        if (route) {
-            SnapshotBounds bounds = searchBounds(ctx.call, request.selector.needsText());
-            bounds.searchOnly = true;
-            auto snapshot = locator.snapshot(route.value(), bounds);
-            auto searched = snapshot ? locator.search(snapshot.value(), request.selector)
-                                     : Result<QList<Candidate>>(snapshot.error());
-            if (searched) {
-                candidates = searched.value();
-                last = snapshot.value();
-                lastError.reset();
-                if (!candidates.isEmpty())
-                    break;
-            } else if (searched.error().code == ErrorCode::Aborted || searched.error().code == ErrorCode::Timeout) {
-                return searched.error();
-            } else {
-                lastError = searched.error();
+        WaitPoll poll(ctx, locator, request);
+        state = {};
+        const bool holds = poll.evaluate(request.condition, &state);
+        if (poll.fatal)
+            return *poll.fatal;
+        if (poll.snapshot)
+            last = poll.snapshot;
+        lastError = holds ? std::nullopt : poll.lastError;
+        if (holds) {
+            if (last) {
+                if (auto err = ctx.trace.keepTree(*last))
+                    return *err;
+                if (poll.heldBy) {
+                    if (auto err = ctx.trace.keepCandidates(*last, *poll.heldBy->selector, poll.heldCandidates,
+                                                            poll.heldBy->selectorJson))
+                        return *err;
+                }
             }
-        } else {
-            // The app may not be there yet: waiting for it is part of waiting.
-            lastError = route.error();
+            return WaitResult{std::move(last), std::move(poll.heldCandidates), elapsed.elapsed(), polls, state};
         }
         const qint64 left = request.timeoutMs - elapsed.elapsed();
         if (left <= 0) {
@@ -319,7 +483,8 @@ Result<WaitResult> waitUntil(JobContext& ctx, const WaitRequest& request)
             QJsonObject details{{QStringLiteral("timeoutMs"), request.timeoutMs},
                                 {QStringLiteral("elapsedMs"), elapsed.elapsed()},
                                 {QStringLiteral("polls"), polls},
-                                {QStringLiteral("matched"), 0}};
+                                {QStringLiteral("matched"), state.value(QStringLiteral("matched")).toInt(0)},
+                                {QStringLiteral("conditions"), state}};
             if (lastError)
                 details.insert(QStringLiteral("lastError"), lastError->toJson());
             return Error::make(ErrorCode::Timeout,
@@ -331,11 +496,6 @@ Result<WaitResult> waitUntil(JobContext& ctx, const WaitRequest& request)
         while (!nap.hasExpired() && !ctx.call.checkpoint())
             QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(nap.remainingTime(), 1, 10)));
     }
-    if (auto err = ctx.trace.keepTree(*last))
-        return *err;
-    if (auto err = ctx.trace.keepCandidates(*last, request.selector, candidates, request.selectorJson))
-        return *err;
-    return WaitResult{std::move(*last), std::move(candidates), elapsed.elapsed(), polls};
 }
 
 Result<SecureLook> secureTarget(JobContext& ctx, const TypeRequest& request)

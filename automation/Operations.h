@@ -94,18 +94,19 @@ struct HotkeyResult
 struct WaitRequest
 {
     Route route;
-    Selector selector;
-    QJsonObject selectorJson;
+    WaitCondition condition;
     int pollMs = 500;
     int timeoutMs = 0;
 };
 
 struct WaitResult
 {
-    Snapshot snapshot; ///< the one the selector matched in
-    QList<Candidate> candidates;
+    std::optional<Snapshot> snapshot; ///< the last one read, when the condition needs elements
+    QList<Candidate> candidates;      ///< of the first element condition that held
     qint64 elapsedMs = 0;
     int polls = 0;
+    /// The condition's tree as last evaluated: {kind, satisfied, matched?, children?}.
+    QJsonObject conditions;
 };
 
 /// Whether typed text would go into a secure element.
@@ -198,7 +199,7 @@ struct ScrollResult
     ResolvedTarget target;
     ActionOutcome outcome;
     std::optional<Frame> frameAfter; ///< where the target ended up
-    bool visibleAfter = false;       ///< its frame is inside its window's
+    bool visibleAfter = false;       ///< its frame is inside its viewport (or container)
 };
 
 struct MenuPickRequest
@@ -229,8 +230,8 @@ Result<ClickResult> click(JobContext& ctx, const ClickRequest& request);
 Result<TypeResult> typeText(JobContext& ctx, const TypeRequest& request);
 /// Sends a key chord to the route's window.
 Result<HotkeyResult> hotkey(JobContext& ctx, const HotkeyRequest& request);
-/// Polls until the selector matches (DESKTOP_TIMEOUT after request.timeoutMs, with the last
-/// error seen); an app not there yet is waited for too.
+/// Polls until the condition holds (DESKTOP_TIMEOUT after request.timeoutMs, with the last
+/// error seen and the condition's state); an app not there yet is waited for too.
 Result<WaitResult> waitUntil(JobContext& ctx, const WaitRequest& request);
 /// The bounded tree of the route's window, without a screenshot; kept as the tree.
 Result<DumpTreeResult> dumpTree(JobContext& ctx, const DumpTreeRequest& request);

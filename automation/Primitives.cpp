@@ -1,5 +1,5 @@
 // The plan's primitives beyond the contract's methods: dumpTree, capture, readText, scroll and
-// menuPick, on the same Locator and backend as the others (docs/protocol.md §6).
+// menuPick, on the same Locator and backend as the others (docs/protocol.md §5.13-5.17).
 #include "automation/Operations.h"
 
 #include "automation/PngEncoder.h"
@@ -158,9 +158,11 @@ Result<CaptureResult> capture(JobContext& ctx, const CaptureRequest& request)
                                    .arg(area->height)
                                    .arg(shot->width)
                                    .arg(shot->height),
-                               QJsonObject{{QStringLiteral("field"), QStringLiteral("rect")},
-                                           {QStringLiteral("reason"), QStringLiteral("outside_display")},
-                                           {QStringLiteral("display"), out.display.toJson()}})
+                               request.rect ? QJsonObject{{QStringLiteral("field"), QStringLiteral("rect")},
+                                                          {QStringLiteral("reason"), QStringLiteral("outside_display")},
+                                                          {QStringLiteral("display"), out.display.toJson()}}
+                                            : QJsonObject{{QStringLiteral("reason"), QStringLiteral("outside_display")},
+                                                          {QStringLiteral("display"), out.display.toJson()}})
                 .withRetryable(false);
         }
         QImage image;
@@ -362,8 +364,8 @@ Result<ScrollResult> scroll(JobContext& ctx, const ScrollRequest& request)
     if (!outcome) {
         step.finish(false, outcome.error().toJson());
         const QString reason = outcome.error().details.value(QStringLiteral("reason")).toString();
-        // Refused before any input (nothing to scroll, unsupported): not an effect.
-        if (reason == QLatin1String("not_scrollable") || reason == QLatin1String("unsupported"))
+        // Refused before any input (unsupported, nothing on screen): not an effect.
+        if (reason == QLatin1String("unsupported") || reason == QLatin1String("no_frame"))
             return outcome.error();
         return afterDelivery(outcome.error());
     }
@@ -438,12 +440,43 @@ QList<int> menuItems(const Snapshot& snapshot, int under, const QString& title, 
     return out;
 }
 
-// The menu an item is in (its parent when that is a menu), whose showing state says whether
-// the menu is open: some toolkits (Qt) mark the menu showing, not its items.
+// The menu an item is in: its parent when that is a menu or a menu-bar entry, else -1.
 int menuOf(const Snapshot& snapshot, int item)
 {
     const int parent = snapshot.nodes.at(item).parent;
-    return parent >= 0 && snapshot.nodes.at(parent).role == QLatin1String("AXMenu") ? parent : item;
+    if (parent < 0)
+        return -1;
+    const QString& role = snapshot.nodes.at(parent).role;
+    return role == QLatin1String("AXMenu") || role == QLatin1String("AXMenuBarItem") ? parent : -1;
+}
+
+// Whether an item's menu is open, from the states of the item and its menu (both read): GTK
+// marks the items of an open menu showing, Qt the popup menu (an AXMenu) and not its items. A
+// menu-bar entry is always showing and says nothing.
+bool menuOpen(const Snapshot& snapshot, int item)
+{
+    if (snapshot.nodes.at(item).has(StateShowing))
+        return true;
+    const int menu = menuOf(snapshot, item);
+    return menu >= 0 && snapshot.nodes.at(menu).role == QLatin1String("AXMenu") &&
+           snapshot.nodes.at(menu).has(StateShowing);
+}
+
+// Whether what the app reported after an item's action may be a window it opened, or the
+// action has not answered (a modal dialog run inside it).
+bool opensWindow(const Verification& v)
+{
+    for (const auto& path : v.paths) {
+        if (path.toObject().value(QStringLiteral("replied")) == QJsonValue(false))
+            return true;
+    }
+    for (const auto& event : v.observed.value(QStringLiteral("events")).toArray()) {
+        const QString kind = event.toObject().value(QStringLiteral("kind")).toString();
+        if (kind.startsWith(QLatin1String("Window:")) || kind.contains(QLatin1String("modal")) ||
+            kind.startsWith(QLatin1String("Focus")))
+            return true;
+    }
+    return false;
 }
 
 } // namespace
@@ -511,7 +544,7 @@ Result<MenuPickResult> menuPick(JobContext& ctx, const MenuPickRequest& request)
         // States and actions of the item (a search-only snapshot has neither).
         const int menuIndex = menuOf(snapshot.value(), index);
         QList<int> toComplete{index};
-        if (menuIndex != index)
+        if (menuIndex >= 0)
             toComplete.prepend(menuIndex);
         if (const auto done = ctx.backend.completeNodes(snapshot.value(), toComplete, ctx.call); !done) {
             step.finish(false, done.error().toJson());
@@ -519,7 +552,7 @@ Result<MenuPickResult> menuPick(JobContext& ctx, const MenuPickRequest& request)
             return level == 0 ? done.error() : afterDelivery(done.error());
         }
         const Node item = snapshot->nodes.at(index);
-        const bool menuWasShowing = snapshot->nodes.at(menuIndex).has(StateShowing);
+        const bool menuWasOpen = menuOpen(snapshot.value(), index);
         if (!item.has(StateEnabled)) {
             step.finish(false, QJsonObject{{QStringLiteral("disabled"), item.title}});
             closeOpened();
@@ -528,13 +561,19 @@ Result<MenuPickResult> menuPick(JobContext& ctx, const MenuPickRequest& request)
                                       QJsonObject{{QStringLiteral("reason"), QStringLiteral("disabled")},
                                                   {QStringLiteral("level"), level},
                                                   {QStringLiteral("element"), ElementRef::fromNode(item).toJson()}});
-            return level == 0 ? error.withRetryable(false) : afterDelivery(error);
+            // Asking again changes nothing until the app enables it.
+            error.withRetryable(false);
+            return level == 0 ? error : afterDelivery(error);
         }
         if (auto stop = ctx.call.checkpoint()) {
             closeOpened();
             return level == 0 ? *stop : afterDelivery(*stop);
         }
-        auto pressed = ctx.backend.press(out.route, item, ctx.call);
+        // The last item in its open menu the way its toolkit wants it activated; the levels
+        // above are opened with their action.
+        auto pressed = last && menuIndex >= 0
+                           ? ctx.backend.activateMenuItem(out.route, item, &snapshot->nodes.at(menuIndex), ctx.call)
+                           : ctx.backend.press(out.route, item, ctx.call);
         if (!pressed) {
             step.finish(false, pressed.error().toJson());
             closeOpened();
@@ -552,13 +591,13 @@ Result<MenuPickResult> menuPick(JobContext& ctx, const MenuPickRequest& request)
             // A menu closes when one of its items is activated: an item that was showing and
             // is no longer is the menu's own signal (an app whose item changes nothing else
             // visible has no other).
-            if (menuWasShowing && level > 0) {
+            if (menuWasOpen && level > 0 && out.outcome.deliveredBy != QLatin1String("keyboard:menu")) {
                 bool closed = false;
                 QDeadlineTimer until(std::min<qint64>(1000, std::max<qint64>(0, ctx.call.remainingMs() - 300)));
                 while (!closed && !until.hasExpired() && !ctx.call.checkpoint()) {
-                    if (!ctx.backend.completeNodes(snapshot.value(), {menuIndex}, ctx.call))
+                    if (!ctx.backend.completeNodes(snapshot.value(), toComplete, ctx.call))
                         break;
-                    closed = !snapshot->nodes.at(menuIndex).has(StateShowing);
+                    closed = !menuOpen(snapshot.value(), index);
                     if (!closed)
                         QThread::msleep(40);
                 }
@@ -567,10 +606,10 @@ Result<MenuPickResult> menuPick(JobContext& ctx, const MenuPickRequest& request)
                     v.effect = Effect::Confirmed;
                     v.reason.clear();
                     v.expected = QStringLiteral("the menu closes after its item is activated");
-                } else if (!closed && v.effect == Effect::SuspectedNoop) {
-                    // Still open and nothing else happened (Qt runs an item's action without
-                    // closing its menu): close what this request opened. Never after a change,
-                    // which may be a dialog the item opened and an Escape would cancel.
+                } else if (!closed && !opensWindow(v)) {
+                    // Still open (Qt runs an item's action without closing its menu): close
+                    // what this request opened. Never when the item may have opened a window
+                    // (a dialog it opened would take the Escape) or has not answered yet.
                     closeOpened();
                     v.observed.insert(QStringLiteral("closedByEscape"), true);
                 }
@@ -602,7 +641,10 @@ Result<MenuPickResult> menuPick(JobContext& ctx, const MenuPickRequest& request)
             if (next.isEmpty())
                 continue;
             const int menu = menuOf(look.value(), next.first());
-            if (ctx.backend.completeNodes(look.value(), {menu}, ctx.call) && look->nodes.at(menu).has(StateShowing))
+            QList<int> states{next.first()};
+            if (menu >= 0)
+                states.prepend(menu);
+            if (ctx.backend.completeNodes(look.value(), states, ctx.call) && menuOpen(look.value(), next.first()))
                 break;
         }
     }

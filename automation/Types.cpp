@@ -6,6 +6,7 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
 #include <limits>
 
 namespace Automation {
@@ -697,6 +698,47 @@ QString scrollDirectionName(ScrollSpec::Direction direction)
         break;
     }
     return QStringLiteral("intoView");
+}
+
+QString WaitCondition::kindName(Kind kind)
+{
+    switch (kind) {
+    case Kind::SelectorExists:
+        return QStringLiteral("selectorExists");
+    case Kind::SelectorGone:
+        return QStringLiteral("selectorGone");
+    case Kind::WindowExists:
+        return QStringLiteral("windowExists");
+    case Kind::WindowGone:
+        return QStringLiteral("windowGone");
+    case Kind::TextMatches:
+        return QStringLiteral("textMatches");
+    case Kind::ValueEquals:
+        return QStringLiteral("valueEquals");
+    case Kind::Focused:
+        return QStringLiteral("focused");
+    case Kind::Enabled:
+        return QStringLiteral("enabled");
+    case Kind::All:
+        return QStringLiteral("all");
+    case Kind::Any:
+        break;
+    }
+    return QStringLiteral("any");
+}
+
+bool WaitCondition::needsSnapshot() const
+{
+    if (selector)
+        return true;
+    return std::any_of(children.cbegin(), children.cend(), [](const WaitCondition& c) { return c.needsSnapshot(); });
+}
+
+bool WaitCondition::needsText() const
+{
+    if (kind == Kind::TextMatches || kind == Kind::ValueEquals || (selector && selector->needsText()))
+        return true;
+    return std::any_of(children.cbegin(), children.cend(), [](const WaitCondition& c) { return c.needsText(); });
 }
 
 } // namespace Automation

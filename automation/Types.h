@@ -207,6 +207,37 @@ struct Selector
     friend bool operator==(const Selector&, const Selector&) = default;
 };
 
+/// What desktop.waitUntil waits for (docs/protocol.md §5.8): one condition, or all/any of several.
+struct WaitCondition
+{
+    enum class Kind {
+        SelectorExists, ///< an element matches
+        SelectorGone,   ///< no element matches (or the window is gone)
+        WindowExists,   ///< a window of the route's app has a title matching `pattern`
+        WindowGone,     ///< no such window
+        TextMatches,    ///< a matching element's text (or name) matches `pattern`
+        ValueEquals,    ///< a matching element's value equals `value`
+        Focused,        ///< a matching element has focus
+        Enabled,        ///< a matching element is enabled
+        All,
+        Any,
+    };
+    Kind kind = Kind::SelectorExists;
+    std::optional<Selector> selector;
+    QJsonObject selectorJson;
+    QString pattern; ///< WindowExists/WindowGone: over titles; TextMatches: over the text
+    QRegularExpression regex;
+    QString value;
+    QList<WaitCondition> children; ///< All, Any
+
+    /// The wire name: "selectorExists", "windowGone", "all", ...
+    static QString kindName(Kind kind);
+    /// Whether evaluating it needs the route window's elements (a selector somewhere in it).
+    bool needsSnapshot() const;
+    /// Whether it reads element text (textMatches, valueEquals, or a selector matching on values).
+    bool needsText() const;
+};
+
 /// A ranked match of a selector.
 struct Candidate
 {

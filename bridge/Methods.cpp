@@ -176,7 +176,7 @@ MethodJob hotkey(HotkeyParams params)
 
 MethodJob waitUntil(WaitUntilParams params)
 {
-    const Ops::WaitRequest request{params.route, params.selector, params.selectorJson, params.pollMs, params.timeoutMs};
+    const Ops::WaitRequest request{params.route, params.condition, params.pollMs, params.timeoutMs};
     return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
         auto waited = Ops::waitUntil(ctx, request);
         if (!waited)
@@ -186,8 +186,11 @@ MethodJob waitUntil(WaitUntilParams params)
         result.insert(QStringLiteral("matched"), static_cast<int>(waited->candidates.size()));
         result.insert(QStringLiteral("elapsedMs"), waited->elapsedMs);
         result.insert(QStringLiteral("polls"), waited->polls);
-        result.insert(QStringLiteral("evidence"),
-                      evidence(record, QJsonObject{{QStringLiteral("axPath"), Evidence::Layout::axTreeFile()}}));
+        result.insert(QStringLiteral("conditions"), waited->conditions);
+        QJsonObject ev;
+        if (waited->snapshot)
+            ev.insert(QStringLiteral("axPath"), Evidence::Layout::axTreeFile());
+        result.insert(QStringLiteral("evidence"), evidence(record, ev));
         return result;
     };
 }

@@ -4,7 +4,10 @@
 
 #include <QHash>
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QSet>
+
+#include <algorithm>
 
 namespace Bridge::Params {
 
@@ -217,26 +220,126 @@ Result<HotkeyParams> hotkey(const QJsonObject& params)
     return r.finish(out);
 }
 
+Result<Automation::WaitCondition> waitCondition(const QJsonValue& value, const QString& field, int depth)
+{
+    using Kind = Automation::WaitCondition::Kind;
+    static const QList<std::pair<QString, Kind>> kinds{
+        {QStringLiteral("selectorExists"), Kind::SelectorExists},
+        {QStringLiteral("selectorGone"), Kind::SelectorGone},
+        {QStringLiteral("windowExists"), Kind::WindowExists},
+        {QStringLiteral("windowGone"), Kind::WindowGone},
+        {QStringLiteral("textMatches"), Kind::TextMatches},
+        {QStringLiteral("valueEquals"), Kind::ValueEquals},
+        {QStringLiteral("focused"), Kind::Focused},
+        {QStringLiteral("enabled"), Kind::Enabled},
+        {QStringLiteral("all"), Kind::All},
+        {QStringLiteral("any"), Kind::Any},
+    };
+    QStringList names;
+    for (const auto& [name, kind] : kinds)
+        names.append(name);
+    if (!value.isObject())
+        return Error::invalidParam(field, field + QStringLiteral(" must be an object"));
+    const QJsonObject object = value.toObject();
+    if (object.size() != 1)
+        return Error::invalidParam(
+            field, field + QStringLiteral(" must have exactly one of: %1").arg(names.join(QStringLiteral(", "))));
+    const QString name = object.constBegin().key();
+    const QJsonValue body = object.constBegin().value();
+    const QString where = field + QLatin1Char('.') + name;
+    const auto found = std::find_if(kinds.cbegin(), kinds.cend(), [&](const auto& k) { return k.first == name; });
+    if (found == kinds.cend())
+        return Error::invalidParam(
+            where,
+            where + QStringLiteral(" is not a known condition (known: %1)").arg(names.join(QStringLiteral(", "))));
+    Automation::WaitCondition out;
+    out.kind = found->second;
+    switch (out.kind) {
+    case Kind::SelectorExists:
+    case Kind::SelectorGone:
+    case Kind::Focused:
+    case Kind::Enabled: {
+        auto sel = selector(body, where);
+        if (!sel)
+            return sel.error();
+        out.selector = sel.value();
+        out.selectorJson = body.toObject();
+        return out;
+    }
+    case Kind::WindowExists:
+    case Kind::WindowGone:
+    case Kind::TextMatches:
+    case Kind::ValueEquals: {
+        if (!body.isObject())
+            return Error::invalidParam(where, where + QStringLiteral(" must be an object"));
+        const QJsonObject fields = body.toObject();
+        Reader r(fields, where);
+        const bool window = out.kind == Kind::WindowExists || out.kind == Kind::WindowGone;
+        if (window) {
+            r.rejectUnknown({QStringLiteral("titlePattern")});
+            out.pattern = r.string(QStringLiteral("titlePattern"), true, false).value_or(QString());
+        } else {
+            const QString key = out.kind == Kind::TextMatches ? QStringLiteral("pattern") : QStringLiteral("value");
+            r.rejectUnknown({QStringLiteral("selector"), key});
+            if (!r.has(QStringLiteral("selector"))) {
+                r.fail(QStringLiteral("selector"), QStringLiteral("is required"));
+            } else if (auto sel = selector(r.raw(QStringLiteral("selector")), r.path(QStringLiteral("selector")));
+                       !sel) {
+                r.fail(sel.error());
+            } else {
+                out.selector = sel.value();
+                out.selectorJson = r.raw(QStringLiteral("selector")).toObject();
+            }
+            if (out.kind == Kind::TextMatches)
+                out.pattern = r.string(key, true, false).value_or(QString());
+            else
+                out.value = r.string(key, true).value_or(QString());
+        }
+        if (r.failed())
+            return r.error();
+        if (!out.pattern.isEmpty()) {
+            out.regex = QRegularExpression(out.pattern);
+            if (!out.regex.isValid()) {
+                const QString key = window ? QStringLiteral("titlePattern") : QStringLiteral("pattern");
+                return Error::invalidParam(where + QLatin1Char('.') + key,
+                                           where + QLatin1Char('.') + key +
+                                               QStringLiteral(" is not a valid regular expression: ") +
+                                               out.regex.errorString());
+            }
+        }
+        return out;
+    }
+    case Kind::All:
+    case Kind::Any: {
+        if (depth >= 4)
+            return Error::invalidParam(where, where + QStringLiteral(" nests too deep (all/any at most 4 levels)"));
+        if (!body.isArray() || body.toArray().isEmpty() || body.toArray().size() > 16)
+            return Error::invalidParam(where, where + QStringLiteral(" must be an array of 1 to 16 conditions"));
+        const QJsonArray array = body.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            auto child = waitCondition(array.at(i), where + QStringLiteral("[%1]").arg(i), depth + 1);
+            if (!child)
+                return child.error();
+            out.children.append(child.value());
+        }
+        return out;
+    }
+    }
+    return out;
+}
+
 Result<WaitUntilParams> waitUntil(const QJsonObject& params)
 {
     Reader r(params, {});
     WaitUntilParams out;
     out.route = routeOrFail(r);
-    if (auto condition = r.object(QStringLiteral("condition"), true)) {
-        Reader c(*condition, QStringLiteral("condition"));
-        c.rejectUnknown({QStringLiteral("selectorExists")});
-        if (!c.has(QStringLiteral("selectorExists"))) {
-            c.fail(QStringLiteral("selectorExists"), QStringLiteral("is required (the only condition supported)"));
-        } else if (auto sel =
-                       selector(c.raw(QStringLiteral("selectorExists")), QStringLiteral("condition.selectorExists"));
-                   !sel) {
-            c.fail(sel.error());
-        } else {
-            out.selector = sel.value();
-            out.selectorJson = c.raw(QStringLiteral("selectorExists")).toObject();
-        }
-        if (c.failed())
-            r.fail(c.error());
+    if (!r.has(QStringLiteral("condition"))) {
+        r.fail(QStringLiteral("condition"), QStringLiteral("is required"));
+    } else if (auto condition = waitCondition(r.raw(QStringLiteral("condition")), QStringLiteral("condition"));
+               !condition) {
+        r.fail(condition.error());
+    } else {
+        out.condition = condition.value();
     }
     out.pollMs = static_cast<int>(r.integer(QStringLiteral("pollMs"), 10, 60000).value_or(500));
     out.timeoutMs = static_cast<int>(r.integer(QStringLiteral("timeoutMs"), 1, 600000, true).value_or(0));

@@ -78,8 +78,7 @@ struct HotkeyParams
 struct WaitUntilParams
 {
     Automation::Route route;
-    Automation::Selector selector;
-    QJsonObject selectorJson;
+    Automation::WaitCondition condition;
     int pollMs = 500;
     int timeoutMs = 0;
 };
@@ -144,6 +143,9 @@ Automation::Result<MenuPickParams> menuPick(const QJsonObject& params);
 Automation::Result<Automation::Route> route(const QJsonValue& value, const QString& field);
 Automation::Result<Automation::Selector> selector(const QJsonValue& value, const QString& field);
 Automation::Result<ConfirmParams> confirm(const QJsonValue& value, const QString& field);
+/// A waitUntil condition (docs/protocol.md §5.8), nested all/any at most 4 deep.
+Automation::Result<Automation::WaitCondition> waitCondition(const QJsonValue& value, const QString& field,
+                                                            int depth = 0);
 } // namespace Params
 
 } // namespace Bridge

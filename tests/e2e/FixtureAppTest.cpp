@@ -159,7 +159,7 @@ TEST_F(Fixture, ClickPressesTheButton)
         app->waitEvent(QStringLiteral("clicked"), {{QStringLiteral("name"), QStringLiteral("Send")}}).has_value());
 }
 
-TEST_F(Fixture, ClickByElementRefAndStaleRefAfterTheWindowMoved)
+TEST_F(Fixture, ClickByElementRefAfterTheWindowMovedAndStaleAfterItResized)
 {
     auto app = startApp();
     const QJsonObject found =
@@ -176,13 +176,30 @@ TEST_F(Fixture, ClickByElementRefAndStaleRefAfterTheWindowMoved)
     EXPECT_TRUE(
         app->waitEvent(QStringLiteral("clicked"), {{QStringLiteral("name"), QStringLiteral("Send")}}).has_value());
 
-    // Move the window: the button's frame, part of its fingerprint, changes.
-    const CommandResult moved = runCommand(
-        QStringLiteral("xdotool"),
-        {QStringLiteral("search"), QStringLiteral("--pid"), QString::number(app->pid()), QStringLiteral("--name"),
-         m_title, QStringLiteral("windowmove"), QStringLiteral("%@"), QStringLiteral("40"), QStringLiteral("40")});
+    // Move the window: the button's position, part of its fingerprint, changes, but it is the
+    // same button with the same role, title and size: the ref still names it.
+    const auto xdotool = [&](const QStringList& command) {
+        QStringList args{QStringLiteral("search"), QStringLiteral("--pid"), QString::number(app->pid()),
+                         QStringLiteral("--name"), m_title};
+        return runCommand(QStringLiteral("xdotool"), args + command);
+    };
+    const CommandResult moved =
+        xdotool({QStringLiteral("windowmove"), QStringLiteral("%@"), QStringLiteral("40"), QStringLiteral("40")});
     ASSERT_EQ(moved.exitCode, 0) << moved.err.toStdString();
     QThread::msleep(300);
+    const QJsonObject again = call(QStringLiteral("desktop.click"),
+                                   {{QStringLiteral("confirm"), confirm()},
+                                    {QStringLiteral("target"), QJsonObject{{QStringLiteral("elementRef"), ref}}}});
+    EXPECT_EQ(resultOf(again).value(QStringLiteral("targetResolvedVia")).toString(), QStringLiteral("elementRef:moved"))
+        << QJsonDocument(again).toJson().constData();
+    EXPECT_TRUE(
+        app->waitEvent(QStringLiteral("clicked"), {{QStringLiteral("name"), QStringLiteral("Send")}}).has_value());
+
+    // Resize it: the button is laid out wider, no longer the element as the ref described it.
+    const CommandResult resized =
+        xdotool({QStringLiteral("windowsize"), QStringLiteral("%@"), QStringLiteral("900"), QStringLiteral("500")});
+    ASSERT_EQ(resized.exitCode, 0) << resized.err.toStdString();
+    QThread::msleep(500);
     const QJsonObject stale = call(QStringLiteral("desktop.click"),
                                    {{QStringLiteral("confirm"), confirm()},
                                     {QStringLiteral("target"), QJsonObject{{QStringLiteral("elementRef"), ref}}}});

@@ -154,6 +154,15 @@ TEST_F(PrimitivesFixture, PicksAMenuItemThroughItsMenu)
     ASSERT_EQ(items.size(), 2);
     EXPECT_EQ(items.at(0).toObject().value(u"role"_s).toString(), u"AXMenuBarItem"_s);
     EXPECT_EQ(items.at(1).toObject().value(u"title"_s).toString(), u"Clear"_s);
+    // Qt runs an item's action without closing its menu: the host closes what it opened, so
+    // the next keys do not go to a menu left open.
+    ProbeQuery open;
+    open.role = u"popup menu"_s;
+    open.name = u"Edit"_s;
+    open.states = {u"showing"_s};
+    open.maxCount = 0;
+    open.waitMs = 2000;
+    EXPECT_TRUE(s_app->probe(open).ok) << "the Edit menu is still open; host answered " << dump(picked);
 }
 
 // A wrong path is refused naming the level and what the menu has; the menu it opened is closed again.
@@ -249,4 +258,55 @@ TEST_F(PrimitivesFixture, DumpsTheTreeWithoutText)
     const QJsonObject tree = resultOf(small).value(u"tree"_s).toObject();
     EXPECT_TRUE(tree.value(u"truncated"_s).toBool());
     EXPECT_EQ(tree.value(u"truncatedReason"_s).toString(), u"maxNodes"_s);
+}
+
+// waitUntil beyond selectorExists: a dialog's window appearing and going, a label's text, the
+// focused field, all at once.
+TEST_F(PrimitivesFixture, WaitsForWindowsTextAndFocus)
+{
+    const auto wait = [](const QJsonObject& condition, int timeoutMs = 5000) {
+        return s_app->call(u"desktop.waitUntil"_s,
+                           {{u"condition"_s, condition}, {u"timeoutMs"_s, timeoutMs}, {u"pollMs"_s, 50}});
+    };
+    const QJsonObject dialog{{u"titlePattern"_s, u"^Confirm Action$"_s}};
+    const QJsonObject gone = wait(QJsonObject{{u"windowGone"_s, dialog}}, 2000);
+    EXPECT_TRUE(resultOf(gone).value(u"ok"_s).toBool()) << dump(gone);
+
+    const QJsonObject opened = s_app->click(byRoleAndTitle(u"AXButton"_s, u"Open Dialog"_s));
+    const QJsonObject appeared = wait(QJsonObject{{u"windowExists"_s, dialog}});
+    EXPECT_TRUE(resultOf(appeared).value(u"ok"_s).toBool()) << dump(appeared) << "; click answered " << dump(opened);
+    EXPECT_TRUE(s_app->app().waitEvent(u"dialog"_s, {{u"result"_s, u"opened"_s}}).has_value());
+    s_app->click(byRoleAndTitle(u"AXButton"_s, u"Cancel"_s), u"^Confirm Action$"_s);
+    EXPECT_TRUE(s_app->app().waitEvent(u"dialog"_s, {{u"result"_s, u"rejected"_s}}).has_value());
+    const QJsonObject closed = wait(QJsonObject{{u"windowGone"_s, dialog}});
+    EXPECT_TRUE(resultOf(closed).value(u"ok"_s).toBool()) << dump(closed);
+
+    // Typing "hi" and sending it: the result label reads "Sent: hi", and the field has focus.
+    ASSERT_TRUE(
+        isConfirmed(s_app->typeText(byRoleAndTitle(u"AXTextField"_s, u"Message"_s), u"hi"_s, true), u"typed"_s));
+    s_app->click(byRoleAndTitle(u"AXButton"_s, u"Send"_s));
+    const QJsonObject both = wait(QJsonObject{
+        {u"all"_s,
+         QJsonArray{
+             QJsonObject{{u"textMatches"_s, QJsonObject{{u"selector"_s, QJsonObject{{u"byRole"_s, u"AXStaticText"_s}}},
+                                                        {u"pattern"_s, u"^Sent: hi$"_s}}}},
+             QJsonObject{{u"enabled"_s, byRoleAndTitle(u"AXButton"_s, u"Send"_s)}},
+             QJsonObject{{u"selectorGone"_s, byRoleAndTitle(u"AXButton"_s, u"Nothing like this"_s)}}}}});
+    const QJsonObject result = resultOf(both);
+    EXPECT_TRUE(result.value(u"ok"_s).toBool()) << dump(both);
+    EXPECT_EQ(result.value(u"conditions"_s).toObject().value(u"children"_s).toArray().size(), 3) << dump(both);
+
+    // A condition that does not hold times out, saying which part did not.
+    const QJsonObject never = wait(
+        QJsonObject{
+            {u"any"_s,
+             QJsonArray{QJsonObject{{u"windowExists"_s, QJsonObject{{u"titlePattern"_s, u"^No such$"_s}}}},
+                        QJsonObject{{u"valueEquals"_s,
+                                     QJsonObject{{u"selector"_s, byRoleAndTitle(u"AXTextField"_s, u"Message"_s)},
+                                                 {u"value"_s, u"bye"_s}}}}}}},
+        600);
+    EXPECT_EQ(errorCode(never), u"DESKTOP_TIMEOUT"_s) << dump(never);
+    const QJsonObject state = errorOf(never).value(u"details"_s).toObject().value(u"conditions"_s).toObject();
+    EXPECT_FALSE(state.value(u"satisfied"_s).toBool()) << dump(never);
+    EXPECT_EQ(state.value(u"children"_s).toArray().size(), 2) << dump(never);
 }

@@ -124,6 +124,32 @@ TEST_F(PrimitivesMousepad, RefusesADisabledMenuItem)
     EXPECT_EQ(errorOf(refused).value(u"details"_s).toObject().value(u"reason"_s).toString(), u"disabled"_s);
 }
 
+// File > Save As… opens GTK's file chooser: waitUntil sees its window appear, and go after Escape.
+TEST_F(PrimitivesMousepad, WaitsForTheFileChooserWindowOpenedFromTheMenu)
+{
+    const QJsonObject chooser{{u"titlePattern"_s, u"^Save As"_s}};
+    const QJsonObject picked = call(u"desktop.menuPick"_s, {{u"path"_s, QJsonArray{u"File"_s, u"Save As"_s}}}, true);
+    EXPECT_TRUE(resultOf(picked).value(u"picked"_s).toBool()) << dump(picked);
+    // Was: the item's accessibility action ran the dialog inside it, and mousepad answered
+    // nothing on the bus until the dialog closed. The item is activated by its key instead.
+    EXPECT_EQ(resultOf(picked).value(u"deliveredBy"_s).toString(), u"keyboard:menu"_s) << dump(picked);
+    const QJsonObject appeared = call(
+        u"desktop.waitUntil"_s, {{u"condition"_s, QJsonObject{{u"windowExists"_s, chooser}}}, {u"timeoutMs"_s, 8000}});
+    QStringList names;
+    for (const XWindow& w : xWindows(s_app->pid()))
+        names.append(w.name);
+    EXPECT_TRUE(resultOf(appeared).value(u"ok"_s).toBool())
+        << dump(appeared) << "; xdotool: " << names.join(u", "_s).toStdString();
+    ASSERT_TRUE(names.contains(u"Save As"_s))
+        << "xdotool sees no Save As window: " << names.join(u", "_s).toStdString();
+
+    const QJsonObject escape = s_app->call(
+        u"desktop.hotkey"_s, {{u"route"_s, s_app->route(u"^Save As"_s)}, {u"keys"_s, QJsonArray{u"escape"_s}}}, true);
+    const QJsonObject gone = call(u"desktop.waitUntil"_s,
+                                  {{u"condition"_s, QJsonObject{{u"windowGone"_s, chooser}}}, {u"timeoutMs"_s, 8000}});
+    EXPECT_TRUE(resultOf(gone).value(u"ok"_s).toBool()) << dump(gone) << "; escape answered " << dump(escape);
+}
+
 // readText gives what pyatspi reads in the document; dumpTree has the menu bar and the document.
 TEST_F(PrimitivesMousepad, ReadsTheDocumentAndDumpsTheTree)
 {

@@ -9,6 +9,7 @@
 #include "FuzzCheck.h"
 #include "automation/Error.h"
 #include "automation/Keys.h"
+#include "automation/Operations.h"
 #include "bridge/Params.h"
 #include "bridge/protocol/CanonicalJson.h"
 #include "bridge/protocol/JsonRpc.h"
@@ -48,6 +49,32 @@ void checkSelector(const Automation::Selector& selector, const QJsonObject& json
     MDH_FUZZ_CHECK(selector.byRole.value_or(QStringLiteral("x")) != QString());
     // The selector as sent is what evidence records.
     MDH_FUZZ_CHECK(!json.isEmpty());
+}
+
+// A parsed condition: every element condition has its selector, every pattern compiles, and
+// all/any hold 1 to 16 conditions at most 4 levels deep.
+void checkCondition(const Automation::WaitCondition& condition, int depth)
+{
+    using Kind = Automation::WaitCondition::Kind;
+    MDH_FUZZ_CHECK(depth <= 4);
+    switch (condition.kind) {
+    case Kind::All:
+    case Kind::Any:
+        MDH_FUZZ_CHECK(!condition.children.isEmpty() && condition.children.size() <= 16);
+        for (const auto& child : condition.children)
+            checkCondition(child, depth + 1);
+        return;
+    case Kind::WindowExists:
+    case Kind::WindowGone:
+        MDH_FUZZ_CHECK(!condition.pattern.isEmpty() && condition.regex.isValid());
+        return;
+    default:
+        MDH_FUZZ_CHECK(condition.selector.has_value());
+        checkSelector(*condition.selector, condition.selectorJson);
+        if (condition.kind == Kind::TextMatches)
+            MDH_FUZZ_CHECK(condition.regex.isValid());
+        return;
+    }
 }
 
 void checkRoute(const Automation::Route& route)
@@ -143,12 +170,38 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     }
     if (const auto waitUntil = Params::waitUntil(params); accepted(waitUntil)) {
         checkRoute(waitUntil->route);
-        checkSelector(waitUntil->selector, waitUntil->selectorJson);
+        checkCondition(waitUntil->condition, 0);
         MDH_FUZZ_CHECK(waitUntil->pollMs >= 10 && waitUntil->pollMs <= 60000);
         MDH_FUZZ_CHECK(waitUntil->timeoutMs >= 1 && waitUntil->timeoutMs <= 600000);
     }
     if (const auto abort = Params::abort(params); accepted(abort))
         MDH_FUZZ_CHECK(!abort->executionId.isEmpty());
+    if (const auto dump = Params::dumpTree(params); accepted(dump)) {
+        checkRoute(dump->route);
+        MDH_FUZZ_CHECK(dump->bounds.maxNodes >= 1 && dump->bounds.maxNodes <= 100000);
+    }
+    if (const auto capture = Params::capture(params); accepted(capture)) {
+        // A rect and a route never both; a rect is never empty.
+        MDH_FUZZ_CHECK(!(capture->rect && capture->route));
+        if (capture->rect)
+            MDH_FUZZ_CHECK(!capture->rect->isEmpty());
+    }
+    if (const auto read = Params::readText(params); accepted(read)) {
+        checkSelector(read->selector, read->selectorJson);
+        MDH_FUZZ_CHECK(read->limitBytes >= 1 && read->limitBytes <= 1048576);
+        MDH_FUZZ_CHECK(Automation::Operations::redactionFromName(read->redactionMode).has_value());
+    }
+    if (const auto scroll = Params::scroll(params); accepted(scroll)) {
+        checkTarget(scroll->target);
+        checkConfirm(scroll->confirm);
+        MDH_FUZZ_CHECK(scroll->spec.amount >= 1 && scroll->spec.amount <= 100);
+    }
+    if (const auto pick = Params::menuPick(params); accepted(pick)) {
+        checkConfirm(pick->confirm);
+        MDH_FUZZ_CHECK(!pick->path.isEmpty() && pick->path.size() <= 8);
+        for (const QString& title : pick->path)
+            MDH_FUZZ_CHECK(!title.trimmed().isEmpty());
+    }
 
     // The building blocks on whatever the members hold, not only on objects.
     if (const auto route = Params::route(params.value(QLatin1String("route")), QStringLiteral("route"));

@@ -251,12 +251,44 @@ TEST(ParamsWaitUntil, ContractExample)
         "timeoutMs": 15000
     })"));
     ASSERT_TRUE(p.ok()) << p.error().message.toStdString();
-    EXPECT_EQ(p->selector.byRole, std::optional<QString>(QStringLiteral("AXButton")));
-    ASSERT_TRUE(p->selector.title.has_value());
-    EXPECT_EQ(p->selector.title->pattern, QStringLiteral("Send"));
-    EXPECT_EQ(p->selectorJson, jsonObject(R"({"byRole": "AXButton", "titleContains": "Send"})"));
+    EXPECT_EQ(p->condition.kind, Automation::WaitCondition::Kind::SelectorExists);
+    ASSERT_TRUE(p->condition.selector.has_value());
+    EXPECT_EQ(p->condition.selector->byRole, std::optional<QString>(QStringLiteral("AXButton")));
+    ASSERT_TRUE(p->condition.selector->title.has_value());
+    EXPECT_EQ(p->condition.selector->title->pattern, QStringLiteral("Send"));
+    EXPECT_EQ(p->condition.selectorJson, jsonObject(R"({"byRole": "AXButton", "titleContains": "Send"})"));
     EXPECT_EQ(p->pollMs, 500);
     EXPECT_EQ(p->timeoutMs, 15000);
+}
+
+TEST(ParamsWaitUntil, NestedConditions)
+{
+    const auto p = Params::waitUntil(jsonObject(R"({
+        "condition": {"all": [
+            {"windowExists": {"titlePattern": "^Save"}},
+            {"any": [{"textMatches": {"selector": {"byRole": "AXStaticText"}, "pattern": "Sent: \\w+"}},
+                     {"valueEquals": {"selector": {"byRole": "AXTextField"}, "value": ""}},
+                     {"focused": {"byRole": "AXTextField"}},
+                     {"enabled": {"byRole": "AXButton"}},
+                     {"selectorGone": {"byRole": "AXDialog"}}]}]},
+        "timeoutMs": 1000
+    })"));
+    ASSERT_TRUE(p.ok()) << p.error().message.toStdString();
+    using Kind = Automation::WaitCondition::Kind;
+    ASSERT_EQ(p->condition.kind, Kind::All);
+    ASSERT_EQ(p->condition.children.size(), 2);
+    EXPECT_EQ(p->condition.children[0].kind, Kind::WindowExists);
+    EXPECT_TRUE(p->condition.children[0].regex.match(QStringLiteral("Save As")).hasMatch());
+    const auto& any = p->condition.children[1];
+    ASSERT_EQ(any.children.size(), 5);
+    EXPECT_EQ(any.children[0].kind, Kind::TextMatches);
+    EXPECT_TRUE(any.children[0].regex.match(QStringLiteral("Sent: hi")).hasMatch());
+    EXPECT_EQ(any.children[1].kind, Kind::ValueEquals);
+    EXPECT_EQ(any.children[1].value, QString());
+    EXPECT_EQ(any.children[4].kind, Kind::SelectorGone);
+    EXPECT_TRUE(p->condition.needsSnapshot());
+    EXPECT_TRUE(p->condition.needsText());
+    EXPECT_FALSE(p->condition.children[0].needsSnapshot());
 }
 
 TEST(ParamsWaitUntil, PollDefault)
@@ -500,10 +532,33 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         RefusedRow{"ConditionMissing", M::WaitUntil, R"({"timeoutMs": 1000})", "condition"},
         RefusedRow{"ConditionString", M::WaitUntil, R"({"condition": "exists", "timeoutMs": 1000})", "condition"},
-        RefusedRow{"ConditionEmpty", M::WaitUntil, R"({"condition": {}, "timeoutMs": 1000})",
-                   "condition.selectorExists"},
-        RefusedRow{"ConditionUnknown", M::WaitUntil, R"({"condition": {"selectorGone": {}}, "timeoutMs": 1000})",
-                   "condition.selectorGone"},
+        RefusedRow{"ConditionEmpty", M::WaitUntil, R"({"condition": {}, "timeoutMs": 1000})", "condition"},
+        RefusedRow{"ConditionUnknown", M::WaitUntil, R"({"condition": {"selectorAppears": {}}, "timeoutMs": 1000})",
+                   "condition.selectorAppears"},
+        RefusedRow{"ConditionTwo", M::WaitUntil,
+                   R"({"condition": {"selectorExists": {"byRole": "x"}, "focused": {"byRole": "x"}}, "timeoutMs": 1})",
+                   "condition"},
+        RefusedRow{"SelectorGoneEmpty", M::WaitUntil, R"({"condition": {"selectorGone": {}}, "timeoutMs": 1000})",
+                   "condition.selectorGone.byRole"},
+        RefusedRow{"WindowNoPattern", M::WaitUntil, R"({"condition": {"windowExists": {}}, "timeoutMs": 1000})",
+                   "condition.windowExists.titlePattern"},
+        RefusedRow{"WindowBadPattern", M::WaitUntil,
+                   R"({"condition": {"windowGone": {"titlePattern": "("}}, "timeoutMs": 1000})",
+                   "condition.windowGone.titlePattern"},
+        RefusedRow{"TextMatchesNoSelector", M::WaitUntil,
+                   R"({"condition": {"textMatches": {"pattern": "x"}}, "timeoutMs": 1000})",
+                   "condition.textMatches.selector"},
+        RefusedRow{"ValueEqualsNoValue", M::WaitUntil,
+                   R"({"condition": {"valueEquals": {"selector": {"byRole": "x"}}}, "timeoutMs": 1000})",
+                   "condition.valueEquals.value"},
+        RefusedRow{"AllEmpty", M::WaitUntil, R"({"condition": {"all": []}, "timeoutMs": 1000})", "condition.all"},
+        RefusedRow{"AnyChildBad", M::WaitUntil,
+                   R"({"condition": {"any": [{"focused": {"byRole": "x"}}, {"enabled": "x"}]}, "timeoutMs": 1000})",
+                   "condition.any[1].enabled"},
+        RefusedRow{
+            "TooDeep", M::WaitUntil,
+            R"({"condition": {"all": [{"all": [{"all": [{"all": [{"all": [{"focused": {"byRole": "x"}}]}]}]}]}]}, "timeoutMs": 1})",
+            "condition.all[0].all[0].all[0].all[0].all"},
         RefusedRow{"SelectorExistsString", M::WaitUntil, R"({"condition": {"selectorExists": "x"}, "timeoutMs": 1000})",
                    "condition.selectorExists"},
         RefusedRow{"SelectorExistsTypo", M::WaitUntil,

@@ -138,6 +138,12 @@ Result<ActionOutcome> AtspiBackend::sendChord(const ResolvedRoute& route, const 
     return d->input.sendChord(route, chord, delayMs, context);
 }
 
+Result<ActionOutcome> AtspiBackend::activateMenuItem(const ResolvedRoute& route, const Node& item, const Node* menu,
+                                                     const CallContext& context)
+{
+    return d->input.activateMenuItem(route, item, menu, context);
+}
+
 Status AtspiBackend::readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)
 {
     if (auto err = d->tree.readTexts(snapshot, indexes, context))

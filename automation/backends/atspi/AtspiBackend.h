@@ -38,6 +38,8 @@ public:
                                  const TypeOptions& options, const CallContext& context) override;
     Result<ActionOutcome> sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
                                     const CallContext& context) override;
+    Result<ActionOutcome> activateMenuItem(const ResolvedRoute& route, const Node& item, const Node* menu,
+                                           const CallContext& context) override;
     Status readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context) override;
     Result<ActionOutcome> scroll(const ResolvedRoute& route, const Snapshot& snapshot, int element,
                                  const ScrollSpec& spec, const CallContext& context) override;

@@ -29,10 +29,10 @@ QString rootPath()
 
 QString interfaceName(int iface)
 {
-    static const char* names[] = {"org.a11y.atspi.Accessible",   "org.a11y.atspi.Component",
-                                  "org.a11y.atspi.Action",       "org.a11y.atspi.Text",
-                                  "org.a11y.atspi.EditableText", "org.a11y.atspi.Value",
-                                  "org.a11y.atspi.Cache",        "org.freedesktop.DBus.Properties"};
+    static const char* names[] = {
+        "org.a11y.atspi.Accessible", "org.a11y.atspi.Component",        "org.a11y.atspi.Action",
+        "org.a11y.atspi.Text",       "org.a11y.atspi.EditableText",     "org.a11y.atspi.Value",
+        "org.a11y.atspi.Cache",      "org.freedesktop.DBus.Properties", "org.a11y.atspi.Selection"};
     return QString::fromLatin1(names[iface]);
 }
 
@@ -155,6 +155,12 @@ bool App::windowRelativeExtents() const
 {
     return toolkit.compare(QLatin1String("GTK"), Qt::CaseInsensitive) == 0 &&
            toolkitVersion.section(QLatin1Char('.'), 0, 0).toInt() >= 4;
+}
+
+bool App::isGtk3() const
+{
+    return toolkit.compare(QLatin1String("GTK"), Qt::CaseInsensitive) == 0 &&
+           toolkitVersion.section(QLatin1Char('.'), 0, 0).toInt() == 3;
 }
 
 bool App::childrenEventsReliable() const

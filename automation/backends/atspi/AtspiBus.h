@@ -69,6 +69,9 @@ struct App
     bool isQt() const;
     /// Offsets and EditableText lengths count UTF-16 units (Qt) rather than characters/bytes.
     bool utf16Units() const;
+    /// GTK 3: an accessibility action that opens a modal dialog (gtk_dialog_run) leaves the app
+    /// deaf to the bus until the dialog closes; the same item activated by a key does not.
+    bool isGtk3() const;
 };
 
 /// A top-level window of an app.
@@ -81,7 +84,7 @@ struct Window
     bool showing = false;
 };
 
-enum class Interface { Accessible, Component, Action, Text, EditableText, Value, Cache, Properties };
+enum class Interface { Accessible, Component, Action, Text, EditableText, Value, Cache, Properties, Selection };
 /// The D-Bus interface name of an Interface.
 QString interfaceName(int iface);
 

@@ -104,6 +104,64 @@ Status AtspiInput::focusWindow(const ResolvedRoute& route, const CallContext& co
     return success();
 }
 
+Result<ActionOutcome> AtspiInput::activateMenuItem(const ResolvedRoute& route, const Node& item, const Node* menu,
+                                                   const CallContext& context)
+{
+    const App app = m_apps.appOf(route, context);
+    // GTK marks the items of an open menu showing.
+    if (!menu || !app.isGtk3() || item.path.isEmpty() || !item.has(StateShowing))
+        return press(route, item, context);
+    const Ref menuRef = Ref::fromHandle(menu->handle);
+    const int index = item.path.last();
+    auto select =
+        m_bus.send(menuRef, Interface::Selection, QStringLiteral("SelectChild"), {index}, m_bus.callTimeout(context));
+    if (auto err = m_bus.wait(select, context, QStringLiteral("Selection.SelectChild"), &app)) {
+        if (err->code == ErrorCode::Aborted || err->code == ErrorCode::Timeout)
+            return *err;
+        return press(route, item, context);
+    }
+    if (!firstArgument(select).toBool())
+        return press(route, item, context);
+    if (auto stop = context.checkpoint())
+        return *stop;
+    // The menu holds the keyboard while it is open: Return activates its highlighted item.
+    if (auto err = ChordPlayer(*m_keys).play({X11Session::keysymReturn()}, context))
+        return *err;
+    ActionOutcome out;
+    out.deliveredBy = QStringLiteral("keyboard:menu");
+    out.details = QJsonObject{{QStringLiteral("highlighted"), index}};
+    Verification& v = out.verification;
+    v.expected = QStringLiteral("the menu closes after Return on its highlighted item");
+    const Ref itemRef = Ref::fromHandle(item.handle);
+    QElapsedTimer timer;
+    timer.start();
+    bool closed = false;
+    QDeadlineTimer until(std::min<qint64>(1500, std::max<qint64>(0, context.remainingMs() - 300)));
+    while (!closed && !until.hasExpired() && !context.checkpoint()) {
+        auto state = m_bus.send(itemRef, Interface::Accessible, QStringLiteral("GetState"), {},
+                                std::min(500, m_bus.callTimeout(context)));
+        state.waitForFinished();
+        if (state.isError()) {
+            // An item that is gone is in a closed menu.
+            closed = Atspi::failureOf(state) == Atspi::CallFailure::Gone;
+            if (!closed)
+                QThread::msleep(40);
+            continue;
+        }
+        const QList<quint32> words = Atspi::uintList(firstArgument(state));
+        closed = !Atspi::hasState(words.value(0), words.value(1), Atspi::StateShowing);
+        if (!closed)
+            QThread::msleep(40);
+    }
+    v.verifyMs = timer.elapsed();
+    v.observed = QJsonObject{{QStringLiteral("menuClosed"), closed}};
+    v.effect = closed ? Effect::Confirmed : Effect::SuspectedNoop;
+    if (!closed)
+        v.reason = QStringLiteral("the menu is still open after Return");
+    out.verified = closed;
+    return out;
+}
+
 Result<ActionOutcome> AtspiInput::press(const ResolvedRoute& route, const Node& element, const CallContext& context)
 {
     const App app = m_apps.appOf(route, context);

@@ -23,6 +23,10 @@ public:
 
     Status focusWindow(const ResolvedRoute& route, const CallContext& context);
     Result<ActionOutcome> press(const ResolvedRoute& route, const Node& element, const CallContext& context);
+    /// GTK 3: highlights the item in its open menu (Selection.SelectChild) and presses Return;
+    /// elsewhere, or when that cannot be done, press().
+    Result<ActionOutcome> activateMenuItem(const ResolvedRoute& route, const Node& item, const Node* menu,
+                                           const CallContext& context);
     Result<ActionOutcome> clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context,
                                   const Node* target);
     Result<TypeOutcome> typeText(const ResolvedRoute& route, const Node* target, const QString& text,
