@@ -136,6 +136,22 @@ Result<FindResult> find(JobContext& ctx, const FindRequest& request)
         return *err;
     if (auto err = ctx.trace.keepCandidates(snapshot.value(), request.selector, searched.value(), request.selectorJson))
         return *err;
+    if (request.includeText) {
+        // After the tree is kept: the text goes to the answer only.
+        QList<int> unread;
+        for (int i = 0; i < searched->size() && i < request.selector.limit; ++i) {
+            const Node& node = snapshot->nodes.at(searched->at(i).nodeIndex);
+            if (!node.hasValue && !node.isSecure())
+                unread.append(searched->at(i).nodeIndex);
+        }
+        if (!unread.isEmpty()) {
+            TraceStep step(ctx.trace, QStringLiteral("find.text"));
+            const auto read = ctx.backend.readTexts(snapshot.value(), unread, ctx.call);
+            step.finish(read.ok(), QJsonObject{{QStringLiteral("nodes"), static_cast<int>(unread.size())}});
+            if (!read)
+                return read.error();
+        }
+    }
     return FindResult{route.value(), std::move(snapshot.value()), std::move(searched.value())};
 }
 

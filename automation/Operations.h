@@ -35,6 +35,8 @@ struct FindRequest
     Route route;
     Selector selector;
     QJsonObject selectorJson;
+    /// Read the text of the candidates answered (at most selector.limit; never of secure ones).
+    bool includeText = false;
 };
 
 struct FindResult

@@ -47,7 +47,7 @@ QStringList Node::stateNames() const
         {StateEnabled, "enabled"}, {StateFocused, "focused"},   {StateSelected, "selected"},
         {StateChecked, "checked"}, {StateEditable, "editable"}, {StateSecure, "secure"},
         {StateVisible, "visible"}, {StateShowing, "showing"},   {StateFocusable, "focusable"},
-        {StateActive, "active"},   {StateModal, "modal"},
+        {StateActive, "active"},   {StateModal, "modal"},       {StateExpanded, "expanded"},
     };
     QStringList names;
     for (const auto& [bit, name] : kNames) {
@@ -349,7 +349,7 @@ bool readNode(const QJsonObject& object, const QString& where, int parent, QList
             {"enabled", StateEnabled}, {"focused", StateFocused},   {"selected", StateSelected},
             {"checked", StateChecked}, {"editable", StateEditable}, {"secure", StateSecure},
             {"visible", StateVisible}, {"showing", StateShowing},   {"focusable", StateFocusable},
-            {"active", StateActive},   {"modal", StateModal},
+            {"active", StateActive},   {"modal", StateModal},       {"expanded", StateExpanded},
         };
         // A name this build does not know (written by a newer host) sets no bit.
         for (const auto& [known, bit] : kStates) {

@@ -42,6 +42,7 @@ enum NodeState : quint32 {
     StateFocusable = 1u << 8,
     StateActive = 1u << 9,
     StateModal = 1u << 10,
+    StateExpanded = 1u << 11,
 };
 
 /// One accessible element of a Snapshot (docs/architecture.md, "Evidence" for its JSON).

@@ -113,6 +113,43 @@ QJsonObject targetSchema()
         {}, QStringLiteral("elementRef, selector, or both (the selector is the fallback for a stale ref)"));
 }
 
+// One condition of waitUntil; all/any nest (at most 4 deep, checked by the parser).
+QJsonObject conditionSchema()
+{
+    const QJsonObject window = object(
+        QJsonObject{{QStringLiteral("titlePattern"),
+                     typed(QStringLiteral("string"), QStringLiteral("Regular expression over the window title"))}},
+        {QStringLiteral("titlePattern")});
+    const QJsonObject nested{
+        {QStringLiteral("type"), QStringLiteral("array")},
+        {QStringLiteral("minItems"), 1},
+        {QStringLiteral("maxItems"), 16},
+        {QStringLiteral("items"), QJsonObject{{QStringLiteral("type"), QStringLiteral("object")}}}};
+    QJsonObject out =
+        object(QJsonObject{{QStringLiteral("selectorExists"), selectorSchema()},
+                           {QStringLiteral("selectorGone"), selectorSchema()},
+                           {QStringLiteral("windowExists"), window},
+                           {QStringLiteral("windowGone"), window},
+                           {QStringLiteral("textMatches"),
+                            object(QJsonObject{{QStringLiteral("selector"), selectorSchema()},
+                                               {QStringLiteral("pattern"),
+                                                typed(QStringLiteral("string"), QStringLiteral("Regular "
+                                                                                               "expression"))}},
+                                   {QStringLiteral("selector"), QStringLiteral("pattern")})},
+                           {QStringLiteral("valueEquals"),
+                            object(QJsonObject{{QStringLiteral("selector"), selectorSchema()},
+                                               {QStringLiteral("value"), typed(QStringLiteral("string"), {})}},
+                                   {QStringLiteral("selector"), QStringLiteral("value")})},
+                           {QStringLiteral("focused"), selectorSchema()},
+                           {QStringLiteral("enabled"), selectorSchema()},
+                           {QStringLiteral("all"), nested},
+                           {QStringLiteral("any"), nested}},
+               {}, QStringLiteral("Exactly one condition"));
+    out.insert(QStringLiteral("minProperties"), 1);
+    out.insert(QStringLiteral("maxProperties"), 1);
+    return out;
+}
+
 QJsonObject confirmSchema()
 {
     return object(QJsonObject{
@@ -258,7 +295,17 @@ const MethodTable& MethodTable::contract()
              {}});
         add({QStringLiteral("desktop.find"),
              QStringLiteral("Elements matching a selector, ranked, as elementRefs"),
-             paramsSchema(with({{QStringLiteral("selector"), selectorSchema()}}), {QStringLiteral("selector")}),
+             paramsSchema(
+                 with({{QStringLiteral("selector"), selectorSchema()},
+                       {QStringLiteral("include"),
+                        QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
+                                    {QStringLiteral("items"),
+                                     QJsonObject{{QStringLiteral("enum"),
+                                                  QJsonArray{QStringLiteral("text"), QStringLiteral("states")}}}},
+                                    {QStringLiteral("description"),
+                                     QStringLiteral("Add each ref's text and/or states (never a secure "
+                                                    "field's text)")}}}}),
+                 {QStringLiteral("selector")}),
              true,
              false,
              MethodKind::ReadOnly{prepareWith(&Params::find, &Methods::find)},
@@ -298,10 +345,8 @@ const MethodTable& MethodTable::contract()
              MethodKind::SideEffect{prepareWith(&Params::hotkey, &Methods::hotkey)},
              {}});
         add({QStringLiteral("desktop.waitUntil"),
-             QStringLiteral("Waits until a selector matches"),
-             paramsSchema(with({{QStringLiteral("condition"),
-                                 object(QJsonObject{{QStringLiteral("selectorExists"), selectorSchema()}},
-                                        {QStringLiteral("selectorExists")})},
+             QStringLiteral("Waits until a condition holds (elements, windows, text, focus; all/any)"),
+             paramsSchema(with({{QStringLiteral("condition"), conditionSchema()},
                                 {QStringLiteral("pollMs"), integer(10, 60000, {})},
                                 {QStringLiteral("timeoutMs"), integer(1, 600000, {})}}),
                           {QStringLiteral("condition"), QStringLiteral("timeoutMs")}),

@@ -81,14 +81,29 @@ MethodJob observe(ObserveParams params)
 
 MethodJob find(FindParams params)
 {
-    const Ops::FindRequest request{params.route, params.selector, params.selectorJson};
-    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+    const Ops::FindRequest request{params.route, params.selector, params.selectorJson, params.includeText};
+    const bool includeStates = params.includeStates;
+    return [request, includeStates](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
         auto found = Ops::find(ctx, request);
         if (!found)
             return found.error();
         QJsonArray refs;
-        for (int i = 0; i < found->candidates.size() && i < request.selector.limit; ++i)
-            refs.append(ElementRef::fromNode(found->snapshot.nodes.at(found->candidates.at(i).nodeIndex)).toJson());
+        for (int i = 0; i < found->candidates.size() && i < request.selector.limit; ++i) {
+            const Node& node = found->snapshot.nodes.at(found->candidates.at(i).nodeIndex);
+            QJsonObject ref = ElementRef::fromNode(node).toJson();
+            // Asked for: what an agent would otherwise read from ax.json. Never of a secure element.
+            if (request.includeText)
+                ref.insert(QStringLiteral("text"),
+                           node.isSecure() || !node.hasValue ? QJsonValue() : QJsonValue(node.value));
+            if (includeStates)
+                ref.insert(QStringLiteral("states"), QJsonObject{{QStringLiteral("enabled"), node.has(StateEnabled)},
+                                                                 {QStringLiteral("focused"), node.has(StateFocused)},
+                                                                 {QStringLiteral("checked"), node.has(StateChecked)},
+                                                                 {QStringLiteral("selected"), node.has(StateSelected)},
+                                                                 {QStringLiteral("expanded"), node.has(StateExpanded)},
+                                                                 {QStringLiteral("secure"), node.isSecure()}});
+            refs.append(ref);
+        }
         QJsonObject result = baseResult(record);
         result.insert(QStringLiteral("elementRefs"), refs);
         result.insert(QStringLiteral("matched"), static_cast<int>(found->candidates.size()));

@@ -142,6 +142,25 @@ Result<FindParams> find(const QJsonObject& params)
         out.selector = sel.value();
         out.selectorJson = r.raw(QStringLiteral("selector")).toObject();
     }
+    if (r.has(QStringLiteral("include"))) {
+        const QJsonValue include = r.raw(QStringLiteral("include"));
+        if (!include.isArray()) {
+            r.fail(QStringLiteral("include"), QStringLiteral("must be an array of \"text\", \"states\""));
+        } else {
+            const QJsonArray array = include.toArray();
+            for (qsizetype i = 0; i < array.size(); ++i) {
+                const QString what = array.at(i).toString();
+                if (what == QLatin1String("text"))
+                    out.includeText = true;
+                else if (what == QLatin1String("states"))
+                    out.includeStates = true;
+                else {
+                    r.fail(QStringLiteral("include[%1]").arg(i), QStringLiteral("must be \"text\" or \"states\""));
+                    break;
+                }
+            }
+        }
+    }
     return r.finish(out);
 }
 

@@ -48,6 +48,8 @@ struct FindParams
     Automation::Route route;
     Automation::Selector selector;
     QJsonObject selectorJson;
+    bool includeText = false;   ///< include: ["text"]
+    bool includeStates = false; ///< include: ["states"]
 };
 
 struct ClickParams

@@ -310,3 +310,43 @@ TEST_F(PrimitivesFixture, WaitsForWindowsTextAndFocus)
     EXPECT_FALSE(state.value(u"satisfied"_s).toBool()) << dump(never);
     EXPECT_EQ(state.value(u"children"_s).toArray().size(), 2) << dump(never);
 }
+
+// find can answer each match's text and states, so an agent need not read ax.json: the check
+// box's checked state follows a click, the field's text what was typed.
+TEST_F(PrimitivesFixture, FindAnswersTextAndStatesWhenAsked)
+{
+    ASSERT_TRUE(
+        isConfirmed(s_app->typeText(byRoleAndTitle(u"AXTextField"_s, u"Message"_s), u"find me"_s, true), u"typed"_s));
+    const QJsonArray include{u"text"_s, u"states"_s};
+    const QJsonObject field = s_app->call(
+        u"desktop.find"_s, {{u"selector"_s, byRoleAndTitle(u"AXTextField"_s, u"Message"_s)}, {u"include"_s, include}});
+    const QJsonObject ref = resultOf(field).value(u"elementRefs"_s).toArray().at(0).toObject();
+    EXPECT_EQ(ref.value(u"text"_s).toString(), u"find me"_s) << dump(field);
+    EXPECT_TRUE(ref.value(u"states"_s).toObject().value(u"enabled"_s).toBool()) << dump(field);
+
+    const QJsonObject box = byRoleAndTitle(u"AXCheckBox"_s, u"Remember me"_s);
+    const auto checked = [&] {
+        const QJsonObject found = s_app->call(u"desktop.find"_s, {{u"selector"_s, box}, {u"include"_s, include}});
+        return resultOf(found)
+            .value(u"elementRefs"_s)
+            .toArray()
+            .at(0)
+            .toObject()
+            .value(u"states"_s)
+            .toObject()
+            .value(u"checked"_s);
+    };
+    const QJsonValue before = checked();
+    ASSERT_TRUE(before.isBool());
+    s_app->click(box);
+    const auto toggled = s_app->app().waitEvent(u"toggled"_s, {{u"name"_s, u"Remember me"_s}});
+    ASSERT_TRUE(toggled.has_value());
+    EXPECT_EQ(checked(), toggled->value(u"checked"_s)) << "the app reports its own state";
+    EXPECT_NE(checked(), before);
+
+    const QJsonObject secret = s_app->call(
+        u"desktop.find"_s, {{u"selector"_s, byRoleAndTitle(u"AXTextField"_s, u"Password"_s)}, {u"include"_s, include}});
+    const QJsonObject p = resultOf(secret).value(u"elementRefs"_s).toArray().at(0).toObject();
+    EXPECT_TRUE(p.value(u"text"_s).isNull()) << dump(secret);
+    EXPECT_TRUE(p.value(u"states"_s).toObject().value(u"secure"_s).toBool()) << dump(secret);
+}

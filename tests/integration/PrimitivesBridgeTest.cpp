@@ -208,3 +208,37 @@ TEST(Primitives, ScrollAndMenuPickAreSideEffectsThatNeedConfirmation)
     EXPECT_EQ(details.value(QStringLiteral("reason")).toString(), QStringLiteral("menu_item_not_found"));
     EXPECT_EQ(host.desktop().effects().size(), 1);
 }
+
+TEST(Primitives, FindIncludesTextAndStatesWhenAskedNeverASecretsText)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    const QJsonObject plain =
+        resultOf(client.call(QStringLiteral("desktop.find"),
+                             params(host, {{QStringLiteral("selector"), byRole(QStringLiteral("AXStaticText"))}})));
+    EXPECT_FALSE(
+        plain.value(QStringLiteral("elementRefs")).toArray().at(0).toObject().contains(QStringLiteral("text")));
+
+    const QJsonObject with = resultOf(client.call(
+        QStringLiteral("desktop.find"),
+        params(host, {{QStringLiteral("selector"), byRole(QStringLiteral("AXStaticText"))},
+                      {QStringLiteral("include"), QJsonArray{QStringLiteral("text"), QStringLiteral("states")}}})));
+    const QJsonObject status = with.value(QStringLiteral("elementRefs")).toArray().at(0).toObject();
+    EXPECT_EQ(status.value(QStringLiteral("text")).toString(), QStringLiteral("idle"));
+    EXPECT_TRUE(status.value(QStringLiteral("states")).toObject().value(QStringLiteral("enabled")).toBool());
+
+    const QJsonObject secret = resultOf(client.call(
+        QStringLiteral("desktop.find"),
+        params(host, {{QStringLiteral("selector"), byRole(QStringLiteral("AXTextField"), QStringLiteral("Password"))},
+                      {QStringLiteral("include"), QJsonArray{QStringLiteral("text"), QStringLiteral("states")}}})));
+    const QJsonObject field = secret.value(QStringLiteral("elementRefs")).toArray().at(0).toObject();
+    EXPECT_TRUE(field.value(QStringLiteral("text")).isNull());
+    EXPECT_TRUE(field.value(QStringLiteral("states")).toObject().value(QStringLiteral("secure")).toBool());
+
+    const QJsonObject bad =
+        client.call(QStringLiteral("desktop.find"),
+                    params(host, {{QStringLiteral("selector"), byRole(QStringLiteral("AXButton"))},
+                                  {QStringLiteral("include"), QJsonArray{QStringLiteral("value")}}}));
+    EXPECT_EQ(errorOf(bad).value(QStringLiteral("details")).toObject().value(QStringLiteral("field")).toString(),
+              QStringLiteral("include[0]"));
+}

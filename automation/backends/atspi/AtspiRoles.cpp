@@ -216,6 +216,7 @@ quint32 nodeStates(quint32 low, quint32 high, bool secure)
     map(StateFocusable, Automation::StateFocusable);
     map(StateActive, Automation::StateActive);
     map(StateModal, Automation::StateModal);
+    map(StateExpanded, Automation::StateExpanded);
     if (secure)
         out |= Automation::StateSecure;
     return out;

@@ -27,6 +27,7 @@ enum State : int {
     StateDefunct = 6,
     StateEditable = 7,
     StateEnabled = 8,
+    StateExpanded = 10,
     StateFocusable = 11,
     StateFocused = 12,
     StateModal = 16,
