@@ -74,6 +74,16 @@ Result<ResolvedRoute> Locator::resolveRoute(const Route& route, bool sideEffect)
         return resolved;
     }
     step.finish(true, resolved->toJson());
+    // Input for a window under a modal dialog would go nowhere (or to the dialog): say so,
+    // naming the dialog, before anything is done.
+    if (sideEffect && resolved->blockingModal)
+        return Error::make(ErrorCode::ModalBlocking,
+                           QStringLiteral("the window \"%1\" is blocked by the modal dialog \"%2\"")
+                               .arg(resolved->windowTitle, *resolved->blockingModal),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("modal_dialog")},
+                                       {QStringLiteral("dialog"), *resolved->blockingModal},
+                                       {QStringLiteral("window"), resolved->windowTitle},
+                                       {QStringLiteral("pid"), resolved->pid}});
 
     const auto policy =
         route.focusPolicy ? route.focusPolicy : (sideEffect ? std::optional(FocusPolicy::FocusIfNeeded) : std::nullopt);

@@ -153,6 +153,8 @@ struct ResolvedRoute
     QString appHandle;
     QString windowHandle;
     bool windowFocused = false;
+    /// The title of a modal dialog of the same app that blocks this window, when one shows.
+    std::optional<QString> blockingModal;
 
     /// routeResolved (docs/protocol.md §5.3), plus pid and app name.
     QJsonObject toJson() const;

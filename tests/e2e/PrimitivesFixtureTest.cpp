@@ -350,3 +350,21 @@ TEST_F(PrimitivesFixture, FindAnswersTextAndStatesWhenAsked)
     EXPECT_TRUE(p.value(u"text"_s).isNull()) << dump(secret);
     EXPECT_TRUE(p.value(u"states"_s).toObject().value(u"secure"_s).toBool()) << dump(secret);
 }
+
+// A side effect aimed at the main window while the app's modal dialog shows is refused naming
+// the dialog, and nothing is clicked; aimed at the dialog, it goes through.
+TEST_F(PrimitivesFixture, ASideEffectUnderAModalDialogIsRefusedNamingIt)
+{
+    s_app->click(byRoleAndTitle(u"AXButton"_s, u"Open Dialog"_s));
+    ASSERT_TRUE(s_app->app().waitEvent(u"dialog"_s, {{u"result"_s, u"opened"_s}}).has_value());
+    s_app->app().events();
+    const QJsonObject blocked = s_app->click(byRoleAndTitle(u"AXButton"_s, u"Send"_s), u"^Primitives$"_s);
+    EXPECT_EQ(errorCode(blocked), u"DESKTOP_MODAL_BLOCKING"_s) << dump(blocked);
+    EXPECT_EQ(errorOf(blocked).value(u"details"_s).toObject().value(u"dialog"_s).toString(), u"Confirm Action"_s)
+        << dump(blocked);
+    EXPECT_FALSE(s_app->app().waitEvent(u"clicked"_s, {{u"name"_s, u"Send"_s}}, 500).has_value());
+
+    const QJsonObject cancel = s_app->click(byRoleAndTitle(u"AXButton"_s, u"Cancel"_s), u"^Confirm Action$"_s);
+    EXPECT_TRUE(isConfirmed(cancel, u"clicked"_s)) << dump(cancel);
+    EXPECT_TRUE(s_app->app().waitEvent(u"dialog"_s, {{u"result"_s, u"rejected"_s}}).has_value());
+}

@@ -195,6 +195,7 @@ Result<QList<Window>> AtspiApps::windowsOf(const App& app, const CallContext& co
         const quint32 low = bits.value(0), high = bits.value(1);
         windows[i].active = Atspi::hasState(low, high, Atspi::StateActive);
         windows[i].showing = Atspi::hasState(low, high, Atspi::StateShowing);
+        windows[i].modal = Atspi::hasState(low, high, Atspi::StateModal);
         windows[i].title = unwrap(firstArgument(names[i])).toString();
     }
     return windows;
@@ -241,6 +242,7 @@ Result<ResolvedRoute> AtspiApps::resolveRoute(const Route& route, const CallCont
         App app;
         Window window;
         int rank = -1;
+        QList<Window> siblings; ///< every window of the app
     };
     Choice best;
     QJsonArray skipped;
@@ -267,7 +269,7 @@ Result<ResolvedRoute> AtspiApps::resolveRoute(const Route& route, const CallCont
             // Rank: the active window first, then any showing one, then the rest.
             const int rank = window.active ? 3 : window.showing ? 2 : 1;
             if (rank >= best.rank) {
-                best = Choice{app, window, rank};
+                best = Choice{app, window, rank, windows.value()};
             }
         }
     }
@@ -295,6 +297,19 @@ Result<ResolvedRoute> AtspiApps::resolveRoute(const Route& route, const CallCont
     resolved.appHandle = best.app.root.handle();
     resolved.windowHandle = best.window.ref.handle();
     resolved.windowFocused = best.window.active;
+    // A modal dialog of the same app, showing, blocks every other window of it.
+    // Accessibility says modal (GTK), or the window manager does (Qt 6.4 says so only there).
+    const auto isModal = [&](const Window& w) {
+        return w.modal || m_x11.isModal(m_x11.findWindow(best.app.pid, w.title, true));
+    };
+    if (best.siblings.size() > 1 && !isModal(best.window)) {
+        for (const Window& other : best.siblings) {
+            if (other.showing && !(other.ref == best.window.ref) && isModal(other)) {
+                resolved.blockingModal = other.title;
+                break;
+            }
+        }
+    }
     return resolved;
 }
 

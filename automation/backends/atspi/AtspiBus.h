@@ -82,6 +82,7 @@ struct Window
     quint32 role = 0;
     bool active = false;
     bool showing = false;
+    bool modal = false;
 };
 
 enum class Interface { Accessible, Component, Action, Text, EditableText, Value, Cache, Properties, Selection };

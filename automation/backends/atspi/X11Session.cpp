@@ -150,7 +150,7 @@ QList<qint64> X11Session::clientPids()
     return pids;
 }
 
-quint64 X11Session::findWindow(qint64 pid, const QString& title)
+quint64 X11Session::findWindow(qint64 pid, const QString& title, bool exactTitle)
 {
     QString error;
     if (!open(&error))
@@ -196,7 +196,7 @@ quint64 X11Session::findWindow(qint64 pid, const QString& title)
         if (!byPid)
             byPid = w;
     }
-    return byPid;
+    return exactTitle ? 0 : byPid;
 }
 
 bool X11Session::activate(quint64 window, int waitMs, const Cancelled& cancelled)
@@ -256,6 +256,29 @@ bool X11Session::click(QPoint point, const Cancelled& cancelled, QString* error)
     XTestFakeButtonEvent(dpy, 1, False, CurrentTime);
     XSync(dpy, False);
     return true;
+}
+
+bool X11Session::isModal(quint64 window)
+{
+    QString error;
+    if (!window || !open(&error))
+        return false;
+    Display* dpy = dpyOf(m_display);
+    const Atom state = XInternAtom(dpy, "_NET_WM_STATE", False);
+    const Atom modal = XInternAtom(dpy, "_NET_WM_STATE_MODAL", False);
+    Atom type = 0;
+    int format = 0;
+    unsigned long count = 0, after = 0;
+    unsigned char* data = nullptr;
+    if (XGetWindowProperty(dpy, static_cast<Window>(window), state, 0, 64, False, XA_ATOM, &type, &format, &count,
+                           &after, &data) != Success ||
+        !data)
+        return false;
+    bool found = false;
+    for (unsigned long i = 0; i < count && !found; ++i)
+        found = reinterpret_cast<Atom*>(data)[i] == modal;
+    XFree(data);
+    return found;
 }
 
 bool X11Session::wheel(QPoint point, int button, int notches, const Cancelled& cancelled, QString* error)

@@ -36,8 +36,12 @@ public:
     bool screenshot(QImage* image, QString* error);
     /// The pids (_NET_WM_PID) of every top-level window the window manager lists.
     QList<qint64> clientPids();
-    /// The top-level X window of `pid`, preferring the one titled `title`; 0 when none.
-    quint64 findWindow(qint64 pid, const QString& title);
+    /// The top-level X window of `pid`, preferring the one titled `title` (only that one with
+    /// `exactTitle`); 0 when none.
+    quint64 findWindow(qint64 pid, const QString& title, bool exactTitle = false);
+    /// Whether the window manager was told `window` is modal (_NET_WM_STATE_MODAL, which Qt and
+    /// GTK set on their modal dialogs; Qt 6.4 does not say so over accessibility).
+    bool isModal(quint64 window);
     /// Asks the window manager to activate `window`, raises it, waits up to `waitMs` until it
     /// is the active window, and sets X input focus to it.
     bool activate(quint64 window, int waitMs, const Cancelled& cancelled);
