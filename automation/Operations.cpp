@@ -334,6 +334,11 @@ public:
                 fatal = resolved.error();
                 break;
             }
+            // Not found is an answer; any other error (a hung app) says neither.
+            if (!resolved && resolved.error().code != ErrorCode::ElementNotFound) {
+                lastError = resolved.error();
+                break;
+            }
             const bool exists = resolved.ok();
             if (exists)
                 json->insert(QStringLiteral("window"), resolved->windowTitle);
@@ -355,9 +360,18 @@ public:
     const WaitCondition* heldBy = nullptr;
 
 private:
+    // Ends the wait: aborted, out of time, or a request this backend can never answer.
     static bool isFatal(const Error& error)
     {
-        return error.code == ErrorCode::Aborted || error.code == ErrorCode::Timeout;
+        return error.code == ErrorCode::Aborted || error.code == ErrorCode::Timeout ||
+               error.code == ErrorCode::InvalidRequest;
+    }
+    static bool selectorsNeedText(const WaitCondition& condition)
+    {
+        if (condition.selector && condition.selector->needsText())
+            return true;
+        return std::any_of(condition.children.cbegin(), condition.children.cend(),
+                           [](const WaitCondition& c) { return selectorsNeedText(c); });
     }
 
     // The route's window, read once per poll (search-only; details and text are read for
@@ -372,10 +386,13 @@ private:
             if (isFatal(route.error()))
                 fatal = route.error();
             lastError = route.error();
-            m_windowGone = true;
+            // Gone only when the app or window is not there; a hung app is not gone.
+            m_windowGone = route.error().code == ErrorCode::ElementNotFound;
             return false;
         }
-        SnapshotBounds bounds = searchBounds(m_ctx.call, false);
+        // Text is read for every node only when a selector matches on values; the text and
+        // value conditions read their candidates' text afterwards.
+        SnapshotBounds bounds = searchBounds(m_ctx.call, selectorsNeedText(m_request.condition));
         bounds.searchOnly = true;
         auto snap = m_locator.snapshot(route.value(), bounds);
         if (!snap) {

@@ -470,6 +470,11 @@ bool opensWindow(const Verification& v)
         if (path.toObject().value(QStringLiteral("replied")) == QJsonValue(false))
             return true;
     }
+    // The verifier's own findings ("a window appeared", "the app's windows changed").
+    for (const auto& change : v.observed.value(QStringLiteral("changes")).toArray()) {
+        if (change.toString().contains(QLatin1String("window"), Qt::CaseInsensitive))
+            return true;
+    }
     for (const auto& event : v.observed.value(QStringLiteral("events")).toArray()) {
         const QString kind = event.toObject().value(QStringLiteral("kind")).toString();
         if (kind.startsWith(QLatin1String("Window:")) || kind.contains(QLatin1String("modal")) ||

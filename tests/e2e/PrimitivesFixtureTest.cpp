@@ -368,3 +368,19 @@ TEST_F(PrimitivesFixture, ASideEffectUnderAModalDialogIsRefusedNamingIt)
     EXPECT_TRUE(isConfirmed(cancel, u"clicked"_s)) << dump(cancel);
     EXPECT_TRUE(s_app->app().waitEvent(u"dialog"_s, {{u"result"_s, u"rejected"_s}}).has_value());
 }
+
+// A waited-for selector that matches on values reads them (was: they were never read, so it
+// never matched and selectorGone on it always held).
+TEST_F(PrimitivesFixture, WaitsForASelectorThatMatchesOnValues)
+{
+    ASSERT_TRUE(isConfirmed(s_app->typeText(byRoleAndTitle(u"AXTextField"_s, u"Message"_s), u"wait for zzq"_s, true),
+                            u"typed"_s));
+    const QJsonObject byValue{{u"byRole"_s, u"AXTextField"_s}, {u"valueContains"_s, u"zzq"_s}};
+    const QJsonObject exists =
+        s_app->call(u"desktop.waitUntil"_s,
+                    {{u"condition"_s, QJsonObject{{u"selectorExists"_s, byValue}}}, {u"timeoutMs"_s, 3000}});
+    EXPECT_TRUE(resultOf(exists).value(u"ok"_s).toBool()) << dump(exists);
+    const QJsonObject gone = s_app->call(
+        u"desktop.waitUntil"_s, {{u"condition"_s, QJsonObject{{u"selectorGone"_s, byValue}}}, {u"timeoutMs"_s, 500}});
+    EXPECT_EQ(errorCode(gone), u"DESKTOP_TIMEOUT"_s) << dump(gone);
+}
