@@ -243,29 +243,18 @@ QString redactPatterns(const QString& text, int* count)
 
 Result<ReadTextResult> readText(JobContext& ctx, const ReadTextRequest& request)
 {
-    Locator locator(ctx);
-    auto route = locator.resolveRoute(request.route, false);
-    if (!route)
-        return route.error();
-    SnapshotBounds bounds = searchBounds(ctx.call, request.selector.needsText());
-    bounds.searchOnly = true;
-    auto snapshot = locator.snapshot(route.value(), bounds);
-    if (!snapshot)
-        return snapshot.error();
-    auto searched = locator.search(snapshot.value(), request.selector);
-    if (!searched)
-        return searched.error();
-    if (auto err = ctx.trace.keepTree(snapshot.value()))
-        return *err;
-    if (auto err = ctx.trace.keepCandidates(snapshot.value(), request.selector, searched.value(), request.selectorJson))
-        return *err;
-    const QList<Candidate> candidates = searched->mid(0, request.selector.limit);
+    // The elements as find has them (tree and candidates kept, no text yet), then their text.
+    auto found = find(ctx, FindRequest{request.route, request.selector, request.selectorJson, false});
+    if (!found)
+        return found.error();
+    Snapshot& snapshot = found->snapshot;
+    const QList<Candidate> candidates = found->candidates.mid(0, request.selector.limit);
     if (candidates.isEmpty())
         return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no element matches the selector"),
                            QJsonObject{{QStringLiteral("selector"), request.selectorJson}});
     // A secure element among them: nothing is read at all.
     for (const Candidate& c : candidates) {
-        const Node& node = snapshot->nodes.at(c.nodeIndex);
+        const Node& node = snapshot.nodes.at(c.nodeIndex);
         if (node.isSecure()) {
             return Error::make(
                        ErrorCode::InvalidRequest,
@@ -278,12 +267,12 @@ Result<ReadTextResult> readText(JobContext& ctx, const ReadTextRequest& request)
     }
     QList<int> indexes;
     for (const Candidate& c : candidates) {
-        if (!snapshot->nodes.at(c.nodeIndex).hasValue)
+        if (!snapshot.nodes.at(c.nodeIndex).hasValue)
             indexes.append(c.nodeIndex);
     }
     if (!indexes.isEmpty()) {
         TraceStep step(ctx.trace, QStringLiteral("readText.read"));
-        const auto read = ctx.backend.readTexts(snapshot.value(), indexes, ctx.call);
+        const auto read = ctx.backend.readTexts(snapshot, indexes, ctx.call);
         step.finish(read.ok(), read.ok() ? QJsonObject{{QStringLiteral("nodes"), static_cast<int>(indexes.size())}}
                                          : read.error().toJson());
         if (!read)
@@ -291,12 +280,12 @@ Result<ReadTextResult> readText(JobContext& ctx, const ReadTextRequest& request)
     }
 
     ReadTextResult out;
-    out.route = route.value();
-    out.matched = static_cast<int>(searched->size());
+    out.route = found->route;
+    out.matched = static_cast<int>(found->candidates.size());
     qint64 left = request.limitBytes;
     QJsonArray traced;
     for (const Candidate& c : candidates) {
-        const Node& node = snapshot->nodes.at(c.nodeIndex);
+        const Node& node = snapshot.nodes.at(c.nodeIndex);
         ReadTextItem item;
         item.node = node;
         QString full;

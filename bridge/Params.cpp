@@ -71,6 +71,19 @@ Automation::Route routeOrFail(Reader& reader)
     return parsed.value();
 }
 
+// The params' required `selector`, parsed, and as the caller wrote it.
+void requiredSelector(Reader& reader, Automation::Selector& out, QJsonObject& json)
+{
+    if (!reader.has(QStringLiteral("selector"))) {
+        reader.fail(QStringLiteral("selector"), QStringLiteral("is required"));
+    } else if (auto sel = selector(reader.raw(QStringLiteral("selector")), QStringLiteral("selector")); !sel) {
+        reader.fail(sel.error());
+    } else {
+        out = sel.value();
+        json = reader.raw(QStringLiteral("selector")).toObject();
+    }
+}
+
 std::optional<ConfirmParams> confirmOrFail(Reader& reader)
 {
     if (!reader.has(QStringLiteral("confirm")))
@@ -134,14 +147,7 @@ Result<FindParams> find(const QJsonObject& params)
     Reader r(params, {});
     FindParams out;
     out.route = routeOrFail(r);
-    if (!r.has(QStringLiteral("selector"))) {
-        r.fail(QStringLiteral("selector"), QStringLiteral("is required"));
-    } else if (auto sel = selector(r.raw(QStringLiteral("selector")), QStringLiteral("selector")); !sel) {
-        r.fail(sel.error());
-    } else {
-        out.selector = sel.value();
-        out.selectorJson = r.raw(QStringLiteral("selector")).toObject();
-    }
+    requiredSelector(r, out.selector, out.selectorJson);
     if (r.has(QStringLiteral("include"))) {
         const QJsonValue include = r.raw(QStringLiteral("include"));
         if (!include.isArray()) {
@@ -415,14 +421,7 @@ Result<ReadTextParams> readText(const QJsonObject& params)
     Reader r(params, {});
     ReadTextParams out;
     out.route = routeOrFail(r);
-    if (!r.has(QStringLiteral("selector"))) {
-        r.fail(QStringLiteral("selector"), QStringLiteral("is required"));
-    } else if (auto sel = selector(r.raw(QStringLiteral("selector")), QStringLiteral("selector")); !sel) {
-        r.fail(sel.error());
-    } else {
-        out.selector = sel.value();
-        out.selectorJson = r.raw(QStringLiteral("selector")).toObject();
-    }
+    requiredSelector(r, out.selector, out.selectorJson);
     out.limitBytes = r.integer(QStringLiteral("limitBytes"), 1, 1048576).value_or(65536);
     if (auto mode = r.string(QStringLiteral("redactionMode"))) {
         if (*mode != QLatin1String("none") && *mode != QLatin1String("patterns") && *mode != QLatin1String("hash"))

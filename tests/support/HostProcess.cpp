@@ -3,6 +3,7 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 
 #include <csignal>
@@ -117,7 +118,19 @@ CommandResult runCommand(const QString& program, const QStringList& args, const 
     return result;
 }
 
-OtherUserSandbox::OtherUserSandbox() : m_dir(QStringLiteral("/tmp/mdh-uid-XXXXXX"))
+namespace {
+
+// Where another user can reach the sandbox: /tmp, unless this machine keeps it to root (0700),
+// then /var/tmp.
+QString sandboxBase()
+{
+    const QFileInfo tmp(QStringLiteral("/tmp"));
+    return tmp.permission(QFile::ExeOther) ? QStringLiteral("/tmp") : QStringLiteral("/var/tmp");
+}
+
+} // namespace
+
+OtherUserSandbox::OtherUserSandbox() : m_dir(sandboxBase() + QStringLiteral("/mdh-uid-XXXXXX"))
 {
     if (!m_dir.isValid())
         return;
