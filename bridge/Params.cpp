@@ -71,6 +71,23 @@ Automation::Route routeOrFail(Reader& reader)
     return parsed.value();
 }
 
+// The elements of the array member `key`, each a string (not blank with `nonBlank`); the first
+// that is not is refused by its index ("keys[2]").
+QStringList strings(Reader& reader, const QString& key, const QJsonArray& array, bool nonBlank)
+{
+    QStringList out;
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QJsonValue v = array.at(i);
+        if (!v.isString() || (nonBlank && v.toString().trimmed().isEmpty())) {
+            reader.fail(key + QStringLiteral("[%1]").arg(i),
+                        nonBlank ? QStringLiteral("must be a non-empty string") : QStringLiteral("must be a string"));
+            break;
+        }
+        out.append(v.toString());
+    }
+    return out;
+}
+
 // The params' required `selector`, parsed, and as the caller wrote it.
 void requiredSelector(Reader& reader, Automation::Selector& out, QJsonObject& json)
 {
@@ -219,15 +236,7 @@ Result<HotkeyParams> hotkey(const QJsonObject& params)
     } else if (!keys.isArray()) {
         r.fail(QStringLiteral("keys"), QStringLiteral("must be an array of key names"));
     } else {
-        QStringList names;
-        const QJsonArray array = keys.toArray();
-        for (qsizetype i = 0; i < array.size(); ++i) {
-            if (!array.at(i).isString()) {
-                r.fail(QStringLiteral("keys[%1]").arg(i), QStringLiteral("must be a string"));
-                break;
-            }
-            names.append(array.at(i).toString());
-        }
+        const QStringList names = strings(r, QStringLiteral("keys"), keys.toArray(), false);
         if (!r.failed()) {
             auto chord = Automation::parseKeyChord(names);
             if (!chord)
@@ -483,14 +492,7 @@ Result<MenuPickParams> menuPick(const QJsonObject& params)
     } else if (!path.isArray() || path.toArray().isEmpty() || path.toArray().size() > 8) {
         r.fail(QStringLiteral("path"), QStringLiteral("must be an array of 1 to 8 menu titles"));
     } else {
-        const QJsonArray array = path.toArray();
-        for (qsizetype i = 0; i < array.size(); ++i) {
-            if (!array.at(i).isString() || array.at(i).toString().trimmed().isEmpty()) {
-                r.fail(QStringLiteral("path[%1]").arg(i), QStringLiteral("must be a non-empty string"));
-                break;
-            }
-            out.path.append(array.at(i).toString());
-        }
+        out.path = strings(r, QStringLiteral("path"), path.toArray(), true);
     }
     return r.finish(out);
 }

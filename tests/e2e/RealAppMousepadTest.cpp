@@ -18,24 +18,11 @@ protected:
             return;
         s_app = new RealAppSession;
         // --disable-server: a process of its own, not a window of some other mousepad.
-        s_app->start(u"mousepad"_s, {u"--disable-server"_s}, editorQuery());
+        s_app->start(u"mousepad"_s, {u"--disable-server"_s}, documentQuery());
     }
 
-    /// The document's text view: the only multi-line editable text of the app.
-    static ProbeQuery editorQuery()
-    {
-        ProbeQuery query;
-        query.role = u"text"_s;
-        query.states = {u"multi line"_s, u"editable"_s};
-        return query;
-    }
-    static std::optional<QString> editorText()
-    {
-        const ProbeResult seen = s_app->probe(editorQuery());
-        if (seen.nodes.size() != 1)
-            return std::nullopt;
-        return seen.nodes.first().text;
-    }
+    /// The document's text view (the only multi-line editable text of the app), as pyatspi reads it.
+    static std::optional<QString> editorText() { return soleText(*s_app, documentQuery()); }
 };
 
 const QString kTextArea = u"AXTextArea"_s;

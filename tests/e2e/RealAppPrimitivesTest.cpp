@@ -31,22 +31,10 @@ protected:
         if (!DesktopSession::available(&why))
             return;
         s_app = new RealAppSession;
-        s_app->start(u"mousepad"_s, {u"--disable-server"_s}, editorQuery());
+        s_app->start(u"mousepad"_s, {u"--disable-server"_s}, documentQuery());
     }
-    static ProbeQuery editorQuery()
-    {
-        ProbeQuery query;
-        query.role = u"text"_s;
-        query.states = {u"multi line"_s, u"editable"_s};
-        return query;
-    }
-    static std::optional<QString> editorText()
-    {
-        const ProbeResult seen = s_app->probe(editorQuery());
-        if (seen.nodes.size() != 1)
-            return std::nullopt;
-        return seen.nodes.first().text;
-    }
+    /// The document's text view (the only multi-line editable text of the app), as pyatspi reads it.
+    static std::optional<QString> editorText() { return soleText(*s_app, documentQuery()); }
     static QJsonObject call(const QString& method, const QJsonObject& params, bool sideEffect = false)
     {
         return callIn(*s_app, method, params, sideEffect);

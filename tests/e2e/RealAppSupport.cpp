@@ -315,6 +315,22 @@ QJsonObject RealAppSession::waitUntil(const QJsonObject& selector, int timeoutMs
                                  timeoutMs + 5000));
 }
 
+ProbeQuery documentQuery()
+{
+    ProbeQuery query;
+    query.role = u"text"_s;
+    query.states = {u"multi line"_s, u"editable"_s};
+    return query;
+}
+
+std::optional<QString> soleText(const RealAppSession& app, const ProbeQuery& query)
+{
+    const ProbeResult seen = app.probe(query);
+    if (seen.nodes.size() != 1)
+        return std::nullopt;
+    return seen.nodes.first().text;
+}
+
 QJsonObject byRoleAndTitle(const QString& role, const QString& title)
 {
     return QJsonObject{{u"byRole"_s, role}, {u"titleEquals"_s, title}};

@@ -163,6 +163,11 @@ private:
     QString m_failure;
 };
 
+/// A text editor's document as pyatspi sees it: the app's one multi-line editable text.
+ProbeQuery documentQuery();
+/// The text of the one node `query` matches in `app`, or nullopt when not exactly one does.
+std::optional<QString> soleText(const RealAppSession& app, const ProbeQuery& query);
+
 /// A selector as a user writes it: an AX role and a visible title.
 QJsonObject byRoleAndTitle(const QString& role, const QString& title);
 

@@ -18,23 +18,11 @@ protected:
             return;
         s_app = new RealAppSession;
         // --standalone: a process of its own; --ignore-session: no documents of an earlier run.
-        s_app->start(u"gnome-text-editor"_s, {u"--standalone"_s, u"--ignore-session"_s}, editorQuery());
+        s_app->start(u"gnome-text-editor"_s, {u"--standalone"_s, u"--ignore-session"_s}, documentQuery());
     }
 
-    static ProbeQuery editorQuery()
-    {
-        ProbeQuery query;
-        query.role = u"text"_s;
-        query.states = {u"multi line"_s, u"editable"_s};
-        return query;
-    }
-    static std::optional<QString> editorText()
-    {
-        const ProbeResult seen = s_app->probe(editorQuery());
-        if (seen.nodes.size() != 1)
-            return std::nullopt;
-        return seen.nodes.first().text;
-    }
+    /// The document's text view (the only multi-line editable text of the app), as pyatspi reads it.
+    static std::optional<QString> editorText() { return soleText(*s_app, documentQuery()); }
 };
 
 } // namespace
