@@ -36,6 +36,13 @@ Status DesktopBackend::completeNodes(Snapshot&, const QList<int>&, const CallCon
     return success();
 }
 
+Status DesktopBackend::readRelations(Snapshot& snapshot, const QList<int>& indexes, const CallContext&)
+{
+    for (int i : indexes)
+        snapshot.nodes[i].relationsRead = true;
+    return success();
+}
+
 Status DesktopBackend::readTexts(Snapshot&, const QList<int>&, const CallContext&)
 {
     return unsupportedOnPlatform(QStringLiteral("reading text"));

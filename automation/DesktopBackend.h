@@ -103,6 +103,10 @@ public:
     /// Reads what a search-only snapshot left out (frame, states, actions, and text when the
     /// snapshot's bounds ask for it) for the nodes at `indexes`. The default has nothing to add.
     virtual Status completeNodes(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context);
+    /// Reads which nodes the nodes at `indexes` are the label of (Node::labelFor) and marks
+    /// them relationsRead. The default reads nothing (a labelledBy selector then relies on
+    /// geometry alone) and marks them read.
+    virtual Status readRelations(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context);
     virtual Result<Screenshot> screenshot(const CallContext& context) = 0;
     /// The element's accessibility action (press/click/activate). ElementNotFound-class error
     /// with details.reason "no_action" when it has none.

@@ -56,8 +56,11 @@ SnapshotBounds searchBounds(const CallContext& call, bool includeText)
     return bounds;
 }
 
-Route Locator::routeFor(Route spec, const std::optional<ElementRefSpec>& ref) const
+Route Locator::routeFor(Route spec, const std::optional<ElementRefSpec>& ref, const Selector* selector) const
 {
+    // A selector's inWindow names the window when the route does not.
+    if (selector && selector->inWindow && !spec.windowTitlePattern)
+        spec.windowTitlePattern = *selector->inWindow;
     if (ref && !spec.bundleId && !spec.pid) {
         if (const auto cached = m_ctx.elements.find(ref->elementId))
             spec.pid = cached->route.pid;
@@ -138,13 +141,36 @@ Result<Snapshot> Locator::snapshot(const ResolvedRoute& route, const SnapshotBou
 Result<QList<Candidate>> Locator::search(Snapshot& snapshot, const Selector& selector)
 {
     TraceStep step(m_ctx.trace, QStringLiteral("select"));
-    Selector loose = selector;
-    loose.enabledOnly = loose.visibleOnly = false;
+    const Selector loose = SelectorEngine::relaxed(selector);
+    // Anchors of nested selectors (a label, a landmark) first: their relations decide which
+    // nodes a labelledBy keeps, and their frames are needed for geometry.
+    const QList<int> anchors = SelectorEngine::anchors(snapshot, loose);
+    if (!anchors.isEmpty() && selector.needsRelations()) {
+        QList<int> unread;
+        for (int i : anchors) {
+            if (!snapshot.nodes.at(i).relationsRead && unread.size() < 100)
+                unread.append(i);
+        }
+        if (!unread.isEmpty()) {
+            TraceStep relations(m_ctx.trace, QStringLiteral("select.relations"));
+            const auto done = m_ctx.backend.readRelations(snapshot, unread, m_ctx.call);
+            relations.finish(done.ok(), QJsonObject{{QStringLiteral("nodes"), static_cast<int>(unread.size())}});
+            if (!done) {
+                step.finish(false, done.error().toJson());
+                return done.error();
+            }
+        }
+    }
     const QList<Candidate> first = SelectorEngine::match(snapshot, loose);
     QList<int> indexes;
     for (const auto& c : first) {
         if (!snapshot.nodes.at(c.nodeIndex).detailed && indexes.size() < 200)
             indexes.append(c.nodeIndex);
+    }
+    int anchorDetails = 0;
+    for (int i : anchors) {
+        if (!snapshot.nodes.at(i).detailed && !indexes.contains(i) && anchorDetails++ < 100)
+            indexes.append(i);
     }
     std::sort(indexes.begin(), indexes.end());
     if (!indexes.isEmpty()) {
@@ -167,6 +193,7 @@ Result<ResolvedTarget> Locator::resolveTarget(ResolvedRoute& route, const Target
     ResolvedTarget out;
     // Text is read only when the selector matches on it.
     SnapshotBounds bounds = searchBounds(m_ctx.call, target.selector && target.selector->needsText());
+    bounds.includeDescription = target.selector && target.selector->needsDescription();
     bounds.searchOnly = true;
     auto fresh = snapshot(route, bounds);
     if (!fresh)

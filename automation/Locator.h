@@ -64,8 +64,9 @@ public:
     explicit Locator(JobContext& context) : m_ctx(context) {}
 
     /// `spec`, or the app of a cached elementRef when `spec` names none (an elementRef names
-    /// its app: without an explicit route, act there).
-    Route routeFor(Route spec, const std::optional<ElementRefSpec>& ref) const;
+    /// its app: without an explicit route, act there); the window of the selector's inWindow
+    /// when `spec` names none.
+    Route routeFor(Route spec, const std::optional<ElementRefSpec>& ref, const Selector* selector = nullptr) const;
 
     /// Resolves the route and applies its focus policy:
     ///  focusIfNeeded    raise and focus the window when it is not focused (the default for

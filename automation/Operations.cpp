@@ -121,10 +121,11 @@ Result<ObserveResult> observe(JobContext& ctx, const ObserveRequest& request)
 Result<FindResult> find(JobContext& ctx, const FindRequest& request)
 {
     Locator locator(ctx);
-    auto route = locator.resolveRoute(request.route, false);
+    auto route = locator.resolveRoute(locator.routeFor(request.route, std::nullopt, &request.selector), false);
     if (!route)
         return route.error();
     SnapshotBounds bounds = searchBounds(ctx.call, request.selector.needsText());
+    bounds.includeDescription = request.selector.needsDescription();
     bounds.searchOnly = true;
     auto snapshot = locator.snapshot(route.value(), bounds);
     if (!snapshot)
@@ -158,7 +159,9 @@ Result<FindResult> find(JobContext& ctx, const FindRequest& request)
 Result<ClickResult> click(JobContext& ctx, const ClickRequest& request)
 {
     Locator locator(ctx);
-    auto route = locator.resolveRoute(locator.routeFor(request.route, request.target.elementRef), true);
+    auto route = locator.resolveRoute(locator.routeFor(request.route, request.target.elementRef,
+                                                       request.target.selector ? &*request.target.selector : nullptr),
+                                      true);
     if (!route)
         return route.error();
     auto target = locator.resolveTarget(route.value(), request.target);
@@ -226,7 +229,9 @@ Result<TypeResult> typeText(JobContext& ctx, const TypeRequest& request)
 {
     Locator locator(ctx);
     auto route = locator.resolveRoute(
-        locator.routeFor(request.route, request.target ? request.target->elementRef : std::nullopt), true);
+        locator.routeFor(request.route, request.target ? request.target->elementRef : std::nullopt,
+                         request.target && request.target->selector ? &*request.target->selector : nullptr),
+        true);
     if (!route)
         return route.error();
     TypeResult out;
@@ -374,6 +379,14 @@ private:
                            [](const WaitCondition& c) { return selectorsNeedText(c); });
     }
 
+    static bool selectorsNeedDescription(const WaitCondition& condition)
+    {
+        if (condition.selector && condition.selector->needsDescription())
+            return true;
+        return std::any_of(condition.children.cbegin(), condition.children.cend(),
+                           [](const WaitCondition& c) { return selectorsNeedDescription(c); });
+    }
+
     // The route's window, read once per poll (search-only; details and text are read for
     // candidates only). False when it cannot be read now (the app may not be there yet).
     bool readWindow()
@@ -393,6 +406,7 @@ private:
         // Text is read for every node only when a selector matches on values; the text and
         // value conditions read their candidates' text afterwards.
         SnapshotBounds bounds = searchBounds(m_ctx.call, selectorsNeedText(m_request.condition));
+        bounds.includeDescription = selectorsNeedDescription(m_request.condition);
         bounds.searchOnly = true;
         auto snap = m_locator.snapshot(route.value(), bounds);
         if (!snap) {
@@ -564,6 +578,7 @@ Result<SecureLook> secureTarget(JobContext& ctx, const TypeRequest& request)
 
     const TargetSpec& target = *request.target;
     SnapshotBounds bounds = searchBounds(ctx.call, target.selector && target.selector->needsText());
+    bounds.includeDescription = target.selector && target.selector->needsDescription();
     bounds.searchOnly = true;
     auto snapshot = ctx.backend.snapshot(route.value(), bounds, ctx.call);
     if (!snapshot)
@@ -578,9 +593,8 @@ Result<SecureLook> secureTarget(JobContext& ctx, const TypeRequest& request)
         return Error::make(ErrorCode::StaleSnapshot, QStringLiteral("the elementRef's element is not there"));
     // Every element the selector could land on, before states narrow it down: typing into any
     // of them must not show the text.
-    Selector loose = *target.selector;
-    loose.enabledOnly = loose.visibleOnly = false;
-    const QList<Candidate> candidates = SelectorEngine::match(snapshot.value(), loose);
+    const QList<Candidate> candidates =
+        SelectorEngine::match(snapshot.value(), SelectorEngine::relaxed(*target.selector));
     if (candidates.isEmpty())
         return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no element matches the selector"));
     for (const Candidate& candidate : candidates) {

@@ -337,7 +337,9 @@ Result<ReadTextResult> readText(JobContext& ctx, const ReadTextRequest& request)
 Result<ScrollResult> scroll(JobContext& ctx, const ScrollRequest& request)
 {
     Locator locator(ctx);
-    auto route = locator.resolveRoute(locator.routeFor(request.route, request.target.elementRef), true);
+    auto route = locator.resolveRoute(locator.routeFor(request.route, request.target.elementRef,
+                                                       request.target.selector ? &*request.target.selector : nullptr),
+                                      true);
     if (!route)
         return route.error();
     auto target = locator.resolveTarget(route.value(), request.target);

@@ -593,6 +593,34 @@ void insertTextMatch(QJsonObject& out, const QString& field, const std::optional
 
 } // namespace
 
+bool Selector::needsText() const
+{
+    return value.has_value() || (labelledBy && labelledBy->needsText()) || (near && near->needsText());
+}
+
+bool Selector::needsDescription() const
+{
+    return description.has_value() || (labelledBy && labelledBy->needsDescription()) ||
+           (near && near->needsDescription());
+}
+
+bool Selector::needsRelations() const
+{
+    return labelledBy != nullptr || (near && near->needsRelations());
+}
+
+bool operator==(const Selector& a, const Selector& b)
+{
+    const auto sameNested = [](const std::shared_ptr<const Selector>& x, const std::shared_ptr<const Selector>& y) {
+        return (!x && !y) || (x && y && *x == *y);
+    };
+    return a.byRole == b.byRole && a.title == b.title && a.value == b.value && a.description == b.description &&
+           a.byIdentifier == b.byIdentifier && a.byPath == b.byPath && a.byRect == b.byRect &&
+           sameNested(a.labelledBy, b.labelledBy) && sameNested(a.near, b.near) && a.maxDistance == b.maxDistance &&
+           a.nth == b.nth && a.inWindow == b.inWindow && a.enabledOnly == b.enabledOnly &&
+           a.visibleOnly == b.visibleOnly && a.caseSensitive == b.caseSensitive && a.limit == b.limit;
+}
+
 QJsonObject Selector::toJson() const
 {
     QJsonObject out;
@@ -600,8 +628,28 @@ QJsonObject Selector::toJson() const
         out.insert(QStringLiteral("byRole"), *byRole);
     insertTextMatch(out, QStringLiteral("title"), title);
     insertTextMatch(out, QStringLiteral("value"), value);
+    insertTextMatch(out, QStringLiteral("description"), description);
     if (byIdentifier)
         out.insert(QStringLiteral("byIdentifier"), *byIdentifier);
+    if (byPath) {
+        QJsonArray path;
+        for (int i : *byPath)
+            path.append(i);
+        out.insert(QStringLiteral("byPath"), path);
+    }
+    if (byRect)
+        out.insert(QStringLiteral("byRect"), byRect->toJson());
+    if (labelledBy)
+        out.insert(QStringLiteral("labelledBy"), labelledBy->toJson());
+    if (near) {
+        out.insert(QStringLiteral("near"), near->toJson());
+        if (maxDistance != Selector().maxDistance)
+            out.insert(QStringLiteral("maxDistance"), maxDistance);
+    }
+    if (nth)
+        out.insert(QStringLiteral("nth"), *nth);
+    if (inWindow)
+        out.insert(QStringLiteral("inWindow"), *inWindow);
     if (enabledOnly)
         out.insert(QStringLiteral("enabledOnly"), true);
     if (visibleOnly)
@@ -613,16 +661,34 @@ QJsonObject Selector::toJson() const
     return out;
 }
 
-Result<Selector> Selector::fromJson(const QJsonValue& value, const QString& field)
+Result<Selector> Selector::fromJson(const QJsonValue& value, const QString& field, int depth)
 {
     if (!value.isObject())
         return Error::invalidParam(field, field + QStringLiteral(" must be an object"));
     const QJsonObject object = value.toObject();
     JsonFieldReader r(object, field);
-    r.rejectUnknown({QStringLiteral("byRole"), QStringLiteral("titleContains"), QStringLiteral("titleEquals"),
-                     QStringLiteral("titleMatches"), QStringLiteral("valueContains"), QStringLiteral("valueEquals"),
-                     QStringLiteral("valueMatches"), QStringLiteral("byIdentifier"), QStringLiteral("enabledOnly"),
-                     QStringLiteral("visibleOnly"), QStringLiteral("caseSensitive"), QStringLiteral("limit")});
+    r.rejectUnknown({QStringLiteral("byRole"),
+                     QStringLiteral("titleContains"),
+                     QStringLiteral("titleEquals"),
+                     QStringLiteral("titleMatches"),
+                     QStringLiteral("valueContains"),
+                     QStringLiteral("valueEquals"),
+                     QStringLiteral("valueMatches"),
+                     QStringLiteral("descriptionContains"),
+                     QStringLiteral("descriptionEquals"),
+                     QStringLiteral("descriptionMatches"),
+                     QStringLiteral("byIdentifier"),
+                     QStringLiteral("byPath"),
+                     QStringLiteral("byRect"),
+                     QStringLiteral("labelledBy"),
+                     QStringLiteral("near"),
+                     QStringLiteral("maxDistance"),
+                     QStringLiteral("nth"),
+                     QStringLiteral("inWindow"),
+                     QStringLiteral("enabledOnly"),
+                     QStringLiteral("visibleOnly"),
+                     QStringLiteral("caseSensitive"),
+                     QStringLiteral("limit")});
     Selector out;
     out.caseSensitive = r.boolean(QStringLiteral("caseSensitive")).value_or(false);
     out.byRole = r.string(QStringLiteral("byRole"), false, false);
@@ -630,11 +696,70 @@ Result<Selector> Selector::fromJson(const QJsonValue& value, const QString& fiel
                           QStringLiteral("titleMatches"), out.caseSensitive);
     out.value = textMatch(r, QStringLiteral("valueEquals"), QStringLiteral("valueContains"),
                           QStringLiteral("valueMatches"), out.caseSensitive);
+    out.description = textMatch(r, QStringLiteral("descriptionEquals"), QStringLiteral("descriptionContains"),
+                                QStringLiteral("descriptionMatches"), out.caseSensitive);
     out.byIdentifier = r.string(QStringLiteral("byIdentifier"), false, false);
+    if (r.has(QStringLiteral("byPath"))) {
+        const QJsonValue path = r.raw(QStringLiteral("byPath"));
+        QList<int> indexes;
+        bool good = path.isArray() && path.toArray().size() <= 64;
+        for (const auto& v : path.toArray()) {
+            const double d = v.toDouble(-1);
+            good = good && v.isDouble() && d >= 0 && d <= 100000 && std::floor(d) == d;
+            indexes.append(static_cast<int>(d));
+        }
+        if (good)
+            out.byPath = indexes;
+        else
+            r.fail(QStringLiteral("byPath"),
+                   QStringLiteral("must be an array of at most 64 child indexes (whole numbers from 0)"));
+    }
+    if (auto rect = r.object(QStringLiteral("byRect"))) {
+        const auto frame = Frame::fromJson(*rect);
+        if (!frame || frame->isEmpty())
+            r.fail(QStringLiteral("byRect"),
+                   QStringLiteral("must be {x, y, width, height} in screen pixels with a width and height above 0"));
+        else
+            out.byRect = frame;
+    }
+    for (const QString& key : {QStringLiteral("labelledBy"), QStringLiteral("near")}) {
+        if (!r.has(key))
+            continue;
+        if (depth >= 2) {
+            r.fail(key, QStringLiteral("nests too deep: selectors inside selectors go at most two levels down"));
+            continue;
+        }
+        auto nested = fromJson(r.raw(key), r.path(key), depth + 1);
+        if (!nested) {
+            r.fail(nested.error());
+            continue;
+        }
+        (key == QLatin1String("near") ? out.near : out.labelledBy) =
+            std::make_shared<const Selector>(std::move(nested.value()));
+    }
+    if (auto distance = r.integer(QStringLiteral("maxDistance"), 0, 5000)) {
+        if (!out.near && !r.failed())
+            r.fail(QStringLiteral("maxDistance"), QStringLiteral("applies only with near"));
+        out.maxDistance = static_cast<int>(*distance);
+    }
+    if (auto nth = r.integer(QStringLiteral("nth"), -1000, 1000))
+        out.nth = static_cast<int>(*nth);
+    if (auto window = r.string(QStringLiteral("inWindow"), false, false)) {
+        QRegularExpression re(*window, out.caseSensitive ? QRegularExpression::NoPatternOption
+                                                         : QRegularExpression::CaseInsensitiveOption);
+        if (!re.isValid()) {
+            r.fail(QStringLiteral("inWindow"),
+                   QStringLiteral("is not a valid regular expression: %1").arg(re.errorString()));
+        } else {
+            out.inWindow = *window;
+            out.inWindowRegex = re;
+        }
+    }
     out.enabledOnly = r.boolean(QStringLiteral("enabledOnly")).value_or(false);
     out.visibleOnly = r.boolean(QStringLiteral("visibleOnly")).value_or(false);
     out.limit = static_cast<int>(r.integer(QStringLiteral("limit"), 1, 1000).value_or(10));
-    if (!r.failed() && !out.byRole && !out.title && !out.value && !out.byIdentifier)
+    if (!r.failed() && !out.byRole && !out.title && !out.value && !out.description && !out.byIdentifier &&
+        !out.byPath && !out.byRect && !out.labelledBy && !out.near)
         r.fail(QStringLiteral("byRole"), QStringLiteral("or another criterion is required: an empty selector would "
                                                         "match every element"));
     return r.finish(out);

@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 
 namespace Automation {
@@ -65,6 +66,10 @@ struct Node
     bool detailed = true; ///< frame, states and actions were read (false in a search-only snapshot)
     int parent = -1;      ///< index into Snapshot::nodes
     QList<int> children;
+    /// Indexes of the nodes this one is the label of (AT-SPI LABEL_FOR, AX AXTitleUIElement
+    /// seen from the other side); read only for the anchors of a labelledBy selector.
+    QList<int> labelFor;
+    bool relationsRead = false;
 
     bool has(NodeState state) const { return (states & state) != 0; }
     QStringList stateNames() const;
@@ -85,6 +90,8 @@ struct SnapshotBounds
     int maxNodes = 2000;
     int maxWallTimeMs = 10000;
     bool includeText = false;
+    /// Read every node's description (help text) too, for a selector that matches on it.
+    bool includeDescription = false;
     /// Read only what a selector needs of every node (role, name, identifier, children, and
     /// text when includeText); frames, states and actions are read later for candidates only.
     bool searchOnly = false;
@@ -186,28 +193,49 @@ struct TextMatch
     friend bool operator==(const TextMatch&, const TextMatch&) = default;
 };
 
-/// Element selector (docs/protocol.md §4.4).
+/// Element selector (docs/protocol.md §4.4): criteria that must all hold, ranked by score.
 struct Selector
 {
     std::optional<QString> byRole;
     std::optional<TextMatch> title;
     std::optional<TextMatch> value;
+    std::optional<TextMatch> description;
     std::optional<QString> byIdentifier;
+    std::optional<QList<int>> byPath; ///< child indexes from the window root (Node::path)
+    std::optional<Frame> byRect;      ///< the element's centre lies inside
+    /// The element's label: a relation from a node this selector matches, else the geometry
+    /// of a form (the field right of the label on its row, or just below it).
+    std::shared_ptr<const Selector> labelledBy;
+    /// An anchor: the element lies within `maxDistance` pixels of a node this selector matches.
+    std::shared_ptr<const Selector> near;
+    int maxDistance = 200;
+    /// Of the matches in document order, only this one (0 the first, -1 the last).
+    std::optional<int> nth;
+    /// The window's title must match (a regular expression); a route without a window uses it.
+    std::optional<QString> inWindow;
+    QRegularExpression inWindowRegex;
     bool enabledOnly = false;
     bool visibleOnly = false;
     bool caseSensitive = false;
     int limit = 10;
 
-    bool needsText() const { return value.has_value(); }
+    /// Whether matching reads element text (a value criterion here or in a nested selector).
+    bool needsText() const;
+    /// Whether matching reads descriptions (a description criterion here or nested).
+    bool needsDescription() const;
+    /// Whether matching needs label relations (labelledBy here or nested).
+    bool needsRelations() const;
 
     /// The request's selector object (docs/protocol.md §4.4): the criteria given, flags that are true and
     /// `limit` when it is not the default 10.
     QJsonObject toJson() const;
     /// Parses a request's selector: unknown members are refused, one of equals/contains/matches
-    /// per text, an empty selector is refused; errors name the field's full path below `field`
-    /// (DESKTOP_INVALID_REQUEST, -32602). The one parser of selectors.
-    static Result<Selector> fromJson(const QJsonValue& value, const QString& field = QStringLiteral("selector"));
-    friend bool operator==(const Selector&, const Selector&) = default;
+    /// per text, an empty selector is refused, nested selectors (labelledBy, near) at most two
+    /// deep; errors name the field's full path below `field` (DESKTOP_INVALID_REQUEST, -32602).
+    /// The one parser of selectors.
+    static Result<Selector> fromJson(const QJsonValue& value, const QString& field = QStringLiteral("selector"),
+                                     int depth = 0);
+    friend bool operator==(const Selector& a, const Selector& b);
 };
 
 /// What desktop.waitUntil waits for (docs/protocol.md §5.8): one condition, or all/any of several.

@@ -3,6 +3,7 @@
 // outside the host: the app's own event lines, pyatspi (extents, text) and the X window.
 #include "RealAppSupport.h"
 
+#include <QFile>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -11,6 +12,14 @@ using namespace Qt::StringLiterals;
 using namespace Testing;
 
 namespace {
+
+QJsonObject jsonFile(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
 
 class PrimitivesFixture : public RealAppTest<PrimitivesFixture>
 {
@@ -383,4 +392,98 @@ TEST_F(PrimitivesFixture, WaitsForASelectorThatMatchesOnValues)
     const QJsonObject gone = s_app->call(
         u"desktop.waitUntil"_s, {{u"condition"_s, QJsonObject{{u"selectorGone"_s, byValue}}}, {u"timeoutMs"_s, 500}});
     EXPECT_EQ(errorCode(gone), u"DESKTOP_TIMEOUT"_s) << dump(gone);
+}
+
+// The field a form label names, found through the label's relation (Qt's buddy), typed into;
+// the app reports the text, and candidates.json says why the field was chosen.
+TEST_F(PrimitivesFixture, TypesIntoTheFieldItsFormLabelNames)
+{
+    s_app->app().events();
+    const QJsonObject selector{{u"byRole"_s, u"AXTextField"_s},
+                               {u"labelledBy"_s, QJsonObject{{u"titleEquals"_s, u"Message:"_s}}}};
+    const QJsonObject typed = s_app->typeText(selector, u"by its label"_s, true);
+    ASSERT_TRUE(isConfirmed(typed, u"typed"_s)) << dump(typed);
+    EXPECT_TRUE(s_app->app()
+                    .waitEvent(u"textChanged"_s, {{u"name"_s, u"Message"_s}, {u"text"_s, u"by its label"_s}})
+                    .has_value());
+    const QJsonObject candidates = jsonFile(evidenceDir(typed) + u"selectors/candidates.json"_s);
+    const QJsonArray reasons =
+        candidates.value(u"candidates"_s).toArray().at(0).toObject().value(u"reasons"_s).toArray();
+    EXPECT_TRUE(reasons.contains(u"labelled by \"Message:\" (relation)"_s)) << dump(candidates);
+}
+
+// nth, near, byPath, byRect and inWindow on the grid, each answer checked against what pyatspi
+// reads of the buttons.
+TEST_F(PrimitivesFixture, SelectsByPositionInTheTreeAndOnTheScreen)
+{
+    const auto titlesOf = [](const QJsonObject& response) {
+        QStringList titles;
+        for (const auto& ref : resultOf(response).value(u"elementRefs"_s).toArray())
+            titles.append(ref.toObject().value(u"title"_s).toString());
+        return titles;
+    };
+    // nth counts in document order: the third grid button.
+    const QJsonObject third =
+        call(u"desktop.find"_s,
+             {{u"selector"_s,
+               QJsonObject{{u"byRole"_s, u"AXButton"_s}, {u"titleMatches"_s, u"^Button \\d+$"_s}, {u"nth"_s, 2}}}});
+    EXPECT_EQ(titlesOf(third), QStringList{u"Button 2"_s}) << dump(third);
+
+    // near: the buttons within 10 px of "Button 17" are its neighbours on the screen.
+    const QJsonObject near = call(
+        u"desktop.find"_s, {{u"selector"_s, QJsonObject{{u"byRole"_s, u"AXButton"_s},
+                                                        {u"near"_s, QJsonObject{{u"titleEquals"_s, u"Button 17"_s}}},
+                                                        {u"maxDistance"_s, 10},
+                                                        {u"limit"_s, 20}}}});
+    const QStringList neighbours = titlesOf(near);
+    ASSERT_FALSE(neighbours.isEmpty()) << dump(near);
+    EXPECT_FALSE(neighbours.contains(u"Button 17"_s));
+    const auto anchor = buttonExtents(u"Button 17"_s);
+    ASSERT_TRUE(anchor.has_value());
+    for (const QString& title : neighbours) {
+        const auto extents = buttonExtents(title);
+        ASSERT_TRUE(extents.has_value()) << title.toStdString();
+        EXPECT_TRUE(extents->adjusted(-10, -10, 10, 10).intersects(*anchor)) << title.toStdString();
+    }
+    for (const char* expected : {"Button 16", "Button 18", "Button 7", "Button 27"})
+        EXPECT_TRUE(neighbours.contains(QLatin1String(expected))) << expected << " in " << dump(near);
+
+    // byRect: the rect pyatspi gives for "Button 17".
+    const QJsonObject inRect = call(
+        u"desktop.find"_s, {{u"selector"_s, QJsonObject{{u"byRole"_s, u"AXButton"_s},
+                                                        {u"byRect"_s, QJsonObject{{u"x"_s, anchor->x()},
+                                                                                  {u"y"_s, anchor->y()},
+                                                                                  {u"width"_s, anchor->width()},
+                                                                                  {u"height"_s, anchor->height()}}}}}});
+    EXPECT_EQ(titlesOf(inRect), QStringList{u"Button 17"_s}) << dump(inRect);
+
+    // byPath: the path ax.json gives for "Button 17" finds it again.
+    const QJsonObject found = call(u"desktop.find"_s, {{u"selector"_s, byRoleAndTitle(u"AXButton"_s, u"Button 17"_s)}});
+    const QJsonObject tree = jsonFile(evidenceDir(found) + u"ax.json"_s);
+    QJsonArray path;
+    std::function<void(const QJsonObject&)> look = [&](const QJsonObject& node) {
+        if (node.value(u"title"_s).toString() == u"Button 17"_s)
+            path = node.value(u"path"_s).toArray();
+        for (const auto& child : node.value(u"children"_s).toArray())
+            look(child.toObject());
+    };
+    look(tree.value(u"root"_s).toObject());
+    ASSERT_FALSE(path.isEmpty()) << "no path for Button 17 in ax.json";
+    const QJsonObject byPath = call(u"desktop.find"_s, {{u"selector"_s, QJsonObject{{u"byPath"_s, path}}}});
+    EXPECT_EQ(titlesOf(byPath), QStringList{u"Button 17"_s}) << dump(byPath);
+
+    // inWindow: names the window when the route does not, and a window that is not there is
+    // not found.
+    QJsonObject pidOnly = s_app->route();
+    pidOnly.remove(u"window"_s);
+    const QJsonObject inWindow =
+        call(u"desktop.find"_s,
+             {{u"route"_s, pidOnly},
+              {u"selector"_s, QJsonObject{{u"titleEquals"_s, u"Send"_s}, {u"inWindow"_s, u"^Primitives$"_s}}}});
+    EXPECT_EQ(titlesOf(inWindow), QStringList{u"Send"_s}) << dump(inWindow);
+    const QJsonObject elsewhere =
+        call(u"desktop.find"_s,
+             {{u"route"_s, pidOnly},
+              {u"selector"_s, QJsonObject{{u"titleEquals"_s, u"Send"_s}, {u"inWindow"_s, u"^Preferences$"_s}}}});
+    EXPECT_FALSE(errorOf(elsewhere).isEmpty()) << dump(elsewhere);
 }

@@ -227,3 +227,41 @@ TEST_F(PrimitivesFirefox, CapturesTheWindowAndReadsThePageText)
         << dump(pin);
     EXPECT_FALSE(QJsonDocument(pin).toJson().contains("2468"));
 }
+
+// A page's fields by their labels: "Contact" through the relation a <label for> makes, "Zip
+// code" (a <label> tied to nothing) by where it stands. The typed text reaches the page, which
+// puts it in its title (read with xdotool).
+TEST_F(PrimitivesFirefox, FindsFieldsByTheirLabelsThroughRelationsAndGeometry)
+{
+    const auto reasonsOf = [](const QJsonObject& response) {
+        QFile file(evidenceDir(response) + u"selectors/candidates.json"_s);
+        if (!file.open(QIODevice::ReadOnly))
+            return QStringList();
+        QStringList reasons;
+        const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+        for (const auto& r : json.value(u"candidates"_s).toArray().at(0).toObject().value(u"reasons"_s).toArray())
+            reasons.append(r.toString());
+        return reasons;
+    };
+    const QJsonObject contact =
+        call(u"desktop.find"_s,
+             {{u"selector"_s, QJsonObject{{u"byRole"_s, u"AXTextField"_s},
+                                          {u"labelledBy"_s, QJsonObject{{u"titleEquals"_s, u"Contact"_s}}}}}});
+    const QJsonArray refs = resultOf(contact).value(u"elementRefs"_s).toArray();
+    ASSERT_FALSE(refs.isEmpty()) << dump(contact);
+    EXPECT_EQ(refs.at(0).toObject().value(u"title"_s).toString(), u"Contact"_s) << dump(contact);
+    EXPECT_TRUE(reasonsOf(contact).contains(u"labelled by \"Contact\" (relation)"_s))
+        << reasonsOf(contact).join(u"; "_s).toStdString();
+
+    const QJsonObject zip{{u"byRole"_s, u"AXTextField"_s},
+                          {u"labelledBy"_s, QJsonObject{{u"titleEquals"_s, u"Zip code"_s}}}};
+    const QJsonObject typed =
+        call(u"desktop.typeText"_s, {{u"target"_s, QJsonObject{{u"selector"_s, zip}}}, {u"text"_s, u"10115"_s}}, true);
+    const QString title = waitForWindowTitle(
+        s_app->pid(), [](const QString& t) { return t.startsWith(u"zip=10115 "_s); }, 5000);
+    EXPECT_TRUE(title.startsWith(u"zip=10115 "_s)) << title.toStdString() << "; host answered " << dump(typed);
+    const QStringList reasons = reasonsOf(typed);
+    EXPECT_TRUE(std::any_of(reasons.cbegin(), reasons.cend(), [](const QString& r) {
+        return r.startsWith(u"labelled by \"Zip code\" (geometry"_s);
+    })) << reasons.join(u"; "_s).toStdString();
+}

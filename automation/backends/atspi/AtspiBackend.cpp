@@ -151,6 +151,11 @@ Status AtspiBackend::readTexts(Snapshot& snapshot, const QList<int>& indexes, co
     return success();
 }
 
+Status AtspiBackend::readRelations(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)
+{
+    return d->tree.readRelations(snapshot, indexes, context);
+}
+
 Result<ActionOutcome> AtspiBackend::scroll(const ResolvedRoute& route, const Snapshot& snapshot, int element,
                                            const ScrollSpec& spec, const CallContext& context)
 {

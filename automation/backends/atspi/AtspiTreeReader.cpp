@@ -105,6 +105,11 @@ Result<Snapshot> AtspiTreeReader::snapshot(const ResolvedRoute& route, const Sna
         if (!walked)
             return walked.error();
         snapshot = walked.value();
+        // The walk reads names, not descriptions (GTK's cache has both).
+        if (bounds.includeDescription) {
+            if (auto err = readDescriptions(snapshot, app, context))
+                return *err;
+        }
     }
     snapshot.appName = route.appName;
     snapshot.bundleId = route.bundleId;
@@ -577,6 +582,81 @@ std::optional<Error> AtspiTreeReader::readTexts(Snapshot& snapshot, const QList<
             return stop;
     }
     return std::nullopt;
+}
+
+std::optional<Error> AtspiTreeReader::readDescriptions(Snapshot& snapshot, const App& app, const CallContext& context)
+{
+    const QString accessible = QStringLiteral("org.a11y.atspi.Accessible");
+    for (qsizetype start = 0; start < snapshot.nodes.size(); start += Atspi::kBatch) {
+        const qsizetype end = std::min<qsizetype>(snapshot.nodes.size(), start + Atspi::kBatch);
+        const int timeout = m_bus.batchTimeout(context);
+        QList<QDBusPendingCall> calls;
+        for (qsizetype i = start; i < end; ++i)
+            calls.append(m_bus.send(Ref::fromHandle(snapshot.nodes[i].handle), Interface::Properties,
+                                    QStringLiteral("Get"), {accessible, QStringLiteral("Description")}, timeout));
+        QList<QDBusPendingCall*> sent;
+        for (auto& call : calls)
+            sent.append(&call);
+        if (auto err = m_bus.waitBatch(sent, context, app, QStringLiteral("reading descriptions")))
+            return err;
+        for (qsizetype i = start; i < end; ++i) {
+            const auto& call = calls[i - start];
+            if (!call.isError())
+                snapshot.nodes[i].description = unwrap(firstArgument(call)).toString();
+        }
+    }
+    return std::nullopt;
+}
+
+Status AtspiTreeReader::readRelations(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)
+{
+    App app = m_apps.known(snapshot.nodes.isEmpty() ? QString() : Ref::fromHandle(snapshot.nodes[0].handle).service);
+    app.pid = snapshot.pid;
+    QHash<QString, int> byHandle;
+    for (int i = 0; i < snapshot.nodes.size(); ++i)
+        byHandle.insert(snapshot.nodes.at(i).handle, i);
+    // ATSPI_RELATION_LABEL_FOR: the node is the label of each target.
+    constexpr quint32 kLabelFor = 1;
+    for (qsizetype start = 0; start < indexes.size(); start += Atspi::kBatch) {
+        const auto chunk = indexes.mid(start, Atspi::kBatch);
+        const int timeout = m_bus.batchTimeout(context);
+        QList<QDBusPendingCall> calls;
+        for (int index : chunk)
+            calls.append(m_bus.send(Ref::fromHandle(snapshot.nodes[index].handle), Interface::Accessible,
+                                    QStringLiteral("GetRelationSet"), {}, timeout));
+        QList<QDBusPendingCall*> sent;
+        for (auto& call : calls)
+            sent.append(&call);
+        if (auto err = m_bus.waitBatch(sent, context, app, QStringLiteral("reading label relations")))
+            return *err;
+        for (qsizetype i = 0; i < chunk.size(); ++i) {
+            Node& node = snapshot.nodes[chunk[i]];
+            node.relationsRead = true;
+            const auto& call = calls[i];
+            if (call.isError() || call.reply().signature() != QLatin1String("a(ua(so))"))
+                continue;
+            const QDBusArgument arg = call.reply().arguments().constFirst().value<QDBusArgument>();
+            arg.beginArray();
+            while (!arg.atEnd()) {
+                quint32 type = 0;
+                arg.beginStructure();
+                arg >> type;
+                arg.beginArray();
+                while (!arg.atEnd()) {
+                    const Ref target = refFromArgument(arg);
+                    const int at = byHandle.value(target.handle(), -1);
+                    if (type == kLabelFor && at >= 0 && !node.labelFor.contains(at))
+                        node.labelFor.append(at);
+                }
+                arg.endArray();
+                arg.endStructure();
+            }
+            arg.endArray();
+        }
+        if (auto stop = context.checkpoint())
+            return *stop;
+    }
+    return success();
 }
 
 Status AtspiTreeReader::completeNodes(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)

@@ -22,10 +22,14 @@ public:
     /// Text (Text.GetText) or numeric value (Value.CurrentValue) of the nodes at `indexes`,
     /// never of a secure one.
     std::optional<Error> readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context);
+    /// The LABEL_FOR targets of the nodes at `indexes` (Node::labelFor), by GetRelationSet.
+    Status readRelations(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context);
 
 private:
     Result<Snapshot> walk(const Atspi::App& app, const Atspi::Window& window, const SnapshotBounds& bounds,
                           const CallContext& context);
+    /// Every node's Description (the walk reads names only).
+    std::optional<Error> readDescriptions(Snapshot& snapshot, const Atspi::App& app, const CallContext& context);
     bool tryCache(const Atspi::App& app, const Atspi::Window& window, const SnapshotBounds& bounds,
                   const CallContext& context, Snapshot* out, std::optional<Error>* error);
     /// Roles that depend on states or on the parent (AXTextArea, AXMenuBarItem, dialogs), the
