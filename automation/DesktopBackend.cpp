@@ -36,6 +36,11 @@ Status DesktopBackend::completeNodes(Snapshot&, const QList<int>&, const CallCon
     return success();
 }
 
+Result<std::optional<CoveringWindow>> DesktopBackend::windowAbove(const ResolvedRoute&, QPoint, const CallContext&)
+{
+    return std::optional<CoveringWindow>();
+}
+
 Status DesktopBackend::readRelations(Snapshot& snapshot, const QList<int>& indexes, const CallContext&)
 {
     for (int i : indexes)

@@ -65,9 +65,20 @@ struct ActionOutcome
     Verification verification;
 };
 
+/// A window over a point of another window (the pointer would click it instead).
+struct CoveringWindow
+{
+    QString title;
+    qint64 pid = 0;
+    Frame frame;
+};
+
 struct TypeOptions
 {
     bool clearBefore = false;
+    /// The one delivery path the caller asked for ("editableText", "clipboard", "keys"); none:
+    /// the backend's ladder.
+    std::optional<QString> delivery;
 };
 
 /// How typeText delivered the text and whether it was read back.
@@ -112,6 +123,10 @@ public:
     /// with details.reason "no_action" when it has none.
     virtual Result<ActionOutcome> press(const ResolvedRoute& route, const Node& element,
                                         const CallContext& context) = 0;
+    /// The topmost window that shows at `point` above the route's window, if any (checked before
+    /// a pointer click). The default cannot tell and says none.
+    virtual Result<std::optional<CoveringWindow>> windowAbove(const ResolvedRoute& route, QPoint point,
+                                                              const CallContext& context);
     /// A pointer click at global coordinates.
     /// `target`, when given, is the element under the point (its own focus is not the effect).
     virtual Result<ActionOutcome> clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context,

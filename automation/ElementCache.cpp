@@ -24,11 +24,18 @@ void ElementCache::release(const QString& text)
         m_strings.erase(it);
 }
 
+ElementCache::ElementCache(qsizetype capacity, qint64 snapshotTtlMs, int snapshotMaxUses)
+    : m_capacity(capacity), m_ttlMs(snapshotTtlMs), m_maxUses(snapshotMaxUses)
+{
+    m_clock.start();
+}
+
 void ElementCache::adopt(Automation::Snapshot& snapshot, const Automation::ResolvedRoute& route)
 {
     if (snapshot.nodes.isEmpty())
         return;
-    m_routes.push_back(Route{m_next, route});
+    snapshot.snapshotId = QStringLiteral("s:") + QString::number(m_next);
+    m_routes.push_back(Route{m_next, route, m_clock.elapsed(), 0});
     for (auto& node : snapshot.nodes) {
         node.elementId = QStringLiteral("e:") + QString::number(m_next++);
         m_elements.push_back(
@@ -48,6 +55,40 @@ void ElementCache::adopt(Automation::Snapshot& snapshot, const Automation::Resol
     // The table keeps its largest size otherwise (a hash never shrinks by itself).
     if (m_strings.capacity() > 4096 && m_strings.size() < m_strings.capacity() / 8)
         m_strings.squeeze();
+}
+
+std::optional<Error> ElementCache::useSnapshot(const QString& snapshotId, const QString& elementId)
+{
+    const auto expired = [&](const QString& why, const QString& message, QJsonObject details = {}) {
+        details.insert(QStringLiteral("reason"), QStringLiteral("snapshot_expired"));
+        details.insert(QStringLiteral("why"), why);
+        details.insert(QStringLiteral("snapshotId"), snapshotId);
+        return Error::make(ErrorCode::StaleSnapshot,
+                           QStringLiteral("snapshot %1 %2; observe or find again").arg(snapshotId, message), details);
+    };
+    bool ok = false;
+    const quint64 first = snapshotId.startsWith(QLatin1String("s:")) ? snapshotId.mid(2).toULongLong(&ok) : 0;
+    const auto it = std::find_if(m_routes.begin(), m_routes.end(), [&](const Route& r) { return r.firstId == first; });
+    if (!ok || it == m_routes.end() || first < m_firstId)
+        return expired(QStringLiteral("forgotten"), QStringLiteral("is unknown or forgotten"));
+    // The element must be one of that snapshot's: ids from `first` up to the next snapshot's.
+    const quint64 end = std::next(it) == m_routes.end() ? m_next : std::next(it)->firstId;
+    const QStringView digits =
+        elementId.startsWith(QLatin1String("e:")) ? QStringView(elementId).mid(2) : QStringView();
+    const quint64 element = digits.toULongLong(&ok);
+    if (!ok || element < first || element >= end)
+        return Error::invalidParam(QStringLiteral("target.elementRef.snapshotId"),
+                                   QStringLiteral("target.elementRef.snapshotId: %1 is not an element of snapshot %2")
+                                       .arg(elementId, snapshotId));
+    const qint64 age = m_clock.elapsed() - it->createdMs;
+    if (age > m_ttlMs)
+        return expired(QStringLiteral("ttl"), QStringLiteral("is older than %1 ms").arg(m_ttlMs),
+                       QJsonObject{{QStringLiteral("ageMs"), age}, {QStringLiteral("ttlMs"), m_ttlMs}});
+    if (it->uses >= m_maxUses)
+        return expired(QStringLiteral("reuse"), QStringLiteral("was used by %1 requests already").arg(it->uses),
+                       QJsonObject{{QStringLiteral("uses"), it->uses}, {QStringLiteral("maxUses"), m_maxUses}});
+    ++it->uses;
+    return std::nullopt;
 }
 
 std::optional<ElementCache::Entry> ElementCache::find(const QString& elementId) const

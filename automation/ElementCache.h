@@ -2,6 +2,7 @@
 
 #include "automation/Types.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 
 #include <deque>
@@ -28,10 +29,21 @@ public:
         ResolvedRoute route;
     };
 
-    explicit ElementCache(qsizetype capacity = 50000) : m_capacity(capacity) {}
+    /// How long a snapshotId may be named, and by how many requests (plan 4.1).
+    static constexpr qint64 kSnapshotTtlMs = 60000;
+    static constexpr int kSnapshotMaxUses = 20;
 
-    /// Gives every node of `snapshot` a fresh elementId ("e:N") and remembers it.
+    explicit ElementCache(qsizetype capacity = 50000, qint64 snapshotTtlMs = kSnapshotTtlMs,
+                          int snapshotMaxUses = kSnapshotMaxUses);
+
+    /// Gives every node of `snapshot` a fresh elementId ("e:N") and the snapshot its id
+    /// ("s:N", N its first element's number), and remembers them.
     void adopt(Snapshot& snapshot, const ResolvedRoute& route);
+    /// One use of `snapshotId` by a request naming it with `elementId` (docs/protocol.md §4.5):
+    /// DESKTOP_STALE_SNAPSHOT, reason "snapshot_expired", once it is older than the TTL, was
+    /// named by the maximum number of requests, or was forgotten; DESKTOP_INVALID_REQUEST when
+    /// the element is not one of that snapshot's.
+    std::optional<Error> useSnapshot(const QString& snapshotId, const QString& elementId);
     std::optional<Entry> find(const QString& elementId) const;
     qsizetype size() const { return static_cast<qsizetype>(m_elements.size()); }
 
@@ -48,6 +60,8 @@ private:
     {
         quint64 firstId = 0; ///< the first element of its snapshot
         ResolvedRoute route;
+        qint64 createdMs = 0; ///< on m_clock
+        int uses = 0;         ///< requests that named its snapshotId
     };
 
     /// The held copy of `text`, shared by every element that uses it.
@@ -55,6 +69,9 @@ private:
     void release(const QString& text);
 
     qsizetype m_capacity;
+    qint64 m_ttlMs;
+    int m_maxUses;
+    QElapsedTimer m_clock;
     quint64 m_next = 1;
     quint64 m_firstId = 1; ///< the id of m_elements.front()
     std::deque<Element> m_elements;

@@ -191,6 +191,14 @@ Result<QList<Candidate>> Locator::search(Snapshot& snapshot, const Selector& sel
 Result<ResolvedTarget> Locator::resolveTarget(ResolvedRoute& route, const TargetSpec& target)
 {
     ResolvedTarget out;
+    if (target.elementRef && target.elementRef->snapshotId) {
+        TraceStep step(m_ctx.trace, QStringLiteral("target.snapshotId"));
+        if (auto err = m_ctx.elements.useSnapshot(*target.elementRef->snapshotId, target.elementRef->elementId)) {
+            step.finish(false, err->toJson());
+            return *err;
+        }
+        step.finish(true, QJsonObject{{QStringLiteral("snapshotId"), *target.elementRef->snapshotId}});
+    }
     // Text is read only when the selector matches on it.
     SnapshotBounds bounds = searchBounds(m_ctx.call, target.selector && target.selector->needsText());
     bounds.includeDescription = target.selector && target.selector->needsDescription();

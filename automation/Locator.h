@@ -30,6 +30,8 @@ struct ElementRefSpec
 {
     QString elementId;
     std::optional<QString> fingerprint;
+    /// The snapshot the caller holds it from: the ref is refused once that snapshot expired.
+    std::optional<QString> snapshotId;
 };
 
 /// The element an action is for: an elementRef, a selector, or both (the ref first, the

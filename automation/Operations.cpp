@@ -126,6 +126,7 @@ Result<FindResult> find(JobContext& ctx, const FindRequest& request)
         return route.error();
     SnapshotBounds bounds = searchBounds(ctx.call, request.selector.needsText());
     bounds.includeDescription = request.selector.needsDescription();
+    bounds.refresh = request.refresh;
     bounds.searchOnly = true;
     auto snapshot = locator.snapshot(route.value(), bounds);
     if (!snapshot)
@@ -173,7 +174,9 @@ Result<ClickResult> click(JobContext& ctx, const ClickRequest& request)
         return *stop;
 
     Result<ActionOutcome> outcome = Error::make(ErrorCode::InternalError, QStringLiteral("no click attempted"));
-    {
+    const bool pointerOnly = request.delivery == QLatin1String("pointer");
+    const bool actionOnly = request.delivery == QLatin1String("action");
+    if (!pointerOnly) {
         TraceStep step(ctx.trace, QStringLiteral("click.press"));
         outcome = ctx.backend.press(route.value(), node, ctx.call);
         step.finish(outcome.ok(), outcome.ok()
@@ -183,12 +186,42 @@ Result<ClickResult> click(JobContext& ctx, const ClickRequest& request)
     }
     const bool noAction =
         !outcome && outcome.error().details.value(QStringLiteral("reason")) == QJsonValue(QStringLiteral("no_action"));
-    if (noAction && request.allowCoordinateFallback) {
+    if (pointerOnly || (noAction && request.allowCoordinateFallback && !actionOnly)) {
         if (node.frame.isEmpty())
             return Error::make(ErrorCode::ElementNotFound,
-                               QStringLiteral("the element has no action and no on-screen frame to click"),
+                               pointerOnly
+                                   ? QStringLiteral("the element has no on-screen frame to click")
+                                   : QStringLiteral("the element has no action and no on-screen frame to click"),
                                QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_frame")},
                                            {QStringLiteral("element"), ElementRef::fromNode(node).toJson()}});
+        // The pointer clicks whatever is on top: another window over the element's centre
+        // would get the click. Refuse rather than click something else.
+        {
+            TraceStep step(ctx.trace, QStringLiteral("click.occlusion"));
+            const auto above = ctx.backend.windowAbove(route.value(), node.frame.center(), ctx.call);
+            if (!above) {
+                step.finish(false, above.error().toJson());
+                return above.error();
+            }
+            if (above.value()) {
+                const CoveringWindow& cover = *above.value();
+                const QJsonObject details{
+                    {QStringLiteral("reason"), QStringLiteral("occluded")},
+                    {QStringLiteral("coveredBy"), QJsonObject{{QStringLiteral("title"), cover.title},
+                                                              {QStringLiteral("pid"), cover.pid},
+                                                              {QStringLiteral("frame"), cover.frame.toJson()}}},
+                    {QStringLiteral("point"), QJsonObject{{QStringLiteral("x"), node.frame.center().x()},
+                                                          {QStringLiteral("y"), node.frame.center().y()}}},
+                    {QStringLiteral("element"), ElementRef::fromNode(node).toJson()}};
+                step.finish(false, details);
+                return Error::make(ErrorCode::ElementNotFound,
+                                   QStringLiteral("the element's centre is covered by the window \"%1\"; nothing "
+                                                  "was clicked")
+                                       .arg(cover.title),
+                                   details);
+            }
+            step.finish(true);
+        }
         // Coordinates are the last resort: always with before/after screenshots.
         auto before = screenshot(ctx, QStringLiteral("before.png"));
         if (!before)
@@ -257,7 +290,7 @@ Result<TypeResult> typeText(JobContext& ctx, const TypeRequest& request)
     }
     TraceStep step(ctx.trace, QStringLiteral("type"));
     auto outcome = ctx.backend.typeText(route.value(), out.target ? &out.target->node : nullptr, request.text,
-                                        TypeOptions{request.clearBefore}, ctx.call);
+                                        TypeOptions{request.clearBefore, request.delivery}, ctx.call);
     if (!outcome) {
         step.finish(false, outcome.error().toJson());
         return afterDelivery(outcome.error());
@@ -407,6 +440,7 @@ private:
         // value conditions read their candidates' text afterwards.
         SnapshotBounds bounds = searchBounds(m_ctx.call, selectorsNeedText(m_request.condition));
         bounds.includeDescription = selectorsNeedDescription(m_request.condition);
+        bounds.refresh = m_request.refresh;
         bounds.searchOnly = true;
         auto snap = m_locator.snapshot(route.value(), bounds);
         if (!snap) {

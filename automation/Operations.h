@@ -37,6 +37,7 @@ struct FindRequest
     QJsonObject selectorJson;
     /// Read the text of the candidates answered (at most selector.limit; never of secure ones).
     bool includeText = false;
+    bool refresh = false; ///< SnapshotBounds::refresh
 };
 
 struct FindResult
@@ -52,6 +53,9 @@ struct ClickRequest
     TargetSpec target;
     /// When the element has no action: click its frame's centre with the pointer.
     bool allowCoordinateFallback = false;
+    /// "action" (its accessibility action, never the pointer) or "pointer" (the pointer at its
+    /// centre, never the action); none: the action, then the pointer when allowed.
+    std::optional<QString> delivery;
 };
 
 struct ClickResult
@@ -70,6 +74,7 @@ struct TypeRequest
     std::optional<TargetSpec> target; ///< none: the focused element
     QString text;
     bool clearBefore = false;
+    std::optional<QString> delivery; ///< TypeOptions::delivery
 };
 
 struct TypeResult
@@ -99,6 +104,7 @@ struct WaitRequest
     WaitCondition condition;
     int pollMs = 500;
     int timeoutMs = 0;
+    bool refresh = false; ///< SnapshotBounds::refresh, every poll
 };
 
 struct WaitResult

@@ -491,8 +491,13 @@ QJsonObject Route::toJson() const
         app.insert(QStringLiteral("pid"), *pid);
     if (!app.isEmpty())
         out.insert(QStringLiteral("app"), app);
+    QJsonObject window;
     if (windowTitlePattern)
-        out.insert(QStringLiteral("window"), QJsonObject{{QStringLiteral("titlePattern"), *windowTitlePattern}});
+        window.insert(QStringLiteral("titlePattern"), *windowTitlePattern);
+    if (windowHandle)
+        window.insert(QStringLiteral("id"), QString(QStringLiteral("w:") + *windowHandle));
+    if (!window.isEmpty())
+        out.insert(QStringLiteral("window"), window);
     if (focusPolicy)
         out.insert(QStringLiteral("focusPolicy"), focusPolicyName(*focusPolicy));
     return out;
@@ -517,7 +522,13 @@ Result<Route> Route::fromJson(const QJsonValue& value, const QString& field)
     }
     if (auto window = r.object(QStringLiteral("window"))) {
         JsonFieldReader wr(*window, r.path(QStringLiteral("window")));
-        wr.rejectUnknown({QStringLiteral("titlePattern")});
+        wr.rejectUnknown({QStringLiteral("titlePattern"), QStringLiteral("id")});
+        if (auto id = wr.string(QStringLiteral("id"))) {
+            if (const auto handle = ResolvedRoute::handleOfWindowId(*id))
+                out.windowHandle = *handle;
+            else
+                wr.fail(QStringLiteral("id"), QStringLiteral("is not a window id (routeResolved.windowId: \"w:...\")"));
+        }
         if (auto pattern = wr.string(QStringLiteral("titlePattern"))) {
             const QRegularExpression re(*pattern);
             if (!re.isValid())
@@ -765,15 +776,30 @@ Result<Selector> Selector::fromJson(const QJsonValue& value, const QString& fiel
     return r.finish(out);
 }
 
+QString ResolvedRoute::windowId() const
+{
+    return windowHandle.isEmpty() ? QString() : QStringLiteral("w:") + windowHandle;
+}
+
+std::optional<QString> ResolvedRoute::handleOfWindowId(const QString& id)
+{
+    if (!id.startsWith(QLatin1String("w:")) || id.size() < 3 || id.size() > 512)
+        return std::nullopt;
+    return id.mid(2);
+}
+
 QJsonObject ResolvedRoute::toJson() const
 {
-    return QJsonObject{
+    QJsonObject out{
         {QStringLiteral("frontmostBundleId"), bundleId},
         {QStringLiteral("windowTitle"), windowTitle},
         {QStringLiteral("appName"), appName},
         {QStringLiteral("pid"), pid},
         {QStringLiteral("windowFocused"), windowFocused},
     };
+    if (!windowHandle.isEmpty())
+        out.insert(QStringLiteral("windowId"), windowId());
+    return out;
 }
 
 QString fingerprintOf(const Node& node)

@@ -92,6 +92,9 @@ struct SnapshotBounds
     bool includeText = false;
     /// Read every node's description (help text) too, for a selector that matches on it.
     bool includeDescription = false;
+    /// Read everything from the app, none of it from what the backend remembers of the tree
+    /// (a request's `refresh: true`).
+    bool refresh = false;
     /// Read only what a selector needs of every node (role, name, identifier, children, and
     /// text when includeText); frames, states and actions are read later for candidates only.
     bool searchOnly = false;
@@ -110,6 +113,8 @@ struct Snapshot
     bool truncated = false;
     QString truncatedReason; ///< "maxDepth", "maxNodes", "maxWallTimeMs"
     QDateTime takenAt;
+    /// The id the element cache gave this snapshot ("s:N"; docs/protocol.md §4.5), when adopted.
+    QString snapshotId;
 
     /// The nested tree as written to ax.json; handles stay inside the host.
     QJsonObject toJson() const;
@@ -140,6 +145,8 @@ struct Route
     std::optional<QString> bundleId;
     std::optional<qint64> pid;
     std::optional<QString> windowTitlePattern;
+    /// The backend's handle of a window, from a windowId an earlier routeResolved gave.
+    std::optional<QString> windowHandle;
     std::optional<FocusPolicy> focusPolicy;
 
     /// The request's `route` object (docs/protocol.md §4.3); members that are not set are left out.
@@ -163,7 +170,13 @@ struct ResolvedRoute
     /// The title of a modal dialog of the same app that blocks this window, when one shows.
     std::optional<QString> blockingModal;
 
-    /// routeResolved (docs/protocol.md §5.3), plus pid and app name.
+    /// The window's id for later routes (`route.window.id`): "w:" and the backend's handle;
+    /// empty when the backend has no handle for it.
+    QString windowId() const;
+    /// The handle a windowId names; nullopt when `id` is not one.
+    static std::optional<QString> handleOfWindowId(const QString& id);
+
+    /// routeResolved (docs/protocol.md §5.3), plus pid, app name and windowId.
     QJsonObject toJson() const;
 };
 

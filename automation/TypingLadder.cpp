@@ -1,5 +1,8 @@
 #include "automation/TypingLadder.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
+
 namespace Automation::TypingLadder {
 
 QStringList paths(const Facts& facts)
@@ -13,6 +16,21 @@ QStringList paths(const Facts& facts)
         ladder << QStringLiteral("clipboard");
     ladder << QStringLiteral("keys");
     return ladder;
+}
+
+Result<QStringList> chosen(const QStringList& ladder, const std::optional<QString>& delivery)
+{
+    if (!delivery)
+        return ladder;
+    if (ladder.contains(*delivery))
+        return QStringList{*delivery};
+    return Error::make(ErrorCode::InvalidRequest,
+                       QStringLiteral("the delivery \"%1\" cannot reach this field (it takes: %2); nothing was typed")
+                           .arg(*delivery, ladder.join(QStringLiteral(", "))),
+                       QJsonObject{{QStringLiteral("reason"), QStringLiteral("delivery_unavailable")},
+                                   {QStringLiteral("field"), QStringLiteral("delivery")},
+                                   {QStringLiteral("delivery"), *delivery},
+                                   {QStringLiteral("available"), QJsonArray::fromStringList(ladder)}});
 }
 
 } // namespace Automation::TypingLadder

@@ -1,6 +1,10 @@
 #pragma once
 
+#include "automation/Error.h"
+
 #include <QStringList>
+
+#include <optional>
 
 namespace Automation::TypingLadder {
 
@@ -22,5 +26,10 @@ struct Facts
 /// length cannot be read gets keystrokes, as a person types a password (a toolkit may accept a
 /// direct insertion into a password input and ignore it, and nothing could tell).
 QStringList paths(const Facts& facts);
+
+/// The ladder to run when the caller named one delivery (`delivery`): that path alone when the
+/// ladder holds it; otherwise DESKTOP_INVALID_REQUEST, reason "delivery_unavailable", naming the
+/// paths this field takes (nothing was typed). Without a name, the whole ladder.
+Result<QStringList> chosen(const QStringList& ladder, const std::optional<QString>& delivery);
 
 } // namespace Automation::TypingLadder

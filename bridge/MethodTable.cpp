@@ -69,7 +69,10 @@ QJsonObject routeSchema()
             {QStringLiteral("window"),
              object(QJsonObject{{QStringLiteral("titlePattern"),
                                  typed(QStringLiteral("string"), QStringLiteral("Regular expression over the window "
-                                                                                "title"))}})},
+                                                                                "title"))},
+                                {QStringLiteral("id"),
+                                 typed(QStringLiteral("string"), QStringLiteral("routeResolved.windowId of an earlier "
+                                                                                "answer: stay on that window"))}})},
             {QStringLiteral("focusPolicy"),
              QJsonObject{
                  {QStringLiteral("enum"), QJsonArray{QStringLiteral("focusIfNeeded"), QStringLiteral("requireFocused"),
@@ -81,21 +84,52 @@ QJsonObject selectorSchema()
 {
     const QJsonObject text = typed(QStringLiteral("string"), QStringLiteral("Text to match"));
     return object(
-        QJsonObject{{QStringLiteral("byRole"), typed(QStringLiteral("string"), QStringLiteral("e.g. AXButton"))},
-                    {QStringLiteral("titleEquals"), text},
-                    {QStringLiteral("titleContains"), text},
-                    {QStringLiteral("titleMatches"), typed(QStringLiteral("string"), QStringLiteral("Regular "
-                                                                                                    "expression"))},
-                    {QStringLiteral("valueEquals"), text},
-                    {QStringLiteral("valueContains"), text},
-                    {QStringLiteral("valueMatches"), typed(QStringLiteral("string"), QStringLiteral("Regular "
-                                                                                                    "expression"))},
-                    {QStringLiteral("byIdentifier"), typed(QStringLiteral("string"), QStringLiteral("Accessibility "
-                                                                                                    "id"))},
-                    {QStringLiteral("enabledOnly"), typed(QStringLiteral("boolean"), {})},
-                    {QStringLiteral("visibleOnly"), typed(QStringLiteral("boolean"), {})},
-                    {QStringLiteral("caseSensitive"), typed(QStringLiteral("boolean"), {})},
-                    {QStringLiteral("limit"), integer(1, 1000, QStringLiteral("Most refs returned"))}},
+        QJsonObject{
+            {QStringLiteral("byRole"), typed(QStringLiteral("string"), QStringLiteral("e.g. AXButton"))},
+            {QStringLiteral("titleEquals"), text},
+            {QStringLiteral("titleContains"), text},
+            {QStringLiteral("titleMatches"), typed(QStringLiteral("string"), QStringLiteral("Regular "
+                                                                                            "expression"))},
+            {QStringLiteral("valueEquals"), text},
+            {QStringLiteral("valueContains"), text},
+            {QStringLiteral("valueMatches"), typed(QStringLiteral("string"), QStringLiteral("Regular "
+                                                                                            "expression"))},
+            {QStringLiteral("byIdentifier"), typed(QStringLiteral("string"), QStringLiteral("Accessibility "
+                                                                                            "id"))},
+            {QStringLiteral("descriptionEquals"), text},
+            {QStringLiteral("descriptionContains"), text},
+            {QStringLiteral("descriptionMatches"),
+             typed(QStringLiteral("string"), QStringLiteral("Regular expression over the help text"))},
+            {QStringLiteral("byPath"),
+             QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
+                         {QStringLiteral("items"), QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")},
+                                                               {QStringLiteral("minimum"), 0}}},
+                         {QStringLiteral("description"), QStringLiteral("Child indexes from the window root "
+                                                                        "(ax.json's path)")}}},
+            {QStringLiteral("byRect"),
+             object(QJsonObject{{QStringLiteral("x"), typed(QStringLiteral("integer"), {})},
+                                {QStringLiteral("y"), typed(QStringLiteral("integer"), {})},
+                                {QStringLiteral("width"), typed(QStringLiteral("integer"), {})},
+                                {QStringLiteral("height"), typed(QStringLiteral("integer"), {})}},
+                    {QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("width"), QStringLiteral("height")},
+                    QStringLiteral("The element's centre lies inside (screen pixels)"))},
+            {QStringLiteral("labelledBy"),
+             typed(QStringLiteral("object"), QStringLiteral("A selector for the element's label: its "
+                                                            "relation first, form geometry second"))},
+            {QStringLiteral("near"),
+             typed(QStringLiteral("object"), QStringLiteral("A selector for an anchor the element lies "
+                                                            "within maxDistance pixels of"))},
+            {QStringLiteral("maxDistance"), integer(0, 5000, QStringLiteral("For near; default 200"))},
+            {QStringLiteral("nth"), integer(-1000, 1000,
+                                            QStringLiteral("Only the nth match in document "
+                                                           "order (0 first, -1 last)"))},
+            {QStringLiteral("inWindow"),
+             typed(QStringLiteral("string"), QStringLiteral("Regular expression the window title must "
+                                                            "match"))},
+            {QStringLiteral("enabledOnly"), typed(QStringLiteral("boolean"), {})},
+            {QStringLiteral("visibleOnly"), typed(QStringLiteral("boolean"), {})},
+            {QStringLiteral("caseSensitive"), typed(QStringLiteral("boolean"), {})},
+            {QStringLiteral("limit"), integer(1, 1000, QStringLiteral("Most refs returned"))}},
         {}, QStringLiteral("At least one criterion"));
 }
 
@@ -106,7 +140,11 @@ QJsonObject targetSchema()
                      QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
                                  {QStringLiteral("properties"),
                                   QJsonObject{{QStringLiteral("elementId"), typed(QStringLiteral("string"), {})},
-                                              {QStringLiteral("fingerprint"), typed(QStringLiteral("string"), {})}}},
+                                              {QStringLiteral("fingerprint"), typed(QStringLiteral("string"), {})},
+                                              {QStringLiteral("snapshotId"),
+                                               typed(QStringLiteral("string"),
+                                                     QStringLiteral("The snapshotId of the answer that gave the "
+                                                                    "ref: refused once that snapshot expired"))}}},
                                  {QStringLiteral("required"), QJsonArray{QStringLiteral("elementId")}},
                                  {QStringLiteral("description"), QStringLiteral("As returned by find")}}},
                     {QStringLiteral("selector"), selectorSchema()}},
@@ -288,7 +326,10 @@ const MethodTable& MethodTable::contract()
                                       {QStringLiteral("axMaxWallTimeMs"), integer(1, 600000, {})},
                                       {QStringLiteral("includeText"),
                                        typed(QStringLiteral("boolean"), QStringLiteral("Read values (never of secure "
-                                                                                       "fields)"))}})}})),
+                                                                                       "fields)"))}})},
+                  {QStringLiteral("refresh"),
+                   typed(QStringLiteral("boolean"), QStringLiteral("Read the window afresh, none of it from what "
+                                                                   "the host remembers of the tree"))}})),
              true,
              false,
              MethodKind::ReadOnly{prepareWith(&Params::observe, &Methods::observe)},
@@ -304,7 +345,10 @@ const MethodTable& MethodTable::contract()
                                                   QJsonArray{QStringLiteral("text"), QStringLiteral("states")}}}},
                                     {QStringLiteral("description"),
                                      QStringLiteral("Add each ref's text and/or states (never a secure "
-                                                    "field's text)")}}}}),
+                                                    "field's text)")}}},
+                       {QStringLiteral("refresh"),
+                        typed(QStringLiteral("boolean"), QStringLiteral("Read the window afresh, none of it from what "
+                                                                        "the host remembers of the tree"))}}),
                  {QStringLiteral("selector")}),
              true,
              false,
@@ -314,7 +358,13 @@ const MethodTable& MethodTable::contract()
              QStringLiteral("Clicks an element (its action; the pointer only if allowed)"),
              paramsSchema(with({{QStringLiteral("target"), targetSchema()},
                                 {QStringLiteral("confirm"), confirmSchema()},
-                                {QStringLiteral("allowCoordinateFallback"), typed(QStringLiteral("boolean"), {})}}),
+                                {QStringLiteral("allowCoordinateFallback"), typed(QStringLiteral("boolean"), {})},
+                                {QStringLiteral("delivery"),
+                                 QJsonObject{{QStringLiteral("enum"),
+                                              QJsonArray{QStringLiteral("action"), QStringLiteral("pointer")}},
+                                             {QStringLiteral("description"),
+                                              QStringLiteral("Only this way; default: the action, the pointer "
+                                                             "when allowed")}}}}),
                           {QStringLiteral("target")}),
              true,
              false,
@@ -326,7 +376,13 @@ const MethodTable& MethodTable::contract()
                        {QStringLiteral("text"), typed(QStringLiteral("string"), {})},
                        {QStringLiteral("confirm"), confirmSchema()},
                        {QStringLiteral("options"),
-                        object(QJsonObject{{QStringLiteral("clearBefore"), typed(QStringLiteral("boolean"), {})}})}}),
+                        object(QJsonObject{{QStringLiteral("clearBefore"), typed(QStringLiteral("boolean"), {})}})},
+                       {QStringLiteral("delivery"),
+                        QJsonObject{
+                            {QStringLiteral("enum"), QJsonArray{QStringLiteral("editableText"),
+                                                                QStringLiteral("clipboard"), QStringLiteral("keys")}},
+                            {QStringLiteral("description"),
+                             QStringLiteral("Only this path; default: the host's ladder")}}}}),
                  {QStringLiteral("text")}),
              true, false, MethodKind::SideEffect{prepareWith(&Params::typeText, &Methods::typeText)}, redactTypedText});
         add({QStringLiteral("desktop.hotkey"),
@@ -346,10 +402,14 @@ const MethodTable& MethodTable::contract()
              {}});
         add({QStringLiteral("desktop.waitUntil"),
              QStringLiteral("Waits until a condition holds (elements, windows, text, focus; all/any)"),
-             paramsSchema(with({{QStringLiteral("condition"), conditionSchema()},
-                                {QStringLiteral("pollMs"), integer(10, 60000, {})},
-                                {QStringLiteral("timeoutMs"), integer(1, 600000, {})}}),
-                          {QStringLiteral("condition"), QStringLiteral("timeoutMs")}),
+             paramsSchema(
+                 with({{QStringLiteral("condition"), conditionSchema()},
+                       {QStringLiteral("pollMs"), integer(10, 60000, {})},
+                       {QStringLiteral("timeoutMs"), integer(1, 600000, {})},
+                       {QStringLiteral("refresh"),
+                        typed(QStringLiteral("boolean"), QStringLiteral("Read the window afresh, none of it from what "
+                                                                        "the host remembers of the tree"))}}),
+                 {QStringLiteral("condition"), QStringLiteral("timeoutMs")}),
              true,
              false,
              MethodKind::ReadOnly{prepareWith(&Params::waitUntil, &Methods::waitUntil)},

@@ -38,7 +38,8 @@ TargetSpec targetSpec(const TargetParams& params)
 {
     TargetSpec target;
     if (params.elementRef)
-        target.elementRef = ElementRefSpec{params.elementRef->elementId, params.elementRef->fingerprint};
+        target.elementRef =
+            ElementRefSpec{params.elementRef->elementId, params.elementRef->fingerprint, params.elementRef->snapshotId};
     target.selector = params.selector;
     target.selectorJson = params.selectorJson;
     return target;
@@ -54,6 +55,7 @@ Ops::TypeRequest typeRequest(const TypeTextParams& params)
         request.target = targetSpec(*params.target);
     request.text = params.text;
     request.clearBefore = params.clearBefore;
+    request.delivery = params.delivery;
     return request;
 }
 
@@ -69,6 +71,8 @@ MethodJob observe(ObserveParams params)
         QJsonObject ev;
         if (observed->snapshot) {
             result.insert(QStringLiteral("axTree"), observed->snapshot->metadataJson());
+            if (!observed->snapshot->snapshotId.isEmpty())
+                result.insert(QStringLiteral("snapshotId"), observed->snapshot->snapshotId);
             ev.insert(QStringLiteral("axPath"), Evidence::Layout::axTreeFile());
         }
         if (observed->screenshot)
@@ -81,7 +85,8 @@ MethodJob observe(ObserveParams params)
 
 MethodJob find(FindParams params)
 {
-    const Ops::FindRequest request{params.route, params.selector, params.selectorJson, params.includeText};
+    const Ops::FindRequest request{params.route, params.selector, params.selectorJson, params.includeText,
+                                   params.refresh};
     const bool includeStates = params.includeStates;
     return [request, includeStates](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
         auto found = Ops::find(ctx, request);
@@ -108,6 +113,8 @@ MethodJob find(FindParams params)
         result.insert(QStringLiteral("elementRefs"), refs);
         result.insert(QStringLiteral("matched"), static_cast<int>(found->candidates.size()));
         result.insert(QStringLiteral("routeResolved"), found->route.toJson());
+        if (!found->snapshot.snapshotId.isEmpty())
+            result.insert(QStringLiteral("snapshotId"), found->snapshot.snapshotId);
         result.insert(QStringLiteral("truncated"), found->snapshot.truncated);
         result.insert(
             QStringLiteral("evidence"),
@@ -119,7 +126,8 @@ MethodJob find(FindParams params)
 
 MethodJob click(ClickParams params)
 {
-    const Ops::ClickRequest request{params.route, targetSpec(params.target), params.allowCoordinateFallback};
+    const Ops::ClickRequest request{params.route, targetSpec(params.target), params.allowCoordinateFallback,
+                                    params.delivery};
     return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
         auto clicked = Ops::click(ctx, request);
         if (!clicked)
@@ -191,7 +199,7 @@ MethodJob hotkey(HotkeyParams params)
 
 MethodJob waitUntil(WaitUntilParams params)
 {
-    const Ops::WaitRequest request{params.route, params.condition, params.pollMs, params.timeoutMs};
+    const Ops::WaitRequest request{params.route, params.condition, params.pollMs, params.timeoutMs, params.refresh};
     return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
         auto waited = Ops::waitUntil(ctx, request);
         if (!waited)

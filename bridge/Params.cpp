@@ -21,6 +21,17 @@ namespace {
 // is refused with the same words wherever it is parsed.
 using Reader = Automation::JsonFieldReader;
 
+// An optional string that must be one of `allowed`.
+std::optional<QString> oneOf(Reader& r, const QString& key, const QStringList& allowed)
+{
+    const auto value = r.string(key);
+    if (value && !allowed.contains(*value)) {
+        r.fail(key, QStringLiteral("must be one of %1").arg(allowed.join(QStringLiteral(", "))));
+        return std::nullopt;
+    }
+    return value;
+}
+
 std::optional<TargetParams> target(const QJsonValue& value, const QString& field, Reader& outer)
 {
     if (!value.isObject()) {
@@ -37,6 +48,7 @@ std::optional<TargetParams> target(const QJsonValue& value, const QString& field
         // A client may echo the whole ElementRef it got from find; only these two are used.
         p.elementId = rr.string(QStringLiteral("elementId"), true, false).value_or(QString());
         p.fingerprint = rr.string(QStringLiteral("fingerprint"));
+        p.snapshotId = rr.string(QStringLiteral("snapshotId"), false, false);
         if (rr.failed())
             r.fail(rr.error());
         out.elementRef = p;
@@ -156,6 +168,7 @@ Result<ObserveParams> observe(const QJsonObject& params)
         if (o.failed())
             r.fail(o.error());
     }
+    out.bounds.refresh = r.boolean(QStringLiteral("refresh")).value_or(false);
     return r.finish(out);
 }
 
@@ -184,6 +197,7 @@ Result<FindParams> find(const QJsonObject& params)
             }
         }
     }
+    out.refresh = r.boolean(QStringLiteral("refresh")).value_or(false);
     return r.finish(out);
 }
 
@@ -199,6 +213,7 @@ Result<ClickParams> click(const QJsonObject& params)
     else if (auto t = target(r.raw(QStringLiteral("target")), QStringLiteral("target"), r))
         out.target = *t;
     out.allowCoordinateFallback = r.boolean(QStringLiteral("allowCoordinateFallback")).value_or(false);
+    out.delivery = oneOf(r, QStringLiteral("delivery"), {QStringLiteral("action"), QStringLiteral("pointer")});
     return r.finish(out);
 }
 
@@ -220,6 +235,8 @@ Result<TypeTextParams> typeText(const QJsonObject& params)
         if (o.failed())
             r.fail(o.error());
     }
+    out.delivery = oneOf(r, QStringLiteral("delivery"),
+                         {QStringLiteral("editableText"), QStringLiteral("clipboard"), QStringLiteral("keys")});
     return r.finish(out);
 }
 
@@ -377,6 +394,7 @@ Result<WaitUntilParams> waitUntil(const QJsonObject& params)
     }
     out.pollMs = static_cast<int>(r.integer(QStringLiteral("pollMs"), 10, 60000).value_or(500));
     out.timeoutMs = static_cast<int>(r.integer(QStringLiteral("timeoutMs"), 1, 600000, true).value_or(0));
+    out.refresh = r.boolean(QStringLiteral("refresh")).value_or(false);
     return r.finish(out);
 }
 

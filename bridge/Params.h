@@ -25,6 +25,7 @@ struct ElementRefParams
 {
     QString elementId;
     std::optional<QString> fingerprint;
+    std::optional<QString> snapshotId;
 };
 
 /// target: elementRef or selector (one or both: the ref first, the selector as fallback).
@@ -50,6 +51,7 @@ struct FindParams
     QJsonObject selectorJson;
     bool includeText = false;   ///< include: ["text"]
     bool includeStates = false; ///< include: ["states"]
+    bool refresh = false;
 };
 
 struct ClickParams
@@ -58,6 +60,7 @@ struct ClickParams
     TargetParams target;
     ConfirmParams confirm;
     bool allowCoordinateFallback = false;
+    std::optional<QString> delivery; ///< "action" | "pointer"
 };
 
 struct TypeTextParams
@@ -66,6 +69,7 @@ struct TypeTextParams
     std::optional<TargetParams> target;
     QString text;
     bool clearBefore = false;
+    std::optional<QString> delivery; ///< "editableText" | "clipboard" | "keys"
     ConfirmParams confirm;
 };
 
@@ -83,6 +87,7 @@ struct WaitUntilParams
     Automation::WaitCondition condition;
     int pollMs = 500;
     int timeoutMs = 0;
+    bool refresh = false;
 };
 
 struct DumpTreeParams

@@ -212,11 +212,15 @@ Result<ResolvedRoute> FakeBackend::resolveRoute(const Route& route, const CallCo
         (route.pid && *route.pid != 4242))
         return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no such app"),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("app_not_found")}});
+    if (route.windowHandle && *route.windowHandle != QLatin1String("fake|window"))
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no window has the route's window id"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")}});
     ResolvedRoute resolved;
     resolved.appName = QStringLiteral("Fake App");
     resolved.bundleId = QStringLiteral("fake-app");
     resolved.pid = 4242;
     resolved.windowTitle = QStringLiteral("Fake Window");
+    resolved.windowHandle = QStringLiteral("fake|window");
     QMutexLocker lock(&m_desktop->m_mutex);
     resolved.windowFocused = m_desktop->m_focused;
     return resolved;

@@ -266,6 +266,8 @@ Result<ResolvedRoute> AtspiApps::resolveRoute(const Route& route, const CallCont
         for (const auto& window : windows.value()) {
             if (route.windowTitlePattern && !titlePattern.match(window.title).hasMatch())
                 continue;
+            if (route.windowHandle && window.ref.handle() != *route.windowHandle)
+                continue;
             // Rank: the active window first, then any showing one, then the rest.
             const int rank = window.active ? 3 : window.showing ? 2 : 1;
             if (rank >= best.rank) {
@@ -275,13 +277,15 @@ Result<ResolvedRoute> AtspiApps::resolveRoute(const Route& route, const CallCont
     }
     if (best.rank < 0) {
         return Error::make(ErrorCode::ElementNotFound,
-                           route.windowTitlePattern ? QStringLiteral("no window matches the route's titlePattern")
-                                                    : QStringLiteral("the application has no window"),
+                           route.windowHandle ? QStringLiteral("no window has the route's window id (it closed, or "
+                                                               "its app restarted)")
+                           : route.windowTitlePattern ? QStringLiteral("no window matches the route's titlePattern")
+                                                      : QStringLiteral("the application has no window"),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")},
                                        {QStringLiteral("apps"), available},
                                        {QStringLiteral("unresponsive"), skipped}});
     }
-    if (!explicitApp && !route.windowTitlePattern && best.rank < 3 && !skipped.isEmpty()) {
+    if (!explicitApp && !route.windowTitlePattern && !route.windowHandle && best.rank < 3 && !skipped.isEmpty()) {
         // No active window among the apps that answered, while others did not answer: the
         // frontmost may be one of those.
         return Error::make(

@@ -151,6 +151,18 @@ Status AtspiBackend::readTexts(Snapshot& snapshot, const QList<int>& indexes, co
     return success();
 }
 
+Result<std::optional<CoveringWindow>> AtspiBackend::windowAbove(const ResolvedRoute& route, QPoint point,
+                                                                const CallContext& context)
+{
+    if (auto stop = context.checkpoint())
+        return *stop;
+    const auto above = d->x11.windowAbove(d->x11.findWindow(route.pid, route.windowTitle), point);
+    if (!above)
+        return std::optional<CoveringWindow>();
+    return std::optional<CoveringWindow>(CoveringWindow{
+        above->title, above->pid, Frame{above->rect.x(), above->rect.y(), above->rect.width(), above->rect.height()}});
+}
+
 Status AtspiBackend::readRelations(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)
 {
     return d->tree.readRelations(snapshot, indexes, context);

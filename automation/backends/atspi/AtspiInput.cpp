@@ -524,7 +524,10 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
     facts.lengthKnown = countBefore >= 0;
     facts.pasteKnown = pasteKnown;
     facts.secureInsertIgnored = app.toolkit.compare(QLatin1String("Gecko"), Qt::CaseInsensitive) == 0;
-    const QStringList ladder = TypingLadder::paths(facts);
+    const auto chosenLadder = TypingLadder::chosen(TypingLadder::paths(facts), options.delivery);
+    if (!chosenLadder)
+        return chosenLadder.error();
+    const QStringList ladder = chosenLadder.value();
     Effect effect = Effect::SuspectedNoop;
     bool stopped = false;
     for (const QString& path : ladder) {

@@ -94,7 +94,9 @@ Result<Snapshot> AtspiTreeReader::snapshot(const ResolvedRoute& route, const Sna
     m_bus.tree()->sync();
     const auto known = m_bus.tree()->lookup(window.ref.service, window.ref.path);
     // The walk asks only for what the cache lacks (e.g. children GetItems left out).
-    const bool warm = known.has_value() && m_cacheSupport.value(app.root.service, false);
+    // A refresh reads everything from the app itself: GTK's GetItems, or a walk that asks for
+    // every node.
+    const bool warm = !bounds.refresh && known.has_value() && m_cacheSupport.value(app.root.service, false);
     // GetItems lists the objects a toolkit has registered so far; Gecko creates a page's
     // objects lazily and leaves them out until someone walks there. Only a toolkit that
     // reports its children faithfully (GTK) gets its snapshot from it.
@@ -380,7 +382,8 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
             for (qsizetype i = 0; i < chunk.size(); ++i) {
                 const auto& ids = chunk[i];
                 Pending& p = pending[i];
-                p.known = m_bus.tree()->lookup(ids.ref.service, ids.ref.path);
+                if (!bounds.refresh)
+                    p.known = m_bus.tree()->lookup(ids.ref.service, ids.ref.path);
                 if (!p.known || !p.known->role)
                     p.role = m_bus.send(ids.ref, Interface::Accessible, QStringLiteral("GetRole"), {}, timeout);
                 if (!p.known || !p.known->name)
@@ -688,7 +691,7 @@ Status AtspiTreeReader::completeNodes(Snapshot& snapshot, const QList<int>& inde
         for (int index : chunk) {
             const Ref ref = Ref::fromHandle(snapshot.nodes[index].handle);
             generations.append(m_bus.tree()->generation(ref.service));
-            known.append(m_bus.tree()->lookup(ref.service, ref.path));
+            known.append(snapshot.bounds.refresh ? std::nullopt : m_bus.tree()->lookup(ref.service, ref.path));
             states.append(m_bus.send(ref, Interface::Accessible, QStringLiteral("GetState"), {}, timeout));
             frames.append(m_bus.send(ref, Interface::Component, QStringLiteral("GetExtents"), {0u}, timeout));
             if (known.last() && known.last()->interfaces)

@@ -281,6 +281,65 @@ bool X11Session::isModal(quint64 window)
     return found;
 }
 
+std::optional<X11Session::Covering> X11Session::windowAbove(quint64 window, QPoint point)
+{
+    QString error;
+    if (!window || !open(&error))
+        return std::nullopt;
+    Display* dpy = dpyOf(m_display);
+    const Atom stacking = XInternAtom(dpy, "_NET_CLIENT_LIST_STACKING", False);
+    Atom type = 0;
+    int format = 0;
+    unsigned long count = 0, after = 0;
+    unsigned char* data = nullptr;
+    if (XGetWindowProperty(dpy, DefaultRootWindow(dpy), stacking, 0, 4096, False, XA_WINDOW, &type, &format, &count,
+                           &after, &data) != Success ||
+        !data)
+        return std::nullopt;
+    QList<Window> order; // bottom to top
+    for (unsigned long i = 0; i < count; ++i)
+        order.append(reinterpret_cast<Window*>(data)[i]);
+    XFree(data);
+    const qsizetype own = order.indexOf(static_cast<Window>(window));
+    if (own < 0)
+        return std::nullopt;
+    for (qsizetype i = order.size() - 1; i > own; --i) {
+        const Window w = order.at(i);
+        XWindowAttributes attributes{};
+        if (!XGetWindowAttributes(dpy, w, &attributes) || attributes.map_state != IsViewable)
+            continue;
+        int x = 0, y = 0;
+        Window child = 0;
+        if (!XTranslateCoordinates(dpy, w, DefaultRootWindow(dpy), 0, 0, &x, &y, &child))
+            continue;
+        const QRect rect(x, y, attributes.width, attributes.height);
+        if (!rect.contains(point))
+            continue;
+        Covering above;
+        above.window = w;
+        above.rect = rect;
+        const Atom wmPid = XInternAtom(dpy, "_NET_WM_PID", False);
+        const Atom wmName = XInternAtom(dpy, "_NET_WM_NAME", False);
+        const Atom utf8 = XInternAtom(dpy, "UTF8_STRING", False);
+        unsigned char* value = nullptr;
+        if (XGetWindowProperty(dpy, w, wmPid, 0, 1, False, XA_CARDINAL, &type, &format, &count, &after, &value) ==
+                Success &&
+            value) {
+            above.pid = static_cast<qint64>(*reinterpret_cast<unsigned long*>(value));
+            XFree(value);
+        }
+        value = nullptr;
+        if (XGetWindowProperty(dpy, w, wmName, 0, 1024, False, utf8, &type, &format, &count, &after, &value) ==
+                Success &&
+            value) {
+            above.title = QString::fromUtf8(reinterpret_cast<const char*>(value), static_cast<qsizetype>(count));
+            XFree(value);
+        }
+        return above;
+    }
+    return std::nullopt;
+}
+
 bool X11Session::wheel(QPoint point, int button, int notches, const Cancelled& cancelled, QString* error)
 {
     if (!open(error))

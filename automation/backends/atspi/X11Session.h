@@ -2,6 +2,7 @@
 
 #include <QImage>
 #include <QPoint>
+#include <QRect>
 #include <QString>
 
 #include <QList>
@@ -42,6 +43,17 @@ public:
     /// Whether the window manager was told `window` is modal (_NET_WM_STATE_MODAL, which Qt and
     /// GTK set on their modal dialogs; Qt 6.4 does not say so over accessibility).
     bool isModal(quint64 window);
+    /// A top-level window stacked above `window` (_NET_CLIENT_LIST_STACKING) that is mapped
+    /// and contains `point`: the topmost such, with its title, pid and rect; nullopt when none
+    /// or when `window` is not in the stacking list.
+    struct Covering
+    {
+        quint64 window = 0;
+        QString title;
+        qint64 pid = 0;
+        QRect rect;
+    };
+    std::optional<Covering> windowAbove(quint64 window, QPoint point);
     /// Asks the window manager to activate `window`, raises it, waits up to `waitMs` until it
     /// is the active window, and sets X input focus to it.
     bool activate(quint64 window, int waitMs, const Cancelled& cancelled);
