@@ -487,3 +487,78 @@ TEST_F(PrimitivesFixture, SelectsByPositionInTheTreeAndOnTheScreen)
               {u"selector"_s, QJsonObject{{u"titleEquals"_s, u"Send"_s}, {u"inWindow"_s, u"^Preferences$"_s}}}});
     EXPECT_FALSE(errorOf(elsewhere).isEmpty()) << dump(elsewhere);
 }
+
+// Another program's always-on-top window over "Send": a pointer click is refused naming it and
+// the app sees no click; the accessibility action still works (it needs no pointer); once the
+// window is gone the pointer clicks "Send" and the app says so.
+TEST_F(PrimitivesFixture, APointerClickOnACoveredButtonIsRefusedNamingTheCover)
+{
+    const QJsonObject send = byRoleAndTitle(u"AXButton"_s, u"Send"_s);
+    const QJsonObject found = s_app->find(send);
+    const QJsonObject frame =
+        resultOf(found).value(u"elementRefs"_s).toArray().at(0).toObject().value(u"frame"_s).toObject();
+    ASSERT_FALSE(frame.isEmpty()) << dump(found);
+    const QPoint centre(frame.value(u"x"_s).toInt() + frame.value(u"width"_s).toInt() / 2,
+                        frame.value(u"y"_s).toInt() + frame.value(u"height"_s).toInt() / 2);
+    const auto clickBy = [&](const QString& delivery) {
+        return call(u"desktop.click"_s, {{u"target"_s, target(send)}, {u"delivery"_s, delivery}}, true);
+    };
+    {
+        CoverWindow cover(s_app->environment(), QRect(centre - QPoint(60, 40), QSize(120, 80)), u"Always on top"_s);
+        ASSERT_TRUE(cover.shown());
+        s_app->app().events();
+        const QJsonObject covered = clickBy(u"pointer"_s);
+        EXPECT_EQ(errorOf(covered).value(u"code"_s).toString(), u"DESKTOP_ELEMENT_NOT_FOUND"_s) << dump(covered);
+        const QJsonObject details = errorOf(covered).value(u"details"_s).toObject();
+        EXPECT_EQ(details.value(u"reason"_s).toString(), u"occluded"_s) << dump(covered);
+        EXPECT_EQ(details.value(u"coveredBy"_s).toObject().value(u"title"_s).toString(), u"Always on top"_s)
+            << dump(covered);
+        EXPECT_FALSE(s_app->app().waitEvent(u"clicked"_s, {{u"name"_s, u"Send"_s}}, 1000).has_value())
+            << "the app saw a click";
+
+        const QJsonObject pressed = clickBy(u"action"_s);
+        EXPECT_TRUE(answeredTrue(pressed, u"clicked"_s)) << dump(pressed);
+        EXPECT_TRUE(resultOf(pressed).value(u"deliveredBy"_s).toString().startsWith(u"accessibilityAction"_s));
+        EXPECT_TRUE(s_app->app().waitEvent(u"clicked"_s, {{u"name"_s, u"Send"_s}}).has_value());
+    }
+    const QJsonObject pointed = clickBy(u"pointer"_s);
+    EXPECT_EQ(resultOf(pointed).value(u"deliveredBy"_s).toString(), u"pointer"_s) << dump(pointed);
+    EXPECT_TRUE(s_app->app().waitEvent(u"clicked"_s, {{u"name"_s, u"Send"_s}}).has_value()) << dump(pointed);
+}
+
+// typeText by keys alone; a window id and a snapshotId from one answer carried into the next
+// requests; refresh reads the same window afresh.
+TEST_F(PrimitivesFixture, StaysOnTheWindowAndSnapshotItFoundAndTypesByTheNamedPath)
+{
+    const QJsonObject field = byRoleAndTitle(u"AXTextField"_s, u"Message"_s);
+    const QJsonObject found = call(u"desktop.find"_s, {{u"selector"_s, field}, {u"refresh"_s, true}});
+    const QString windowId = resultOf(found).value(u"routeResolved"_s).toObject().value(u"windowId"_s).toString();
+    const QString snapshotId = resultOf(found).value(u"snapshotId"_s).toString();
+    ASSERT_TRUE(windowId.startsWith(u"w:"_s)) << dump(found);
+    ASSERT_TRUE(snapshotId.startsWith(u"s:"_s)) << dump(found);
+    QJsonObject ref = resultOf(found).value(u"elementRefs"_s).toArray().at(0).toObject();
+    ref.insert(u"snapshotId"_s, snapshotId);
+
+    s_app->app().events();
+    const QJsonObject typed = call(u"desktop.typeText"_s,
+                                   {{u"route"_s, QJsonObject{{u"window"_s, QJsonObject{{u"id"_s, windowId}}}}},
+                                    {u"target"_s, QJsonObject{{u"elementRef"_s, ref}}},
+                                    {u"text"_s, u"by keys"_s},
+                                    {u"delivery"_s, u"keys"_s},
+                                    {u"options"_s, QJsonObject{{u"clearBefore"_s, true}}}},
+                                   true);
+    EXPECT_EQ(resultOf(typed).value(u"path"_s).toString(), u"keys"_s) << dump(typed);
+    EXPECT_EQ(resultOf(typed).value(u"routeResolved"_s).toObject().value(u"windowId"_s).toString(), windowId);
+    EXPECT_TRUE(
+        s_app->app().waitEvent(u"textChanged"_s, {{u"name"_s, u"Message"_s}, {u"text"_s, u"by keys"_s}}).has_value())
+        << dump(typed);
+
+    // An element of another snapshot under this snapshotId is refused; nothing is typed.
+    ref.insert(u"elementId"_s, u"e:1"_s);
+    const QJsonObject mixed =
+        call(u"desktop.typeText"_s, {{u"target"_s, QJsonObject{{u"elementRef"_s, ref}}}, {u"text"_s, u"no"_s}}, true);
+    EXPECT_EQ(errorOf(mixed).value(u"details"_s).toObject().value(u"field"_s).toString(),
+              u"target.elementRef.snapshotId"_s)
+        << dump(mixed);
+    EXPECT_FALSE(s_app->app().waitEvent(u"textChanged"_s, {{u"name"_s, u"Message"_s}}, 500).has_value());
+}

@@ -265,3 +265,71 @@ TEST_F(PrimitivesFirefox, FindsFieldsByTheirLabelsThroughRelationsAndGeometry)
         return r.startsWith(u"labelled by \"Zip code\" (geometry"_s);
     })) << reasons.join(u"; "_s).toStdString();
 }
+
+// Another program's always-on-top window over the page's button: the pointer is refused naming
+// it and the page counts no press; the accessibility action presses it; uncovered, the pointer
+// does. The page counts presses in its title.
+TEST_F(PrimitivesFirefox, APointerClickOnACoveredButtonIsRefusedNamingTheCover)
+{
+    const QJsonObject button = byRoleAndTitle(u"AXButton"_s, u"Press me"_s);
+    const QJsonObject found = call(u"desktop.find"_s, {{u"selector"_s, button}});
+    const QJsonObject frame =
+        resultOf(found).value(u"elementRefs"_s).toArray().at(0).toObject().value(u"frame"_s).toObject();
+    ASSERT_FALSE(frame.isEmpty()) << dump(found);
+    const QPoint centre(frame.value(u"x"_s).toInt() + frame.value(u"width"_s).toInt() / 2,
+                        frame.value(u"y"_s).toInt() + frame.value(u"height"_s).toInt() / 2);
+    const auto clickBy = [&](const QString& delivery) {
+        return call(u"desktop.click"_s,
+                    {{u"target"_s, QJsonObject{{u"selector"_s, button}}}, {u"delivery"_s, delivery}}, true);
+    };
+    const auto titleStarts = [&](const QString& prefix) {
+        return waitForWindowTitle(
+            s_app->pid(), [&](const QString& t) { return t.startsWith(prefix); }, 5000);
+    };
+    {
+        CoverWindow cover(s_app->environment(), QRect(centre - QPoint(50, 30), QSize(100, 60)), u"Video call"_s);
+        ASSERT_TRUE(cover.shown());
+        const QJsonObject covered = clickBy(u"pointer"_s);
+        const QJsonObject details = errorOf(covered).value(u"details"_s).toObject();
+        EXPECT_EQ(details.value(u"reason"_s).toString(), u"occluded"_s) << dump(covered);
+        EXPECT_EQ(details.value(u"coveredBy"_s).toObject().value(u"title"_s).toString(), u"Video call"_s);
+        EXPECT_FALSE(titleStarts(u"pressed"_s).startsWith(u"pressed"_s)) << "the page counted a press";
+
+        const QJsonObject pressed = clickBy(u"action"_s);
+        EXPECT_TRUE(titleStarts(u"pressed 1 "_s).startsWith(u"pressed 1 "_s)) << dump(pressed);
+    }
+    const QJsonObject pointed = clickBy(u"pointer"_s);
+    EXPECT_EQ(resultOf(pointed).value(u"deliveredBy"_s).toString(), u"pointer"_s) << dump(pointed);
+    EXPECT_TRUE(titleStarts(u"pressed 2 "_s).startsWith(u"pressed 2 "_s)) << dump(pointed);
+}
+
+// A window id and a snapshotId carried from find into typeText by keys alone; refresh reads the
+// editor afresh; the document holds the text (pyatspi).
+TEST_F(PrimitivesMousepad, StaysOnTheWindowAndSnapshotItFoundAndTypesByTheNamedPath)
+{
+    const QJsonObject document{{u"byRole"_s, u"AXTextArea"_s}};
+    const QJsonObject found = call(u"desktop.find"_s, {{u"selector"_s, document}, {u"refresh"_s, true}});
+    const QString windowId = resultOf(found).value(u"routeResolved"_s).toObject().value(u"windowId"_s).toString();
+    const QString snapshotId = resultOf(found).value(u"snapshotId"_s).toString();
+    ASSERT_TRUE(windowId.startsWith(u"w:"_s)) << dump(found);
+    QJsonObject ref = resultOf(found).value(u"elementRefs"_s).toArray().at(0).toObject();
+    ref.insert(u"snapshotId"_s, snapshotId);
+    const QJsonObject typed = call(u"desktop.typeText"_s,
+                                   {{u"route"_s, QJsonObject{{u"window"_s, QJsonObject{{u"id"_s, windowId}}}}},
+                                    {u"target"_s, QJsonObject{{u"elementRef"_s, ref}}},
+                                    {u"text"_s, u"typed key by key"_s},
+                                    {u"delivery"_s, u"keys"_s},
+                                    {u"options"_s, QJsonObject{{u"clearBefore"_s, true}}}},
+                                   true);
+    EXPECT_EQ(resultOf(typed).value(u"path"_s).toString(), u"keys"_s) << dump(typed);
+    EXPECT_EQ(readUntil([] { return editorText().value_or(QString()); }, u"typed key by key"_s), u"typed key by key"_s)
+        << dump(typed);
+
+    // A window id no window has (a closed one) is not found.
+    const QString closed = windowId + u"9"_s;
+    const QJsonObject elsewhere =
+        call(u"desktop.find"_s,
+             {{u"route"_s, QJsonObject{{u"window"_s, QJsonObject{{u"id"_s, closed}}}}}, {u"selector"_s, document}});
+    EXPECT_EQ(errorOf(elsewhere).value(u"details"_s).toObject().value(u"reason"_s).toString(), u"window_not_found"_s)
+        << dump(elsewhere);
+}

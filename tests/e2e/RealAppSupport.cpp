@@ -315,6 +315,45 @@ QJsonObject RealAppSession::waitUntil(const QJsonObject& selector, int timeoutMs
                                  timeoutMs + 5000));
 }
 
+CoverWindow::CoverWindow(const QProcessEnvironment& environment, const QRect& rect, const QString& title)
+{
+    m_process.setProcessEnvironment(environment);
+    m_process.start(u"/usr/bin/python3"_s,
+                    {QStringLiteral(MDH_E2E_DATA_DIR "/cover_window.py"), QString::number(rect.x()),
+                     QString::number(rect.y()), QString::number(rect.width()), QString::number(rect.height()), title});
+    if (!m_process.waitForStarted(5000))
+        return;
+    QDeadlineTimer deadline(10000);
+    QByteArray out;
+    while (!deadline.hasExpired() && !out.contains("shown")) {
+        m_process.waitForReadyRead(200);
+        out += m_process.readAllStandardOutput();
+    }
+    while (!deadline.hasExpired() && !m_shown) {
+        m_shown = !xWindows(m_process.processId()).isEmpty();
+        if (!m_shown)
+            QThread::msleep(100);
+    }
+}
+
+CoverWindow::~CoverWindow()
+{
+    close();
+}
+
+void CoverWindow::close()
+{
+    if (m_process.state() == QProcess::NotRunning)
+        return;
+    const qint64 pid = m_process.processId();
+    m_process.kill();
+    m_process.waitForFinished(5000);
+    // Until the window manager has unmapped it, it still covers what it covered.
+    QDeadlineTimer deadline(5000);
+    while (!deadline.hasExpired() && !xWindows(pid).isEmpty())
+        QThread::msleep(100);
+}
+
 ProbeQuery documentQuery()
 {
     ProbeQuery query;

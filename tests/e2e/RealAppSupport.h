@@ -163,6 +163,22 @@ private:
     QString m_failure;
 };
 
+/// Another program's window that stays above the others (tests/e2e/data/cover_window.py), over
+/// `rect`; closed with the object.
+class CoverWindow
+{
+public:
+    CoverWindow(const QProcessEnvironment& environment, const QRect& rect, const QString& title);
+    ~CoverWindow();
+    /// Mapped, and xdotool sees it.
+    bool shown() const { return m_shown; }
+    void close();
+
+private:
+    QProcess m_process;
+    bool m_shown = false;
+};
+
 /// A text editor's document as pyatspi sees it: the app's one multi-line editable text.
 ProbeQuery documentQuery();
 /// The text of the one node `query` matches in `app`, or nullopt when not exactly one does.

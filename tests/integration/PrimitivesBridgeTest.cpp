@@ -242,3 +242,104 @@ TEST(Primitives, FindIncludesTextAndStatesWhenAskedNeverASecretsText)
     EXPECT_EQ(errorOf(bad).value(QStringLiteral("details")).toObject().value(QStringLiteral("field")).toString(),
               QStringLiteral("include[0]"));
 }
+
+// A ref naming its snapshotId works until the snapshot was named by 20 requests; then it is
+// refused as expired and nothing is pressed.
+TEST(Freshness, ARefNamingItsSnapshotExpiresAfterItsReuseCount)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    const QJsonObject found = resultOf(client.call(
+        QStringLiteral("desktop.find"),
+        params(host, {{QStringLiteral("selector"), byRole(QStringLiteral("AXButton"), QStringLiteral("Send"))}})));
+    const QString snapshotId = found.value(QStringLiteral("snapshotId")).toString();
+    ASSERT_TRUE(snapshotId.startsWith(QStringLiteral("s:"))) << snapshotId.toStdString();
+    QJsonObject ref = found.value(QStringLiteral("elementRefs")).toArray().at(0).toObject();
+    ref.insert(QStringLiteral("snapshotId"), snapshotId);
+    const auto clickRef = [&] {
+        return client.call(QStringLiteral("desktop.click"),
+                           params(host, {{QStringLiteral("target"), QJsonObject{{QStringLiteral("elementRef"), ref}}},
+                                         {QStringLiteral("confirm"), confirmPhrase()}}));
+    };
+    for (int i = 0; i < 20; ++i)
+        ASSERT_FALSE(resultOf(clickRef()).isEmpty()) << "use " << i;
+    const QJsonObject spent = clickRef();
+    EXPECT_EQ(errorCode(spent), QStringLiteral("DESKTOP_STALE_SNAPSHOT"));
+    const QJsonObject details = errorOf(spent).value(QStringLiteral("details")).toObject();
+    EXPECT_EQ(details.value(QStringLiteral("reason")).toString(), QStringLiteral("snapshot_expired"));
+    EXPECT_EQ(details.value(QStringLiteral("why")).toString(), QStringLiteral("reuse"));
+    EXPECT_EQ(host.desktop().effects().count(QStringLiteral("press:Send")), 20);
+
+    // Without the snapshotId the same ref still works (naming it is the caller's choice).
+    ref.remove(QStringLiteral("snapshotId"));
+    EXPECT_FALSE(resultOf(clickRef()).isEmpty());
+}
+
+TEST(Freshness, ARouteStaysOnTheWindowItsIdNames)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    const QJsonObject selector{
+        {QStringLiteral("selector"), byRole(QStringLiteral("AXButton"), QStringLiteral("Send"))}};
+    const QJsonObject first = resultOf(client.call(QStringLiteral("desktop.find"), params(host, selector)));
+    const QString windowId =
+        first.value(QStringLiteral("routeResolved")).toObject().value(QStringLiteral("windowId")).toString();
+    ASSERT_TRUE(windowId.startsWith(QStringLiteral("w:"))) << windowId.toStdString();
+    const auto findIn = [&](const QString& id) {
+        QJsonObject p = selector;
+        p.insert(QStringLiteral("route"),
+                 QJsonObject{{QStringLiteral("window"), QJsonObject{{QStringLiteral("id"), id}}}});
+        p.insert(QStringLiteral("refresh"), true);
+        return client.call(QStringLiteral("desktop.find"), params(host, p));
+    };
+    EXPECT_EQ(resultOf(findIn(windowId)).value(QStringLiteral("matched")).toInt(), 1);
+    const QJsonObject gone = findIn(QStringLiteral("w:closed|window"));
+    EXPECT_EQ(errorCode(gone), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"));
+    EXPECT_EQ(errorOf(gone).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+              QStringLiteral("window_not_found"));
+    const QJsonObject bad = findIn(QStringLiteral("42"));
+    EXPECT_EQ(errorCode(bad), QStringLiteral("DESKTOP_INVALID_REQUEST"));
+    EXPECT_EQ(errorOf(bad).value(QStringLiteral("details")).toObject().value(QStringLiteral("field")).toString(),
+              QStringLiteral("route.window.id"));
+}
+
+// The caller names how a click is delivered: the pointer alone, or the action alone (no pointer
+// even with the coordinate fallback allowed); unknown deliveries are refused naming the field.
+TEST(Freshness, ClickAndTypeTextTakeTheDeliveryTheCallerNames)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    const auto click = [&](const QJsonObject& selector, const QString& delivery, bool fallback = false) {
+        return client.call(
+            QStringLiteral("desktop.click"),
+            params(host, {{QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), selector}}},
+                          {QStringLiteral("delivery"), delivery},
+                          {QStringLiteral("allowCoordinateFallback"), fallback},
+                          {QStringLiteral("confirm"), confirmPhrase()}}));
+    };
+    const QJsonObject pointer =
+        resultOf(click(byRole(QStringLiteral("AXButton"), QStringLiteral("Send")), QStringLiteral("pointer")));
+    EXPECT_EQ(pointer.value(QStringLiteral("deliveredBy")).toString(), QStringLiteral("pointer"));
+    EXPECT_EQ(host.desktop().effects(), QStringList{QStringLiteral("pointer:360,22")});
+
+    host.desktop().clearEffects();
+    const QJsonObject actionOnly =
+        click(byRole(QStringLiteral("AXImage"), QStringLiteral("Logo")), QStringLiteral("action"), true);
+    EXPECT_EQ(errorCode(actionOnly), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"));
+    EXPECT_EQ(
+        errorOf(actionOnly).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+        QStringLiteral("no_action"));
+    EXPECT_TRUE(host.desktop().effects().isEmpty()) << host.desktop().effects().join(QLatin1Char(' ')).toStdString();
+
+    const QJsonObject unknown =
+        click(byRole(QStringLiteral("AXButton"), QStringLiteral("Send")), QStringLiteral("mouse"));
+    EXPECT_EQ(errorOf(unknown).value(QStringLiteral("details")).toObject().value(QStringLiteral("field")).toString(),
+              QStringLiteral("delivery"));
+    const QJsonObject typed = client.call(QStringLiteral("desktop.typeText"),
+                                          params(host, {{QStringLiteral("text"), QStringLiteral("x")},
+                                                        {QStringLiteral("delivery"), QStringLiteral("pointer")},
+                                                        {QStringLiteral("confirm"), confirmPhrase()}}));
+    EXPECT_EQ(errorOf(typed).value(QStringLiteral("details")).toObject().value(QStringLiteral("field")).toString(),
+              QStringLiteral("delivery"));
+    EXPECT_TRUE(host.desktop().effects().isEmpty());
+}
