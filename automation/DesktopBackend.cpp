@@ -36,6 +36,11 @@ Status DesktopBackend::completeNodes(Snapshot&, const QList<int>&, const CallCon
     return success();
 }
 
+QJsonObject DesktopBackend::environment(const ResolvedRoute*, const CallContext&)
+{
+    return {};
+}
+
 Result<std::optional<CoveringWindow>> DesktopBackend::windowAbove(const ResolvedRoute&, QPoint, const CallContext&)
 {
     return std::optional<CoveringWindow>();

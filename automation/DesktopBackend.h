@@ -123,6 +123,10 @@ public:
     /// with details.reason "no_action" when it has none.
     virtual Result<ActionOutcome> press(const ResolvedRoute& route, const Node& element,
                                         const CallContext& context) = 0;
+    /// What an execution's env.json says of its surroundings, read after it ran (docs/evidence.md):
+    /// `display` {frame, scale, scaleSource}, `inputMethod`, `frontmost` {title, pid, frame} and,
+    /// with a route, `window` {title, pid, frame, windowId}. The default knows none of it ({}).
+    virtual QJsonObject environment(const ResolvedRoute* route, const CallContext& context);
     /// The topmost window that shows at `point` above the route's window, if any (checked before
     /// a pointer click). The default cannot tell and says none.
     virtual Result<std::optional<CoveringWindow>> windowAbove(const ResolvedRoute& route, QPoint point,

@@ -547,6 +547,13 @@ Result<MenuPickResult> menuPick(JobContext& ctx, const MenuPickRequest& request)
             closeOpened();
             return level == 0 ? done.error() : afterDelivery(done.error());
         }
+        // Each level's tree is its own evidence: the next level's snapshot replaces ax.json.
+        ctx.trace.numberArtifacts(QStringLiteral("menu_") + snapshot->nodes.at(index).title);
+        if (auto err = ctx.trace.keepTree(snapshot.value())) {
+            step.finish(false, err->toJson());
+            closeOpened();
+            return level == 0 ? *err : afterDelivery(*err);
+        }
         const Node item = snapshot->nodes.at(index);
         const bool menuWasOpen = menuOpen(snapshot.value(), index);
         if (!item.has(StateEnabled)) {

@@ -53,6 +53,11 @@ public:
         Q_UNUSED(png);
         return std::nullopt;
     }
+    /// An execution of several steps (menuPick): from now on every tree, candidate list and
+    /// screenshot kept also goes to a numbered file named for `label` (docs/evidence.md:
+    /// ax/001_<label>.json, selectors/002_<label>.json, screenshots/003_<label>_before.png),
+    /// so each step's material survives the next; the contract's names keep the last.
+    virtual void numberArtifacts(const QString& label) { Q_UNUSED(label); }
     /// Text is about to be typed into a secure element: whatever kept the text so far must
     /// forget it (only `textInfo`, its length and digest, may stay). Called before the first key.
     virtual std::optional<Error> forgetSecureText(const QJsonObject& textInfo)

@@ -200,7 +200,11 @@ void Dispatcher::submit(const MethodEntry& method, const Caller& caller, const M
         spec.record->trace(QStringLiteral("audit"), 0, true, confirmedLine);
     const auto record = spec.record;
     const QString dir = record->dirPath();
-    auto run = [work = prepared.job, record](JobContext& context) { return work(context, *record); };
+    auto run = [work = prepared.job, record, sideEffect = method.sideEffect()](JobContext& context) {
+        auto result = work(context, *record);
+        Methods::recordEnvironment(context, *record, result, sideEffect);
+        return result;
+    };
     auto envelope = [id](const Result<QJsonObject>& result) {
         return result.ok() ? JsonRpc::resultResponse(id, result.value()) : JsonRpc::errorResponse(id, result.error());
     };

@@ -59,6 +59,44 @@ Ops::TypeRequest typeRequest(const TypeTextParams& params)
     return request;
 }
 
+void recordEnvironment(JobContext& context, Evidence::ExecutionRecord& record, const Result<QJsonObject>& result,
+                       bool sideEffect)
+{
+    // After a timeout or a stop the backend is not asked again.
+    if (context.call.checkpoint())
+        return;
+    std::optional<Automation::ResolvedRoute> route;
+    if (result) {
+        const QJsonObject resolved = result->value(QStringLiteral("routeResolved")).toObject();
+        if (!resolved.isEmpty()) {
+            route.emplace();
+            route->pid = resolved.value(QStringLiteral("pid")).toInteger();
+            route->windowTitle = resolved.value(QStringLiteral("windowTitle")).toString();
+            route->appName = resolved.value(QStringLiteral("appName")).toString();
+            if (const auto handle =
+                    Automation::ResolvedRoute::handleOfWindowId(resolved.value(QStringLiteral("windowId")).toString()))
+                route->windowHandle = *handle;
+        }
+    }
+    QJsonObject extra = context.backend.environment(route ? &*route : nullptr, context.call);
+    if (sideEffect) {
+        QJsonObject action;
+        if (result) {
+            for (const char* key : {"deliveredBy", "path", "effect", "verification"}) {
+                const QJsonValue value = result->value(QLatin1String(key));
+                if (!value.isUndefined())
+                    action.insert(QLatin1String(key), value);
+            }
+        } else {
+            action.insert(QStringLiteral("error"), Automation::errorCodeName(result.error().code));
+            action.insert(QStringLiteral("retryable"), result.error().retryable);
+        }
+        extra.insert(QStringLiteral("action"), action);
+    }
+    if (!extra.isEmpty())
+        record.amendEnv(extra);
+}
+
 MethodJob observe(ObserveParams params)
 {
     const Ops::ObserveRequest request{params.route, params.includeScreenshot, params.includeAxTree, params.bounds};

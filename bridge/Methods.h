@@ -24,6 +24,12 @@ MethodJob readText(ReadTextParams params);
 MethodJob scroll(ScrollParams params);
 MethodJob menuPick(MenuPickParams params);
 
+/// Adds to the execution's env.json what was found out after it ran (docs/evidence.md): the
+/// display, input method, frontmost window and the target window from the backend, and for a
+/// side effect how it was delivered, its effect and verification (or the error). On the worker.
+void recordEnvironment(Automation::JobContext& context, Evidence::ExecutionRecord& record,
+                       const Automation::Result<QJsonObject>& result, bool sideEffect);
+
 /// The engine's request for typeText params (also used for the read-only look at its target
 /// before a confirmation dialog shows the text).
 Automation::Operations::TypeRequest typeRequest(const TypeTextParams& params);

@@ -23,9 +23,41 @@ std::optional<Error> RecordTrace::write(const QString& name, const QByteArray& b
     return std::nullopt;
 }
 
+void RecordTrace::numberArtifacts(const QString& label)
+{
+    // Letters and digits; any run of other characters is one '_' (never at either end).
+    QString safe;
+    for (const QChar c : label) {
+        if (safe.size() >= 40)
+            break;
+        if (c.isLetterOrNumber() && c.unicode() < 128)
+            safe.append(c);
+        else if (!safe.isEmpty() && !safe.endsWith(QLatin1Char('_')))
+            safe.append(QLatin1Char('_'));
+    }
+    while (safe.endsWith(QLatin1Char('_')))
+        safe.chop(1);
+    QMutexLocker lock(&m_mutex);
+    m_numbered = true;
+    m_label = safe.isEmpty() ? QStringLiteral("step") : safe;
+}
+
+QString RecordTrace::numbered(const QString& folder, const QString& suffix)
+{
+    QMutexLocker lock(&m_mutex);
+    if (!m_numbered)
+        return {};
+    return QStringLiteral("%1/%2_%3%4").arg(folder).arg(++m_sequence, 3, 10, QLatin1Char('0')).arg(m_label, suffix);
+}
+
 std::optional<Error> RecordTrace::keepTree(const Automation::Snapshot& snapshot, const QJsonObject& extra)
 {
-    return write(Evidence::Layout::axTreeFile(), snapshot.toJsonText(extra));
+    const QByteArray text = snapshot.toJsonText(extra);
+    if (const QString name = numbered(QStringLiteral("ax"), QStringLiteral(".json")); !name.isEmpty()) {
+        if (auto err = write(name, text))
+            return err;
+    }
+    return write(Evidence::Layout::axTreeFile(), text);
 }
 
 std::optional<Error> RecordTrace::keepCandidates(const Automation::Snapshot& snapshot,
@@ -33,13 +65,22 @@ std::optional<Error> RecordTrace::keepCandidates(const Automation::Snapshot& sna
                                                  const QList<Automation::Candidate>& candidates,
                                                  const QJsonObject& selectorJson)
 {
-    return write(Evidence::Layout::candidatesFile(),
-                 QJsonDocument(Automation::SelectorEngine::candidatesJson(snapshot, selector, candidates, selectorJson))
-                     .toJson(QJsonDocument::Indented));
+    const QByteArray text =
+        QJsonDocument(Automation::SelectorEngine::candidatesJson(snapshot, selector, candidates, selectorJson))
+            .toJson(QJsonDocument::Indented);
+    if (const QString name = numbered(QStringLiteral("selectors"), QStringLiteral(".json")); !name.isEmpty()) {
+        if (auto err = write(name, text))
+            return err;
+    }
+    return write(Evidence::Layout::candidatesFile(), text);
 }
 
 std::optional<Error> RecordTrace::keepImage(const QString& name, const QByteArray& png)
 {
+    if (const QString copy = numbered(QStringLiteral("screenshots"), QLatin1Char('_') + name); !copy.isEmpty()) {
+        if (auto err = write(copy, png))
+            return err;
+    }
     return write(name, png);
 }
 

@@ -3,6 +3,8 @@
 #include "automation/Trace.h"
 #include "bridge/evidence/ExecutionRecord.h"
 
+#include <QMutex>
+
 namespace Bridge {
 
 /// An execution's evidence as the engine's trace: steps go to trace.jsonl, the tree to ax.json,
@@ -22,12 +24,20 @@ public:
                                                     const QJsonObject& selectorJson) override;
     std::optional<Automation::Error> keepImage(const QString& name, const QByteArray& png) override;
     std::optional<Automation::Error> forgetSecureText(const QJsonObject& textInfo) override;
+    void numberArtifacts(const QString& label) override;
 
 private:
+    /// The numbered name of the next artifact of the numbered steps ("ax/001_open_File.json");
+    /// empty when the execution does not number its artifacts.
+    QString numbered(const QString& folder, const QString& suffix);
     // Writes one artifact; a failure to record evidence fails the request.
     std::optional<Automation::Error> write(const QString& name, const QByteArray& bytes);
 
     Evidence::ExecutionRecord& m_record;
+    QMutex m_mutex;
+    bool m_numbered = false;
+    int m_sequence = 0;
+    QString m_label;
 };
 
 } // namespace Bridge

@@ -88,6 +88,16 @@ std::optional<QString> ExecutionRecord::redactRequestParam(const QString& key, c
     return m_dir->writeFile(Layout::requestFile(), pretty(m_request));
 }
 
+std::optional<QString> ExecutionRecord::amendEnv(const QJsonObject& extra)
+{
+    QMutexLocker lock(&m_mutex);
+    for (auto it = extra.constBegin(); it != extra.constEnd(); ++it)
+        m_env.insert(it.key(), it.value());
+    if (!m_dir)
+        return std::nullopt;
+    return m_dir->writeFile(Layout::envFile(), pretty(m_env));
+}
+
 std::optional<QString> ExecutionRecord::writeArtifact(const QString& relativeFile, const QByteArray& data)
 {
     QMutexLocker lock(&m_mutex);

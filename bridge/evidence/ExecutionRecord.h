@@ -39,6 +39,9 @@ public:
     /// Replaces one of the request's params in request.json (rewritten when already on disk),
     /// e.g. typed text kept by choice that turned out to go into a secure element.
     std::optional<QString> redactRequestParam(const QString& key, const QJsonValue& replacement);
+    /// Adds `extra`'s members to env.json (rewritten when already on disk): what the execution
+    /// found out about its surroundings (display, frontmost window, target window, delivery).
+    std::optional<QString> amendEnv(const QJsonObject& extra);
     /// Writes one artifact (e.g. "ax.json", "selectors/candidates.json") atomically.
     std::optional<QString> writeArtifact(const QString& relativeFile, const QByteArray& data);
     QStringList artifacts() const;

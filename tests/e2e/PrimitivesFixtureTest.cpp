@@ -7,6 +7,7 @@
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 using namespace Qt::StringLiterals;
 using namespace Testing;
@@ -163,6 +164,13 @@ TEST_F(PrimitivesFixture, PicksAMenuItemThroughItsMenu)
     ASSERT_EQ(items.size(), 2);
     EXPECT_EQ(items.at(0).toObject().value(u"role"_s).toString(), u"AXMenuBarItem"_s);
     EXPECT_EQ(items.at(1).toObject().value(u"title"_s).toString(), u"Clear"_s);
+    // Two steps, two numbered trees (the menu bar, then the open Edit menu); ax.json is the last.
+    const QString dir = evidenceDir(picked);
+    const QJsonObject bar = jsonFile(dir + u"ax/001_menu_Edit.json"_s);
+    const QJsonObject menu = jsonFile(dir + u"ax/002_menu_Clear.json"_s);
+    EXPECT_FALSE(bar.value(u"root"_s).toObject().isEmpty()) << "no ax/001_menu_Edit.json in " << dir.toStdString();
+    EXPECT_FALSE(menu.value(u"root"_s).toObject().isEmpty()) << "no ax/002_menu_Clear.json in " << dir.toStdString();
+    EXPECT_EQ(jsonFile(dir + u"ax.json"_s), menu);
     // Qt runs an item's action without closing its menu: the host closes what it opened, so
     // the next keys do not go to a menu left open.
     ProbeQuery open;
@@ -561,4 +569,57 @@ TEST_F(PrimitivesFixture, StaysOnTheWindowAndSnapshotItFoundAndTypesByTheNamedPa
               u"target.elementRef.snapshotId"_s)
         << dump(mixed);
     EXPECT_FALSE(s_app->app().waitEvent(u"textChanged"_s, {{u"name"_s, u"Message"_s}}, 500).has_value());
+}
+
+// env.json of a click says what the desktop was around it, as X itself says (xdotool, xprop):
+// the display, the keyboard layout, the frontmost window, the target window, and how the click
+// was delivered with its effect.
+TEST_F(PrimitivesFixture, EnvJsonDescribesTheDesktopAndTheDelivery)
+{
+    const QJsonObject clicked = s_app->click(byRoleAndTitle(u"AXCheckBox"_s, u"Remember me"_s));
+    ASSERT_TRUE(answeredTrue(clicked, u"clicked"_s)) << dump(clicked);
+    const QJsonObject env = jsonFile(evidenceDir(clicked) + u"env.json"_s);
+
+    const CommandResult display = runCommand(u"xdotool"_s, {u"getdisplaygeometry"_s});
+    const QStringList size = display.out.trimmed().split(u' ');
+    ASSERT_EQ(size.size(), 2) << display.out.toStdString();
+    const QJsonObject displayFrame = env.value(u"display"_s).toObject().value(u"frame"_s).toObject();
+    EXPECT_EQ(displayFrame.value(u"width"_s).toInt(), size.at(0).toInt()) << dump(env);
+    EXPECT_EQ(displayFrame.value(u"height"_s).toInt(), size.at(1).toInt()) << dump(env);
+    EXPECT_GT(env.value(u"display"_s).toObject().value(u"scale"_s).toDouble(), 0.0);
+
+    const CommandResult xkb = runCommand(u"xprop"_s, {u"-root"_s, u"_XKB_RULES_NAMES"_s});
+    const QString layout = env.value(u"inputMethod"_s).toObject().value(u"layout"_s).toString();
+    EXPECT_FALSE(layout.isEmpty()) << dump(env);
+    EXPECT_TRUE(xkb.out.contains(u"\""_s + layout + u"\""_s)) << xkb.out.toStdString() << " vs " << dump(env);
+
+    const auto window = mainXWindow(s_app->pid());
+    ASSERT_TRUE(window.has_value());
+    const QJsonObject target = env.value(u"window"_s).toObject();
+    EXPECT_EQ(target.value(u"title"_s).toString(), u"Primitives"_s) << dump(env);
+    EXPECT_EQ(target.value(u"pid"_s).toInteger(), s_app->pid());
+    // xwininfo's absolute position (xdotool's adds the window manager's decoration again).
+    const CommandResult info = runCommand(u"xwininfo"_s, {u"-id"_s, window->id});
+    const auto absolute = [&](const QString& axis) {
+        const QRegularExpression line(u"Absolute upper-left "_s + axis + u":\\s+(-?\\d+)"_s);
+        return line.match(info.out).captured(1).toInt();
+    };
+    const QJsonObject frame = target.value(u"frame"_s).toObject();
+    EXPECT_EQ(frame.value(u"x"_s).toInt(), absolute(u"X"_s)) << info.out.toStdString() << dump(env);
+    EXPECT_EQ(frame.value(u"y"_s).toInt(), absolute(u"Y"_s)) << info.out.toStdString() << dump(env);
+    EXPECT_EQ(frame.value(u"width"_s).toInt(), window->geometry.width()) << dump(env);
+    EXPECT_EQ(env.value(u"frontmost"_s).toObject().value(u"pid"_s).toInteger(), s_app->pid()) << dump(env);
+    EXPECT_EQ(target.value(u"windowId"_s).toString(),
+              resultOf(clicked).value(u"routeResolved"_s).toObject().value(u"windowId"_s).toString());
+
+    const QJsonObject action = env.value(u"action"_s).toObject();
+    EXPECT_EQ(action.value(u"deliveredBy"_s).toString(), resultOf(clicked).value(u"deliveredBy"_s).toString());
+    EXPECT_EQ(action.value(u"effect"_s).toString(), resultOf(clicked).value(u"effect"_s).toString());
+    EXPECT_FALSE(action.value(u"verification"_s).toObject().isEmpty()) << dump(env);
+
+    // A read-only request says where it looked, and has no action.
+    const QJsonObject found = s_app->find(byRoleAndTitle(u"AXButton"_s, u"Send"_s));
+    const QJsonObject findEnv = jsonFile(evidenceDir(found) + u"env.json"_s);
+    EXPECT_FALSE(findEnv.contains(u"action"_s)) << dump(findEnv);
+    EXPECT_EQ(findEnv.value(u"window"_s).toObject().value(u"title"_s).toString(), u"Primitives"_s);
 }

@@ -102,6 +102,25 @@ TEST_F(PrimitivesMousepad, ConvertsTheDocumentToUppercaseThroughItsMenus)
     const QJsonObject result = resultOf(upper);
     EXPECT_TRUE(result.value(u"picked"_s).toBool()) << dump(upper);
     EXPECT_EQ(result.value(u"items"_s).toArray().size(), 3);
+    // Three levels, three numbered trees in the evidence, each a whole tree of the window.
+    const QString dir = evidenceDir(upper);
+    for (const QString& name :
+         {u"ax/001_menu_Edit.json"_s, u"ax/002_menu_Convert.json"_s, u"ax/003_menu_To_Uppercase.json"_s}) {
+        QFile file(dir + name);
+        ASSERT_TRUE(file.open(QIODevice::ReadOnly)) << name.toStdString() << " missing in " << dir.toStdString();
+        EXPECT_FALSE(QJsonDocument::fromJson(file.readAll()).object().value(u"root"_s).toObject().isEmpty())
+            << name.toStdString();
+    }
+    // env.json: the editor's window as X places it, and the menu item's delivery.
+    QFile envFile(dir + u"env.json"_s);
+    ASSERT_TRUE(envFile.open(QIODevice::ReadOnly));
+    const QJsonObject env = QJsonDocument::fromJson(envFile.readAll()).object();
+    const auto window = mainXWindow(s_app->pid());
+    ASSERT_TRUE(window.has_value());
+    EXPECT_EQ(env.value(u"window"_s).toObject().value(u"frame"_s).toObject().value(u"width"_s).toInt(),
+              window->geometry.width())
+        << dump(env);
+    EXPECT_EQ(env.value(u"action"_s).toObject().value(u"effect"_s).toString(), result.value(u"effect"_s).toString());
 }
 
 // "Reload" has nothing to reload in a new document: refused, naming the item, nothing picked.

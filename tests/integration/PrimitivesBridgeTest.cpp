@@ -343,3 +343,43 @@ TEST(Freshness, ClickAndTypeTextTakeTheDeliveryTheCallerNames)
               QStringLiteral("delivery"));
     EXPECT_TRUE(host.desktop().effects().isEmpty());
 }
+
+// env.json gets, after the execution, how a side effect was delivered and its effect, or the
+// error it ended with; a read-only request gets no action.
+TEST(Freshness, EnvJsonRecordsTheDeliveryOrTheErrorOfASideEffect)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    const auto envOf = [](const QJsonObject& response) {
+        const QString dir = resultOf(response).isEmpty() ? errorOf(response)
+                                                               .value(QStringLiteral("details"))
+                                                               .toObject()
+                                                               .value(QStringLiteral("evidenceDir"))
+                                                               .toString()
+                                                         : dirOf(resultOf(response));
+        return QJsonDocument::fromJson(readFile(dir + QStringLiteral("env.json"))).object();
+    };
+    const auto click = [&](const QString& title) {
+        return client.call(
+            QStringLiteral("desktop.click"),
+            params(host, {{QStringLiteral("target"),
+                           QJsonObject{{QStringLiteral("selector"), byRole(QStringLiteral("AXButton"), title)}}},
+                          {QStringLiteral("confirm"), confirmPhrase()}}));
+    };
+    const QJsonObject action = envOf(click(QStringLiteral("Send"))).value(QStringLiteral("action")).toObject();
+    EXPECT_EQ(action.value(QStringLiteral("deliveredBy")).toString(), QStringLiteral("accessibilityAction:press"));
+    EXPECT_EQ(action.value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed"));
+    EXPECT_TRUE(action.contains(QStringLiteral("verification")));
+
+    const QJsonObject failed = click(QStringLiteral("Nowhere"));
+    ASSERT_EQ(errorCode(failed), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"));
+    EXPECT_EQ(envOf(failed).value(QStringLiteral("action")).toObject().value(QStringLiteral("error")).toString(),
+              QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"));
+
+    const QJsonObject found = client.call(
+        QStringLiteral("desktop.find"),
+        params(host, {{QStringLiteral("selector"), byRole(QStringLiteral("AXButton"), QStringLiteral("Send"))}}));
+    const QJsonObject findEnv = envOf(found);
+    EXPECT_FALSE(findEnv.isEmpty());
+    EXPECT_FALSE(findEnv.contains(QStringLiteral("action")));
+}

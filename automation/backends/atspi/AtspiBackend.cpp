@@ -151,6 +151,47 @@ Status AtspiBackend::readTexts(Snapshot& snapshot, const QList<int>& indexes, co
     return success();
 }
 
+QJsonObject AtspiBackend::environment(const ResolvedRoute* route, const CallContext& context)
+{
+    Q_UNUSED(context)
+    const auto frameOf = [](const QRect& r) { return Frame{r.x(), r.y(), r.width(), r.height()}.toJson(); };
+    const auto windowJson = [&](const X11Session::Covering& w) {
+        return QJsonObject{{QStringLiteral("title"), w.title},
+                           {QStringLiteral("pid"), w.pid},
+                           {QStringLiteral("frame"), frameOf(w.rect)}};
+    };
+    QJsonObject out;
+    if (const auto facts = d->x11.displayFacts()) {
+        out.insert(QStringLiteral("display"), QJsonObject{{QStringLiteral("frame"), frameOf(facts->rect)},
+                                                          {QStringLiteral("scale"), facts->scale},
+                                                          {QStringLiteral("scaleSource"), facts->dpiSource}});
+        QJsonObject input{
+            {QStringLiteral("source"), QStringLiteral("xkb")}, {QStringLiteral("rules"), facts->xkb.value(0)},
+            {QStringLiteral("model"), facts->xkb.value(1)},    {QStringLiteral("layout"), facts->xkb.value(2)},
+            {QStringLiteral("variant"), facts->xkb.value(3)},  {QStringLiteral("options"), facts->xkb.value(4)}};
+        // An input method framework (IBus, Fcitx) announces itself to apps through these.
+        QJsonObject modules;
+        for (const char* name : {"XMODIFIERS", "GTK_IM_MODULE", "QT_IM_MODULE"}) {
+            const QString value = qEnvironmentVariable(name);
+            if (!value.isEmpty())
+                modules.insert(QLatin1String(name), value);
+        }
+        input.insert(QStringLiteral("imModules"), modules);
+        out.insert(QStringLiteral("inputMethod"), input);
+    }
+    if (const auto active = d->x11.describeWindow(d->x11.activeWindow()))
+        out.insert(QStringLiteral("frontmost"), windowJson(*active));
+    if (route && route->pid > 0) {
+        if (const auto window = d->x11.describeWindow(d->x11.findWindow(route->pid, route->windowTitle))) {
+            QJsonObject json = windowJson(*window);
+            if (!route->windowId().isEmpty())
+                json.insert(QStringLiteral("windowId"), route->windowId());
+            out.insert(QStringLiteral("window"), json);
+        }
+    }
+    return out;
+}
+
 Result<std::optional<CoveringWindow>> AtspiBackend::windowAbove(const ResolvedRoute& route, QPoint point,
                                                                 const CallContext& context)
 {

@@ -41,6 +41,7 @@ public:
     Result<ActionOutcome> activateMenuItem(const ResolvedRoute& route, const Node& item, const Node* menu,
                                            const CallContext& context) override;
     Status readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context) override;
+    QJsonObject environment(const ResolvedRoute* route, const CallContext& context) override;
     Result<std::optional<CoveringWindow>> windowAbove(const ResolvedRoute& route, QPoint point,
                                                       const CallContext& context) override;
     Status readRelations(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context) override;

@@ -281,6 +281,105 @@ bool X11Session::isModal(quint64 window)
     return found;
 }
 
+std::optional<X11Session::Covering> X11Session::describeWindow(quint64 window)
+{
+    QString error;
+    if (!window || !open(&error))
+        return std::nullopt;
+    Display* dpy = dpyOf(m_display);
+    const auto w = static_cast<Window>(window);
+    XWindowAttributes attributes{};
+    int x = 0, y = 0;
+    Window child = 0;
+    if (!XGetWindowAttributes(dpy, w, &attributes) ||
+        !XTranslateCoordinates(dpy, w, DefaultRootWindow(dpy), 0, 0, &x, &y, &child))
+        return std::nullopt;
+    Covering out;
+    out.window = window;
+    out.rect = QRect(x, y, attributes.width, attributes.height);
+    const Atom wmPid = XInternAtom(dpy, "_NET_WM_PID", False);
+    const Atom wmName = XInternAtom(dpy, "_NET_WM_NAME", False);
+    const Atom utf8 = XInternAtom(dpy, "UTF8_STRING", False);
+    Atom type = 0;
+    int format = 0;
+    unsigned long count = 0, after = 0;
+    unsigned char* value = nullptr;
+    if (XGetWindowProperty(dpy, w, wmPid, 0, 1, False, XA_CARDINAL, &type, &format, &count, &after, &value) ==
+            Success &&
+        value) {
+        out.pid = static_cast<qint64>(*reinterpret_cast<unsigned long*>(value));
+        XFree(value);
+    }
+    value = nullptr;
+    if (XGetWindowProperty(dpy, w, wmName, 0, 1024, False, utf8, &type, &format, &count, &after, &value) == Success &&
+        value) {
+        out.title = QString::fromUtf8(reinterpret_cast<const char*>(value), static_cast<qsizetype>(count));
+        XFree(value);
+    }
+    return out;
+}
+
+quint64 X11Session::activeWindow()
+{
+    QString error;
+    if (!open(&error))
+        return 0;
+    Display* dpy = dpyOf(m_display);
+    const Atom active = XInternAtom(dpy, "_NET_ACTIVE_WINDOW", False);
+    Atom type = 0;
+    int format = 0;
+    unsigned long count = 0, after = 0;
+    unsigned char* value = nullptr;
+    if (XGetWindowProperty(dpy, DefaultRootWindow(dpy), active, 0, 1, False, XA_WINDOW, &type, &format, &count, &after,
+                           &value) != Success ||
+        !value)
+        return 0;
+    const quint64 window = count > 0 ? static_cast<quint64>(*reinterpret_cast<Window*>(value)) : 0;
+    XFree(value);
+    return window;
+}
+
+std::optional<X11Session::DisplayFacts> X11Session::displayFacts()
+{
+    QString error;
+    if (!open(&error))
+        return std::nullopt;
+    Display* dpy = dpyOf(m_display);
+    DisplayFacts out;
+    const int screen = DefaultScreen(dpy);
+    out.rect = QRect(0, 0, DisplayWidth(dpy, screen), DisplayHeight(dpy, screen));
+    out.dpiSource = QStringLiteral("default");
+    // Xft.dpi in the resource database is what toolkits scale by (96 is 1x).
+    if (const char* resources = XResourceManagerString(dpy)) {
+        for (const QString& line : QString::fromLocal8Bit(resources).split(QLatin1Char('\n'))) {
+            if (!line.startsWith(QLatin1String("Xft.dpi:")))
+                continue;
+            bool ok = false;
+            const double dpi = line.mid(8).trimmed().toDouble(&ok);
+            if (ok && dpi > 0) {
+                out.scale = dpi / 96.0;
+                out.dpiSource = QStringLiteral("Xft.dpi");
+            }
+        }
+    }
+    const Atom names = XInternAtom(dpy, "_XKB_RULES_NAMES", True);
+    if (names) {
+        Atom type = 0;
+        int format = 0;
+        unsigned long count = 0, after = 0;
+        unsigned char* value = nullptr;
+        if (XGetWindowProperty(dpy, DefaultRootWindow(dpy), names, 0, 1024, False, XA_STRING, &type, &format, &count,
+                               &after, &value) == Success &&
+            value) {
+            // NUL-separated: rules, model, layout, variant, options.
+            out.xkb = QString::fromLatin1(reinterpret_cast<const char*>(value), static_cast<qsizetype>(count))
+                          .split(QLatin1Char('\0'));
+            XFree(value);
+        }
+    }
+    return out;
+}
+
 std::optional<X11Session::Covering> X11Session::windowAbove(quint64 window, QPoint point)
 {
     QString error;

@@ -54,6 +54,20 @@ public:
         QRect rect;
     };
     std::optional<Covering> windowAbove(quint64 window, QPoint point);
+    /// A top-level window's title, pid and rect on the screen; nullopt when it is not there.
+    std::optional<Covering> describeWindow(quint64 window);
+    /// The window the window manager calls active (_NET_ACTIVE_WINDOW); 0 when none.
+    quint64 activeWindow();
+    /// What the display is: its rect, the scale its resources ask for (Xft.dpi / 96, 1 when
+    /// unset) and the keyboard's XKB rules, model, layout and variant (_XKB_RULES_NAMES).
+    struct DisplayFacts
+    {
+        QRect rect;
+        double scale = 1.0;
+        QString dpiSource; ///< "Xft.dpi" or "default"
+        QStringList xkb;   ///< rules, model, layout, variant, options
+    };
+    std::optional<DisplayFacts> displayFacts();
     /// Asks the window manager to activate `window`, raises it, waits up to `waitMs` until it
     /// is the active window, and sets X input focus to it.
     bool activate(quint64 window, int waitMs, const Cancelled& cancelled);
