@@ -527,7 +527,7 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
     const auto chosenLadder = TypingLadder::chosen(TypingLadder::paths(facts), options.delivery);
     if (!chosenLadder)
         return chosenLadder.error();
-    const QStringList ladder = chosenLadder.value();
+    const QStringList& ladder = chosenLadder.value();
     Effect effect = Effect::SuspectedNoop;
     bool stopped = false;
     for (const QString& path : ladder) {
