@@ -86,6 +86,8 @@ struct TypeOutcome
 {
     QString path; ///< "editableText", "clipboard" or "keys": the last path tried
     bool readBack = false;
+    /// The text went into a secure field (for untargeted text, the focused one was).
+    bool secure = false;
     std::optional<bool> matched;
     QJsonObject details;
     Verification verification;

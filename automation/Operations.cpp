@@ -295,6 +295,14 @@ Result<TypeResult> typeText(JobContext& ctx, const TypeRequest& request)
         step.finish(false, outcome.error().toJson());
         return afterDelivery(outcome.error());
     }
+    if (!out.target && outcome->secure) {
+        // Untargeted text that went into a focused secure field: forgotten as targeted text is.
+        QJsonObject redacted = out.textInfo;
+        redacted.insert(QStringLiteral("redacted"), true);
+        redacted.insert(QStringLiteral("reason"), QStringLiteral("secure_element"));
+        if (auto err = ctx.trace.forgetSecureText(redacted))
+            return *err;
+    }
     step.finish(true, QJsonObject{{QStringLiteral("path"), outcome->path},
                                   {QStringLiteral("text"), out.textInfo},
                                   {QStringLiteral("readBack"), outcome->readBack},
@@ -352,15 +360,30 @@ public:
         case Kind::Any: {
             QJsonArray children;
             int held = 0;
+            // `matched` comes from a condition that decided: what a branch that did not hold
+            // found is forgotten again.
+            const WaitCondition* heldBefore = heldBy;
+            const QList<Candidate> candidatesBefore = heldCandidates;
             for (const WaitCondition& child : condition.children) {
                 QJsonObject c;
-                held += evaluate(child, &c) ? 1 : 0;
+                const WaitCondition* beforeChild = heldBy;
+                const QList<Candidate> candidatesBeforeChild = heldCandidates;
+                if (evaluate(child, &c)) {
+                    ++held;
+                } else {
+                    heldBy = beforeChild;
+                    heldCandidates = candidatesBeforeChild;
+                }
                 children.append(c);
                 if (fatal)
                     break;
             }
             json->insert(QStringLiteral("children"), children);
             holds = condition.kind == Kind::All ? held == condition.children.size() : held > 0;
+            if (!holds) {
+                heldBy = heldBefore;
+                heldCandidates = candidatesBefore;
+            }
             break;
         }
         case Kind::WindowExists:

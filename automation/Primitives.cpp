@@ -510,6 +510,14 @@ Result<MenuPickResult> menuPick(JobContext& ctx, const MenuPickRequest& request)
             closeOpened();
             return level == 0 ? snapshot.error() : afterDelivery(snapshot.error());
         }
+        // Each level's tree is its own evidence (the next level's replaces ax.json), kept before
+        // the item is looked for, so a level that fails leaves what it saw.
+        ctx.trace.numberArtifacts(QStringLiteral("menu_") + title);
+        if (auto err = ctx.trace.keepTree(snapshot.value())) {
+            step.finish(false, err->toJson());
+            closeOpened();
+            return level == 0 ? *err : afterDelivery(*err);
+        }
         const int under = parentHandle.isEmpty() ? -1 : indexOfHandle(snapshot.value(), parentHandle);
         if (!parentHandle.isEmpty() && under < 0) {
             step.finish(false);
@@ -546,13 +554,6 @@ Result<MenuPickResult> menuPick(JobContext& ctx, const MenuPickRequest& request)
             step.finish(false, done.error().toJson());
             closeOpened();
             return level == 0 ? done.error() : afterDelivery(done.error());
-        }
-        // Each level's tree is its own evidence: the next level's snapshot replaces ax.json.
-        ctx.trace.numberArtifacts(QStringLiteral("menu_") + snapshot->nodes.at(index).title);
-        if (auto err = ctx.trace.keepTree(snapshot.value())) {
-            step.finish(false, err->toJson());
-            closeOpened();
-            return level == 0 ? *err : afterDelivery(*err);
         }
         const Node item = snapshot->nodes.at(index);
         const bool menuWasOpen = menuOpen(snapshot.value(), index);

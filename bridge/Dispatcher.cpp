@@ -1,5 +1,7 @@
 #include "bridge/Dispatcher.h"
 
+#include "bridge/security/ConfirmTokens.h"
+
 #include <QLoggingCategory>
 
 namespace Bridge {
@@ -180,10 +182,21 @@ void Dispatcher::submit(const MethodEntry& method, const Caller& caller, const M
                         const QString& workspaceRealPath, const Prepared& prepared, const QJsonObject& confirmedLine,
                         const QJsonValue& id, const Respond& respond)
 {
+    // A confirmation token is a bearer secret while it lives: the evidence keeps its id (the
+    // audit log's), not the token.
+    QJsonObject kept = method.redact(params, m_keepTypedText);
+    if (QJsonObject confirm = kept.value(QStringLiteral("confirm")).toObject();
+        confirm.value(QStringLiteral("token")).isString()) {
+        confirm.insert(QStringLiteral("token"),
+                       QJsonObject{{QStringLiteral("redacted"), true},
+                                   {QStringLiteral("tokenId"),
+                                    ConfirmTokens::tokenId(confirm.value(QStringLiteral("token")).toString())}});
+        kept.insert(QStringLiteral("confirm"), confirm);
+    }
     const QJsonObject requestRecord{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
                                     {QStringLiteral("id"), id},
                                     {QStringLiteral("method"), method.name},
-                                    {QStringLiteral("params"), method.redact(params, m_keepTypedText)}};
+                                    {QStringLiteral("params"), kept}};
     JobSpec spec;
     spec.executionId = meta.requestId;
     spec.method = method.name;

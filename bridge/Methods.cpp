@@ -82,11 +82,14 @@ void recordEnvironment(JobContext& context, Evidence::ExecutionRecord& record, c
     if (sideEffect) {
         QJsonObject action;
         if (result) {
-            for (const char* key : {"deliveredBy", "path", "effect", "verification"}) {
+            for (const char* key : {"deliveredBy", "effect", "verification"}) {
                 const QJsonValue value = result->value(QLatin1String(key));
                 if (!value.isUndefined())
                     action.insert(QLatin1String(key), value);
             }
+            // typeText's delivery path (menuPick's `path` is the menu path it was asked for).
+            if (const QJsonValue path = result->value(QStringLiteral("path")); path.isString())
+                action.insert(QStringLiteral("path"), path);
         } else {
             action.insert(QStringLiteral("error"), Automation::errorCodeName(result.error().code));
             action.insert(QStringLiteral("retryable"), result.error().retryable);

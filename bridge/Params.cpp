@@ -395,6 +395,11 @@ Result<WaitUntilParams> waitUntil(const QJsonObject& params)
     out.pollMs = static_cast<int>(r.integer(QStringLiteral("pollMs"), 10, 60000).value_or(500));
     out.timeoutMs = static_cast<int>(r.integer(QStringLiteral("timeoutMs"), 1, 600000, true).value_or(0));
     out.refresh = r.boolean(QStringLiteral("refresh")).value_or(false);
+    // A wait only looks: it never raises or focuses a window, so a policy would be ignored.
+    if (out.route.focusPolicy)
+        r.fail(QStringLiteral("route.focusPolicy"),
+               QStringLiteral("does not apply to waitUntil: a wait never changes focus (wait for the focused "
+                              "condition instead)"));
     return r.finish(out);
 }
 

@@ -25,12 +25,13 @@ std::optional<Error> RecordTrace::write(const QString& name, const QByteArray& b
 
 void RecordTrace::numberArtifacts(const QString& label)
 {
-    // Letters and digits; any run of other characters is one '_' (never at either end).
+    // Letters and digits of any script; any run of other characters is one '_' (never at
+    // either end).
     QString safe;
     for (const QChar c : label) {
         if (safe.size() >= 40)
             break;
-        if (c.isLetterOrNumber() && c.unicode() < 128)
+        if (c.isLetterOrNumber())
             safe.append(c);
         else if (!safe.isEmpty() && !safe.endsWith(QLatin1Char('_')))
             safe.append(QLatin1Char('_'));

@@ -166,9 +166,9 @@ TEST_F(PrimitivesFixture, PicksAMenuItemThroughItsMenu)
     EXPECT_EQ(items.at(1).toObject().value(u"title"_s).toString(), u"Clear"_s);
     // Two steps, two numbered trees (the menu bar, then the open Edit menu); ax.json is the last.
     const QString dir = evidenceDir(picked);
-    const QJsonObject bar = jsonFile(dir + u"ax/001_menu_Edit.json"_s);
+    const QJsonObject bar = jsonFile(dir + u"ax/001_menu_edit.json"_s);
     const QJsonObject menu = jsonFile(dir + u"ax/002_menu_Clear.json"_s);
-    EXPECT_FALSE(bar.value(u"root"_s).toObject().isEmpty()) << "no ax/001_menu_Edit.json in " << dir.toStdString();
+    EXPECT_FALSE(bar.value(u"root"_s).toObject().isEmpty()) << "no ax/001_menu_edit.json in " << dir.toStdString();
     EXPECT_FALSE(menu.value(u"root"_s).toObject().isEmpty()) << "no ax/002_menu_Clear.json in " << dir.toStdString();
     EXPECT_EQ(jsonFile(dir + u"ax.json"_s), menu);
     // Qt runs an item's action without closing its menu: the host closes what it opened, so

@@ -296,6 +296,20 @@ TEST(Confirmation, TokenLetsTheSideEffectRunOnceThenReplayIsUsed)
         }
     }
     EXPECT_TRUE(found) << readFile(dir + QStringLiteral("trace.jsonl")).constData();
+    // Nor is it in the evidence's request.json: its id stands there instead.
+    const QByteArray request = readFile(dir + QStringLiteral("request.json"));
+    EXPECT_FALSE(request.contains(t.toUtf8())) << request.constData();
+    EXPECT_EQ(QJsonDocument::fromJson(request)
+                  .object()
+                  .value(QStringLiteral("params"))
+                  .toObject()
+                  .value(QStringLiteral("confirm"))
+                  .toObject()
+                  .value(QStringLiteral("token"))
+                  .toObject()
+                  .value(QStringLiteral("tokenId")),
+              used[0].value(QStringLiteral("tokenId")))
+        << request.constData();
 }
 
 TEST(Confirmation, EachSideEffectMethodTakesItsToken)

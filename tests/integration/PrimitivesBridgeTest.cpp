@@ -383,3 +383,42 @@ TEST(Freshness, EnvJsonRecordsTheDeliveryOrTheErrorOfASideEffect)
     EXPECT_FALSE(findEnv.isEmpty());
     EXPECT_FALSE(findEnv.contains(QStringLiteral("action")));
 }
+
+// `matched` of a wait comes from the condition that decided it, not from a branch that did not
+// hold; a focus policy is refused (a wait never changes focus).
+TEST(Primitives, AWaitAnswersWhatTheDecidingConditionMatched)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    const auto exists = [](const QJsonObject& selector) {
+        return QJsonObject{{QStringLiteral("selectorExists"), selector}};
+    };
+    const QJsonObject condition{
+        {QStringLiteral("any"),
+         QJsonArray{QJsonObject{{QStringLiteral("all"), QJsonArray{exists(byRole(QStringLiteral("AXButton"))),
+                                                                   exists(QJsonObject{{QStringLiteral("titleEquals"),
+                                                                                       QStringLiteral("Nowhere")}})}}},
+                    exists(QJsonObject{{QStringLiteral("titleEquals"), QStringLiteral("Status")}})}}};
+    const QJsonObject waited = resultOf(
+        client.call(QStringLiteral("desktop.waitUntil"),
+                    params(host, {{QStringLiteral("condition"), condition}, {QStringLiteral("timeoutMs"), 2000}})));
+    EXPECT_EQ(waited.value(QStringLiteral("matched")).toInt(), 1) << QJsonDocument(waited).toJson().constData();
+    const QJsonObject candidates =
+        QJsonDocument::fromJson(readFile(dirOf(waited) + QStringLiteral("selectors/candidates.json"))).object();
+    EXPECT_EQ(candidates.value(QStringLiteral("candidates"))
+                  .toArray()
+                  .at(0)
+                  .toObject()
+                  .value(QStringLiteral("title"))
+                  .toString(),
+              QStringLiteral("Status"));
+
+    const QJsonObject focused =
+        client.call(QStringLiteral("desktop.waitUntil"),
+                    params(host, {{QStringLiteral("condition"), exists(byRole(QStringLiteral("AXButton")))},
+                                  {QStringLiteral("timeoutMs"), 500},
+                                  {QStringLiteral("route"),
+                                   QJsonObject{{QStringLiteral("focusPolicy"), QStringLiteral("requireFocused")}}}}));
+    EXPECT_EQ(errorOf(focused).value(QStringLiteral("details")).toObject().value(QStringLiteral("field")).toString(),
+              QStringLiteral("route.focusPolicy"));
+}

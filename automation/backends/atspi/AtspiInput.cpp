@@ -305,7 +305,7 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
                                          const TypeOptions& options, const CallContext& context)
 {
     const App app = m_apps.appOf(route, context);
-    const bool secure = target && target->isSecure();
+    bool secure = target && target->isSecure();
     bool terminal = target && target->nativeRole == QLatin1String("terminal");
     TypeOutcome outcome;
     Verification& v = outcome.verification;
@@ -511,7 +511,11 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
             role.waitForFinished();
             if (!role.isError()) {
                 pasteKnown = true;
-                terminal = Atspi::roleInfo(firstArgument(role).toUInt()).nativeRole == QLatin1String("terminal");
+                const QString nativeRole = Atspi::roleInfo(firstArgument(role).toUInt()).nativeRole;
+                terminal = nativeRole == QLatin1String("terminal");
+                // Untargeted text into a focused password field is a secret as much as
+                // targeted text: never through the clipboard, and never kept.
+                secure = isSecureRole(nativeRole);
             }
         }
     }
@@ -521,6 +525,7 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
     facts.editable = hasEditable;
     facts.terminal = terminal;
     facts.secure = secure;
+    outcome.secure = secure;
     facts.lengthKnown = countBefore >= 0;
     facts.pasteKnown = pasteKnown;
     facts.secureInsertIgnored = app.toolkit.compare(QLatin1String("Gecko"), Qt::CaseInsensitive) == 0;
