@@ -13,6 +13,7 @@ file(GLOB_RECURSE mdh_format_sources CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE
     ${PROJECT_SOURCE_DIR}/automation/*.cpp ${PROJECT_SOURCE_DIR}/automation/*.h ${PROJECT_SOURCE_DIR}/automation/*.mm
     ${PROJECT_SOURCE_DIR}/bridge/*.cpp ${PROJECT_SOURCE_DIR}/bridge/*.h
     ${PROJECT_SOURCE_DIR}/cli/*.cpp ${PROJECT_SOURCE_DIR}/cli/*.h
+    ${PROJECT_SOURCE_DIR}/mcp/*.cpp ${PROJECT_SOURCE_DIR}/mcp/*.h
     ${PROJECT_SOURCE_DIR}/translations/*.cpp ${PROJECT_SOURCE_DIR}/translations/*.h
     ${PROJECT_SOURCE_DIR}/tests/*.cpp ${PROJECT_SOURCE_DIR}/tests/*.h
     ${PROJECT_SOURCE_DIR}/bench/*.cpp ${PROJECT_SOURCE_DIR}/bench/*.h)
@@ -37,7 +38,7 @@ if(MDH_BUILD_TESTS AND MDH_CLANG_TIDY AND MDH_RUN_CLANG_TIDY)
     cmake_host_system_information(RESULT mdh_cores QUERY NUMBER_OF_LOGICAL_CORES)
     add_test(NAME Lint.Tidy
         COMMAND ${MDH_RUN_CLANG_TIDY} -quiet -clang-tidy-binary ${MDH_CLANG_TIDY} -p ${CMAKE_BINARY_DIR}
-                -j ${mdh_cores} "${PROJECT_SOURCE_DIR}/(app|automation|bridge|cli)/.*\\.cpp$"
+                -j ${mdh_cores} "${PROJECT_SOURCE_DIR}/(app|automation|bridge|cli|mcp)/.*\\.cpp$"
         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
     set_tests_properties(Lint.Tidy PROPERTIES LABELS lint TIMEOUT 1800)
 elseif(MDH_BUILD_TESTS)

@@ -565,6 +565,47 @@ Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
     </message>
 </context>
 <context>
+    <name>Door</name>
+    <message>
+        <source>start msgcode-desktop-host (the tray app, or --headless)</source>
+        <translation>请启动 msgcode-desktop-host（托盘程序，或 --headless）</translation>
+    </message>
+    <message>
+        <source>grant the permissions the host&apos;s tray icon asks for</source>
+        <translation>请授予主机托盘图标所要求的权限</translation>
+    </message>
+    <message>
+        <source>grant Accessibility to msgcode-desktop-host (its tray icon leads you there), not to msgcode</source>
+        <translation>请把“辅助功能”权限授予 msgcode-desktop-host（它的托盘图标会带你前往），而不是 msgcode</translation>
+    </message>
+    <message>
+        <source>grant Screen Recording to msgcode-desktop-host (its tray icon leads you there), not to msgcode</source>
+        <translation>请把“屏幕录制”权限授予 msgcode-desktop-host（它的托盘图标会带你前往），而不是 msgcode</translation>
+    </message>
+    <message>
+        <source>Usage: msgcode-desktop-mcp COMMAND
+
+The MCP front door of msgcode-desktop-host, for msgcode (MSGCODE_GHOST_PATH).
+
+  mcp      serve MCP on stdin/stdout; the workspace is the working directory
+  status   the host connection and permissions; &quot;Status: Ready&quot; when usable
+  doctor   one line per check, each failure followed by a Fix: line
+  version  the version
+
+The host&apos;s socket: $MSGCODE_DESKTOP_SOCKET, else %1</source>
+        <translation>用法：msgcode-desktop-mcp 命令
+
+msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）。
+
+  mcp      在标准输入/输出上提供 MCP；工作目录即工作区
+  status   主机连接与权限；可用时输出 &quot;Status: Ready&quot;
+  doctor   每项检查一行，每个失败项后跟一行 Fix:
+  version  版本
+
+主机的套接字：$MSGCODE_DESKTOP_SOCKET，否则为 %1</translation>
+    </message>
+</context>
+<context>
     <name>Evidence</name>
     <message>
         <source>Outcome</source>

@@ -1,0 +1,347 @@
+// msgcode-desktop-mcp, the MCP front door msgcode mounts (docs/msgcode.md), as msgcode uses it:
+// `version`, `status`, `doctor`, then per tool call a fresh `mcp` process over stdio
+// (initialize, notifications/initialized, tools/list, tools/call), against a host with the fake
+// backend; effects checked on the fake desktop, answers in the shape msgcode parses.
+#include "HostProcess.h"
+#include "TestHost.h"
+
+#include "bridge/security/SecuritySettings.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+using namespace Testing;
+
+namespace {
+
+TestHost::Options autoPolicy()
+{
+    TestHost::Options options;
+    options.security.confirmPolicy = Bridge::ConfirmPolicy::Auto;
+    return options;
+}
+
+QProcessEnvironment doorEnvironment(const QString& socketPath)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("MSGCODE_DESKTOP_SOCKET"), socketPath);
+    env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
+    return env;
+}
+
+// One `mcp` process, as msgcode starts it: the workspace as working directory, NDJSON on stdio.
+class Door
+{
+public:
+    Door(const QString& socketPath, const QString& workspace)
+    {
+        m_process.setProcessEnvironment(doorEnvironment(socketPath));
+        m_process.setWorkingDirectory(workspace);
+        m_process.start(QStringLiteral(MDH_MCP_BINARY), {QStringLiteral("mcp")});
+        m_started = m_process.waitForStarted(5000);
+    }
+    ~Door()
+    {
+        m_process.terminate(); // msgcode's SIGTERM after the answer
+        if (!m_process.waitForFinished(3000))
+            m_process.kill();
+    }
+    bool started() const { return m_started; }
+    void sendRaw(const QByteArray& bytes) { m_process.write(bytes); }
+    void send(const QJsonObject& message) { sendRaw(QJsonDocument(message).toJson(QJsonDocument::Compact) + '\n'); }
+    /// The next line from stdout as JSON, or an empty object after `timeoutMs`.
+    QJsonObject next(int timeoutMs = 15000)
+    {
+        QDeadlineTimer deadline(timeoutMs);
+        while (!m_buffer.contains('\n') && !deadline.hasExpired()) {
+            m_process.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
+            m_buffer += m_process.readAllStandardOutput();
+        }
+        const qsizetype end = m_buffer.indexOf('\n');
+        if (end < 0)
+            return {};
+        const QByteArray line = m_buffer.left(end);
+        m_buffer.remove(0, end + 1);
+        return QJsonDocument::fromJson(line).object();
+    }
+    QJsonObject request(const QString& id, const QString& method, const QJsonObject& params = {})
+    {
+        send(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                         {QStringLiteral("id"), id},
+                         {QStringLiteral("method"), method},
+                         {QStringLiteral("params"), params}});
+        return next();
+    }
+    /// msgcode's sequence up to the call: initialize, initialized, tools/list; then the call.
+    QJsonObject callTool(const QString& name, const QJsonObject& arguments)
+    {
+        const QJsonObject init =
+            request(QStringLiteral("init"), QStringLiteral("initialize"),
+                    QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2024-11-05")},
+                                {QStringLiteral("capabilities"), QJsonObject()},
+                                {QStringLiteral("clientInfo"),
+                                 QJsonObject{{QStringLiteral("name"), QStringLiteral("msgcode")},
+                                             {QStringLiteral("version"), QStringLiteral("2.4.0")}}}});
+        EXPECT_EQ(init.value(QStringLiteral("result")).toObject().value(QStringLiteral("protocolVersion")).toString(),
+                  QStringLiteral("2024-11-05"));
+        send(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                         {QStringLiteral("method"), QStringLiteral("notifications/initialized")},
+                         {QStringLiteral("params"), QJsonObject()}});
+        const QJsonObject list = request(QStringLiteral("list"), QStringLiteral("tools/list"));
+        bool listed = false;
+        for (const auto& tool :
+             list.value(QStringLiteral("result")).toObject().value(QStringLiteral("tools")).toArray())
+            listed = listed || tool.toObject().value(QStringLiteral("name")).toString() == name;
+        EXPECT_TRUE(listed) << name.toStdString();
+        return request(QStringLiteral("call"), QStringLiteral("tools/call"),
+                       QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("arguments"), arguments}})
+            .value(QStringLiteral("result"))
+            .toObject();
+    }
+    QProcess& process() { return m_process; }
+
+private:
+    QProcess m_process;
+    QByteArray m_buffer;
+    bool m_started = false;
+};
+
+// The first text item parsed as JSON, as msgcode does.
+QJsonObject structured(const QJsonObject& result)
+{
+    for (const auto& item : result.value(QStringLiteral("content")).toArray()) {
+        if (item.toObject().value(QStringLiteral("type")).toString() == QLatin1String("text"))
+            return QJsonDocument::fromJson(item.toObject().value(QStringLiteral("text")).toString().toUtf8()).object();
+    }
+    return {};
+}
+
+std::string dump(const QJsonObject& object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact).toStdString();
+}
+
+CommandResult door(const QString& socketPath, const QString& command)
+{
+    return runCommand(QStringLiteral(MDH_MCP_BINARY), {command}, doorEnvironment(socketPath));
+}
+
+} // namespace
+
+// msgcode's health check: version, then status must say "Status: Ready" (a host with the fake
+// backend has both permissions); doctor names each permission.
+TEST(McpDoor, VersionStatusAndDoctorAsMsgcodeReadsThem)
+{
+    TestHost host;
+    const CommandResult version = door(host.socketPath(), QStringLiteral("version"));
+    EXPECT_EQ(version.exitCode, 0);
+    EXPECT_EQ(version.out.trimmed(), QStringLiteral("msgcode-desktop-mcp 0.1.0"));
+    const CommandResult status = door(host.socketPath(), QStringLiteral("status"));
+    EXPECT_EQ(status.exitCode, 0);
+    EXPECT_TRUE(QRegularExpression(QStringLiteral("Status:\\s*Ready"), QRegularExpression::CaseInsensitiveOption)
+                    .match(status.out)
+                    .hasMatch())
+        << status.out.toStdString();
+    EXPECT_TRUE(status.out.contains(QStringLiteral("Accessibility: granted"))) << status.out.toStdString();
+    const CommandResult doctor = door(host.socketPath(), QStringLiteral("doctor"));
+    EXPECT_EQ(doctor.exitCode, 0);
+    EXPECT_TRUE(doctor.out.contains(QStringLiteral("[ok] Accessibility: granted"))) << doctor.out.toStdString();
+    EXPECT_TRUE(doctor.out.contains(QStringLiteral("[ok] Screen Recording: granted"))) << doctor.out.toStdString();
+}
+
+// No host: still a report (exit 0, msgcode discards a failing command's output), not Ready, and
+// doctor's lines match msgcode's "not granted" test for both permissions, each with a Fix line.
+TEST(McpDoor, WithoutAHostTheReportSaysWhyAndExitsZero)
+{
+    QTemporaryDir dir;
+    const QString nowhere = dir.path() + QStringLiteral("/none.sock");
+    const CommandResult status = door(nowhere, QStringLiteral("status"));
+    EXPECT_EQ(status.exitCode, 0);
+    EXPECT_FALSE(status.out.contains(QStringLiteral("Status: Ready"))) << status.out.toStdString();
+    EXPECT_TRUE(status.out.contains(QStringLiteral("Host: not running"))) << status.out.toStdString();
+    const CommandResult doctor = door(nowhere, QStringLiteral("doctor"));
+    EXPECT_EQ(doctor.exitCode, 0);
+    const QString lower = doctor.out.toLower();
+    EXPECT_TRUE(lower.contains(QStringLiteral("accessibility: not granted"))) << doctor.out.toStdString();
+    EXPECT_TRUE(lower.contains(QStringLiteral("screen recording: not granted"))) << doctor.out.toStdString();
+    EXPECT_TRUE(doctor.out.contains(QStringLiteral("Fix:"))) << doctor.out.toStdString();
+    EXPECT_EQ(door(nowhere, QStringLiteral("bogus")).exitCode, 2);
+}
+
+// tools/list has the 26 ghost_ tools msgcode dispatches, each with an object input schema.
+TEST(McpDoor, ListsTheToolsMsgcodeDispatches)
+{
+    TestHost host;
+    Door mcp(host.socketPath(), host.workspace());
+    ASSERT_TRUE(mcp.started());
+    mcp.request(QStringLiteral("init"), QStringLiteral("initialize"),
+                QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2024-11-05")}});
+    const QJsonArray tools = mcp.request(QStringLiteral("list"), QStringLiteral("tools/list"))
+                                 .value(QStringLiteral("result"))
+                                 .toObject()
+                                 .value(QStringLiteral("tools"))
+                                 .toArray();
+    QStringList names;
+    for (const auto& tool : tools) {
+        names.append(tool.toObject().value(QStringLiteral("name")).toString());
+        EXPECT_EQ(
+            tool.toObject().value(QStringLiteral("inputSchema")).toObject().value(QStringLiteral("type")).toString(),
+            QStringLiteral("object"));
+    }
+    for (const char* name :
+         {"ghost_context",     "ghost_state",       "ghost_find",          "ghost_read",         "ghost_inspect",
+          "ghost_element_at",  "ghost_screenshot",  "ghost_click",         "ghost_type",         "ghost_press",
+          "ghost_hotkey",      "ghost_scroll",      "ghost_hover",         "ghost_long_press",   "ghost_drag",
+          "ghost_focus",       "ghost_window",      "ghost_wait",          "ghost_recipes",      "ghost_run",
+          "ghost_recipe_show", "ghost_recipe_save", "ghost_recipe_delete", "ghost_parse_screen", "ghost_ground",
+          "ghost_annotate"})
+        EXPECT_TRUE(names.contains(QLatin1String(name))) << name;
+}
+
+// find, click (confirmed by the host's policy), type and a screenshot, each in a fresh process;
+// the fake desktop records the effects; evidence lands in the workspace.
+TEST(McpDoor, FindsClicksTypesAndTakesAScreenshot)
+{
+    TestHost host(autoPolicy());
+    {
+        Door mcp(host.socketPath(), host.workspace());
+        const QJsonObject found = structured(mcp.callTool(
+            QStringLiteral("ghost_find"), QJsonObject{{QStringLiteral("query"), QStringLiteral("Send")},
+                                                      {QStringLiteral("role"), QStringLiteral("AXButton")}}));
+        EXPECT_TRUE(found.value(QStringLiteral("success")).toBool()) << dump(found);
+        EXPECT_EQ(found.value(QStringLiteral("data")).toObject().value(QStringLiteral("count")).toInt(), 1)
+            << dump(found);
+        EXPECT_TRUE(found.value(QStringLiteral("data"))
+                        .toObject()
+                        .value(QStringLiteral("evidence"))
+                        .toObject()
+                        .value(QStringLiteral("dir"))
+                        .toString()
+                        .startsWith(host.workspace()))
+            << dump(found);
+    }
+    {
+        Door mcp(host.socketPath(), host.workspace());
+        const QJsonObject result = mcp.callTool(QStringLiteral("ghost_click"),
+                                                QJsonObject{{QStringLiteral("query"), QStringLiteral("Send")},
+                                                            {QStringLiteral("role"), QStringLiteral("AXButton")}});
+        EXPECT_FALSE(result.value(QStringLiteral("isError")).toBool()) << dump(result);
+        EXPECT_TRUE(structured(result).value(QStringLiteral("success")).toBool()) << dump(result);
+        EXPECT_EQ(host.desktop().effects(), QStringList{QStringLiteral("press:Send")});
+    }
+    {
+        Door mcp(host.socketPath(), host.workspace());
+        const QJsonObject typed = structured(mcp.callTool(
+            QStringLiteral("ghost_type"), QJsonObject{{QStringLiteral("text"), QStringLiteral("hi")},
+                                                      {QStringLiteral("into"), QStringLiteral("Message")}}));
+        EXPECT_TRUE(typed.value(QStringLiteral("data")).toObject().contains(QStringLiteral("effect"))) << dump(typed);
+        // The fake desktop records where the text went and how long it was.
+        EXPECT_TRUE(host.desktop().effects().contains(QStringLiteral("type:Message:2")))
+            << host.desktop().effects().join(QLatin1Char(' ')).toStdString();
+    }
+    {
+        Door mcp(host.socketPath(), host.workspace());
+        const QJsonObject shot = mcp.callTool(QStringLiteral("ghost_screenshot"), {});
+        const QJsonArray content = shot.value(QStringLiteral("content")).toArray();
+        ASSERT_EQ(content.size(), 2) << dump(shot);
+        const QJsonObject image = content.at(0).toObject();
+        EXPECT_EQ(image.value(QStringLiteral("mimeType")).toString(), QStringLiteral("image/png"));
+        QImage png;
+        EXPECT_TRUE(
+            png.loadFromData(QByteArray::fromBase64(image.value(QStringLiteral("data")).toString().toLatin1()), "PNG"));
+        EXPECT_TRUE(content.at(1)
+                        .toObject()
+                        .value(QStringLiteral("text"))
+                        .toString()
+                        .startsWith(QStringLiteral("Screenshot: ")));
+    }
+}
+
+// Errors a model can act on: what was not found (isError, the host's code in the text); an
+// unknown tool; a tool this host does not have yet says so; vision says no provider.
+TEST(McpDoor, FailuresAreFactsAModelCanActOn)
+{
+    TestHost host(autoPolicy());
+    const auto call = [&](const QString& name, const QJsonObject& arguments) {
+        Door mcp(host.socketPath(), host.workspace());
+        return mcp.callTool(name, arguments);
+    };
+    const QJsonObject missing =
+        call(QStringLiteral("ghost_click"), QJsonObject{{QStringLiteral("query"), QStringLiteral("Nowhere")}});
+    EXPECT_TRUE(missing.value(QStringLiteral("isError")).toBool());
+    EXPECT_TRUE(structured(missing)
+                    .value(QStringLiteral("error"))
+                    .toString()
+                    .startsWith(QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND")))
+        << dump(missing);
+    EXPECT_TRUE(host.desktop().effects().isEmpty());
+
+    Door mcp(host.socketPath(), host.workspace());
+    mcp.request(QStringLiteral("init"), QStringLiteral("initialize"), {});
+    const QJsonObject unknown = mcp.request(QStringLiteral("u"), QStringLiteral("tools/call"),
+                                            QJsonObject{{QStringLiteral("name"), QStringLiteral("ghost_teleport")}})
+                                    .value(QStringLiteral("result"))
+                                    .toObject();
+    EXPECT_TRUE(unknown.value(QStringLiteral("isError")).toBool());
+    EXPECT_EQ(structured(unknown).value(QStringLiteral("error")).toString(),
+              QStringLiteral("Unknown tool: ghost_teleport"));
+    const QJsonObject vision =
+        structured(mcp.request(QStringLiteral("g"), QStringLiteral("tools/call"),
+                               QJsonObject{{QStringLiteral("name"), QStringLiteral("ghost_ground")},
+                                           {QStringLiteral("arguments"),
+                                            QJsonObject{{QStringLiteral("description"), QStringLiteral("x")}}}})
+                       .value(QStringLiteral("result"))
+                       .toObject());
+    EXPECT_TRUE(vision.value(QStringLiteral("error")).toString().contains(QStringLiteral("no vision provider")))
+        << dump(vision);
+    const QJsonObject badArgs = mcp.request(QStringLiteral("b"), QStringLiteral("tools/call"),
+                                            QJsonObject{{QStringLiteral("name"), QStringLiteral("ghost_find")},
+                                                        {QStringLiteral("arguments"), QStringLiteral("query")}});
+    EXPECT_EQ(badArgs.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32602)
+        << dump(badArgs);
+}
+
+// Bad input on stdio: garbage gets a parse error and the server reads on; a 20 MB line is
+// refused and skipped; Content-Length framing works too; a closed stdin ends the process.
+TEST(McpDoor, BadInputOnStdioIsAnsweredAndSurvived)
+{
+    TestHost host;
+    {
+        Door mcp(host.socketPath(), host.workspace());
+        mcp.sendRaw("this is not json\n");
+        EXPECT_EQ(mcp.next().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32700);
+        mcp.sendRaw(QByteArray(20 * 1024 * 1024, 'x') + '\n');
+        EXPECT_EQ(mcp.next(30000).value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
+                  -32600);
+        EXPECT_TRUE(mcp.request(QStringLiteral("p"), QStringLiteral("ping")).contains(QStringLiteral("result")));
+        const QJsonObject unknown = mcp.request(QStringLiteral("m"), QStringLiteral("resources/list"));
+        EXPECT_EQ(unknown.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32601);
+        // Half a message, then stdin closes: the process ends on its own.
+        mcp.sendRaw("{\"jsonrpc\":\"2.0\",\"id\":1,");
+        mcp.process().closeWriteChannel();
+        EXPECT_TRUE(mcp.process().waitForFinished(5000));
+        EXPECT_EQ(mcp.process().exitCode(), 0);
+    }
+    {
+        Door mcp(host.socketPath(), host.workspace());
+        const QByteArray body = R"({"jsonrpc":"2.0","id":7,"method":"ping"})";
+        mcp.sendRaw("Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        QDeadlineTimer deadline(10000);
+        QByteArray out;
+        while (!out.contains("\"id\":7") && !deadline.hasExpired()) {
+            mcp.process().waitForReadyRead(200);
+            out += mcp.process().readAllStandardOutput();
+        }
+        EXPECT_TRUE(out.startsWith("Content-Length: ")) << out.constData();
+        EXPECT_TRUE(out.contains("\"result\":{}")) << out.constData();
+    }
+}
