@@ -100,7 +100,7 @@ DesktopSession::DesktopSession() = default;
 
 bool DesktopSession::start()
 {
-    m_host = std::make_unique<HostProcess>();
+    m_host = std::make_unique<HostProcess>(QString(), m_hostArgs);
     if (!m_host->start())
         return false;
     m_workspace = m_host->workspaceRoot() + QStringLiteral("/ws");

@@ -43,6 +43,8 @@ class DesktopSession
 public:
     static bool available(QString* why);
     DesktopSession();
+    /// Arguments for the host started by start() (e.g. another --confirm-policy).
+    void setHostArguments(const QStringList& args) { m_hostArgs = args; }
     bool start();
 
     QString workspace() const { return m_workspace; }
@@ -58,6 +60,7 @@ private:
     std::unique_ptr<HostProcess> m_host;
     std::unique_ptr<Bridge::Client> m_client;
     QString m_workspace;
+    QStringList m_hostArgs;
 };
 
 QString evidenceDir(const QJsonObject& response);

@@ -561,8 +561,12 @@ TEST_F(PrimitivesFixture, StaysOnTheWindowAndSnapshotItFoundAndTypesByTheNamedPa
         s_app->app().waitEvent(u"textChanged"_s, {{u"name"_s, u"Message"_s}, {u"text"_s, u"by keys"_s}}).has_value())
         << dump(typed);
 
-    // An element of another snapshot under this snapshotId is refused; nothing is typed.
-    ref.insert(u"elementId"_s, u"e:1"_s);
+    // An element of another snapshot (a later find's) under this snapshotId is refused; nothing
+    // is typed.
+    const QJsonObject later = call(u"desktop.find"_s, {{u"selector"_s, field}});
+    ref.insert(u"elementId"_s,
+               resultOf(later).value(u"elementRefs"_s).toArray().at(0).toObject().value(u"elementId"_s).toString());
+    s_app->app().events();
     const QJsonObject mixed =
         call(u"desktop.typeText"_s, {{u"target"_s, QJsonObject{{u"elementRef"_s, ref}}}, {u"text"_s, u"no"_s}}, true);
     EXPECT_EQ(errorOf(mixed).value(u"details"_s).toObject().value(u"field"_s).toString(),
