@@ -9,13 +9,16 @@
 
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include <gtest/gtest.h>
 
@@ -56,7 +59,13 @@ public:
             m_process.kill();
     }
     bool started() const { return m_started; }
-    void sendRaw(const QByteArray& bytes) { m_process.write(bytes); }
+    void sendRaw(const QByteArray& bytes)
+    {
+        m_process.write(bytes);
+        // QProcess writes from its event loop; a test that sleeps instead must push it out.
+        while (m_process.bytesToWrite() > 0 && m_process.waitForBytesWritten(5000)) {
+        }
+    }
     void send(const QJsonObject& message) { sendRaw(QJsonDocument(message).toJson(QJsonDocument::Compact) + '\n'); }
     /// The next line from stdout as JSON, or an empty object after `timeoutMs`.
     QJsonObject next(int timeoutMs = 15000)
@@ -344,4 +353,57 @@ TEST(McpDoor, BadInputOnStdioIsAnsweredAndSurvived)
         EXPECT_TRUE(out.startsWith("Content-Length: ")) << out.constData();
         EXPECT_TRUE(out.contains("\"result\":{}")) << out.constData();
     }
+}
+
+// msgcode SIGTERMs the door when its own timeout ends a call: the connection to the host drops
+// with it, and the host aborts the wait it was running for the door; its evidence says so.
+TEST(McpDoor, SigtermDuringAWaitAbortsTheHostsExecution)
+{
+    TestHost host;
+    Door mcp(host.socketPath(), host.workspace());
+    ASSERT_TRUE(mcp.started());
+    mcp.request(QStringLiteral("init"), QStringLiteral("initialize"), {});
+    mcp.send(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                         {QStringLiteral("id"), QStringLiteral("call")},
+                         {QStringLiteral("method"), QStringLiteral("tools/call")},
+                         {QStringLiteral("params"),
+                          QJsonObject{{QStringLiteral("name"), QStringLiteral("ghost_wait")},
+                                      {QStringLiteral("arguments"),
+                                       QJsonObject{{QStringLiteral("condition"), QStringLiteral("elementExists")},
+                                                   {QStringLiteral("value"), QStringLiteral("Never there")},
+                                                   {QStringLiteral("timeout"), 30}}}}}});
+    // The wait runs (its evidence directory exists) before the door is stopped.
+    const auto responses = [&] {
+        QStringList found;
+        QDirIterator it(host.workspace() + QStringLiteral("/artifacts"), {QStringLiteral("request.json")}, QDir::Files,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext())
+            found.append(QFileInfo(it.next()).path());
+        return found;
+    };
+    QDeadlineTimer started(10000);
+    while (responses().isEmpty() && !started.hasExpired())
+        QThread::msleep(50);
+    ASSERT_EQ(responses().size(), 1) << "the wait never started; the door said: " << dump(mcp.next(100));
+    QThread::msleep(300);
+    mcp.process().terminate();
+    ASSERT_TRUE(mcp.process().waitForFinished(5000));
+
+    const QString dir = responses().constFirst();
+    QDeadlineTimer deadline(10000);
+    QJsonObject response;
+    while (!deadline.hasExpired()) {
+        QFile file(dir + QStringLiteral("/response.json"));
+        if (file.open(QIODevice::ReadOnly)) {
+            response = QJsonDocument::fromJson(file.readAll()).object();
+            if (!response.isEmpty())
+                break;
+        }
+        QThread::msleep(50);
+    }
+    const QJsonObject error = response.value(QStringLiteral("error")).toObject();
+    EXPECT_EQ(error.value(QStringLiteral("code")).toString(), QStringLiteral("DESKTOP_ABORTED")) << dump(response);
+    EXPECT_EQ(error.value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+              QStringLiteral("disconnected"))
+        << dump(response);
 }
