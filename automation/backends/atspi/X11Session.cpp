@@ -403,38 +403,11 @@ std::optional<X11Session::Covering> X11Session::windowAbove(quint64 window, QPoi
     if (own < 0)
         return std::nullopt;
     for (qsizetype i = order.size() - 1; i > own; --i) {
-        const Window w = order.at(i);
         XWindowAttributes attributes{};
-        if (!XGetWindowAttributes(dpy, w, &attributes) || attributes.map_state != IsViewable)
+        if (!XGetWindowAttributes(dpy, order.at(i), &attributes) || attributes.map_state != IsViewable)
             continue;
-        int x = 0, y = 0;
-        Window child = 0;
-        if (!XTranslateCoordinates(dpy, w, DefaultRootWindow(dpy), 0, 0, &x, &y, &child))
-            continue;
-        const QRect rect(x, y, attributes.width, attributes.height);
-        if (!rect.contains(point))
-            continue;
-        Covering above;
-        above.window = w;
-        above.rect = rect;
-        const Atom wmPid = XInternAtom(dpy, "_NET_WM_PID", False);
-        const Atom wmName = XInternAtom(dpy, "_NET_WM_NAME", False);
-        const Atom utf8 = XInternAtom(dpy, "UTF8_STRING", False);
-        unsigned char* value = nullptr;
-        if (XGetWindowProperty(dpy, w, wmPid, 0, 1, False, XA_CARDINAL, &type, &format, &count, &after, &value) ==
-                Success &&
-            value) {
-            above.pid = static_cast<qint64>(*reinterpret_cast<unsigned long*>(value));
-            XFree(value);
-        }
-        value = nullptr;
-        if (XGetWindowProperty(dpy, w, wmName, 0, 1024, False, utf8, &type, &format, &count, &after, &value) ==
-                Success &&
-            value) {
-            above.title = QString::fromUtf8(reinterpret_cast<const char*>(value), static_cast<qsizetype>(count));
-            XFree(value);
-        }
-        return above;
+        if (auto above = describeWindow(order.at(i)); above && above->rect.contains(point))
+            return above;
     }
     return std::nullopt;
 }
