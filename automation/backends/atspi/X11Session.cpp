@@ -38,6 +38,25 @@ unsigned long keysymForChar(char32_t u)
 // (a popup closing while its focus or geometry is read): such an error is counted and the
 // request's answer (an empty property, a failed translation) is handled where it is made.
 std::atomic<int> g_xErrors{0};
+// A window list the window manager keeps on the root window (_NET_CLIENT_LIST, or
+// _NET_CLIENT_LIST_STACKING bottom to top); empty when it keeps none.
+QList<Window> rootWindowList(Display* dpy, const char* atomName)
+{
+    Atom type = 0;
+    int format = 0;
+    unsigned long count = 0, after = 0;
+    unsigned char* data = nullptr;
+    QList<Window> windows;
+    if (XGetWindowProperty(dpy, DefaultRootWindow(dpy), XInternAtom(dpy, atomName, False), 0, 4096, False, XA_WINDOW,
+                           &type, &format, &count, &after, &data) != Success ||
+        !data)
+        return windows;
+    for (unsigned long i = 0; i < count; ++i)
+        windows.append(reinterpret_cast<Window*>(data)[i]);
+    XFree(data);
+    return windows;
+}
+
 int recordXError(Display*, XErrorEvent*)
 {
     g_xErrors.fetch_add(1, std::memory_order_relaxed);
@@ -121,20 +140,11 @@ QList<qint64> X11Session::clientPids()
     if (!open(&error))
         return pids;
     Display* dpy = dpyOf(m_display);
-    const Atom clientList = XInternAtom(dpy, "_NET_CLIENT_LIST", False);
     const Atom wmPid = XInternAtom(dpy, "_NET_WM_PID", False);
+    const QList<Window> windows = rootWindowList(dpy, "_NET_CLIENT_LIST");
     Atom type = 0;
     int format = 0;
-    unsigned long count = 0, after = 0;
-    unsigned char* data = nullptr;
-    if (XGetWindowProperty(dpy, DefaultRootWindow(dpy), clientList, 0, 4096, False, XA_WINDOW, &type, &format, &count,
-                           &after, &data) != Success ||
-        !data)
-        return pids;
-    QList<Window> windows;
-    for (unsigned long i = 0; i < count; ++i)
-        windows.append(reinterpret_cast<Window*>(data)[i]);
-    XFree(data);
+    unsigned long after = 0;
     for (Window w : std::as_const(windows)) {
         unsigned char* pidData = nullptr;
         unsigned long n = 0;
@@ -156,22 +166,13 @@ quint64 X11Session::findWindow(qint64 pid, const QString& title, bool exactTitle
     if (!open(&error))
         return 0;
     Display* dpy = dpyOf(m_display);
-    const Atom clientList = XInternAtom(dpy, "_NET_CLIENT_LIST", False);
     const Atom wmPid = XInternAtom(dpy, "_NET_WM_PID", False);
     const Atom wmName = XInternAtom(dpy, "_NET_WM_NAME", False);
     const Atom utf8 = XInternAtom(dpy, "UTF8_STRING", False);
+    const QList<Window> windows = rootWindowList(dpy, "_NET_CLIENT_LIST");
     Atom type = 0;
     int format = 0;
     unsigned long count = 0, after = 0;
-    unsigned char* data = nullptr;
-    if (XGetWindowProperty(dpy, DefaultRootWindow(dpy), clientList, 0, 4096, False, XA_WINDOW, &type, &format, &count,
-                           &after, &data) != Success ||
-        !data)
-        return 0;
-    QList<Window> windows;
-    for (unsigned long i = 0; i < count; ++i)
-        windows.append(reinterpret_cast<Window*>(data)[i]);
-    XFree(data);
     Window byPid = 0;
     for (Window w : windows) {
         unsigned char* pidData = nullptr;
@@ -386,19 +387,7 @@ std::optional<X11Session::Covering> X11Session::windowAbove(quint64 window, QPoi
     if (!window || !open(&error))
         return std::nullopt;
     Display* dpy = dpyOf(m_display);
-    const Atom stacking = XInternAtom(dpy, "_NET_CLIENT_LIST_STACKING", False);
-    Atom type = 0;
-    int format = 0;
-    unsigned long count = 0, after = 0;
-    unsigned char* data = nullptr;
-    if (XGetWindowProperty(dpy, DefaultRootWindow(dpy), stacking, 0, 4096, False, XA_WINDOW, &type, &format, &count,
-                           &after, &data) != Success ||
-        !data)
-        return std::nullopt;
-    QList<Window> order; // bottom to top
-    for (unsigned long i = 0; i < count; ++i)
-        order.append(reinterpret_cast<Window*>(data)[i]);
-    XFree(data);
+    const QList<Window> order = rootWindowList(dpy, "_NET_CLIENT_LIST_STACKING"); // bottom to top
     const qsizetype own = order.indexOf(static_cast<Window>(window));
     if (own < 0)
         return std::nullopt;
