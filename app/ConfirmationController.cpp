@@ -9,6 +9,8 @@ ConfirmationController::ConfirmationController(Bridge::Host& host, QObject* pare
 {
     if (auto* ask = m_host.askProvider())
         m_dialog = std::make_unique<ConfirmationDialog>(*ask);
+    if (auto* mcp = m_host.mcpAskProvider())
+        m_mcpDialog = std::make_unique<ConfirmationDialog>(*mcp);
     // Direct: Host destroys the old provider right after the signal returns.
     connect(&m_host, &Bridge::Host::confirmationProviderChanged, this, &ConfirmationController::reattach,
             Qt::DirectConnection);

@@ -25,6 +25,8 @@ public:
 
     /// The dialog attached now; nullptr unless the policy is `ask`.
     ConfirmationDialog* dialog() const { return m_dialog.get(); }
+    /// The dialog of the MCP front door's requests (its own ask provider), for the host's life.
+    ConfirmationDialog* mcpDialog() const { return m_mcpDialog.get(); }
 
 Q_SIGNALS:
     /// The dialog was replaced or removed.
@@ -35,6 +37,7 @@ private:
 
     Bridge::Host& m_host;
     std::unique_ptr<ConfirmationDialog> m_dialog;
+    std::unique_ptr<ConfirmationDialog> m_mcpDialog;
 };
 
 } // namespace App

@@ -1,12 +1,15 @@
 #include "app/ConfirmationDialog.h"
 
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QDialogButtonBox>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace App {
@@ -44,6 +47,10 @@ QString describeMethod(const QString& method)
         return ConfirmationDialog::tr("Scroll");
     if (method == QLatin1String("desktop.menuPick"))
         return ConfirmationDialog::tr("Pick a menu item");
+    if (method == QLatin1String("desktop.pointer"))
+        return ConfirmationDialog::tr("Use the pointer");
+    if (method == QLatin1String("desktop.window"))
+        return ConfirmationDialog::tr("Change a window");
     if (method == QLatin1String("desktop.resume"))
         return ConfirmationDialog::tr("Resume automation");
     return method;
@@ -87,6 +94,22 @@ ConfirmationDialog::ConfirmationDialog(Bridge::AskConfirmationProvider& provider
     layout->addWidget(m_countdown);
     m_queueLabel = new QLabel(this);
     layout->addWidget(m_queueLabel);
+    // The MCP door's clients start a door per call: the person may allow the client for a while.
+    m_grantRow = new QWidget(this);
+    auto* grantLayout = new QHBoxLayout(m_grantRow);
+    grantLayout->setContentsMargins(0, 0, 0, 0);
+    m_grant = new QCheckBox(tr("Also allow this client, without asking, for"), m_grantRow);
+    m_grant->setObjectName(QStringLiteral("grantCheck"));
+    m_grantMinutes = new QSpinBox(m_grantRow);
+    m_grantMinutes->setObjectName(QStringLiteral("grantMinutes"));
+    m_grantMinutes->setRange(1, 240);
+    m_grantMinutes->setValue(15);
+    m_grantMinutes->setSuffix(tr(" min"));
+    grantLayout->addWidget(m_grant);
+    grantLayout->addWidget(m_grantMinutes);
+    grantLayout->addStretch(1);
+    m_grantRow->hide();
+    layout->addWidget(m_grantRow);
 
     auto* buttons = new QDialogButtonBox(this);
     m_deny = buttons->addButton(tr("Deny"), QDialogButtonBox::RejectRole);
@@ -145,7 +168,17 @@ void ConfirmationDialog::fill(const Bridge::ApprovalRequest& request)
     m_title->setText(describeMethod(request.method));
     const QString exe =
         request.peer.executable.isEmpty() ? tr("unknown program") : QFileInfo(request.peer.executable).fileName();
-    m_who->setText(tr("%1 (pid %2, %3)").arg(exe).arg(request.peer.pid).arg(request.peer.executable));
+    if (request.via == QLatin1String("mcp")) {
+        // The door is a messenger; the client is what started it (msgcode's node).
+        const QString client = request.client.isEmpty() ? tr("unknown program") : QFileInfo(request.client).fileName();
+        m_who->setText(tr("MCP: %1 (%2), through %3 (pid %4)")
+                           .arg(client, request.client.isEmpty() ? tr("unknown") : request.client, exe)
+                           .arg(request.peer.pid));
+    } else {
+        m_who->setText(tr("%1 (pid %2, %3)").arg(exe).arg(request.peer.pid).arg(request.peer.executable));
+    }
+    m_grant->setChecked(false);
+    m_grantRow->setVisible(request.offerGrant);
     m_what->setText(tr("%1 (%2)").arg(describeMethod(request.method), request.method));
     m_target->setText(describeTarget(request.target));
     QString detail;
@@ -200,8 +233,9 @@ void ConfirmationDialog::decide(bool approved)
     if (!m_current)
         return;
     const quint64 id = m_current->id;
+    const int grant = approved && m_current->offerGrant && m_grant->isChecked() ? m_grantMinutes->value() : 0;
     m_current.reset();
-    m_provider.answer(id, approved, QStringLiteral("user"));
+    m_provider.answer(id, approved, QStringLiteral("user"), grant);
     Q_EMIT decided(id, approved);
     showNext();
 }

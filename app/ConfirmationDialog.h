@@ -9,7 +9,9 @@
 #include <deque>
 #include <optional>
 
+class QCheckBox;
 class QLabel;
+class QSpinBox;
 class QPushButton;
 
 namespace App {
@@ -39,6 +41,9 @@ public:
     std::optional<quint64> currentId() const;
     int queuedCount() const { return static_cast<int>(m_queue.size()); }
     QPushButton* approveButton() const { return m_approve; }
+    /// "Allow this client for N minutes" (shown for the MCP door's requests) and its minutes.
+    QCheckBox* grantCheck() const { return m_grant; }
+    QSpinBox* grantMinutes() const { return m_grantMinutes; }
     QPushButton* denyButton() const { return m_deny; }
 
 Q_SIGNALS:
@@ -69,6 +74,9 @@ private:
     QLabel* m_queueLabel = nullptr;
     QPushButton* m_approve = nullptr;
     QPushButton* m_deny = nullptr;
+    QWidget* m_grantRow = nullptr;
+    QCheckBox* m_grant = nullptr;
+    QSpinBox* m_grantMinutes = nullptr;
 };
 
 } // namespace App

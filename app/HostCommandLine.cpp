@@ -44,6 +44,11 @@ HostCommandLine::HostCommandLine()
                          "(approve everything; headless servers and tests only) or deny "
                          "(default with --headless: deny)."),
                       tr("ask|auto|deny")),
+      m_mcpConfirmPolicy(QStringLiteral("mcp-confirm-policy"),
+                         tr("The policy for requests of the MCP front door (msgcode-desktop-mcp): ask (a person, "
+                            "who may allow the calling client for some minutes), auto or deny (default: the "
+                            "--confirm-policy)."),
+                         tr("ask|auto|deny")),
       m_requireToken(QStringLiteral("require-token"), tr("Refuse the confirm phrase: side effects need a token from "
                                                          "desktop.confirm.issue.")),
       m_maxTokenTtl(QStringLiteral("max-token-ttl-ms"),
@@ -61,10 +66,11 @@ HostCommandLine::HostCommandLine()
                     .arg(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)),
                 tr("dir"))
 {
-    m_options = {m_headless,       m_socket,          m_workspaceRoot,         m_maxLine,
-                 m_partialTimeout, m_maxConnections,  m_maxConnectionsPerPeer, m_firstRequestTimeout,
-                 m_queueCapacity,  m_insecureSocket,  m_confirmPolicy,         m_requireToken,
-                 m_maxTokenTtl,    m_approvalTimeout, m_allowCaller,           m_dataDir};
+    m_options = {m_headless,       m_socket,         m_workspaceRoot,         m_maxLine,
+                 m_partialTimeout, m_maxConnections, m_maxConnectionsPerPeer, m_firstRequestTimeout,
+                 m_queueCapacity,  m_insecureSocket, m_confirmPolicy,         m_mcpConfirmPolicy,
+                 m_requireToken,   m_maxTokenTtl,    m_approvalTimeout,       m_allowCaller,
+                 m_dataDir};
 }
 
 void HostCommandLine::configure(QCommandLineParser& parser) const
@@ -146,6 +152,13 @@ HostCommandLine::Outcome HostCommandLine::merge(const QCommandLineParser& parser
         if (!policy)
             return tr("msgcode-desktop-host: --confirm-policy takes ask, auto or deny");
         security.confirmPolicy = *policy;
+    }
+    security.mcpConfirmPolicy = out.headless ? std::nullopt : stored.mcpConfirmPolicy;
+    if (parser.isSet(m_mcpConfirmPolicy)) {
+        const auto policy = Bridge::SecuritySettings::policyFromName(parser.value(m_mcpConfirmPolicy));
+        if (!policy)
+            return tr("msgcode-desktop-host: --mcp-confirm-policy takes ask, auto or deny");
+        security.mcpConfirmPolicy = *policy;
     }
     security.requireToken = parser.isSet(m_requireToken) || stored.requireToken;
     security.maxTokenTtlMs = maxTtlMs;

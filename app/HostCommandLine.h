@@ -65,6 +65,7 @@ private:
     QCommandLineOption m_queueCapacity;
     QCommandLineOption m_insecureSocket;
     QCommandLineOption m_confirmPolicy;
+    QCommandLineOption m_mcpConfirmPolicy;
     QCommandLineOption m_requireToken;
     QCommandLineOption m_maxTokenTtl;
     QCommandLineOption m_approvalTimeout;

@@ -11,6 +11,7 @@ namespace {
 
 const QString keyWorkspaceRoot = QStringLiteral("workspaceRoot");
 const QString keyConfirmPolicy = QStringLiteral("confirmPolicy");
+const QString keyMcpConfirmPolicy = QStringLiteral("mcpConfirmPolicy");
 const QString keyRequireToken = QStringLiteral("requireToken");
 const QString keyMaxTokenTtlMs = QStringLiteral("maxTokenTtlMs");
 const QString keyApprovalTimeoutMs = QStringLiteral("approvalTimeoutMs");
@@ -75,6 +76,7 @@ HostSettings HostSettings::load(QSettings& settings)
     out.workspaceRoot = settings.value(keyWorkspaceRoot).toString();
     if (const auto policy = Bridge::SecuritySettings::policyFromName(settings.value(keyConfirmPolicy).toString()))
         out.confirmPolicy = *policy;
+    out.mcpConfirmPolicy = Bridge::SecuritySettings::policyFromName(settings.value(keyMcpConfirmPolicy).toString());
     out.requireToken = settings.value(keyRequireToken, false).toBool();
     out.maxTokenTtlMs = number(settings, keyMaxTokenTtlMs, out.maxTokenTtlMs);
     out.approvalTimeoutMs = number(settings, keyApprovalTimeoutMs, out.approvalTimeoutMs);
@@ -95,6 +97,8 @@ void HostSettings::save(QSettings& settings) const
 {
     settings.setValue(keyWorkspaceRoot, workspaceRoot);
     settings.setValue(keyConfirmPolicy, Bridge::SecuritySettings::policyName(confirmPolicy));
+    settings.setValue(keyMcpConfirmPolicy,
+                      mcpConfirmPolicy ? Bridge::SecuritySettings::policyName(*mcpConfirmPolicy) : QString());
     settings.setValue(keyRequireToken, requireToken);
     settings.setValue(keyMaxTokenTtlMs, maxTokenTtlMs);
     settings.setValue(keyApprovalTimeoutMs, approvalTimeoutMs);
@@ -116,6 +120,7 @@ bool HostSettings::save(const QString& iniPath) const
 Bridge::SecuritySettings HostSettings::securitySettings(Bridge::SecuritySettings base) const
 {
     base.confirmPolicy = confirmPolicy;
+    base.mcpConfirmPolicy = mcpConfirmPolicy;
     base.requireToken = requireToken;
     base.maxTokenTtlMs = maxTokenTtlMs;
     base.approvalTimeoutMs = approvalTimeoutMs;

@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 #include <memory>
 
 class QSettings;
@@ -37,6 +39,8 @@ public:
     /// Empty: $WORKSPACE_ROOT at start. Else an existing directory.
     QString workspaceRoot;
     Bridge::ConfirmPolicy confirmPolicy = Bridge::ConfirmPolicy::Ask;
+    /// The MCP front door's own policy; none: the same as confirmPolicy.
+    std::optional<Bridge::ConfirmPolicy> mcpConfirmPolicy;
     bool requireToken = false;
     qint64 maxTokenTtlMs = Bridge::SecuritySettings::kDefaultMaxTokenTtlMs;
     int approvalTimeoutMs = Bridge::SecuritySettings::kDefaultApprovalTimeoutMs;

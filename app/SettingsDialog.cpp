@@ -69,6 +69,15 @@ SettingsDialog::SettingsDialog(QString socketPath, QString iniPath, QWidget* par
     m_policy->addItem(tr("Approve automatically"), QStringLiteral("auto"));
     m_policy->addItem(tr("Deny everything"), QStringLiteral("deny"));
     securityForm->addRow(tr("Confirmation policy:"), m_policy);
+    m_mcpPolicy = new QComboBox(security);
+    m_mcpPolicy->setObjectName(QStringLiteral("mcpConfirmPolicy"));
+    m_mcpPolicy->addItem(tr("The same as above"), QString());
+    m_mcpPolicy->addItem(tr("Ask a person, who may allow the client for some minutes"), QStringLiteral("ask"));
+    m_mcpPolicy->addItem(tr("Approve automatically"), QStringLiteral("auto"));
+    m_mcpPolicy->addItem(tr("Deny everything"), QStringLiteral("deny"));
+    m_mcpPolicy->setToolTip(tr("For requests of the MCP front door (msgcode-desktop-mcp, which msgcode starts for "
+                               "each tool call)."));
+    securityForm->addRow(tr("MCP door policy:"), m_mcpPolicy);
     m_autoWarning = new QLabel(tr("Warning: with \"Approve automatically\" every click, typed text and hotkey a "
                                   "client asks for is approved without asking you. Use it only on a headless "
                                   "server or in tests."),
@@ -78,8 +87,12 @@ SettingsDialog::SettingsDialog(QString socketPath, QString iniPath, QWidget* par
     m_autoWarning->setStyleSheet(QStringLiteral("color: #b00020; font-weight: bold;"));
     m_autoWarning->hide();
     securityForm->addRow(QString(), m_autoWarning);
-    connect(m_policy, &QComboBox::currentIndexChanged, this,
-            [this] { m_autoWarning->setVisible(m_policy->currentData().toString() == QLatin1String("auto")); });
+    const auto warnAuto = [this] {
+        m_autoWarning->setVisible(m_policy->currentData().toString() == QLatin1String("auto") ||
+                                  m_mcpPolicy->currentData().toString() == QLatin1String("auto"));
+    };
+    connect(m_policy, &QComboBox::currentIndexChanged, this, warnAuto);
+    connect(m_mcpPolicy, &QComboBox::currentIndexChanged, this, warnAuto);
 
     m_requireToken = new QCheckBox(tr("Require a confirmation token (refuse the CONFIRM phrase)"), security);
     m_requireToken->setObjectName(QStringLiteral("requireToken"));
@@ -178,6 +191,10 @@ void SettingsDialog::setValues(const HostSettings& settings)
 {
     m_workspace->setText(settings.workspaceRoot);
     m_policy->setCurrentIndex(m_policy->findData(Bridge::SecuritySettings::policyName(settings.confirmPolicy)));
+    m_mcpPolicy->setCurrentIndex(
+        std::max(0, m_mcpPolicy->findData(settings.mcpConfirmPolicy
+                                              ? Bridge::SecuritySettings::policyName(*settings.mcpConfirmPolicy)
+                                              : QString())));
     m_requireToken->setChecked(settings.requireToken);
     m_maxTtl->setValue(static_cast<int>(settings.maxTokenTtlMs));
     m_approvalTimeout->setValue(settings.approvalTimeoutMs);
@@ -194,6 +211,7 @@ HostSettings SettingsDialog::values() const
     out.workspaceRoot = m_workspace->text().trimmed();
     out.confirmPolicy = Bridge::SecuritySettings::policyFromName(m_policy->currentData().toString())
                             .value_or(Bridge::ConfirmPolicy::Ask);
+    out.mcpConfirmPolicy = Bridge::SecuritySettings::policyFromName(m_mcpPolicy->currentData().toString());
     out.requireToken = m_requireToken->isChecked();
     out.maxTokenTtlMs = m_maxTtl->value();
     out.approvalTimeoutMs = m_approvalTimeout->value();

@@ -49,6 +49,7 @@ private:
     QLineEdit* m_workspace = nullptr;
     QLabel* m_workspaceError = nullptr;
     QComboBox* m_policy = nullptr;
+    QComboBox* m_mcpPolicy = nullptr;
     QLabel* m_autoWarning = nullptr;
     QCheckBox* m_requireToken = nullptr;
     QSpinBox* m_maxTtl = nullptr;

@@ -9,6 +9,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QLoggingCategory>
 #include <QSocketNotifier>
 #include <QStandardPaths>
@@ -119,7 +120,18 @@ int run(int argc, char** argv)
         printErr(*usage);
         return ExitUsage;
     }
-    const Bridge::HostOptions& options = std::get<App::HostCommandLine::Merged>(merged).host;
+    Bridge::HostOptions options = std::get<App::HostCommandLine::Merged>(merged).host;
+    // The MCP front door beside the host (installed), or in the build tree's mcp/.
+    // A QStringList, not a braced list: that would hold QStringBuilder temporaries past their end.
+    const QString here = QCoreApplication::applicationDirPath();
+    const QStringList doors{here + QStringLiteral("/msgcode-desktop-mcp"),
+                            here + QStringLiteral("/../mcp/msgcode-desktop-mcp")};
+    for (const QString& door : doors) {
+        if (QFileInfo(door).isExecutable()) {
+            options.server.mcpDoorExecutable = QFileInfo(door).canonicalFilePath();
+            break;
+        }
+    }
     const Bridge::SecuritySettings& security = options.security;
 
     installSignalHandlers();
@@ -151,6 +163,17 @@ int run(int argc, char** argv)
                                    .arg(Bridge::SecuritySettings::policyName(security.confirmPolicy),
                                         security.requireToken ? HostText::tr(", tokens required") : QString(),
                                         host.audit().path());
+    if (security.mcpConfirmPolicy)
+        qCInfo(lcApp).noquote() << HostText::tr("MCP door (%1): confirm policy %2")
+                                       .arg(options.server.mcpDoorExecutable.isEmpty()
+                                                ? HostText::tr("not found beside the host")
+                                                : options.server.mcpDoorExecutable,
+                                            Bridge::SecuritySettings::policyName(*security.mcpConfirmPolicy));
+    if (security.mcpConfirmPolicy == Bridge::ConfirmPolicy::Auto &&
+        security.confirmPolicy != Bridge::ConfirmPolicy::Auto)
+        qCWarning(lcApp).noquote() << HostText::tr(
+            "MCP DOOR CONFIRM POLICY IS AUTO: every action the MCP front door asks for is approved without "
+            "asking anyone (each one is still audited and kept as evidence).");
     if (security.confirmPolicy == Bridge::ConfirmPolicy::Auto)
         qCWarning(lcApp).noquote() << HostText::tr(
             "CONFIRM POLICY IS AUTO: every confirmation token and every resume is "

@@ -64,6 +64,21 @@ Result<ActionOutcome> DesktopBackend::scroll(const ResolvedRoute&, const Snapsho
     return unsupportedOnPlatform(QStringLiteral("scrolling"));
 }
 
+Result<ActionOutcome> DesktopBackend::pointer(const ResolvedRoute&, const PointerGesture&, const CallContext&)
+{
+    return unsupportedOnPlatform(QStringLiteral("pointer gestures"));
+}
+
+Result<QList<WindowInfo>> DesktopBackend::windows(const CallContext&)
+{
+    return unsupportedOnPlatform(QStringLiteral("listing windows"));
+}
+
+Result<ActionOutcome> DesktopBackend::windowCommand(const ResolvedRoute&, const WindowCommand&, const CallContext&)
+{
+    return unsupportedOnPlatform(QStringLiteral("window actions"));
+}
+
 Error unsupportedOnPlatform(const QString& what)
 {
     return Error::make(ErrorCode::InvalidRequest,

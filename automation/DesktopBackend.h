@@ -161,6 +161,19 @@ public:
     /// DESKTOP_INVALID_REQUEST, reason "unsupported".
     virtual Result<ActionOutcome> scroll(const ResolvedRoute& route, const Snapshot& snapshot, int element,
                                          const ScrollSpec& spec, const CallContext& context);
+    /// A pointer gesture (hover, clicks of any button, long press, drag) with what the app
+    /// showed of it; the route's app is watched for the change. A cancelled gesture never leaves
+    /// a button held. The default: DESKTOP_INVALID_REQUEST, reason "unsupported".
+    virtual Result<ActionOutcome> pointer(const ResolvedRoute& route, const PointerGesture& gesture,
+                                          const CallContext& context);
+    /// Every top-level window, bottom to top of the stacking order. The default:
+    /// DESKTOP_INVALID_REQUEST, reason "unsupported".
+    virtual Result<QList<WindowInfo>> windows(const CallContext& context);
+    /// Focuses, minimizes, maximizes, restores, closes, moves or resizes the route's window and
+    /// reads back whether the window manager did it. The default: DESKTOP_INVALID_REQUEST,
+    /// reason "unsupported".
+    virtual Result<ActionOutcome> windowCommand(const ResolvedRoute& route, const WindowCommand& command,
+                                                const CallContext& context);
 };
 
 /// The error of a backend method this platform's backend does not have.

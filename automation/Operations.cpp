@@ -1,5 +1,6 @@
 #include "automation/Operations.h"
 
+#include "automation/OperationSteps.h"
 #include "automation/SelectorEngine.h"
 
 #include <QCryptographicHash>
@@ -13,10 +14,8 @@
 
 namespace Automation::Operations {
 
-namespace {
-
 // A screenshot given to the trace under `name`; the step says its size and time.
-Result<Screenshot> screenshot(JobContext& ctx, const QString& name)
+Result<Screenshot> screenshotStep(JobContext& ctx, const QString& name)
 {
     TraceStep step(ctx.trace, QStringLiteral("screenshot:") + name);
     auto shot = ctx.backend.screenshot(ctx.call);
@@ -53,6 +52,40 @@ std::optional<QJsonObject> pixelDiff(const QByteArray& beforePng, const QByteArr
     return QJsonObject{{QStringLiteral("changedPixels"), changed},
                        {QStringLiteral("framePixels"), static_cast<qint64>(area.width()) * area.height()}};
 }
+
+std::optional<Error> occlusionStep(JobContext& ctx, const ResolvedRoute& route, QPoint point, const Node* element)
+{
+    TraceStep step(ctx.trace, QStringLiteral("pointer.occlusion"));
+    const auto above = ctx.backend.windowAbove(route, point, ctx.call);
+    if (!above) {
+        step.finish(false, above.error().toJson());
+        return above.error();
+    }
+    if (!above.value()) {
+        step.finish(true);
+        return std::nullopt;
+    }
+    const CoveringWindow& cover = *above.value();
+    QJsonObject details{
+        {QStringLiteral("reason"), QStringLiteral("occluded")},
+        {QStringLiteral("coveredBy"), QJsonObject{{QStringLiteral("title"), cover.title},
+                                                  {QStringLiteral("pid"), cover.pid},
+                                                  {QStringLiteral("frame"), cover.frame.toJson()}}},
+        {QStringLiteral("point"), QJsonObject{{QStringLiteral("x"), point.x()}, {QStringLiteral("y"), point.y()}}}};
+    if (element)
+        details.insert(QStringLiteral("element"), ElementRef::fromNode(*element).toJson());
+    step.finish(false, details);
+    return Error::make(ErrorCode::ElementNotFound,
+                       element ? QStringLiteral("the element's centre is covered by the window \"%1\"; nothing "
+                                                "was clicked")
+                                     .arg(cover.title)
+                               : QStringLiteral("the point is covered by the window \"%1\" (above the route's "
+                                                "window); nothing was done")
+                                     .arg(cover.title),
+                       details);
+}
+
+namespace {
 
 QString textDigest(const QString& text)
 {
@@ -104,7 +137,7 @@ Result<ObserveResult> observe(JobContext& ctx, const ObserveRequest& request)
         });
     }
     if (request.includeScreenshot) {
-        auto shot = screenshot(ctx, QStringLiteral("observe.png"));
+        auto shot = screenshotStep(ctx, QStringLiteral("observe.png"));
         if (tree.valid())
             tree.wait();
         if (!shot)
@@ -196,34 +229,10 @@ Result<ClickResult> click(JobContext& ctx, const ClickRequest& request)
                                            {QStringLiteral("element"), ElementRef::fromNode(node).toJson()}});
         // The pointer clicks whatever is on top: another window over the element's centre
         // would get the click. Refuse rather than click something else.
-        {
-            TraceStep step(ctx.trace, QStringLiteral("click.occlusion"));
-            const auto above = ctx.backend.windowAbove(route.value(), node.frame.center(), ctx.call);
-            if (!above) {
-                step.finish(false, above.error().toJson());
-                return above.error();
-            }
-            if (above.value()) {
-                const CoveringWindow& cover = *above.value();
-                const QJsonObject details{
-                    {QStringLiteral("reason"), QStringLiteral("occluded")},
-                    {QStringLiteral("coveredBy"), QJsonObject{{QStringLiteral("title"), cover.title},
-                                                              {QStringLiteral("pid"), cover.pid},
-                                                              {QStringLiteral("frame"), cover.frame.toJson()}}},
-                    {QStringLiteral("point"), QJsonObject{{QStringLiteral("x"), node.frame.center().x()},
-                                                          {QStringLiteral("y"), node.frame.center().y()}}},
-                    {QStringLiteral("element"), ElementRef::fromNode(node).toJson()}};
-                step.finish(false, details);
-                return Error::make(ErrorCode::ElementNotFound,
-                                   QStringLiteral("the element's centre is covered by the window \"%1\"; nothing "
-                                                  "was clicked")
-                                       .arg(cover.title),
-                                   details);
-            }
-            step.finish(true);
-        }
+        if (auto covered = occlusionStep(ctx, route.value(), node.frame.center(), &node))
+            return *covered;
         // Coordinates are the last resort: always with before/after screenshots.
-        auto before = screenshot(ctx, QStringLiteral("before.png"));
+        auto before = screenshotStep(ctx, QStringLiteral("before.png"));
         if (!before)
             return before.error();
         out.beforeImage = QStringLiteral("before.png");
@@ -234,7 +243,7 @@ Result<ClickResult> click(JobContext& ctx, const ClickRequest& request)
         step.finish(outcome.ok(), outcome.ok() ? outcome->verification.toJson() : outcome.error().toJson());
         if (!outcome)
             return afterDelivery(outcome.error());
-        auto after = screenshot(ctx, QStringLiteral("after.png"));
+        auto after = screenshotStep(ctx, QStringLiteral("after.png"));
         if (!after)
             return afterDelivery(after.error());
         out.afterImage = QStringLiteral("after.png");

@@ -223,6 +223,60 @@ struct MenuPickResult
     ActionOutcome outcome;
 };
 
+/// desktop.pointer: a gesture at an element's centre or at screen coordinates.
+struct PointerRequest
+{
+    Route route;
+    std::optional<TargetSpec> target;   ///< where the gesture starts (its centre), or
+    std::optional<QPoint> point;        ///< screen coordinates
+    std::optional<TargetSpec> toTarget; ///< drag: where it ends, or
+    std::optional<QPoint> to;
+    PointerGesture gesture; ///< kind, button, count, holdMs, durationMs (points filled in here)
+};
+
+struct PointerResult
+{
+    ResolvedRoute route;
+    std::optional<ResolvedTarget> target;
+    PointerGesture gesture; ///< with the points it was made at
+    ActionOutcome outcome;
+};
+
+/// desktop.windows: the top-level windows, optionally of one app (name or executable).
+struct WindowsRequest
+{
+    std::optional<QString> app;
+};
+
+/// desktop.window: an action on the route's window.
+struct WindowRequest
+{
+    Route route;
+    WindowCommand command;
+};
+
+struct WindowResult
+{
+    ResolvedRoute route;
+    ActionOutcome outcome;
+};
+
+/// desktop.elementAt: the element under a screen point.
+struct ElementAtRequest
+{
+    std::optional<Route> route; ///< none: the topmost window at the point
+    QPoint point;
+};
+
+struct ElementAtResult
+{
+    ResolvedRoute route;
+    Snapshot snapshot;
+    int index = -1;                   ///< the deepest node whose frame holds the point
+    QList<int> ancestors;             ///< its ancestors, nearest first
+    std::optional<WindowInfo> window; ///< the window found at the point, when looked up
+};
+
 /// A snapshot of the route's window and/or a screenshot; the tree is kept while the screenshot
 /// is taken. Screenshots reach the trace as images named "observe.png", "before.png" and
 /// "after.png", the names the evidence layout gives them.
@@ -258,6 +312,16 @@ Result<MenuPickResult> menuPick(JobContext& ctx, const MenuPickRequest& request)
 /// A menu title as a person reads it: no mnemonic marks (& _), no trailing ellipsis ("…",
 /// "..."), no shortcut after a tab, spaces simplified, case folded.
 QString normalizeMenuTitle(const QString& title);
+
+/// A pointer gesture with screenshots before and after; an element's centre is refused when
+/// another window covers it, as for a pointer click.
+Result<PointerResult> pointer(JobContext& ctx, const PointerRequest& request);
+/// The windows the window manager lists, top of the stacking order first.
+Result<QList<WindowInfo>> windows(JobContext& ctx, const WindowsRequest& request);
+/// Focuses, minimizes, maximizes, restores, closes, moves or resizes the route's window.
+Result<WindowResult> window(JobContext& ctx, const WindowRequest& request);
+/// The element under a point; the tree it was found in is kept.
+Result<ElementAtResult> elementAt(JobContext& ctx, const ElementAtRequest& request);
 
 /// A read-only look (no focus change, nothing kept, nothing adopted into the cache) at where
 /// typeText with `request` would type. An error when the target cannot be resolved now: the

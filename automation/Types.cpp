@@ -895,4 +895,55 @@ bool WaitCondition::needsText() const
     return std::any_of(children.cbegin(), children.cend(), [](const WaitCondition& c) { return c.needsText(); });
 }
 
+QString gestureName(PointerGesture::Kind kind)
+{
+    switch (kind) {
+    case PointerGesture::Kind::Move:
+        return QStringLiteral("move");
+    case PointerGesture::Kind::Click:
+        return QStringLiteral("click");
+    case PointerGesture::Kind::Press:
+        return QStringLiteral("press");
+    case PointerGesture::Kind::Drag:
+        return QStringLiteral("drag");
+    }
+    return {};
+}
+
+QString windowActionName(WindowCommand::Action action)
+{
+    switch (action) {
+    case WindowCommand::Action::Focus:
+        return QStringLiteral("focus");
+    case WindowCommand::Action::Minimize:
+        return QStringLiteral("minimize");
+    case WindowCommand::Action::Maximize:
+        return QStringLiteral("maximize");
+    case WindowCommand::Action::Restore:
+        return QStringLiteral("restore");
+    case WindowCommand::Action::Close:
+        return QStringLiteral("close");
+    case WindowCommand::Action::Move:
+        return QStringLiteral("move");
+    case WindowCommand::Action::Resize:
+        return QStringLiteral("resize");
+    }
+    return {};
+}
+
+QJsonObject WindowInfo::toJson() const
+{
+    QJsonObject out{{QStringLiteral("title"), title},          {QStringLiteral("pid"), pid},
+                    {QStringLiteral("frame"), frame.toJson()}, {QStringLiteral("active"), active},
+                    {QStringLiteral("minimized"), minimized},  {QStringLiteral("maximized"), maximized},
+                    {QStringLiteral("visible"), visible}};
+    if (!appName.isEmpty())
+        out.insert(QStringLiteral("app"), appName);
+    if (!executable.isEmpty())
+        out.insert(QStringLiteral("executable"), executable);
+    if (!nativeId.isEmpty())
+        out.insert(QStringLiteral("nativeId"), nativeId);
+    return out;
+}
+
 } // namespace Automation

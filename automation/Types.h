@@ -7,6 +7,7 @@
 #include <QList>
 #include <QPoint>
 #include <QRegularExpression>
+#include <QSize>
 #include <QString>
 #include <QStringList>
 
@@ -179,6 +180,52 @@ struct ResolvedRoute
     /// routeResolved (docs/protocol.md §5.3), plus pid, app name and windowId.
     QJsonObject toJson() const;
 };
+
+/// A pointer gesture in screen coordinates (desktop.pointer).
+struct PointerGesture
+{
+    enum class Kind {
+        Move,  ///< the pointer to `at`, nothing pressed (hover)
+        Click, ///< `count` clicks of `button` at `at`
+        Press, ///< `button` held down at `at` for `holdMs` (long press)
+        Drag,  ///< `button` down at `at`, held `holdMs`, moved to `to` over `durationMs`, up
+    };
+    Kind kind = Kind::Move;
+    QPoint at;
+    QPoint to;
+    int button = 1; ///< 1 left, 2 middle, 3 right
+    int count = 1;
+    int holdMs = 0;
+    int durationMs = 0;
+};
+QString gestureName(PointerGesture::Kind kind);
+
+/// A top-level window as the window manager lists it (desktop.windows).
+struct WindowInfo
+{
+    QString title;
+    qint64 pid = 0;
+    QString appName;    ///< the accessible app's name, when the app is accessible
+    QString executable; ///< the app's executable name, when known
+    Frame frame;
+    bool active = false;
+    bool minimized = false;
+    bool maximized = false;
+    bool visible = false; ///< mapped
+    QString nativeId;     ///< the window system's id (X11: "0x…")
+
+    QJsonObject toJson() const;
+};
+
+/// What desktop.window does to a window.
+struct WindowCommand
+{
+    enum class Action { Focus, Minimize, Maximize, Restore, Close, Move, Resize };
+    Action action = Action::Focus;
+    QPoint position; ///< Move: where the content's top-left corner goes
+    QSize size;      ///< Resize: the content's new size
+};
+QString windowActionName(WindowCommand::Action action);
 
 /// What desktop.scroll asks of an element: bring it into view (no direction), or move the
 /// content of the container it is (or is in) by `amount` lines or pages.

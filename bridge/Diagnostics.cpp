@@ -91,6 +91,8 @@ QJsonObject Diagnostics::health(const Caller& caller) const
         {QStringLiteral("bridge"),
          QJsonObject{{QStringLiteral("schemaVersion"), Meta::kSchemaVersion},
                      {QStringLiteral("running"), m_executor.isBusy()},
+                     {QStringLiteral("runningExecutionId"), m_executor.runningExecutionId()},
+                     {QStringLiteral("runningMethod"), m_executor.runningMethod()},
                      {QStringLiteral("queued"), m_executor.queuedCount()},
                      {QStringLiteral("paused"), m_gate.isPaused()},
                      {QStringLiteral("confirmPolicy"), m_gate.providerFor(caller)->policyName()},

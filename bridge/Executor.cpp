@@ -184,6 +184,11 @@ QString Executor::runningExecutionId() const
     return m_running ? m_running->spec.executionId : QString();
 }
 
+QString Executor::runningMethod() const
+{
+    return m_running ? m_running->spec.method : QString();
+}
+
 QStringList Executor::queuedExecutionIds() const
 {
     QStringList ids;

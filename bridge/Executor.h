@@ -99,6 +99,8 @@ public:
     int queuedCount() const { return static_cast<int>(m_queue.size()); }
     bool isBusy() const { return m_running != nullptr; }
     QString runningExecutionId() const;
+    /// The method of the running execution (e.g. "desktop.click"); empty when idle.
+    QString runningMethod() const;
     QStringList queuedExecutionIds() const;
     bool contains(const QString& executionId) const;
 

@@ -17,6 +17,9 @@ Host::Host(HostOptions options, QObject* parent) : QObject(parent), m_options(st
     m_audit = std::make_unique<AuditLog>(m_options.security.dataDir, m_options.auditMaxBytes);
     m_tokens = std::make_unique<ConfirmTokens>(m_options.tokenClock);
     m_provider = makeProvider(m_options.security.confirmPolicy);
+    m_mcpAsk = std::make_unique<AskConfirmationProvider>();
+    m_mcp = std::make_unique<McpConfirmationProvider>(
+        m_mcpAsk.get(), m_options.security.mcpConfirmPolicy.value_or(m_options.security.confirmPolicy));
     m_dispatcher = std::make_unique<Dispatcher>(
         *m_executor, WorkspacePolicy(m_options.workspaceRoot), *m_permissions,
         HostFacts{m_options.server.socketPath, QString(), QDateTime::currentDateTimeUtc()},
@@ -25,6 +28,7 @@ Host::Host(HostOptions options, QObject* parent) : QObject(parent), m_options(st
     for (const QString& entry : callers.unresolved())
         qCWarning(lcHost) << "allowed caller" << entry << "does not exist; it can match no process";
     m_dispatcher->setKeepTypedText(m_options.keepTypedText);
+    m_dispatcher->gate().setProviderFor(Transport::McpDoor, m_mcp.get());
     if (!m_options.backendSettings.isEmpty())
         configureBackend(m_options.backendSettings);
     m_server = std::make_unique<Server>(*m_dispatcher, m_options.server, callers);
@@ -64,6 +68,9 @@ void Host::applySecurity(const SecuritySettings& settings)
         m_provider = makeProvider(next.confirmPolicy);
     }
     m_dispatcher->setSecurity(next, m_provider.get());
+    const ConfirmPolicy mcpPolicy = next.mcpConfirmPolicy.value_or(next.confirmPolicy);
+    const QString mcpFrom = m_mcp->policyName();
+    m_mcp->setPolicy(mcpPolicy);
     if (callersChanged) {
         const CallerPolicy callers(next.callerAllowlist);
         for (const QString& entry : callers.unresolved())
@@ -75,6 +82,8 @@ void Host::applySecurity(const SecuritySettings& settings)
     m_audit->record(QStringLiteral("settings_changed"), nullptr,
                     QJsonObject{{QStringLiteral("confirmPolicy"), SecuritySettings::policyName(next.confirmPolicy)},
                                 {QStringLiteral("previousConfirmPolicy"), from},
+                                {QStringLiteral("mcpConfirmPolicy"), SecuritySettings::policyName(mcpPolicy)},
+                                {QStringLiteral("previousMcpConfirmPolicy"), mcpFrom},
                                 {QStringLiteral("requireToken"), next.requireToken},
                                 {QStringLiteral("maxTokenTtlMs"), next.maxTokenTtlMs},
                                 {QStringLiteral("approvalTimeoutMs"), next.approvalTimeoutMs},

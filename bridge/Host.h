@@ -7,6 +7,7 @@
 #include "bridge/security/CallerPolicy.h"
 #include "bridge/security/ConfirmTokens.h"
 #include "bridge/security/ConfirmationProvider.h"
+#include "bridge/security/McpConfirmationProvider.h"
 #include "bridge/security/SecuritySettings.h"
 #include "bridge/transport/Server.h"
 
@@ -66,6 +67,11 @@ public:
     ConfirmationProvider& confirmations() { return *m_provider; }
     /// The `ask` provider, where the GUI attaches its Approver; nullptr under other policies.
     AskConfirmationProvider* askProvider() { return m_askProvider; }
+    /// Where the GUI attaches a second Approver for the MCP front door's ask policy (its own
+    /// provider, for the life of the host). Grants end when the door's effective policy
+    /// changes (following the host's, that is when the host's changes).
+    AskConfirmationProvider* mcpAskProvider() { return m_mcpAsk.get(); }
+    McpConfirmationProvider& mcpConfirmations() { return *m_mcp; }
     AuditLog& audit() { return *m_audit; }
 
     /// The live security settings (policy, token limits, allowlist).
@@ -100,6 +106,8 @@ private:
     std::unique_ptr<ConfirmTokens> m_tokens;
     std::unique_ptr<ConfirmationProvider> m_provider;
     AskConfirmationProvider* m_askProvider = nullptr;
+    std::unique_ptr<AskConfirmationProvider> m_mcpAsk;
+    std::unique_ptr<McpConfirmationProvider> m_mcp;
     std::unique_ptr<Dispatcher> m_dispatcher;
     std::unique_ptr<Server> m_server;
     bool m_started = false;

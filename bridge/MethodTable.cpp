@@ -499,6 +499,75 @@ const MethodTable& MethodTable::contract()
              false,
              MethodKind::SideEffect{prepareWith(&Params::menuPick, &Methods::menuPick)},
              {}});
+        const QJsonObject point =
+            object(QJsonObject{{QStringLiteral("x"), integer(-100000, 100000, {})},
+                               {QStringLiteral("y"), integer(-100000, 100000, {})}},
+                   {QStringLiteral("x"), QStringLiteral("y")}, QStringLiteral("Screen coordinates"));
+        add({QStringLiteral("desktop.pointer"),
+             QStringLiteral("A pointer gesture (move, click, press and hold, drag) at an element or a point"),
+             paramsSchema(
+                 with(
+                     {{QStringLiteral("gesture"),
+                       QJsonObject{
+                           {QStringLiteral("enum"), QJsonArray{QStringLiteral("move"), QStringLiteral("click"),
+                                                               QStringLiteral("press"), QStringLiteral("drag")}},
+                           {QStringLiteral("description"),
+                            QStringLiteral("move: hover; press: hold the button down holdMs")}}},
+                      {QStringLiteral("target"), targetSchema()},
+                      {QStringLiteral("point"), point},
+                      {QStringLiteral("toTarget"), targetSchema()},
+                      {QStringLiteral("to"), point},
+                      {QStringLiteral("button"),
+                       QJsonObject{{QStringLiteral("enum"), QJsonArray{QStringLiteral("left"), QStringLiteral("middle"),
+                                                                       QStringLiteral("right")}}}},
+                      {QStringLiteral("count"), integer(1, 3, QStringLiteral("Clicks (click only); default 1"))},
+                      {QStringLiteral("holdMs"),
+                       integer(0, 10000,
+                               QStringLiteral("Held before release (press, default 1000) or before "
+                                              "moving (drag, default 100)"))},
+                      {QStringLiteral("durationMs"),
+                       integer(0, 10000, QStringLiteral("The drag's movement; default 500"))},
+                      {QStringLiteral("confirm"), confirmSchema()}}),
+                 {QStringLiteral("gesture")}),
+             true,
+             false,
+             MethodKind::SideEffect{prepareWith(&Params::pointer, &Methods::pointer)},
+             {}});
+        add({QStringLiteral("desktop.windows"),
+             QStringLiteral("The top-level windows, topmost first: title, app, pid, frame and state"),
+             paramsSchema(QJsonObject{
+                 {QStringLiteral("app"), typed(QStringLiteral("string"), QStringLiteral("Only this app's windows"))}}),
+             true,
+             false,
+             MethodKind::ReadOnly{prepareWith(&Params::windows, &Methods::windows)},
+             {}});
+        add({QStringLiteral("desktop.window"),
+             QStringLiteral("Focuses, minimizes, maximizes, restores, closes, moves or resizes a window"),
+             paramsSchema(
+                 with({{QStringLiteral("action"),
+                        QJsonObject{
+                            {QStringLiteral("enum"),
+                             QJsonArray{QStringLiteral("focus"), QStringLiteral("minimize"), QStringLiteral("maximize"),
+                                        QStringLiteral("restore"), QStringLiteral("close"), QStringLiteral("move"),
+                                        QStringLiteral("resize")}}}},
+                       {QStringLiteral("position"), point},
+                       {QStringLiteral("size"), object(QJsonObject{{QStringLiteral("width"), integer(1, 100000, {})},
+                                                                   {QStringLiteral("height"), integer(1, 100000, {})}},
+                                                       {QStringLiteral("width"), QStringLiteral("height")},
+                                                       QStringLiteral("The content's size"))},
+                       {QStringLiteral("confirm"), confirmSchema()}}),
+                 {QStringLiteral("route"), QStringLiteral("action")}),
+             true,
+             false,
+             MethodKind::SideEffect{prepareWith(&Params::window, &Methods::window)},
+             {}});
+        add({QStringLiteral("desktop.elementAt"),
+             QStringLiteral("The element under a screen point, with its ancestors"),
+             paramsSchema(with({{QStringLiteral("point"), point}}), {QStringLiteral("point")}),
+             true,
+             false,
+             MethodKind::ReadOnly{prepareWith(&Params::elementAt, &Methods::elementAt)},
+             {}});
         // Answered at once, never queued behind the job it aborts.
         add({QStringLiteral("desktop.abort"),
              QStringLiteral("Aborts a running or queued execution"),

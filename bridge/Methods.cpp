@@ -407,4 +407,107 @@ MethodJob menuPick(MenuPickParams params)
     };
 }
 
+MethodJob pointer(PointerParams params)
+{
+    Ops::PointerRequest request;
+    request.route = params.route;
+    if (params.target)
+        request.target = targetSpec(*params.target);
+    request.point = params.point;
+    if (params.toTarget)
+        request.toTarget = targetSpec(*params.toTarget);
+    request.to = params.to;
+    request.gesture = params.gesture;
+    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+        auto done = Ops::pointer(ctx, request);
+        if (!done)
+            return done.error();
+        const auto point = [](QPoint p) {
+            return QJsonObject{{QStringLiteral("x"), p.x()}, {QStringLiteral("y"), p.y()}};
+        };
+        QJsonObject result = baseResult(record);
+        result.insert(QStringLiteral("performed"), effectCountsAsDone(done->outcome.verification.effect));
+        insertVerification(result, done->outcome.verification);
+        result.insert(QStringLiteral("deliveredBy"), done->outcome.deliveredBy);
+        result.insert(QStringLiteral("gesture"), gestureName(done->gesture.kind));
+        result.insert(QStringLiteral("at"), point(done->gesture.at));
+        if (done->gesture.kind == PointerGesture::Kind::Drag)
+            result.insert(QStringLiteral("to"), point(done->gesture.to));
+        result.insert(QStringLiteral("details"), done->outcome.details);
+        if (done->target) {
+            result.insert(QStringLiteral("target"), ElementRef::fromNode(done->target->node).toJson());
+            result.insert(QStringLiteral("targetResolvedVia"), done->target->via);
+        }
+        result.insert(QStringLiteral("routeResolved"), done->route.toJson());
+        result.insert(QStringLiteral("evidence"),
+                      evidence(record, QJsonObject{{QStringLiteral("beforeScreenshot"), QStringLiteral("before.png")},
+                                                   {QStringLiteral("afterScreenshot"), QStringLiteral("after.png")}}));
+        return result;
+    };
+}
+
+MethodJob windows(WindowsParams params)
+{
+    const Ops::WindowsRequest request{params.app};
+    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+        auto listed = Ops::windows(ctx, request);
+        if (!listed)
+            return listed.error();
+        QJsonArray windows;
+        for (const WindowInfo& window : listed.value())
+            windows.append(window.toJson());
+        QJsonObject result = baseResult(record);
+        result.insert(QStringLiteral("windows"), windows);
+        result.insert(QStringLiteral("count"), static_cast<int>(windows.size()));
+        result.insert(QStringLiteral("evidence"), evidence(record));
+        return result;
+    };
+}
+
+MethodJob window(WindowParams params)
+{
+    const Ops::WindowRequest request{params.route, params.command};
+    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+        auto done = Ops::window(ctx, request);
+        if (!done)
+            return done.error();
+        QJsonObject result = baseResult(record);
+        result.insert(QStringLiteral("done"), effectCountsAsDone(done->outcome.verification.effect));
+        insertVerification(result, done->outcome.verification);
+        result.insert(QStringLiteral("action"), windowActionName(request.command.action));
+        result.insert(QStringLiteral("deliveredBy"), done->outcome.deliveredBy);
+        result.insert(QStringLiteral("routeResolved"), done->route.toJson());
+        result.insert(QStringLiteral("evidence"), evidence(record));
+        return result;
+    };
+}
+
+MethodJob elementAt(ElementAtParams params)
+{
+    const Ops::ElementAtRequest request{params.route, params.point};
+    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+        auto found = Ops::elementAt(ctx, request);
+        if (!found)
+            return found.error();
+        QJsonArray ancestors;
+        for (int i : found->ancestors) {
+            const Node& node = found->snapshot.nodes.at(i);
+            ancestors.append(QJsonObject{{QStringLiteral("role"), node.role}, {QStringLiteral("title"), node.title}});
+        }
+        QJsonObject result = baseResult(record);
+        result.insert(QStringLiteral("element"), ElementRef::fromNode(found->snapshot.nodes.at(found->index)).toJson());
+        result.insert(QStringLiteral("ancestors"), ancestors);
+        result.insert(QStringLiteral("point"),
+                      QJsonObject{{QStringLiteral("x"), request.point.x()}, {QStringLiteral("y"), request.point.y()}});
+        if (found->window)
+            result.insert(QStringLiteral("window"), found->window->toJson());
+        result.insert(QStringLiteral("routeResolved"), found->route.toJson());
+        if (!found->snapshot.snapshotId.isEmpty())
+            result.insert(QStringLiteral("snapshotId"), found->snapshot.snapshotId);
+        result.insert(QStringLiteral("evidence"),
+                      evidence(record, QJsonObject{{QStringLiteral("axPath"), Evidence::Layout::axTreeFile()}}));
+        return result;
+    };
+}
+
 } // namespace Bridge::Methods

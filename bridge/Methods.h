@@ -23,6 +23,10 @@ MethodJob capture(CaptureParams params);
 MethodJob readText(ReadTextParams params);
 MethodJob scroll(ScrollParams params);
 MethodJob menuPick(MenuPickParams params);
+MethodJob pointer(PointerParams params);
+MethodJob windows(WindowsParams params);
+MethodJob window(WindowParams params);
+MethodJob elementAt(ElementAtParams params);
 
 /// Adds to the execution's env.json what was found out after it ran (docs/evidence.md): the
 /// display, input method, frontmost window and the target window from the backend, and for a

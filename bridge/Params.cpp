@@ -502,6 +502,149 @@ Result<ScrollParams> scroll(const QJsonObject& params)
     return r.finish(out);
 }
 
+namespace {
+
+// A point {x, y} in screen coordinates, refused with the field's path.
+std::optional<QPoint> point(Reader& r, const QString& key, bool required)
+{
+    if (!r.has(key)) {
+        if (required)
+            r.fail(key, QStringLiteral("is required"));
+        return std::nullopt;
+    }
+    auto object = r.object(key);
+    if (!object)
+        return std::nullopt;
+    Reader p(*object, r.path(key));
+    p.rejectUnknown({QStringLiteral("x"), QStringLiteral("y")});
+    const auto x = p.integer(QStringLiteral("x"), -100000, 100000, true);
+    const auto y = p.integer(QStringLiteral("y"), -100000, 100000, true);
+    if (p.failed()) {
+        r.fail(p.error());
+        return std::nullopt;
+    }
+    return QPoint(static_cast<int>(*x), static_cast<int>(*y));
+}
+
+} // namespace
+
+Result<PointerParams> pointer(const QJsonObject& params)
+{
+    using Kind = Automation::PointerGesture::Kind;
+    Reader r(params, {});
+    PointerParams out;
+    out.route = routeOrFail(r);
+    if (auto c = confirmOrFail(r))
+        out.confirm = *c;
+    static const QHash<QString, Kind> kinds{{QStringLiteral("move"), Kind::Move},
+                                            {QStringLiteral("click"), Kind::Click},
+                                            {QStringLiteral("press"), Kind::Press},
+                                            {QStringLiteral("drag"), Kind::Drag}};
+    if (auto gesture =
+            oneOf(r, QStringLiteral("gesture"),
+                  {QStringLiteral("move"), QStringLiteral("click"), QStringLiteral("press"), QStringLiteral("drag")}))
+        out.gesture.kind = kinds.value(*gesture);
+    else if (!r.has(QStringLiteral("gesture")))
+        r.fail(QStringLiteral("gesture"), QStringLiteral("is required"));
+    if (r.has(QStringLiteral("target"))) {
+        if (auto t = target(r.raw(QStringLiteral("target")), QStringLiteral("target"), r))
+            out.target = *t;
+    }
+    out.point = point(r, QStringLiteral("point"), false);
+    if (r.has(QStringLiteral("target")) == r.has(QStringLiteral("point")))
+        r.fail(QStringLiteral("target"), QStringLiteral("or point is required (one of them, not both)"));
+    const bool drag = out.gesture.kind == Kind::Drag;
+    if (r.has(QStringLiteral("toTarget"))) {
+        if (auto t = target(r.raw(QStringLiteral("toTarget")), QStringLiteral("toTarget"), r))
+            out.toTarget = *t;
+    }
+    out.to = point(r, QStringLiteral("to"), false);
+    if (drag && r.has(QStringLiteral("toTarget")) == r.has(QStringLiteral("to")))
+        r.fail(QStringLiteral("to"), QStringLiteral("or toTarget is required for a drag (one of them, not both)"));
+    if (!drag && (r.has(QStringLiteral("to")) || r.has(QStringLiteral("toTarget"))))
+        r.fail(QStringLiteral("to"), QStringLiteral("is only for gesture \"drag\""));
+    if (auto button = oneOf(r, QStringLiteral("button"),
+                            {QStringLiteral("left"), QStringLiteral("middle"), QStringLiteral("right")}))
+        out.gesture.button = *button == QLatin1String("left") ? 1 : *button == QLatin1String("middle") ? 2 : 3;
+    out.gesture.count = static_cast<int>(r.integer(QStringLiteral("count"), 1, 3).value_or(1));
+    if (r.has(QStringLiteral("count")) && out.gesture.kind != Kind::Click)
+        r.fail(QStringLiteral("count"), QStringLiteral("is only for gesture \"click\""));
+    out.gesture.holdMs = static_cast<int>(r.integer(QStringLiteral("holdMs"), 0, 10000)
+                                              .value_or(out.gesture.kind == Kind::Press ? 1000
+                                                        : drag                          ? 100
+                                                                                        : 0));
+    out.gesture.durationMs = static_cast<int>(r.integer(QStringLiteral("durationMs"), 0, 10000).value_or(500));
+    if (drag && out.gesture.button != 1 && r.has(QStringLiteral("button")))
+        r.fail(QStringLiteral("button"), QStringLiteral("must be left for a drag"));
+    return r.finish(out);
+}
+
+Result<WindowsParams> windows(const QJsonObject& params)
+{
+    Reader r(params, {});
+    WindowsParams out;
+    out.app = r.string(QStringLiteral("app"));
+    return r.finish(out);
+}
+
+Result<WindowParams> window(const QJsonObject& params)
+{
+    using Action = Automation::WindowCommand::Action;
+    Reader r(params, {});
+    WindowParams out;
+    if (!r.has(QStringLiteral("route")))
+        r.fail(QStringLiteral("route"), QStringLiteral("is required (which window)"));
+    out.route = routeOrFail(r);
+    if (auto c = confirmOrFail(r))
+        out.confirm = *c;
+    static const QHash<QString, Action> actions{
+        {QStringLiteral("focus"), Action::Focus},       {QStringLiteral("minimize"), Action::Minimize},
+        {QStringLiteral("maximize"), Action::Maximize}, {QStringLiteral("restore"), Action::Restore},
+        {QStringLiteral("close"), Action::Close},       {QStringLiteral("move"), Action::Move},
+        {QStringLiteral("resize"), Action::Resize}};
+    if (auto action = oneOf(r, QStringLiteral("action"),
+                            {QStringLiteral("focus"), QStringLiteral("minimize"), QStringLiteral("maximize"),
+                             QStringLiteral("restore"), QStringLiteral("close"), QStringLiteral("move"),
+                             QStringLiteral("resize")}))
+        out.command.action = actions.value(*action);
+    else if (!r.has(QStringLiteral("action")))
+        r.fail(QStringLiteral("action"), QStringLiteral("is required"));
+    if (out.command.action == Action::Move) {
+        if (auto p = point(r, QStringLiteral("position"), true))
+            out.command.position = *p;
+    } else if (r.has(QStringLiteral("position"))) {
+        r.fail(QStringLiteral("position"), QStringLiteral("is only for action \"move\""));
+    }
+    if (out.command.action == Action::Resize) {
+        if (auto size = r.object(QStringLiteral("size"))) {
+            Reader z(*size, r.path(QStringLiteral("size")));
+            z.rejectUnknown({QStringLiteral("width"), QStringLiteral("height")});
+            const auto w = z.integer(QStringLiteral("width"), 1, 100000, true);
+            const auto h = z.integer(QStringLiteral("height"), 1, 100000, true);
+            if (z.failed())
+                r.fail(z.error());
+            else
+                out.command.size = QSize(static_cast<int>(*w), static_cast<int>(*h));
+        } else if (!r.has(QStringLiteral("size"))) {
+            r.fail(QStringLiteral("size"), QStringLiteral("is required for action \"resize\""));
+        }
+    } else if (r.has(QStringLiteral("size"))) {
+        r.fail(QStringLiteral("size"), QStringLiteral("is only for action \"resize\""));
+    }
+    return r.finish(out);
+}
+
+Result<ElementAtParams> elementAt(const QJsonObject& params)
+{
+    Reader r(params, {});
+    ElementAtParams out;
+    if (r.has(QStringLiteral("route")))
+        out.route = routeOrFail(r);
+    if (auto p = point(r, QStringLiteral("point"), true))
+        out.point = *p;
+    return r.finish(out);
+}
+
 Result<MenuPickParams> menuPick(const QJsonObject& params)
 {
     Reader r(params, {});

@@ -120,6 +120,36 @@ struct ScrollParams
     ConfirmParams confirm;
 };
 
+/// desktop.pointer: a gesture at a target's centre or a point (docs/protocol.md).
+struct PointerParams
+{
+    Automation::Route route;
+    std::optional<TargetParams> target;
+    std::optional<QPoint> point;
+    std::optional<TargetParams> toTarget;
+    std::optional<QPoint> to;
+    Automation::PointerGesture gesture;
+    ConfirmParams confirm;
+};
+
+struct WindowsParams
+{
+    std::optional<QString> app;
+};
+
+struct WindowParams
+{
+    Automation::Route route;
+    Automation::WindowCommand command;
+    ConfirmParams confirm;
+};
+
+struct ElementAtParams
+{
+    std::optional<Automation::Route> route;
+    QPoint point;
+};
+
 struct MenuPickParams
 {
     Automation::Route route;
@@ -145,6 +175,10 @@ Automation::Result<DumpTreeParams> dumpTree(const QJsonObject& params);
 Automation::Result<CaptureParams> capture(const QJsonObject& params);
 Automation::Result<ReadTextParams> readText(const QJsonObject& params);
 Automation::Result<ScrollParams> scroll(const QJsonObject& params);
+Automation::Result<PointerParams> pointer(const QJsonObject& params);
+Automation::Result<WindowsParams> windows(const QJsonObject& params);
+Automation::Result<WindowParams> window(const QJsonObject& params);
+Automation::Result<ElementAtParams> elementAt(const QJsonObject& params);
 Automation::Result<MenuPickParams> menuPick(const QJsonObject& params);
 
 Automation::Result<Automation::Route> route(const QJsonValue& value, const QString& field);

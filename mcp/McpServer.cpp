@@ -34,8 +34,10 @@ QString instructions()
         "(`effect`: confirmed, unverifiable, suspected_noop); success is false when nothing was seen to happen. "
         "The person at the desktop may be asked to allow an action, may refuse it, and can stop everything: an "
         "error that says so is final, do not retry it. Each call leaves evidence (screenshots, the tree, a "
-        "trace) under the workspace's artifacts/desktop; its directory is in data.evidence. desktop_status "
-        "says whether the desktop is idle, busy with another task, or stopped.");
+        "trace) under the workspace's artifacts/desktop; its directory is in data.evidence. Where your client "
+        "offers them, desktop_status says whether the desktop is idle, busy with another task (and with what) or "
+        "stopped, desktop_abort stops what runs, and desktop_evidence lists the evidence of recent calls. "
+        "ghost_recipes lists saved multi-step tasks; ghost_run runs one step by step.");
 }
 
 } // namespace

@@ -133,6 +133,30 @@
         <source>Pick a menu item</source>
         <translation>选择菜单项</translation>
     </message>
+    <message>
+        <source>Use the pointer</source>
+        <translation>使用鼠标指针</translation>
+    </message>
+    <message>
+        <source>Change a window</source>
+        <translation>更改窗口</translation>
+    </message>
+    <message>
+        <source>Also allow this client, without asking, for</source>
+        <translation>同时允许此客户端，无需再询问，时长</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>MCP: %1 (%2), through %3 (pid %4)</source>
+        <translation>MCP：%1（%2），经由 %3（pid %4）</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
 </context>
 <context>
     <name>App::OnboardingWindow</name>
@@ -322,6 +346,22 @@
     <message>
         <source>Allowed caller</source>
         <translation>允许的调用方</translation>
+    </message>
+    <message>
+        <source>The same as above</source>
+        <translation>与上面相同</translation>
+    </message>
+    <message>
+        <source>Ask a person, who may allow the client for some minutes</source>
+        <translation>询问用户（可允许该客户端若干分钟）</translation>
+    </message>
+    <message>
+        <source>For requests of the MCP front door (msgcode-desktop-mcp, which msgcode starts for each tool call).</source>
+        <translation>用于 MCP 前门（msgcode-desktop-mcp，msgcode 每次调用工具时启动）的请求。</translation>
+    </message>
+    <message>
+        <source>MCP door policy:</source>
+        <translation>MCP 前门策略：</translation>
     </message>
 </context>
 <context>
@@ -777,6 +817,26 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
     <message>
         <source>Close a connection that sends no request this long after connecting (default: 30000).</source>
         <translation>连接后在这段时间内未发送任何请求的连接将被关闭（默认：30000）。</translation>
+    </message>
+    <message>
+        <source>The policy for requests of the MCP front door (msgcode-desktop-mcp): ask (a person, who may allow the calling client for some minutes), auto or deny (default: the --confirm-policy).</source>
+        <translation>MCP 前门（msgcode-desktop-mcp）请求的确认策略：ask（询问用户，可允许调用方客户端若干分钟）、auto 或 deny（默认：与 --confirm-policy 相同）。</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --mcp-confirm-policy takes ask, auto or deny</source>
+        <translation>msgcode-desktop-host：--mcp-confirm-policy 只接受 ask、auto 或 deny</translation>
+    </message>
+    <message>
+        <source>MCP door (%1): confirm policy %2</source>
+        <translation>MCP 前门（%1）：确认策略 %2</translation>
+    </message>
+    <message>
+        <source>not found beside the host</source>
+        <translation>未在主机程序旁找到</translation>
+    </message>
+    <message>
+        <source>MCP DOOR CONFIRM POLICY IS AUTO: every action the MCP front door asks for is approved without asking anyone (each one is still audited and kept as evidence).</source>
+        <translation>MCP 前门确认策略为 AUTO：MCP 前门请求的每个操作都会被自动批准，不询问任何人（每个操作仍会记入审计日志并保留证据）。</translation>
     </message>
 </context>
 <context>

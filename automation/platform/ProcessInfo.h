@@ -23,6 +23,8 @@ QString processExecutable(qint64 pid);
 /// When the process started, in the platform's own unit (Linux: clock ticks since boot, field 22
 /// of /proc/PID/stat), so that a recycled pid is told apart; 0 when unreadable.
 quint64 processStartTime(qint64 pid);
+/// The pid of the process's parent; 0 when unreadable.
+qint64 parentPid(qint64 pid);
 
 /// Who runs a process.
 struct ProcessCredentials

@@ -60,6 +60,18 @@ quint64 processStartTime(qint64 pid)
     return fields.at(19).toULongLong();
 }
 
+qint64 parentPid(qint64 pid)
+{
+    bool ok = false;
+    const QByteArray stat = procFile(pid, "stat", &ok);
+    const qsizetype close = stat.lastIndexOf(')');
+    if (!ok || close < 0)
+        return 0;
+    // fields[1] is field 4 (ppid).
+    const QList<QByteArray> fields = stat.mid(close + 2).split(' ');
+    return fields.size() > 1 ? fields.at(1).toLongLong() : 0;
+}
+
 std::optional<ProcessCredentials> socketPeer(qintptr fd)
 {
     struct ucred cred

@@ -19,6 +19,11 @@ quint64 processStartTime(qint64)
     return 0;
 }
 
+qint64 parentPid(qint64)
+{
+    return 0;
+}
+
 std::optional<ProcessCredentials> socketPeer(qintptr)
 {
     return std::nullopt;

@@ -200,7 +200,7 @@ void ConfirmationGate::issue(const Caller& caller, const Meta& meta, const QJson
             Error::invalidParam(QStringLiteral("intent.method"),
                                 QStringLiteral("intent.method must name a side-effect method "
                                                "(desktop.click, desktop.typeText, desktop.hotkey, desktop.scroll, "
-                                               "desktop.menuPick)")));
+                                               "desktop.menuPick, desktop.pointer, desktop.window)")));
     if (!intent.value(QStringLiteral("params")).isObject())
         return respond(
             Error::invalidParam(QStringLiteral("intent.params"), QStringLiteral("intent.params must be an object")));
@@ -323,6 +323,9 @@ void ConfirmationGate::askApproval(ApprovalRequest request, const Caller& caller
 {
     request.id = m_nextApprovalId++;
     request.peer = caller.peer;
+    request.via = caller.transportName();
+    if (caller.transport == Transport::McpDoor)
+        request.client = caller.peer.parentExecutable;
     // The approval is bounded by the approval timeout and by the request's own meta.timeoutMs.
     request.timeoutMs = std::max(1, std::min(m_security.settings.approvalTimeoutMs,
                                              request.timeoutMs > 0 ? request.timeoutMs : Meta::kMaxTimeoutMs));

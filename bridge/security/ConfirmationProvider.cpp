@@ -97,6 +97,12 @@ QJsonObject ApprovalRequest::toJson() const
                     {QStringLiteral("expiresAt"), expiresAt.toUTC().toString(Qt::ISODateWithMs)}};
     if (!paramsDigest.isEmpty())
         out.insert(QStringLiteral("paramsDigest"), paramsDigest);
+    if (!via.isEmpty())
+        out.insert(QStringLiteral("via"), via);
+    if (!client.isEmpty())
+        out.insert(QStringLiteral("client"), client);
+    if (offerGrant)
+        out.insert(QStringLiteral("offerGrant"), true);
     if (!target.isEmpty())
         out.insert(QStringLiteral("target"), target);
     if (!keys.isEmpty())
@@ -175,16 +181,17 @@ void AskConfirmationProvider::detach()
     m_approver = nullptr;
 }
 
-void AskConfirmationProvider::answer(quint64 id, bool approved, const QString& approver)
+void AskConfirmationProvider::answer(quint64 id, bool approved, const QString& approver, int grantMinutes)
 {
     if (!m_pending.contains(id)) {
         qCInfo(lcConfirm) << "ignored an answer for approval request" << id << "(unknown or already decided)";
         return;
     }
-    finish(id,
-           approved ? ApprovalDecision::approve(QStringLiteral("user"), approver)
-                    : ApprovalDecision::deny(QStringLiteral("user"), approver),
-           false);
+    ApprovalDecision decision = approved ? ApprovalDecision::approve(QStringLiteral("user"), approver)
+                                         : ApprovalDecision::deny(QStringLiteral("user"), approver);
+    if (approved)
+        decision.grantMinutes = std::max(0, grantMinutes);
+    finish(id, decision, false);
 }
 
 void AskConfirmationProvider::finish(quint64 id, const ApprovalDecision& decision, bool withdraw)

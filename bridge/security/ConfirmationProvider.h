@@ -23,7 +23,13 @@ struct ApprovalRequest
 
     quint64 id = 0;
     Kind kind = Kind::Token;
-    PeerInfo peer;  ///< who asks: pid, executable, audit digest
+    PeerInfo peer; ///< who asks: pid, executable, audit digest
+    /// How the request came: "local_socket", or "mcp" for the MCP front door, whose client is
+    /// `client` (the door's parent executable: msgcode's node).
+    QString via;
+    QString client;
+    /// The dialog may offer "allow this client for N minutes" (the MCP door's ask policy).
+    bool offerGrant = false;
     QString method; ///< the intent's method, or desktop.resume
     QString paramsDigest;
     /// The target as far as the params name it: {app: {bundleId, pid}, window, element}.
@@ -64,6 +70,8 @@ struct ApprovalDecision
     /// (ask with no GUI attached), "timeout" (no answer in time).
     QString decidedBy;
     QString approver; ///< who approved or denied, e.g. "user", "auto"
+    /// The person also allowed this client for so many minutes (MCP door, ask policy); 0: not.
+    int grantMinutes = 0;
 
     static ApprovalDecision approve(const QString& decidedBy, const QString& approver = {})
     {
@@ -136,7 +144,8 @@ public:
     void detach();
     bool hasApprover() const { return m_approver != nullptr; }
     /// The person's answer; ignored for a request that is unknown or already decided.
-    void answer(quint64 id, bool approved, const QString& approver = QStringLiteral("user"));
+    /// `grantMinutes`: the person also allowed the request's client that long (offerGrant).
+    void answer(quint64 id, bool approved, const QString& approver = QStringLiteral("user"), int grantMinutes = 0);
     int pendingCount() const { return static_cast<int>(m_pending.size()); }
 
 private:

@@ -32,6 +32,8 @@ struct SecuritySettings
     int approvalTimeoutMs = kDefaultApprovalTimeoutMs;
     /// Executables allowed to connect (resolved with realpath); empty: any process of the user.
     QStringList callerAllowlist;
+    /// The MCP front door's own policy (docs/msgcode.md); none: the host's confirmPolicy.
+    std::optional<ConfirmPolicy> mcpConfirmPolicy;
     /// The host's data directory (audit.jsonl); empty: no audit file, log lines only.
     QString dataDir;
 

@@ -13,6 +13,10 @@ enum class Transport {
     LocalSocket,
     /// The host's own windows (a person clicked in them): in process, never over a socket.
     Gui,
+    /// The MCP front door (msgcode-desktop-mcp, docs/msgcode.md) over the local socket: a
+    /// client whose executable is the door's, with a confirmation policy of its own and
+    /// the door's parent process (msgcode) as the client a person approves.
+    McpDoor,
 };
 
 /// Who sent a request: the transport, the connection (0 for in-process callers) and, for a
@@ -33,8 +37,19 @@ struct Caller
     bool isGui() const { return transport == Transport::Gui; }
     /// The peer for audit lines: none for the GUI (the line says `via: gui`).
     const PeerInfo* auditPeer() const { return isGui() ? nullptr : &peer; }
-    /// "local_socket" or "gui", as audit lines and evidence name it.
-    QString transportName() const { return isGui() ? QStringLiteral("gui") : QStringLiteral("local_socket"); }
+    /// "local_socket", "gui" or "mcp", as audit lines and evidence name it.
+    QString transportName() const
+    {
+        switch (transport) {
+        case Transport::Gui:
+            return QStringLiteral("gui");
+        case Transport::McpDoor:
+            return QStringLiteral("mcp");
+        case Transport::LocalSocket:
+            break;
+        }
+        return QStringLiteral("local_socket");
+    }
 };
 
 } // namespace Bridge

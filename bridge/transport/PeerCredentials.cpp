@@ -14,11 +14,14 @@ QJsonObject PeerInfo::toJson() const
 
 QJsonObject PeerInfo::toDetailedJson() const
 {
-    return QJsonObject{{QStringLiteral("pid"), pid},
-                       {QStringLiteral("uid"), uid},
-                       {QStringLiteral("gid"), gid},
-                       {QStringLiteral("executable"), executable},
-                       {QStringLiteral("auditTokenDigest"), auditTokenDigest}};
+    QJsonObject out{{QStringLiteral("pid"), pid},
+                    {QStringLiteral("uid"), uid},
+                    {QStringLiteral("gid"), gid},
+                    {QStringLiteral("executable"), executable},
+                    {QStringLiteral("auditTokenDigest"), auditTokenDigest}};
+    if (!parentExecutable.isEmpty())
+        out.insert(QStringLiteral("parentExecutable"), parentExecutable);
+    return out;
 }
 
 QString auditTokenDigest(qint64 pid, quint64 startTime, qint64 uid, const QString& executable)
@@ -26,6 +29,12 @@ QString auditTokenDigest(qint64 pid, quint64 startTime, qint64 uid, const QStrin
     const QByteArray input = QByteArray::number(pid) + ':' + QByteArray::number(startTime) + ':' +
                              QByteArray::number(uid) + ':' + QFile::encodeName(executable);
     return QString::fromLatin1(QCryptographicHash::hash(input, QCryptographicHash::Sha256).toHex().left(8));
+}
+
+QString parentExecutable(qint64 pid)
+{
+    const qint64 parent = Automation::Platform::parentPid(pid);
+    return parent > 0 ? Automation::Platform::processExecutable(parent) : QString();
 }
 
 quint64 processStartTime(qint64 pid)

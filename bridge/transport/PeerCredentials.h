@@ -18,6 +18,9 @@ struct PeerInfo
     quint64 startTime = 0;    ///< /proc/PID/stat field 22, so a recycled pid is told apart
     QString auditTokenDigest; ///< sha256("pid:starttime:uid:exe"), first 8 hex digits: names the process
                               ///< in audit lines and binds tokens to it (a recycled pid differs)
+    /// The parent's executable (symlinks resolved), read for the MCP door only: the client that
+    /// started it (msgcode's node), which a person approves; empty otherwise.
+    QString parentExecutable;
 
     /// docs/protocol.md §5.1 `peer`: {pid, auditTokenDigest}.
     QJsonObject toJson() const;
@@ -37,5 +40,7 @@ QString auditTokenDigest(qint64 pid, quint64 startTime, qint64 uid, const QStrin
 quint64 processStartTime(qint64 pid);
 /// The executable, symlinks resolved (Linux: /proc/PID/exe); empty when unreadable.
 QString processExecutable(qint64 pid);
+/// The executable of the process's parent, symlinks resolved; empty when unreadable.
+QString parentExecutable(qint64 pid);
 
 } // namespace Bridge

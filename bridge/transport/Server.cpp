@@ -59,8 +59,8 @@ QString describeProcess(qint64 pid)
 
 } // namespace
 
-Connection::Connection(QLocalSocket* socket, quint64 id, const PeerInfo& peer, Server& server)
-    : QObject(&server), m_socket(socket), m_id(id), m_peer(peer), m_server(server),
+Connection::Connection(QLocalSocket* socket, quint64 id, const PeerInfo& peer, Transport transport, Server& server)
+    : QObject(&server), m_socket(socket), m_id(id), m_peer(peer), m_transport(transport), m_server(server),
       m_framer(server.options().maxLineBytes)
 {
     m_socket->setParent(this);
@@ -159,10 +159,11 @@ void Connection::processLines()
             continue;
         }
         QPointer<Connection> self(this);
-        m_server.dispatcher().dispatch(Caller{m_id, m_peer}, decoded.value(), [self](const QByteArray& line) {
-            if (self)
-                self->send(line);
-        });
+        m_server.dispatcher().dispatch(Caller{m_id, m_peer, m_transport}, decoded.value(),
+                                       [self](const QByteArray& line) {
+                                           if (self)
+                                               self->send(line);
+                                       });
     }
     if (m_closing)
         return;
@@ -204,6 +205,12 @@ Server::Server(Dispatcher& dispatcher, ServerOptions options, CallerPolicy calle
 {
     m_idleTrim.setSingleShot(true);
     connect(&m_idleTrim, &QTimer::timeout, this, &Server::onIdleTrim);
+    // Compared with /proc/PID/exe, which has its symlinks resolved.
+    if (!m_options.mcpDoorExecutable.isEmpty()) {
+        const QString canonical = QFileInfo(m_options.mcpDoorExecutable).canonicalFilePath();
+        if (!canonical.isEmpty())
+            m_options.mcpDoorExecutable = canonical;
+    }
 }
 
 Server::~Server()
@@ -469,9 +476,16 @@ void Server::onAcceptable()
 
 void Server::admit(QLocalSocket* socket)
 {
-    const auto peer = peerFromSocket(socket->socketDescriptor());
+    auto peer = peerFromSocket(socket->socketDescriptor());
     const quint64 id = m_nextId++;
-    auto* connection = new Connection(socket, id, peer.value_or(PeerInfo{}), *this);
+    // The MCP front door is told apart by its executable; the client a person approves for it
+    // is the process that started it.
+    Transport transport = Transport::LocalSocket;
+    if (peer && !m_options.mcpDoorExecutable.isEmpty() && peer->executable == m_options.mcpDoorExecutable) {
+        transport = Transport::McpDoor;
+        peer->parentExecutable = parentExecutable(peer->pid);
+    }
+    auto* connection = new Connection(socket, id, peer.value_or(PeerInfo{}), transport, *this);
     // Checked once here; the identity is pinned for the connection's life (docs/architecture.md,
     // "Confirmation, caller policy, stop and audit").
     if (auto refused = m_callers.check(peer)) {
@@ -503,7 +517,7 @@ void Server::admit(QLocalSocket* socket)
         return;
     }
     m_connections.insert(id, connection);
-    m_dispatcher.sessionOpened(Caller{id, connection->peer()});
+    m_dispatcher.sessionOpened(Caller{id, connection->peer(), transport});
     connect(connection, &Connection::closed, this, [this](quint64 closedId) {
         m_connections.remove(closedId);
         m_dispatcher.sessionClosed(closedId);

@@ -37,6 +37,9 @@ struct ServerOptions
     /// After this long without answering anything, the heap's free pages go back to the system
     /// (glibc keeps what a burst freed otherwise). 0: never.
     int idleTrimMs = 2000;
+    /// The MCP front door's executable (symlinks resolved): a client running it is a
+    /// Transport::McpDoor caller, with the door's confirmation policy. Empty: none is.
+    QString mcpDoorExecutable;
 };
 
 class Server;
@@ -48,11 +51,12 @@ class Connection final : public QObject
     Q_OBJECT
 
 public:
-    Connection(QLocalSocket* socket, quint64 id, const PeerInfo& peer, Server& server);
+    Connection(QLocalSocket* socket, quint64 id, const PeerInfo& peer, Transport transport, Server& server);
     ~Connection() override;
 
     quint64 id() const { return m_id; }
     const PeerInfo& peer() const { return m_peer; }
+    Transport transport() const { return m_transport; }
     void send(const QByteArray& line);
     /// Sends one error line and closes shortly after (kRefuseGraceMs), discarding input meanwhile.
     void refuse(const Automation::Error& error);
@@ -70,6 +74,7 @@ private:
     QLocalSocket* m_socket;
     quint64 m_id;
     PeerInfo m_peer;
+    Transport m_transport = Transport::LocalSocket;
     Server& m_server;
     LineFramer m_framer;
     QTimer m_partialTimer;

@@ -37,12 +37,28 @@ TEST_F(HostCommandLineTest, EveryOptionIsInTheTableAndInHelp)
     QStringList names;
     for (const auto& option : commandLine.options())
         names.append(option.names());
-    EXPECT_EQ(names.size(), 16);
+    EXPECT_EQ(names.size(), 17);
     EXPECT_TRUE(names.contains(QStringLiteral("confirm-policy")));
+    EXPECT_TRUE(names.contains(QStringLiteral("mcp-confirm-policy")));
     QCommandLineParser parser;
     commandLine.configure(parser);
     for (const QString& name : names)
         EXPECT_TRUE(parser.helpText().contains(QStringLiteral("--") + name)) << name.toStdString();
+}
+
+// The MCP door's policy: the saved one in GUI mode, the flag over it, refused when unknown;
+// none (the host's policy) by default.
+TEST_F(HostCommandLineTest, TheMcpDoorPolicyComesFromSettingsOrTheFlag)
+{
+    HostSettings stored;
+    EXPECT_FALSE(merged(merge({}, stored)).host.security.mcpConfirmPolicy.has_value());
+    stored.mcpConfirmPolicy = Bridge::ConfirmPolicy::Deny;
+    EXPECT_EQ(merged(merge({}, stored)).host.security.mcpConfirmPolicy, Bridge::ConfirmPolicy::Deny);
+    EXPECT_EQ(merged(merge({QStringLiteral("--mcp-confirm-policy"), QStringLiteral("ask")}, stored, {}))
+                  .host.security.mcpConfirmPolicy,
+              Bridge::ConfirmPolicy::Ask);
+    EXPECT_TRUE(std::holds_alternative<QString>(
+        merge({QStringLiteral("--mcp-confirm-policy"), QStringLiteral("maybe")}, stored)));
 }
 
 TEST_F(HostCommandLineTest, GuiModeUsesWhatThePersonSavedOverTheEnvironment)

@@ -10,6 +10,7 @@
 #include "bridge/Host.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDBusConnection>
 #include <QDBusMessage>
 #include <QDBusVariant>
@@ -22,6 +23,7 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QSystemTrayIcon>
 #include <QTemporaryDir>
 #include <QTest>
@@ -366,4 +368,54 @@ TEST_F(Gui, TheHostNeverTargetsItsOwnWindows)
     EXPECT_TRUE(m_dialog->currentId().has_value()); // still waiting for a person
     QTest::mouseClick(m_dialog->denyButton(), Qt::LeftButton);
     wait(pending);
+}
+
+// A request of the MCP front door names its client ("MCP: node") and offers to allow it; a
+// person who approves with "allow for 10 minutes" is not asked again for that client's next
+// request (msgcode starts a new door for each call).
+TEST(GuiMcp, TheDialogNamesTheMcpClientAndCanAllowItForMinutes)
+{
+    Bridge::AskConfirmationProvider ask;
+    Bridge::McpConfirmationProvider mcp(&ask, Bridge::ConfirmPolicy::Ask);
+    App::ConfirmationDialog dialog(ask);
+    QSignalSpy shown(&dialog, &App::ConfirmationDialog::shown);
+    const auto request = [](quint64 id) {
+        Bridge::ApprovalRequest r = Bridge::ApprovalRequest::forIntent(
+            QStringLiteral("desktop.click"),
+            QJsonObject{{QStringLiteral("target"),
+                         QJsonObject{{QStringLiteral("selector"),
+                                      QJsonObject{{QStringLiteral("titleEquals"), QStringLiteral("Send")}}}}}},
+            QStringLiteral("digest"));
+        r.id = id;
+        r.via = QStringLiteral("mcp");
+        r.client = QStringLiteral("/usr/bin/node");
+        r.peer.pid = 4321;
+        r.peer.uid = 1000;
+        r.peer.executable = QStringLiteral("/opt/msgcode/bin/msgcode-desktop-mcp");
+        r.timeoutMs = 30000;
+        r.expiresAt = QDateTime::currentDateTimeUtc().addSecs(30);
+        return r;
+    };
+    std::optional<Bridge::ApprovalDecision> first;
+    mcp.request(request(1), [&](const Bridge::ApprovalDecision& d) { first = d; });
+    ASSERT_TRUE(QTest::qWaitFor([&] { return shown.count() == 1; }, 5000));
+    QString who;
+    for (const QLabel* label : dialog.findChildren<QLabel*>())
+        who += label->text() + QLatin1Char('\n');
+    EXPECT_TRUE(who.contains(QStringLiteral("MCP: node"))) << who.toStdString();
+    ASSERT_TRUE(dialog.grantCheck()->isVisible());
+    dialog.grantCheck()->setChecked(true);
+    dialog.grantMinutes()->setValue(10);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return dialog.approveButton()->isEnabled(); }, 3000));
+    QTest::mouseClick(dialog.approveButton(), Qt::LeftButton);
+    ASSERT_TRUE(first.has_value());
+    EXPECT_TRUE(first->approved);
+    EXPECT_EQ(first->grantMinutes, 10);
+
+    std::optional<Bridge::ApprovalDecision> second;
+    mcp.request(request(2), [&](const Bridge::ApprovalDecision& d) { second = d; });
+    ASSERT_TRUE(second.has_value());
+    EXPECT_TRUE(second->approved);
+    EXPECT_EQ(second->decidedBy, QStringLiteral("grant"));
+    EXPECT_EQ(shown.count(), 1);
 }

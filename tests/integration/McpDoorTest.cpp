@@ -276,7 +276,7 @@ TEST(McpDoor, FindsClicksTypesAndTakesAScreenshot)
 }
 
 // Errors a model can act on: what was not found (isError, the host's code in the text); an
-// unknown tool; a tool this host does not have yet says so; vision says no provider.
+// unknown tool; vision says no provider.
 TEST(McpDoor, FailuresAreFactsAModelCanActOn)
 {
     TestHost host(autoPolicy());
@@ -328,7 +328,7 @@ TEST(McpDoor, BadInputOnStdioIsAnsweredAndSurvived)
         Door mcp(host.socketPath(), host.workspace());
         mcp.sendRaw("this is not json\n");
         EXPECT_EQ(mcp.next().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32700);
-        mcp.sendRaw(QByteArray(20 * 1024 * 1024, 'x') + '\n');
+        mcp.sendRaw(QByteArray(qsizetype{20} * 1024 * 1024, 'x') + '\n');
         EXPECT_EQ(mcp.next(30000).value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
                   -32600);
         EXPECT_TRUE(mcp.request(QStringLiteral("p"), QStringLiteral("ping")).contains(QStringLiteral("result")));
@@ -385,6 +385,16 @@ TEST(McpDoor, SigtermDuringAWaitAbortsTheHostsExecution)
     while (responses().isEmpty() && !started.hasExpired())
         QThread::msleep(50);
     ASSERT_EQ(responses().size(), 1) << "the wait never started; the door said: " << dump(mcp.next(100));
+    // Meanwhile another call (another chat) asks what the desktop is doing: busy, with the wait.
+    {
+        Door other(host.socketPath(), host.workspace());
+        const QJsonObject status = structured(other.callTool(QStringLiteral("desktop_status"), {}));
+        const QJsonObject data = status.value(QStringLiteral("data")).toObject();
+        EXPECT_EQ(data.value(QStringLiteral("state")).toString(), QStringLiteral("busy")) << dump(status);
+        EXPECT_EQ(data.value(QStringLiteral("running")).toObject().value(QStringLiteral("method")).toString(),
+                  QStringLiteral("desktop.waitUntil"))
+            << dump(status);
+    }
     QThread::msleep(300);
     mcp.process().terminate();
     ASSERT_TRUE(mcp.process().waitForFinished(5000));
@@ -406,4 +416,109 @@ TEST(McpDoor, SigtermDuringAWaitAbortsTheHostsExecution)
     EXPECT_EQ(error.value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
               QStringLiteral("disconnected"))
         << dump(response);
+}
+
+// The door has a confirmation policy of its own: with the host on auto and the door on deny, a
+// click through the door is refused and nothing happens, while a plain client's click is done.
+TEST(McpDoor, TheDoorsOwnPolicyDecidesForItsCallsOnly)
+{
+    TestHost::Options options = autoPolicy();
+    options.security.mcpConfirmPolicy = Bridge::ConfirmPolicy::Deny;
+    options.mcpDoorExecutable = QStringLiteral(MDH_MCP_BINARY);
+    TestHost host(options);
+    Door mcp(host.socketPath(), host.workspace());
+    const QJsonObject refused = structured(
+        mcp.callTool(QStringLiteral("ghost_click"), QJsonObject{{QStringLiteral("query"), QStringLiteral("Send")},
+                                                                {QStringLiteral("role"), QStringLiteral("AXButton")}}));
+    EXPECT_FALSE(refused.value(QStringLiteral("success")).toBool()) << dump(refused);
+    EXPECT_TRUE(
+        refused.value(QStringLiteral("error")).toString().startsWith(QStringLiteral("DESKTOP_CONFIRM_REQUIRED")))
+        << dump(refused);
+    EXPECT_TRUE(host.desktop().effects().isEmpty());
+
+    // The same click from a client that is not the door: the host's auto policy.
+    TestClient client(host.socketPath());
+    const QJsonObject token = client.call(
+        QStringLiteral("desktop.confirm.issue"),
+        TestClient::withMeta(
+            QJsonObject{
+                {QStringLiteral("intent"),
+                 QJsonObject{
+                     {QStringLiteral("method"), QStringLiteral("desktop.click")},
+                     {QStringLiteral("params"),
+                      QJsonObject{
+                          {QStringLiteral("target"),
+                           QJsonObject{{QStringLiteral("selector"),
+                                        QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                                                    {QStringLiteral("titleContains"), QStringLiteral("Send")}}}}}}}}}},
+            host.workspace()));
+    EXPECT_TRUE(token.value(QStringLiteral("result")).toObject().contains(QStringLiteral("token"))) << dump(token);
+
+    // The audit line of the refusal names the door and its client (this test, its parent).
+    bool audited = false;
+    for (const QJsonObject& line : host.auditLines()) {
+        if (line.value(QStringLiteral("event")).toString() == QLatin1String("approval") &&
+            line.value(QStringLiteral("decision")).toString() == QLatin1String("denied"))
+            audited = line.value(QStringLiteral("peer"))
+                          .toObject()
+                          .value(QStringLiteral("exe"))
+                          .toString()
+                          .endsWith(QStringLiteral("msgcode-desktop-mcp"));
+    }
+    EXPECT_TRUE(audited);
+}
+
+// The door's ask policy: the person is asked with the client named and the offer to allow it;
+// allowed for some minutes, the client's next call (a new door process, as msgcode starts one
+// per call) is approved without asking. The grant is for this client only.
+TEST(McpDoor, AllowingTheClientForMinutesSparesTheNextQuestion)
+{
+    ScriptedApprover approver(ScriptedApprover::Mode::Approve, 10); // outlives the host
+    approver.grantMinutes = 5;
+    TestHost::Options options = autoPolicy();
+    options.security.mcpConfirmPolicy = Bridge::ConfirmPolicy::Ask;
+    options.mcpDoorExecutable = QStringLiteral(MDH_MCP_BINARY);
+    TestHost host(options);
+    host.attachMcpApprover(approver);
+    const QJsonObject click{{QStringLiteral("query"), QStringLiteral("Send")},
+                            {QStringLiteral("role"), QStringLiteral("AXButton")}};
+    for (int call = 0; call < 2; ++call) {
+        Door mcp(host.socketPath(), host.workspace());
+        const QJsonObject done = structured(mcp.callTool(QStringLiteral("ghost_click"), click));
+        EXPECT_TRUE(done.value(QStringLiteral("success")).toBool()) << call << dump(done);
+    }
+    EXPECT_EQ(host.desktop().effects(), (QStringList{QStringLiteral("press:Send"), QStringLiteral("press:Send")}));
+    const QList<Bridge::ApprovalRequest> asked = approver.asked();
+    ASSERT_EQ(asked.size(), 1);
+    EXPECT_EQ(asked.first().via, QStringLiteral("mcp"));
+    EXPECT_TRUE(asked.first().offerGrant);
+    // The door's parent: this test process.
+    EXPECT_EQ(asked.first().client, QFileInfo(QStringLiteral("/proc/self/exe")).canonicalFilePath());
+    int granted = 0;
+    for (const QJsonObject& line : host.auditLines())
+        granted += line.value(QStringLiteral("decidedBy")).toString() == QLatin1String("grant");
+    EXPECT_EQ(granted, 1);
+}
+
+// A click on an element that is not there is answered as such without asking the person, and
+// the error itself says what was looked for (msgcode passes on the error string alone).
+TEST(McpDoor, NobodyIsAskedAboutAnElementThatIsNotThere)
+{
+    ScriptedApprover approver(ScriptedApprover::Mode::Approve, 10); // outlives the host
+    TestHost::Options options;
+    options.security.confirmPolicy = Bridge::ConfirmPolicy::Ask;
+    options.mcpDoorExecutable = QStringLiteral(MDH_MCP_BINARY);
+    TestHost host(options);
+    host.attachMcpApprover(approver);
+    Door mcp(host.socketPath(), host.workspace());
+    const QJsonObject missing = structured(
+        mcp.callTool(QStringLiteral("ghost_click"), QJsonObject{{QStringLiteral("query"), QStringLiteral("Launch")},
+                                                                {QStringLiteral("role"), QStringLiteral("AXButton")}}));
+    EXPECT_FALSE(missing.value(QStringLiteral("success")).toBool());
+    const QString error = missing.value(QStringLiteral("error")).toString();
+    EXPECT_TRUE(error.startsWith(QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"))) << error.toStdString();
+    EXPECT_TRUE(error.contains(QStringLiteral("titled 'Launch' with role AXButton"))) << error.toStdString();
+    EXPECT_TRUE(error.contains(QStringLiteral("ghost_find"))) << error.toStdString();
+    EXPECT_TRUE(approver.asked().isEmpty());
+    EXPECT_TRUE(host.desktop().effects().isEmpty());
 }

@@ -32,6 +32,12 @@ constexpr quint32 kNormal = StateEnabled | StateVisible | StateShowing;
 FakeDesktop::FakeDesktop()
 {
     setTree(defaultTree());
+    m_window.title = QStringLiteral("Fake Window");
+    m_window.pid = 4242;
+    m_window.appName = QStringLiteral("Fake App");
+    m_window.frame = {0, 0, 800, 600};
+    m_window.active = true;
+    m_window.visible = true;
 }
 
 QList<Node> FakeDesktop::defaultTree()
@@ -64,9 +70,9 @@ QList<Node> FakeDesktop::defaultTree()
 void FakeDesktop::setTree(QList<Node> nodes)
 {
     QMutexLocker lock(&m_mutex);
-    for (int i = 0; i < nodes.size(); ++i) {
-        nodes[i].children.clear();
-        nodes[i].handle = QStringLiteral("h:") + nodes[i].title + QLatin1Char(':') + nodes[i].role;
+    for (Node& node : nodes) {
+        node.children.clear();
+        node.handle = QStringLiteral("h:") + node.title + QLatin1Char(':') + node.role;
     }
     for (int i = 0; i < nodes.size(); ++i) {
         if (nodes[i].parent >= 0) {
@@ -310,6 +316,77 @@ Result<ActionOutcome> FakeBackend::clickAt(const ResolvedRoute&, QPoint point, c
                              v.reason = QStringLiteral("the fake desktop has no app state to compare");
                              return v;
                          }()};
+}
+
+Result<ActionOutcome> FakeBackend::pointer(const ResolvedRoute&, const PointerGesture& gesture,
+                                           const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("pointer"), context))
+        return *err;
+    QString effect =
+        QStringLiteral("pointer:%1:%2,%3").arg(gestureName(gesture.kind)).arg(gesture.at.x()).arg(gesture.at.y());
+    if (gesture.kind == PointerGesture::Kind::Drag)
+        effect += QStringLiteral("->%1,%2").arg(gesture.to.x()).arg(gesture.to.y());
+    effect += QStringLiteral(":b%1x%2").arg(gesture.button).arg(gesture.count);
+    m_desktop->addEffect(effect);
+    Verification v;
+    v.effect = Effect::Unverifiable;
+    v.expected = QStringLiteral("a change in the app after the gesture");
+    v.reason = QStringLiteral("the fake desktop has no app state to compare");
+    return ActionOutcome{QStringLiteral("pointer"), false, {}, v};
+}
+
+Result<QList<WindowInfo>> FakeBackend::windows(const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("windows"), context))
+        return *err;
+    QMutexLocker lock(&m_desktop->m_mutex);
+    return QList<WindowInfo>{m_desktop->m_window};
+}
+
+Result<ActionOutcome> FakeBackend::windowCommand(const ResolvedRoute&, const WindowCommand& command,
+                                                 const CallContext& context)
+{
+    using Action = WindowCommand::Action;
+    if (auto err = enter(QStringLiteral("windowCommand"), context))
+        return *err;
+    m_desktop->addEffect(QStringLiteral("window:") + windowActionName(command.action));
+    {
+        QMutexLocker lock(&m_desktop->m_mutex);
+        WindowInfo& w = m_desktop->m_window;
+        switch (command.action) {
+        case Action::Focus:
+            w.active = true;
+            break;
+        case Action::Minimize:
+            w.minimized = true;
+            w.visible = false;
+            break;
+        case Action::Maximize:
+            w.maximized = true;
+            break;
+        case Action::Restore:
+            w.minimized = w.maximized = false;
+            w.visible = true;
+            break;
+        case Action::Close:
+            w.visible = false;
+            break;
+        case Action::Move:
+            w.frame.x = command.position.x();
+            w.frame.y = command.position.y();
+            break;
+        case Action::Resize:
+            w.frame.width = command.size.width();
+            w.frame.height = command.size.height();
+            break;
+        }
+    }
+    Verification v;
+    v.effect = Effect::Confirmed;
+    v.expected = QStringLiteral("the fake window changed");
+    return ActionOutcome{QStringLiteral("windowManager"), true,
+                         QJsonObject{{QStringLiteral("action"), windowActionName(command.action)}}, v};
 }
 
 Result<TypeOutcome> FakeBackend::typeText(const ResolvedRoute&, const Node* target, const QString& text,

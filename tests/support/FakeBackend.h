@@ -60,6 +60,7 @@ private:
     QStringList m_effects;
     QList<std::chrono::steady_clock::time_point> m_keyTimes;
     bool m_focused = true;
+    Automation::WindowInfo m_window; ///< the fake window as desktop.windows lists it
     bool m_sawCancel = false;
     int m_focusRequests = 0;
     QJsonObject m_backendSettings;
@@ -101,6 +102,19 @@ public:
                                                          const Automation::Snapshot& snapshot, int element,
                                                          const Automation::ScrollSpec& spec,
                                                          const Automation::CallContext& context) override;
+
+    /// Records "pointer:<gesture>:<x>,<y>[-><x>,<y>]:b<button>x<count>" (unverifiable: the fake
+    /// has no pointer).
+    Automation::Result<Automation::ActionOutcome> pointer(const Automation::ResolvedRoute& route,
+                                                          const Automation::PointerGesture& gesture,
+                                                          const Automation::CallContext& context) override;
+    /// One window, "Fake Window" of "Fake App" (pid 4242), in the state the desktop's window
+    /// commands left it.
+    Automation::Result<QList<Automation::WindowInfo>> windows(const Automation::CallContext& context) override;
+    /// Records "window:<action>" and changes the fake window's state; confirmed.
+    Automation::Result<Automation::ActionOutcome> windowCommand(const Automation::ResolvedRoute& route,
+                                                                const Automation::WindowCommand& command,
+                                                                const Automation::CallContext& context) override;
 
 private:
     /// Counts the call, sleeps its scripted delay, and returns its scripted failure or a

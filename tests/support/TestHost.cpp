@@ -38,6 +38,7 @@ TestHost::TestHost(Options options)
     hostOptions.tokenClock = options.tokenClock;
     hostOptions.auditMaxBytes = options.auditMaxBytes;
     hostOptions.keepTypedText = options.keepTypedText;
+    hostOptions.server.mcpDoorExecutable = options.mcpDoorExecutable;
 
     m_thread.setObjectName(QStringLiteral("test-host"));
     m_thread.start();
@@ -97,7 +98,9 @@ void ScriptedApprover::ask(const Bridge::ApprovalRequest& request)
         return;
     const bool approve = mode == Mode::Approve;
     const quint64 id = request.id;
-    QTimer::singleShot(m_answerAfterMs, provider, [p = provider, id, approve] { p->answer(id, approve); });
+    const int grant = request.offerGrant ? grantMinutes : 0;
+    QTimer::singleShot(m_answerAfterMs, provider,
+                       [p = provider, id, approve, grant] { p->answer(id, approve, QStringLiteral("user"), grant); });
 }
 
 void ScriptedApprover::withdraw(quint64 id)
@@ -124,6 +127,14 @@ void TestHost::attachApprover(ScriptedApprover& approver)
         ASSERT_NE(host.askProvider(), nullptr) << "the host does not run the ask policy";
         approver.provider = host.askProvider();
         host.askProvider()->attach(&approver);
+    });
+}
+
+void TestHost::attachMcpApprover(ScriptedApprover& approver)
+{
+    onHostThread([&](Bridge::Host& host) {
+        approver.provider = host.mcpAskProvider();
+        host.mcpAskProvider()->attach(&approver);
     });
 }
 

@@ -33,6 +33,8 @@ public:
     QList<quint64> withdrawn() const;
     /// Set by TestHost::attachApprover.
     Bridge::AskConfirmationProvider* provider = nullptr;
+    /// With an approval of a request that offers it: also allow its client this long.
+    int grantMinutes = 0;
 
 private:
     mutable QMutex m_mutex;
@@ -60,6 +62,8 @@ public:
         qint64 auditMaxBytes = Bridge::AuditLog::kDefaultMaxBytes;
         /// The user's opt-in to keep typed text in request.json.
         bool keepTypedText = false;
+        /// The MCP front door's executable (ServerOptions::mcpDoorExecutable).
+        QString mcpDoorExecutable;
     };
 
     TestHost();
@@ -78,6 +82,8 @@ public:
     /// Attaches `approver` to the `ask` provider (the host must run with ConfirmPolicy::Ask).
     /// The approver must outlive the host.
     void attachApprover(ScriptedApprover& approver);
+    /// Attaches `approver` to the MCP front door's ask provider (Host::mcpAskProvider).
+    void attachMcpApprover(ScriptedApprover& approver);
     /// A person's answer to approval request `id`, as the GUI would give it.
     void answerApproval(quint64 id, bool approved);
     /// Stops the host now (what SIGTERM does in the executable).

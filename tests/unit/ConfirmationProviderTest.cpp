@@ -1,6 +1,7 @@
 // The confirmation providers (auto, deny, ask) and what an approval request tells a person.
 #include "bridge/security/ConfirmationProvider.h"
 #include "UnitTestSupport.h"
+#include "bridge/security/McpConfirmationProvider.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -230,3 +231,81 @@ INSTANTIATE_TEST_SUITE_P(
                    "secret_words"},
         PreviewRow{"SpinnerIsNotPin", R"({"text":"42","target":{"selector":{"titleContains":"Spinner"}}})", false}),
     [](const ::testing::TestParamInfo<PreviewRow>& info) { return std::string(info.param.name); });
+
+namespace {
+
+ApprovalRequest mcpRequest(quint64 id, const QString& client, qint64 uid = 1000)
+{
+    ApprovalRequest request = requestWith(id);
+    request.via = QStringLiteral("mcp");
+    request.client = client;
+    request.peer.uid = uid;
+    return request;
+}
+
+} // namespace
+
+// The MCP door's ask: the person is offered to allow the client; allowed for 5 minutes, the same
+// client (uid and parent executable) is approved without asking until then, another client or
+// the same after the time is asked again; a policy change forgets the grants.
+TEST(McpConfirmationProvider, AGrantIsForOneClientAndExpires)
+{
+    AskConfirmationProvider ask;
+    ScriptedApprover gui;
+    ask.attach(&gui);
+    QDateTime now = QDateTime::currentDateTimeUtc();
+    McpConfirmationProvider mcp(&ask, ConfirmPolicy::Ask, [&now] { return now; });
+    const QString node = QStringLiteral("/usr/bin/node");
+
+    Outcome first;
+    mcp.request(mcpRequest(1, node), first.done());
+    ASSERT_EQ(gui.asked.size(), 1);
+    EXPECT_TRUE(gui.asked.first().offerGrant);
+    ask.answer(1, true, QStringLiteral("user"), 5);
+    ASSERT_EQ(first.calls, 1);
+    EXPECT_TRUE(first.decision.approved);
+
+    Outcome granted;
+    mcp.request(mcpRequest(2, node), granted.done());
+    EXPECT_EQ(gui.asked.size(), 1);
+    EXPECT_TRUE(granted.decision.approved);
+    EXPECT_EQ(granted.decision.decidedBy, QStringLiteral("grant"));
+
+    Outcome otherClient;
+    mcp.request(mcpRequest(3, QStringLiteral("/usr/bin/python3")), otherClient.done());
+    EXPECT_EQ(gui.asked.size(), 2);
+    EXPECT_EQ(otherClient.calls, 0);
+    Outcome otherUser;
+    mcp.request(mcpRequest(4, node, 1001), otherUser.done());
+    EXPECT_EQ(gui.asked.size(), 3);
+
+    now = now.addSecs(5 * 60 + 1);
+    Outcome expired;
+    mcp.request(mcpRequest(5, node), expired.done());
+    EXPECT_EQ(gui.asked.size(), 4);
+    EXPECT_EQ(expired.calls, 0);
+
+    // Without a client executable nothing can be allowed by name: no offer.
+    Outcome unnamed;
+    mcp.request(mcpRequest(6, QString()), unnamed.done());
+    EXPECT_FALSE(gui.asked.last().offerGrant);
+    ask.detach();
+}
+
+TEST(McpConfirmationProvider, AutoAndDenyDecideWithoutAsking)
+{
+    AskConfirmationProvider ask;
+    ScriptedApprover gui;
+    ask.attach(&gui);
+    McpConfirmationProvider mcp(&ask, ConfirmPolicy::Deny);
+    Outcome denied;
+    mcp.request(mcpRequest(1, QStringLiteral("/usr/bin/node")), denied.done());
+    EXPECT_FALSE(denied.decision.approved);
+    EXPECT_EQ(mcp.policyName(), QStringLiteral("deny"));
+    mcp.setPolicy(ConfirmPolicy::Auto);
+    Outcome approved;
+    mcp.request(mcpRequest(2, QStringLiteral("/usr/bin/node")), approved.done());
+    EXPECT_TRUE(approved.decision.approved);
+    EXPECT_TRUE(gui.asked.isEmpty());
+    ask.detach();
+}

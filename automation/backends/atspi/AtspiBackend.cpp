@@ -215,4 +215,21 @@ Result<ActionOutcome> AtspiBackend::scroll(const ResolvedRoute& route, const Sna
     return d->scroller.scroll(route, snapshot, element, spec, context);
 }
 
+Result<ActionOutcome> AtspiBackend::pointer(const ResolvedRoute& route, const PointerGesture& gesture,
+                                            const CallContext& context)
+{
+    return d->input.pointer(route, gesture, context);
+}
+
+Result<QList<WindowInfo>> AtspiBackend::windows(const CallContext& context)
+{
+    return d->input.windows(context);
+}
+
+Result<ActionOutcome> AtspiBackend::windowCommand(const ResolvedRoute& route, const WindowCommand& command,
+                                                  const CallContext& context)
+{
+    return d->input.windowCommand(route, command, context);
+}
+
 } // namespace Automation

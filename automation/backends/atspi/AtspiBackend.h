@@ -47,6 +47,11 @@ public:
     Status readRelations(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context) override;
     Result<ActionOutcome> scroll(const ResolvedRoute& route, const Snapshot& snapshot, int element,
                                  const ScrollSpec& spec, const CallContext& context) override;
+    Result<ActionOutcome> pointer(const ResolvedRoute& route, const PointerGesture& gesture,
+                                  const CallContext& context) override;
+    Result<QList<WindowInfo>> windows(const CallContext& context) override;
+    Result<ActionOutcome> windowCommand(const ResolvedRoute& route, const WindowCommand& command,
+                                        const CallContext& context) override;
 
 private:
     struct Parts;

@@ -33,6 +33,12 @@ public:
                                  const TypeOptions& options, const CallContext& context);
     Result<ActionOutcome> sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
                                     const CallContext& context);
+    /// AtspiGestures.cpp: pointer gestures over XTest, window actions over EWMH.
+    Result<ActionOutcome> pointer(const ResolvedRoute& route, const PointerGesture& gesture,
+                                  const CallContext& context);
+    Result<QList<WindowInfo>> windows(const CallContext& context);
+    Result<ActionOutcome> windowCommand(const ResolvedRoute& route, const WindowCommand& command,
+                                        const CallContext& context);
 
 private:
     AtspiBus& m_bus;

@@ -381,6 +381,182 @@ std::optional<X11Session::DisplayFacts> X11Session::displayFacts()
     return out;
 }
 
+namespace {
+
+// Whether `window`'s _NET_WM_STATE holds each of `names`.
+QList<bool> hasStates(Display* dpy, Window window, std::initializer_list<const char*> names)
+{
+    QList<bool> out(static_cast<qsizetype>(names.size()), false);
+    Atom type = 0;
+    int format = 0;
+    unsigned long count = 0, after = 0;
+    unsigned char* data = nullptr;
+    if (XGetWindowProperty(dpy, window, XInternAtom(dpy, "_NET_WM_STATE", False), 0, 64, False, XA_ATOM, &type, &format,
+                           &count, &after, &data) != Success ||
+        !data)
+        return out;
+    const auto* atoms = reinterpret_cast<Atom*>(data);
+    qsizetype i = 0;
+    for (const char* name : names) {
+        const Atom wanted = XInternAtom(dpy, name, False);
+        for (unsigned long k = 0; k < count; ++k)
+            out[i] = out[i] || atoms[k] == wanted;
+        ++i;
+    }
+    XFree(data);
+    return out;
+}
+
+// ICCCM WM_STATE: 3 is IconicState.
+bool isIconic(Display* dpy, Window window)
+{
+    const Atom wmState = XInternAtom(dpy, "WM_STATE", False);
+    Atom type = 0;
+    int format = 0;
+    unsigned long count = 0, after = 0;
+    unsigned char* data = nullptr;
+    if (XGetWindowProperty(dpy, window, wmState, 0, 2, False, wmState, &type, &format, &count, &after, &data) !=
+            Success ||
+        !data)
+        return false;
+    const bool iconic = count > 0 && reinterpret_cast<unsigned long*>(data)[0] == 3;
+    XFree(data);
+    return iconic;
+}
+
+void sendToWindowManager(Display* dpy, Window window, const char* message, std::initializer_list<long> data)
+{
+    XEvent event{};
+    event.xclient.type = ClientMessage;
+    event.xclient.window = window;
+    event.xclient.message_type = XInternAtom(dpy, message, False);
+    event.xclient.format = 32;
+    int i = 0;
+    for (long value : data)
+        event.xclient.data.l[i++] = value;
+    XSendEvent(dpy, DefaultRootWindow(dpy), False, SubstructureRedirectMask | SubstructureNotifyMask, &event);
+    XFlush(dpy);
+}
+
+} // namespace
+
+std::optional<X11Session::WindowFacts> X11Session::windowFacts(quint64 window)
+{
+    auto described = describeWindow(window);
+    if (!described)
+        return std::nullopt;
+    Display* dpy = dpyOf(m_display);
+    const auto w = static_cast<Window>(window);
+    WindowFacts out;
+    out.window = *described;
+    XWindowAttributes attributes{};
+    out.viewable = XGetWindowAttributes(dpy, w, &attributes) && attributes.map_state == IsViewable;
+    const QList<bool> states =
+        hasStates(dpy, w, {"_NET_WM_STATE_HIDDEN", "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ"});
+    out.hidden = states.at(0) || isIconic(dpy, w);
+    out.maximized = states.at(1) && states.at(2);
+    out.active = activeWindow() == window;
+    return out;
+}
+
+QList<X11Session::WindowFacts> X11Session::stackedWindows()
+{
+    QString error;
+    QList<WindowFacts> out;
+    if (!open(&error))
+        return out;
+    for (Window w : rootWindowList(dpyOf(m_display), "_NET_CLIENT_LIST_STACKING")) {
+        if (auto facts = windowFacts(w))
+            out.append(*facts);
+    }
+    return out;
+}
+
+bool X11Session::requestWindow(quint64 window, WindowRequest request, QRect geometry, bool move, bool resize,
+                               QString* error)
+{
+    if (!open(error))
+        return false;
+    Display* dpy = dpyOf(m_display);
+    const auto w = static_cast<Window>(window);
+    // Source indication 2: a pager or tool acting for the user, which window managers obey.
+    constexpr long kRemove = 0, kAdd = 1, kSource = 2;
+    const long vert = static_cast<long>(XInternAtom(dpy, "_NET_WM_STATE_MAXIMIZED_VERT", False));
+    const long horz = static_cast<long>(XInternAtom(dpy, "_NET_WM_STATE_MAXIMIZED_HORZ", False));
+    switch (request) {
+    case WindowRequest::Minimize:
+        XIconifyWindow(dpy, w, DefaultScreen(dpy));
+        XFlush(dpy);
+        break;
+    case WindowRequest::Maximize:
+        sendToWindowManager(dpy, w, "_NET_WM_STATE", {kAdd, vert, horz, kSource});
+        break;
+    case WindowRequest::Restore: {
+        const auto facts = windowFacts(window);
+        if (facts && facts->hidden)
+            sendToWindowManager(dpy, w, "_NET_ACTIVE_WINDOW", {kSource, CurrentTime, 0});
+        if (facts && facts->maximized)
+            sendToWindowManager(dpy, w, "_NET_WM_STATE", {kRemove, vert, horz, kSource});
+        break;
+    }
+    case WindowRequest::Close:
+        sendToWindowManager(dpy, w, "_NET_CLOSE_WINDOW", {CurrentTime, kSource});
+        break;
+    case WindowRequest::MoveResize: {
+        // Static gravity: x and y are where the content goes, not the frame.
+        constexpr long kStaticGravity = 10;
+        long flags = kStaticGravity | (kSource << 12);
+        if (move)
+            flags |= (1L << 8) | (1L << 9);
+        if (resize)
+            flags |= (1L << 10) | (1L << 11);
+        sendToWindowManager(dpy, w, "_NET_MOVERESIZE_WINDOW",
+                            {flags, geometry.x(), geometry.y(), geometry.width(), geometry.height()});
+        break;
+    }
+    }
+    XSync(dpy, False);
+    return true;
+}
+
+bool X11Session::movePointer(QPoint point, QString* error)
+{
+    if (!open(error))
+        return false;
+    Display* dpy = dpyOf(m_display);
+    XTestFakeMotionEvent(dpy, -1, point.x(), point.y(), CurrentTime);
+    XSync(dpy, False);
+    return true;
+}
+
+bool X11Session::pointerButton(int button, bool press, QString* error)
+{
+    if (!open(error))
+        return false;
+    if (button < 1 || button > 3) {
+        *error = QStringLiteral("button %1 is not a pointer button").arg(button);
+        return false;
+    }
+    Display* dpy = dpyOf(m_display);
+    XTestFakeButtonEvent(dpy, static_cast<unsigned int>(button), press ? True : False, CurrentTime);
+    XSync(dpy, False);
+    return true;
+}
+
+std::optional<QPoint> X11Session::pointerPosition()
+{
+    QString error;
+    if (!open(&error))
+        return std::nullopt;
+    Display* dpy = dpyOf(m_display);
+    Window root = 0, child = 0;
+    int rootX = 0, rootY = 0, winX = 0, winY = 0;
+    unsigned int mask = 0;
+    if (!XQueryPointer(dpy, DefaultRootWindow(dpy), &root, &child, &rootX, &rootY, &winX, &winY, &mask))
+        return std::nullopt;
+    return QPoint(rootX, rootY);
+}
+
 std::optional<X11Session::Covering> X11Session::windowAbove(quint64 window, QPoint point)
 {
     QString error;

@@ -58,6 +58,29 @@ public:
     std::optional<Covering> describeWindow(quint64 window);
     /// The window the window manager calls active (_NET_ACTIVE_WINDOW); 0 when none.
     quint64 activeWindow();
+    /// A top-level window as the window manager keeps it: where it is and what state it is in.
+    struct WindowFacts
+    {
+        Covering window;
+        bool viewable = false;  ///< mapped (a minimized window is not)
+        bool hidden = false;    ///< _NET_WM_STATE_HIDDEN or WM_STATE Iconic: minimized
+        bool maximized = false; ///< both _NET_WM_STATE_MAXIMIZED_VERT and _HORZ
+        bool active = false;    ///< _NET_ACTIVE_WINDOW
+    };
+    std::optional<WindowFacts> windowFacts(quint64 window);
+    /// Every top-level window the window manager lists, bottom to top (_NET_CLIENT_LIST_STACKING).
+    QList<WindowFacts> stackedWindows();
+    /// What a window action asks of the window manager (EWMH client messages).
+    enum class WindowRequest { Minimize, Maximize, Restore, Close, MoveResize };
+    /// Sends the request; `geometry` is the content's rect for MoveResize (a negative width or
+    /// height keeps the size, a null QPoint origin never moves: pass `keep*`).
+    bool requestWindow(quint64 window, WindowRequest request, QRect geometry, bool move, bool resize, QString* error);
+    /// Moves the pointer (XTest).
+    bool movePointer(QPoint point, QString* error);
+    /// Presses or releases pointer button `button` (1 left, 2 middle, 3 right) where it is.
+    bool pointerButton(int button, bool press, QString* error);
+    /// Where the pointer is on the screen; nullopt when the display cannot say.
+    std::optional<QPoint> pointerPosition();
     /// What the display is: its rect, the scale its resources ask for (Xft.dpi / 96, 1 when
     /// unset) and the keyboard's XKB rules, model, layout and variant (_XKB_RULES_NAMES).
     struct DisplayFacts

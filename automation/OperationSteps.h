@@ -1,0 +1,22 @@
+#pragma once
+
+#include "automation/Locator.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+
+#include <optional>
+
+/// Steps several operations share (Operations.cpp defines them).
+namespace Automation::Operations {
+
+/// A screenshot given to the trace under `name`; the step says its size and time.
+Result<Screenshot> screenshotStep(JobContext& ctx, const QString& name);
+/// How many pixels of `frame` differ between two screenshots (a pointer gesture's evidence).
+std::optional<QJsonObject> pixelDiff(const QByteArray& beforePng, const QByteArray& afterPng, const Frame& frame);
+/// The pointer acts on whatever is on top: another window over `point` (above the
+/// route's window) is an ELEMENT_NOT_FOUND error, reason "occluded", naming it; nothing then
+/// reaches the app. `element`, when the point is an element's centre, is named too.
+std::optional<Error> occlusionStep(JobContext& ctx, const ResolvedRoute& route, QPoint point, const Node* element);
+
+} // namespace Automation::Operations

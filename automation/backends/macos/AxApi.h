@@ -1,0 +1,185 @@
+#pragma once
+
+#include <QImage>
+#include <QList>
+#include <QPointF>
+#include <QRectF>
+#include <QSizeF>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+/// The few Accessibility (HIServices AX), CoreGraphics and AppKit calls the macOS backend makes,
+/// as a C++ interface with no Apple type in it (docs/macos.md). AxApiMac.mm is the one
+/// implementation that calls Apple; tests run the whole backend on Linux against FakeAxApi.
+/// Every call is made on the backend's worker thread.
+namespace Automation::Mac {
+
+/// kAXError* as the backend tells them apart.
+enum class AxError {
+    Success,
+    Failure,
+    IllegalArgument,
+    InvalidElement,       ///< kAXErrorInvalidUIElement: the element is gone
+    CannotComplete,       ///< kAXErrorCannotComplete: the app did not answer (messaging timeout)
+    AttributeUnsupported, ///< kAXErrorAttributeUnsupported
+    ActionUnsupported,    ///< kAXErrorActionUnsupported
+    NoValue,              ///< kAXErrorNoValue
+    ApiDisabled,          ///< kAXErrorAPIDisabled: this process is not trusted for accessibility
+    NotificationUnsupported,
+};
+QString axErrorName(AxError error);
+
+/// An AXUIElementRef, retained for as long as a copy of this object lives. Two refs to the same
+/// element compare equal (CFEqual). `key` names it in Node::handle.
+class AxElement
+{
+public:
+    AxElement() = default;
+    /// `retained` keeps the platform object alive (it releases it when the last copy goes).
+    AxElement(QString key, std::shared_ptr<const void> retained)
+        : m_key(std::move(key)), m_retained(std::move(retained))
+    {
+    }
+    bool isNull() const { return m_key.isEmpty(); }
+    const QString& key() const { return m_key; }
+    const void* object() const { return m_retained.get(); }
+    friend bool operator==(const AxElement& a, const AxElement& b) { return a.m_key == b.m_key; }
+
+private:
+    QString m_key;
+    std::shared_ptr<const void> m_retained;
+};
+
+/// A value of an attribute (CFTypeRef and AXValueRef, as far as the backend reads them).
+struct AxValue
+{
+    enum class Type { None, Bool, Number, String, Point, Size, Rect, Range, Element, Elements };
+    Type type = Type::None;
+    bool boolean = false;
+    double number = 0;
+    QString string;
+    QPointF point;
+    QSizeF size;
+    QRectF rect;
+    qint64 rangeLocation = 0, rangeLength = 0;
+    AxElement element;
+    QList<AxElement> elements;
+
+    static AxValue ofBool(bool b);
+    static AxValue ofNumber(double n);
+    static AxValue ofString(const QString& s);
+    static AxValue ofPoint(QPointF p);
+    static AxValue ofSize(QSizeF s);
+    static AxValue ofElement(const AxElement& e);
+    static AxValue ofElements(const QList<AxElement>& list);
+};
+
+/// One attribute's read: its error (Success, NoValue, AttributeUnsupported...) and value.
+struct AxRead
+{
+    AxError error = AxError::Failure;
+    AxValue value;
+};
+
+/// A running application (NSRunningApplication).
+struct RunningApp
+{
+    qint64 pid = 0;
+    QString bundleId;
+    QString name;
+    QString executable; ///< the bundle's executable path
+    bool active = false;
+    bool regular = true; ///< activationPolicy regular (has a Dock icon and windows)
+};
+
+/// A window of the window server (CGWindowListCopyWindowInfo), front to back.
+struct ServerWindow
+{
+    quint32 number = 0;
+    qint64 pid = 0;
+    QString title; ///< kCGWindowName: empty without the screen-recording permission
+    QRectF bounds; ///< points, global display coordinates (top-left origin)
+    int layer = 0; ///< 0: a normal window
+    bool onScreen = false;
+};
+
+/// A display (NSScreen / CGDisplay): its frame in points and its backing scale.
+struct Display
+{
+    QRectF frame;
+    double scale = 1.0;
+};
+
+/// The platform calls (docs/macos.md lists each one's Apple counterpart).
+class AxApi
+{
+public:
+    virtual ~AxApi() = default;
+
+    // Permissions.
+    /// AXIsProcessTrustedWithOptions (with the prompt option when `prompt`).
+    virtual bool isProcessTrusted(bool prompt) = 0;
+    /// CGPreflightScreenCaptureAccess.
+    virtual bool screenCaptureAllowed() = 0;
+
+    // Processes and windows.
+    virtual QList<RunningApp> runningApplications() = 0;
+    virtual QList<ServerWindow> windowList() = 0;
+    virtual QList<Display> displays() = 0;
+    /// NSRunningApplication activateWithOptions; false when the app is gone.
+    virtual bool activateApplication(qint64 pid) = 0;
+
+    // Elements.
+    virtual AxElement applicationElement(qint64 pid) = 0;
+    /// AXUIElementSetMessagingTimeout on the app's element (seconds; 0 restores the default).
+    virtual AxError setMessagingTimeout(const AxElement& element, double seconds) = 0;
+    /// AXUIElementCopyMultipleAttributeValues: one read per attribute, in order; the error of
+    /// the whole call (e.g. CannotComplete) is in every read when the app did not answer.
+    virtual QList<AxRead> copyAttributes(const AxElement& element, const QStringList& attributes) = 0;
+    virtual AxError setAttribute(const AxElement& element, const QString& attribute, const AxValue& value) = 0;
+    virtual AxError actionNames(const AxElement& element, QStringList* names) = 0;
+    virtual AxError performAction(const AxElement& element, const QString& action) = 0;
+    /// AXUIElementCopyElementAtPosition on the application element.
+    virtual AxError elementAtPosition(const AxElement& application, QPointF point, AxElement* out) = 0;
+    virtual qint64 pidOf(const AxElement& element) = 0;
+
+    // Observers: notifications of an app (AXObserverAddNotification on its element), delivered on
+    // the worker thread when it runs pumpNotifications.
+    using Notification = std::function<void(const AxElement& element, const QString& notification)>;
+    virtual AxError observe(qint64 pid, const QStringList& notifications, Notification callback) = 0;
+    virtual void unobserve(qint64 pid) = 0;
+    /// Delivers what has arrived (runs the worker's run loop briefly).
+    virtual void pumpNotifications(int waitMs) = 0;
+
+    // Input (CGEventPost to the HID event tap).
+    /// A key by virtual key code with modifier flags (kCGEventFlagMask*: see KeyFlags).
+    virtual bool postKey(quint16 virtualKey, bool down, quint64 flags) = 0;
+    /// One key event carrying `text` (CGEventKeyboardSetUnicodeString): any Unicode scalar.
+    virtual bool postText(const QString& text) = 0;
+    enum class MouseButton { Left, Right, Other };
+    virtual bool postMouse(QPointF point, MouseButton button, bool down, int clickCount) = 0;
+    virtual bool moveMouse(QPointF point) = 0;
+
+    // The general pasteboard (NSPasteboard).
+    virtual qint64 pasteboardChangeCount() = 0;
+    virtual std::optional<QString> pasteboardString() = 0;
+    virtual bool setPasteboardString(const QString& text) = 0;
+
+    // Capture: the main display in pixels (SCScreenshotManager on macOS 14, else
+    // CGWindowListCreateImage); the display's frame in points goes to `frame`.
+    virtual std::optional<QImage> captureMainDisplay(QRectF* frame) = 0;
+};
+
+/// CGEventFlags the backend sets.
+namespace KeyFlags {
+constexpr quint64 Shift = 0x00020000;
+constexpr quint64 Control = 0x00040000;
+constexpr quint64 Option = 0x00080000;
+constexpr quint64 Command = 0x00100000;
+} // namespace KeyFlags
+
+} // namespace Automation::Mac

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "automation/DesktopBackend.h"
+#include "automation/PermissionProbe.h"
+#include "automation/backends/macos/AxApi.h"
+
+#include <QHash>
+
+#include <memory>
+
+namespace Automation::Mac {
+
+/// The macOS backend's logic (docs/macos.md), written against AxApi: routes by bundle id, pid
+/// and window title; bounded, batched tree reads with the request's budget as the messaging
+/// timeout; AX roles as they are (the shared vocabulary is AX's); actions, text through
+/// kAXValueAttribute with read-back, then the pasteboard, then Unicode key events; chords with
+/// `cmd` as Command; honest outcomes. Runs on Linux against FakeAxApi in the tests.
+class MacBackend final : public DesktopBackend
+{
+public:
+    explicit MacBackend(std::unique_ptr<AxApi> api);
+    ~MacBackend() override;
+
+    BackendInfo info() override;
+    Result<ResolvedRoute> resolveRoute(const Route& route, const CallContext& context) override;
+    Status focusWindow(const ResolvedRoute& route, const CallContext& context) override;
+    Result<Snapshot> snapshot(const ResolvedRoute& route, const SnapshotBounds& bounds,
+                              const CallContext& context) override;
+    Result<Screenshot> screenshot(const CallContext& context) override;
+    Result<ActionOutcome> press(const ResolvedRoute& route, const Node& element, const CallContext& context) override;
+    Result<ActionOutcome> clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context,
+                                  const Node* target = nullptr) override;
+    Result<TypeOutcome> typeText(const ResolvedRoute& route, const Node* target, const QString& text,
+                                 const TypeOptions& options, const CallContext& context) override;
+    Result<ActionOutcome> sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
+                                    const CallContext& context) override;
+    Status readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context) override;
+    Result<QList<WindowInfo>> windows(const CallContext& context) override;
+
+    AxApi& api() { return *m_api; }
+
+private:
+    struct Private;
+    std::unique_ptr<AxApi> m_api;
+    std::unique_ptr<Private> d;
+};
+
+/// Accessibility and screen recording as AxApi says (AXIsProcessTrustedWithOptions,
+/// CGPreflightScreenCaptureAccess), with the System Settings deep links as the guide.
+class MacPermissionProbe final : public PermissionProbe
+{
+public:
+    explicit MacPermissionProbe(std::unique_ptr<AxApi> api);
+    PermissionReport probe() override;
+    PermissionGuide guide(const PermissionReport& report) const override;
+
+private:
+    std::unique_ptr<AxApi> m_api;
+};
+
+/// The virtual key code (kVK_*) of a canonical key name of Keys.h; nullopt when none.
+std::optional<quint16> virtualKeyForName(const QString& name);
+
+} // namespace Automation::Mac

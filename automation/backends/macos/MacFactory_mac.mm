@@ -1,0 +1,20 @@
+// The platform's backend and permission probe on macOS (automation/CMakeLists.txt builds this
+// file on Apple platforms; backends/atspi/AtspiFactory.cpp is its Linux twin). Each gets its own
+// AxApiMac: the backend's lives on the worker thread, the probe's wherever the probe runs.
+#include "automation/PlatformBackend.h"
+#include "automation/backends/macos/AxApiMac.h"
+#include "automation/backends/macos/MacBackend.h"
+
+namespace Automation {
+
+std::unique_ptr<DesktopBackend> createPlatformBackend()
+{
+    return std::make_unique<Mac::MacBackend>(std::make_unique<Mac::AxApiMac>());
+}
+
+std::unique_ptr<PermissionProbe> PermissionProbe::createDefault()
+{
+    return std::make_unique<Mac::MacPermissionProbe>(std::make_unique<Mac::AxApiMac>());
+}
+
+} // namespace Automation
