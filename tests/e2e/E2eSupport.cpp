@@ -76,6 +76,12 @@ QList<QJsonObject> AppProcess::events()
     return m_events;
 }
 
+void AppProcess::discardEvents()
+{
+    readLines();
+    m_events.clear();
+}
+
 void AppProcess::kill()
 {
     if (m_process.state() == QProcess::NotRunning)

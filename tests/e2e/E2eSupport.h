@@ -25,7 +25,10 @@ public:
     /// The first event named `event` (with the given fields, when any) seen since the last
     /// call that consumed events; nullopt on timeout.
     std::optional<QJsonObject> waitEvent(const QString& event, const QJsonObject& fields = {}, int timeoutMs = 5000);
+    /// The events read so far that no waitEvent took.
     QList<QJsonObject> events();
+    /// Forgets the events read so far, so the next waitEvent sees only what happens after.
+    void discardEvents();
     void kill();
     QProcess& process() { return m_process; }
 

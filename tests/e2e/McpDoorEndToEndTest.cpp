@@ -149,7 +149,7 @@ TEST_F(McpDoorFixture, FindsTypesClicksAndWaitsOnTheFixture)
     const QJsonObject found = structured(tool(u"ghost_find"_s, {{u"query"_s, u"Send"_s}, {u"role"_s, u"AXButton"_s}}));
     EXPECT_EQ(found.value(u"data"_s).toObject().value(u"count"_s).toInt(), 1) << dump(found);
 
-    s_app->app().events();
+    s_app->app().discardEvents();
     const QJsonObject typed = structured(
         tool(u"ghost_type"_s, {{u"text"_s, u"from msgcode"_s}, {u"into"_s, u"Message"_s}, {u"clear"_s, true}}));
     EXPECT_TRUE(typed.value(u"success"_s).toBool()) << dump(typed);
@@ -215,7 +215,7 @@ TEST_F(McpDoorFixture, PointerGesturesReachTheApp)
     // Hover: away from the pad, then onto it.
     EXPECT_TRUE(
         structured(tool(u"ghost_hover"_s, {{u"x"_s, field->x()}, {u"y"_s, field->y()}})).value(u"success"_s).toBool());
-    s_app->app().events();
+    s_app->app().discardEvents();
     const QJsonObject hovered = structured(tool(u"ghost_hover"_s, {{u"x"_s, pad->x()}, {u"y"_s, pad->y()}}));
     EXPECT_TRUE(hovered.value(u"success"_s).toBool()) << dump(hovered);
     // Entered where the pointer was moved (an enter from before the test, e.g. when the window
@@ -241,7 +241,7 @@ TEST_F(McpDoorFixture, PointerGesturesReachTheApp)
     EXPECT_TRUE(s_app->app().waitEvent(u"pointerRelease"_s).has_value()); // the double click's last release
 
     // Drag: pressed on the left of the pad, released 100 px right and 20 px down.
-    s_app->app().events();
+    s_app->app().discardEvents();
     const QJsonObject dragged = structured(tool(u"ghost_drag"_s, {{u"from_x"_s, pad->x() - 50},
                                                                   {u"from_y"_s, pad->y() - 10},
                                                                   {u"to_x"_s, pad->x() + 50},
@@ -387,7 +387,7 @@ TEST_F(McpDoorFixture, RecipesRunStepByStepAndSayWhichStepFailed)
     EXPECT_EQ(dataOf(tool(u"ghost_recipe_show"_s, {{u"name"_s, u"send-message"_s}})).value(u"steps"_s).toArray().size(),
               2);
 
-    s_app->app().events();
+    s_app->app().discardEvents();
     const QJsonObject ran = structured(tool(
         u"ghost_run"_s, {{u"recipe"_s, u"send-message"_s}, {u"params"_s, QJsonObject{{u"text"_s, u"by recipe"_s}}}}));
     EXPECT_TRUE(ran.value(u"success"_s).toBool()) << dump(ran);

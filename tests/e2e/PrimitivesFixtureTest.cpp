@@ -152,7 +152,7 @@ TEST_F(PrimitivesFixture, PicksAMenuItemThroughItsMenu)
 {
     const QJsonObject typed = s_app->typeText(byRoleAndTitle(u"AXTextField"_s, u"Message"_s), u"to be cleared"_s, true);
     ASSERT_TRUE(isConfirmed(typed, u"typed"_s)) << dump(typed);
-    s_app->app().events(); // what came before
+    s_app->app().discardEvents(); // what came before
 
     const QJsonObject picked = call(u"desktop.menuPick"_s, {{u"path"_s, QJsonArray{u"edit"_s, u"&Clear…"_s}}}, true);
     EXPECT_TRUE(s_app->app().waitEvent(u"menu"_s, {{u"name"_s, u"Edit/Clear"_s}}).has_value()) << dump(picked);
@@ -374,7 +374,7 @@ TEST_F(PrimitivesFixture, ASideEffectUnderAModalDialogIsRefusedNamingIt)
 {
     s_app->click(byRoleAndTitle(u"AXButton"_s, u"Open Dialog"_s));
     ASSERT_TRUE(s_app->app().waitEvent(u"dialog"_s, {{u"result"_s, u"opened"_s}}).has_value());
-    s_app->app().events();
+    s_app->app().discardEvents();
     const QJsonObject blocked = s_app->click(byRoleAndTitle(u"AXButton"_s, u"Send"_s), u"^Primitives$"_s);
     EXPECT_EQ(errorCode(blocked), u"DESKTOP_MODAL_BLOCKING"_s) << dump(blocked);
     EXPECT_EQ(errorOf(blocked).value(u"details"_s).toObject().value(u"dialog"_s).toString(), u"Confirm Action"_s)
@@ -406,7 +406,7 @@ TEST_F(PrimitivesFixture, WaitsForASelectorThatMatchesOnValues)
 // the app reports the text, and candidates.json says why the field was chosen.
 TEST_F(PrimitivesFixture, TypesIntoTheFieldItsFormLabelNames)
 {
-    s_app->app().events();
+    s_app->app().discardEvents();
     const QJsonObject selector{{u"byRole"_s, u"AXTextField"_s},
                                {u"labelledBy"_s, QJsonObject{{u"titleEquals"_s, u"Message:"_s}}}};
     const QJsonObject typed = s_app->typeText(selector, u"by its label"_s, true);
@@ -514,7 +514,7 @@ TEST_F(PrimitivesFixture, APointerClickOnACoveredButtonIsRefusedNamingTheCover)
     {
         CoverWindow cover(s_app->environment(), QRect(centre - QPoint(60, 40), QSize(120, 80)), u"Always on top"_s);
         ASSERT_TRUE(cover.shown());
-        s_app->app().events();
+        s_app->app().discardEvents();
         const QJsonObject covered = clickBy(u"pointer"_s);
         EXPECT_EQ(errorOf(covered).value(u"code"_s).toString(), u"DESKTOP_ELEMENT_NOT_FOUND"_s) << dump(covered);
         const QJsonObject details = errorOf(covered).value(u"details"_s).toObject();
@@ -547,7 +547,7 @@ TEST_F(PrimitivesFixture, StaysOnTheWindowAndSnapshotItFoundAndTypesByTheNamedPa
     QJsonObject ref = resultOf(found).value(u"elementRefs"_s).toArray().at(0).toObject();
     ref.insert(u"snapshotId"_s, snapshotId);
 
-    s_app->app().events();
+    s_app->app().discardEvents();
     const QJsonObject typed = call(u"desktop.typeText"_s,
                                    {{u"route"_s, QJsonObject{{u"window"_s, QJsonObject{{u"id"_s, windowId}}}}},
                                     {u"target"_s, QJsonObject{{u"elementRef"_s, ref}}},
@@ -566,7 +566,7 @@ TEST_F(PrimitivesFixture, StaysOnTheWindowAndSnapshotItFoundAndTypesByTheNamedPa
     const QJsonObject later = call(u"desktop.find"_s, {{u"selector"_s, field}});
     ref.insert(u"elementId"_s,
                resultOf(later).value(u"elementRefs"_s).toArray().at(0).toObject().value(u"elementId"_s).toString());
-    s_app->app().events();
+    s_app->app().discardEvents();
     const QJsonObject mixed =
         call(u"desktop.typeText"_s, {{u"target"_s, QJsonObject{{u"elementRef"_s, ref}}}, {u"text"_s, u"no"_s}}, true);
     EXPECT_EQ(errorOf(mixed).value(u"details"_s).toObject().value(u"field"_s).toString(),
