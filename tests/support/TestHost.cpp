@@ -29,8 +29,14 @@ TestHost::TestHost(Options options)
     hostOptions.server.partialLineTimeoutMs = options.partialLineTimeoutMs;
     hostOptions.executor.queueCapacity = options.queueCapacity;
     hostOptions.workspaceRoot = options.workspaceRoot ? m_root : QString();
-    hostOptions.backendFactory = [desktop = m_desktop] { return std::make_unique<FakeBackend>(desktop); };
-    hostOptions.probeFactory = [] { return std::make_unique<FakePermissionProbe>(); };
+    if (options.backendFactory)
+        hostOptions.backendFactory = options.backendFactory;
+    else
+        hostOptions.backendFactory = [desktop = m_desktop] { return std::make_unique<FakeBackend>(desktop); };
+    if (options.probeFactory)
+        hostOptions.probeFactory = options.probeFactory;
+    else
+        hostOptions.probeFactory = [] { return std::make_unique<FakePermissionProbe>(); };
     hostOptions.security = options.security;
     if (hostOptions.security.dataDir.isEmpty())
         hostOptions.security.dataDir = m_dir.path() + QStringLiteral("/data");

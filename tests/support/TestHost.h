@@ -64,6 +64,11 @@ public:
         bool keepTypedText = false;
         /// The MCP front door's executable (ServerOptions::mcpDoorExecutable).
         QString mcpDoorExecutable;
+        /// Another backend than the FakeBackend (e.g. the macOS backend over FakeAxApi), made on
+        /// the worker thread; desktop() is then unused.
+        std::function<std::unique_ptr<Automation::DesktopBackend>()> backendFactory;
+        /// Another permission probe than FakePermissionProbe.
+        std::function<std::unique_ptr<Automation::PermissionProbe>()> probeFactory;
     };
 
     TestHost();

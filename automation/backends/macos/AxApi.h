@@ -76,6 +76,7 @@ struct AxValue
     static AxValue ofSize(QSizeF s);
     static AxValue ofElement(const AxElement& e);
     static AxValue ofElements(const QList<AxElement>& list);
+    static AxValue ofRange(qint64 location, qint64 length);
 };
 
 /// One attribute's read: its error (Success, NoValue, AttributeUnsupported...) and value.

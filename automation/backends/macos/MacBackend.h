@@ -22,12 +22,18 @@ public:
     ~MacBackend() override;
 
     BackendInfo info() override;
+    void configure(const QJsonObject& settings) override;
     Result<ResolvedRoute> resolveRoute(const Route& route, const CallContext& context) override;
     Status focusWindow(const ResolvedRoute& route, const CallContext& context) override;
     Result<Snapshot> snapshot(const ResolvedRoute& route, const SnapshotBounds& bounds,
                               const CallContext& context) override;
+    Status completeNodes(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context) override;
+    Status readRelations(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context) override;
     Result<Screenshot> screenshot(const CallContext& context) override;
     Result<ActionOutcome> press(const ResolvedRoute& route, const Node& element, const CallContext& context) override;
+    QJsonObject environment(const ResolvedRoute* route, const CallContext& context) override;
+    Result<std::optional<CoveringWindow>> windowAbove(const ResolvedRoute& route, QPoint point,
+                                                      const CallContext& context) override;
     Result<ActionOutcome> clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context,
                                   const Node* target = nullptr) override;
     Result<TypeOutcome> typeText(const ResolvedRoute& route, const Node* target, const QString& text,
@@ -53,12 +59,15 @@ public:
     explicit MacPermissionProbe(std::unique_ptr<AxApi> api);
     PermissionReport probe() override;
     PermissionGuide guide(const PermissionReport& report) const override;
+    void requestAccessibility(QObject* context, GrantDone done) override;
 
 private:
     std::unique_ptr<AxApi> m_api;
 };
 
-/// The virtual key code (kVK_*) of a canonical key name of Keys.h; nullopt when none.
+/// The virtual key code (kVK_*) of a canonical key name of Keys.h; nullopt when none (f21-f24).
 std::optional<quint16> virtualKeyForName(const QString& name);
+/// The CGEventFlags bit a modifier key holds down (KeyFlags); 0 for any other key.
+quint64 modifierFlagOfKey(quint16 virtualKey);
 
 } // namespace Automation::Mac

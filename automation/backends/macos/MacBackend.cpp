@@ -1,0 +1,1257 @@
+// The macOS backend's logic over AxApi (docs/macos.md). Nothing here calls Apple: AxApiMac.mm
+// does, and the tests run this file on Linux against FakeAxApi.
+#include "automation/backends/macos/MacBackend.h"
+
+#include "automation/BackendSettings.h"
+#include "automation/ChordPlayer.h"
+#include "automation/KeySink.h"
+#include "automation/PngEncoder.h"
+#include "automation/TextDelivery.h"
+#include "automation/TypingLadder.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSet>
+#include <QThread>
+
+#include <cmath>
+
+namespace Automation::Mac {
+
+namespace {
+
+/// The longest one AX message may wait for an app (the request's budget caps it further).
+constexpr int kMessageCapMs = 2000;
+/// How long a pid that did not answer is taken as hung before it is asked again.
+constexpr int kHungForMs = 5000;
+/// How long an action's effect is watched for.
+constexpr int kVerifyMs = 600;
+
+const QStringList& nodeAttributes()
+{
+    static const QStringList names{
+        QStringLiteral("AXRole"),        QStringLiteral("AXSubrole"),    QStringLiteral("AXTitle"),
+        QStringLiteral("AXDescription"), QStringLiteral("AXIdentifier"), QStringLiteral("AXEnabled"),
+        QStringLiteral("AXFocused"),     QStringLiteral("AXPosition"),   QStringLiteral("AXSize"),
+        QStringLiteral("AXChildren"),    QStringLiteral("AXSelected"),   QStringLiteral("AXExpanded"),
+        QStringLiteral("AXModal"),       QStringLiteral("AXHelp")};
+    return names;
+}
+enum NodeAttr {
+    Role,
+    Subrole,
+    Title,
+    Description,
+    Identifier,
+    Enabled,
+    Focused,
+    Position,
+    Size,
+    Children,
+    Selected,
+    Expanded,
+    Modal,
+    Help
+};
+
+bool isTextRole(const QString& role)
+{
+    return role == QLatin1String("AXTextField") || role == QLatin1String("AXTextArea") ||
+           role == QLatin1String("AXComboBox") || role == QLatin1String("AXSecureTextField");
+}
+
+bool isFocusableRole(const QString& role)
+{
+    static const QSet<QString> roles{QStringLiteral("AXButton"),      QStringLiteral("AXCheckBox"),
+                                     QStringLiteral("AXRadioButton"), QStringLiteral("AXPopUpButton"),
+                                     QStringLiteral("AXSlider"),      QStringLiteral("AXLink"),
+                                     QStringLiteral("AXMenuButton"),  QStringLiteral("AXList"),
+                                     QStringLiteral("AXTable"),       QStringLiteral("AXOutline")};
+    return isTextRole(role) || roles.contains(role);
+}
+
+/// The role a value's text is the visible label of (a static text has no AXTitle).
+bool valueIsTitle(const QString& role)
+{
+    return role == QLatin1String("AXStaticText");
+}
+
+QString stringOf(const AxRead& read)
+{
+    if (read.error != AxError::Success)
+        return {};
+    switch (read.value.type) {
+    case AxValue::Type::String:
+        return read.value.string;
+    case AxValue::Type::Number:
+        return QString::number(read.value.number);
+    case AxValue::Type::Bool:
+        return read.value.boolean ? QStringLiteral("1") : QStringLiteral("0");
+    default:
+        return {};
+    }
+}
+
+bool boolOf(const AxRead& read, bool otherwise = false)
+{
+    if (read.error != AxError::Success)
+        return otherwise;
+    if (read.value.type == AxValue::Type::Bool)
+        return read.value.boolean;
+    if (read.value.type == AxValue::Type::Number)
+        return read.value.number != 0;
+    return otherwise;
+}
+
+Frame frameOf(const AxRead& position, const AxRead& size)
+{
+    if (position.error != AxError::Success || size.error != AxError::Success)
+        return {};
+    return Frame{static_cast<int>(std::lround(position.value.point.x())),
+                 static_cast<int>(std::lround(position.value.point.y())),
+                 static_cast<int>(std::lround(size.value.size.width())),
+                 static_cast<int>(std::lround(size.value.size.height()))};
+}
+
+QJsonObject frameJson(const QRectF& r)
+{
+    return Frame{static_cast<int>(std::lround(r.x())), static_cast<int>(std::lround(r.y())),
+                 static_cast<int>(std::lround(r.width())), static_cast<int>(std::lround(r.height()))}
+        .toJson();
+}
+
+bool isTerminal(const QString& bundleId)
+{
+    static const QSet<QString> terminals{
+        QStringLiteral("com.apple.Terminal"),     QStringLiteral("com.googlecode.iterm2"),
+        QStringLiteral("net.kovidgoyal.kitty"),   QStringLiteral("io.alacritty"),
+        QStringLiteral("com.github.wez.wezterm"), QStringLiteral("dev.warp.Warp-Stable")};
+    return terminals.contains(bundleId);
+}
+
+/// Keyboard input as CGEvents: the modifiers held so far go with every key (a CGEvent does not
+/// take them from the events posted before it).
+class CgKeySink final : public KeySink
+{
+public:
+    explicit CgKeySink(AxApi& api) : m_api(api) {}
+
+    std::optional<Error> key(Key key, bool press) override
+    {
+        const auto code = static_cast<quint16>(key);
+        const quint64 flag = modifierFlagOfKey(code);
+        // A modifier's own events carry the state after them: down with its flag, up without.
+        if (flag && press)
+            m_flags |= flag;
+        else if (flag)
+            m_flags &= ~flag;
+        const bool ok = m_api.postKey(code, press, m_flags);
+        if (!ok)
+            return Error::make(ErrorCode::PermissionMissing,
+                               QStringLiteral("the key event could not be posted (is accessibility granted?)"),
+                               QJsonObject{{QStringLiteral("permission"), QStringLiteral("accessibility")}});
+        return std::nullopt;
+    }
+
+    std::optional<Error> typeCharacter(char32_t character) override
+    {
+        if (!m_api.postText(QString::fromUcs4(&character, 1)))
+            return Error::make(ErrorCode::PermissionMissing,
+                               QStringLiteral("the text event could not be posted (is accessibility granted?)"),
+                               QJsonObject{{QStringLiteral("permission"), QStringLiteral("accessibility")}});
+        return std::nullopt;
+    }
+
+private:
+    AxApi& m_api;
+    quint64 m_flags = 0;
+};
+
+} // namespace
+
+struct MacBackend::Private
+{
+    explicit Private(AxApi& api) : api(api), keys(api) { clock.start(); }
+
+    AxApi& api;
+    CgKeySink keys;
+    QElapsedTimer clock;
+    qint64 ownPid = QCoreApplication::applicationPid();
+    int pngCompression = -1;
+    /// Elements by key, two generations (a handle from a recent snapshot stays usable).
+    QHash<QString, AxElement> elements, olderElements;
+    /// The messaging timeout last set per pid (ms).
+    QHash<qint64, int> timeouts;
+    /// When each pid last failed to answer (clock ms).
+    QHash<qint64, qint64> hungAt;
+
+    void remember(const AxElement& element)
+    {
+        if (elements.size() >= 20000) {
+            olderElements = std::move(elements);
+            elements.clear();
+        }
+        elements.insert(element.key(), element);
+    }
+    std::optional<AxElement> element(const QString& key) const
+    {
+        if (auto it = elements.constFind(key); it != elements.constEnd())
+            return *it;
+        if (auto it = olderElements.constFind(key); it != olderElements.constEnd())
+            return *it;
+        return std::nullopt;
+    }
+
+    /// The messaging timeout for the next message to `pid`: the request's budget, capped.
+    void budget(qint64 pid, const AxElement& appElement, const CallContext& context)
+    {
+        const int ms = context.callTimeoutMs(kMessageCapMs);
+        if (timeouts.value(pid) == ms)
+            return;
+        api.setMessagingTimeout(appElement, ms / 1000.0);
+        timeouts.insert(pid, ms);
+    }
+
+    bool recentlyHung(qint64 pid) const
+    {
+        const auto it = hungAt.constFind(pid);
+        return it != hungAt.constEnd() && clock.elapsed() - *it < kHungForMs;
+    }
+
+    Error unresponsive(qint64 pid, const QString& what)
+    {
+        hungAt.insert(pid, clock.elapsed());
+        return Error::make(
+            ErrorCode::TargetUnresponsive,
+            QStringLiteral("the app (pid %1) did not answer %2 in time").arg(pid).arg(what),
+            QJsonObject{{QStringLiteral("pid"), pid}, {QStringLiteral("reason"), QStringLiteral("app_not_answering")}});
+    }
+
+    static Error permissionMissing()
+    {
+        return Error::make(ErrorCode::PermissionMissing,
+                           QStringLiteral("accessibility is not granted to the host (kAXErrorAPIDisabled)"),
+                           QJsonObject{{QStringLiteral("permission"), QStringLiteral("accessibility")}});
+    }
+
+    /// Reads `attributes` of `element` of app `pid` within the request's budget; an error when
+    /// the app did not answer or the host may not ask.
+    Result<QList<AxRead>> read(qint64 pid, const AxElement& element, const QStringList& attributes,
+                               const CallContext& context, const QString& what = QStringLiteral("an attribute read"))
+    {
+        if (auto stop = context.checkpoint())
+            return *stop;
+        budget(pid, api.applicationElement(pid), context);
+        QList<AxRead> reads = api.copyAttributes(element, attributes);
+        while (reads.size() < attributes.size())
+            reads.append(AxRead{AxError::Failure, {}});
+        const auto all = [&](AxError e) {
+            return std::all_of(reads.cbegin(), reads.cend(), [e](const AxRead& r) { return r.error == e; });
+        };
+        if (std::any_of(reads.cbegin(), reads.cend(), [](const AxRead& r) { return r.error == AxError::ApiDisabled; }))
+            return permissionMissing();
+        if (all(AxError::CannotComplete)) {
+            if (auto stop = context.checkpoint())
+                return *stop;
+            return unresponsive(pid, what);
+        }
+        hungAt.remove(pid);
+        if (all(AxError::InvalidElement))
+            return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the element is gone"),
+                               QJsonObject{{QStringLiteral("reason"), QStringLiteral("target_gone")}});
+        return reads;
+    }
+
+    struct Window
+    {
+        AxElement element;
+        QString title;
+        QString subrole;
+        bool modal = false;
+        bool minimized = false;
+        bool focused = false;
+        bool main = false;
+        Frame frame;
+    };
+    Result<QList<Window>> windowsOf(const RunningApp& app, const CallContext& context)
+    {
+        const AxElement root = api.applicationElement(app.pid);
+        auto top =
+            read(app.pid, root,
+                 {QStringLiteral("AXWindows"), QStringLiteral("AXFocusedWindow"), QStringLiteral("AXMainWindow")},
+                 context, QStringLiteral("the list of its windows"));
+        if (!top)
+            return top.error();
+        QList<Window> out;
+        const AxElement focused = top->at(1).value.element;
+        const AxElement mainWindow = top->at(2).value.element;
+        for (const AxElement& w : top->at(0).value.elements) {
+            auto facts = read(app.pid, w,
+                              {QStringLiteral("AXTitle"), QStringLiteral("AXSubrole"), QStringLiteral("AXModal"),
+                               QStringLiteral("AXMinimized"), QStringLiteral("AXPosition"), QStringLiteral("AXSize")},
+                              context, QStringLiteral("about its windows"));
+            if (!facts) {
+                if (facts.error().code == ErrorCode::ElementNotFound)
+                    continue; // closed meanwhile
+                return facts.error();
+            }
+            remember(w);
+            Window window;
+            window.element = w;
+            window.title = stringOf(facts->at(0));
+            window.subrole = stringOf(facts->at(1));
+            window.modal = boolOf(facts->at(2));
+            window.minimized = boolOf(facts->at(3));
+            window.frame = frameOf(facts->at(4), facts->at(5));
+            window.focused = !focused.isNull() && w == focused;
+            window.main = !mainWindow.isNull() && w == mainWindow;
+            out.append(window);
+        }
+        return out;
+    }
+
+    std::optional<RunningApp> appOf(qint64 pid)
+    {
+        for (const auto& app : api.runningApplications())
+            if (app.pid == pid)
+                return app;
+        return std::nullopt;
+    }
+
+    qint64 frontmostPid()
+    {
+        for (const auto& app : api.runningApplications())
+            if (app.active)
+                return app.pid;
+        return 0;
+    }
+
+    // ---- verification: what changed in the app, from its tree ----
+
+    struct Baseline
+    {
+        bool read = false;
+        QStringList signature;
+        QString focusedWindow;
+        QStringList windows;
+        QString focusedElement;
+    };
+
+    /// A bounded digest of what the app shows: its windows, the focused element and each
+    /// node of the route's window (role, title, value unless secure, enabled, focused,
+    /// children). Anything an action does that a person would see changes it.
+    Baseline baseline(const ResolvedRoute& route, const CallContext& context, const QString& skipFocusOf = {})
+    {
+        Baseline b;
+        const AxElement root = api.applicationElement(route.pid);
+        auto top =
+            read(route.pid, root,
+                 {QStringLiteral("AXWindows"), QStringLiteral("AXFocusedWindow"), QStringLiteral("AXFocusedUIElement")},
+                 context);
+        if (!top)
+            return b;
+        b.read = true;
+        for (const auto& w : top->at(0).value.elements)
+            b.windows.append(w.key());
+        b.focusedWindow = top->at(1).value.element.key();
+        b.focusedElement = top->at(2).value.element.key();
+        if (b.focusedElement == skipFocusOf)
+            b.focusedElement.clear();
+        const auto window = element(route.windowHandle);
+        if (!window)
+            return b;
+        QList<std::pair<AxElement, int>> stack{{*window, 0}};
+        QDeadlineTimer until(300);
+        while (!stack.isEmpty() && b.signature.size() < 400 && !until.hasExpired()) {
+            const auto [e, depth] = stack.takeLast();
+            QStringList names{QStringLiteral("AXRole"),     QStringLiteral("AXTitle"),    QStringLiteral("AXSubrole"),
+                              QStringLiteral("AXEnabled"),  QStringLiteral("AXChildren"), QStringLiteral("AXValue"),
+                              QStringLiteral("AXSelected"), QStringLiteral("AXExpanded")};
+            const QList<AxRead> r = api.copyAttributes(e, names);
+            if (r.size() < names.size() || r.at(0).error == AxError::CannotComplete)
+                break;
+            const QString role = stringOf(r.at(0));
+            const bool secure = stringOf(r.at(2)) == QLatin1String("AXSecureTextField");
+            const QList<AxElement> kids = r.at(4).value.elements;
+            b.signature.append(QStringList{e.key(), role, stringOf(r.at(1)),
+                                           secure ? QString::number(stringOf(r.at(5)).size()) : stringOf(r.at(5)),
+                                           QString::number(boolOf(r.at(3), true)), QString::number(boolOf(r.at(6))),
+                                           QString::number(boolOf(r.at(7))), QString::number(kids.size())}
+                                   .join(QLatin1Char('|')));
+            if (depth < 12)
+                for (auto it = kids.crbegin(); it != kids.crend(); ++it)
+                    stack.append({*it, depth + 1});
+        }
+        return b;
+    }
+
+    /// Watches for `ms` for the app to differ from `before`.
+    Verification verifyChange(const ResolvedRoute& route, const Baseline& before, const QString& expected, int ms,
+                              const CallContext& context, const QString& skipFocusOf = {})
+    {
+        QElapsedTimer timer;
+        timer.start();
+        Verification v;
+        v.expected = expected;
+        if (!before.read) {
+            v.effect = Effect::Unverifiable;
+            v.reason = QStringLiteral("the app's state could not be read before the action");
+            v.observed = QJsonObject{{QStringLiteral("appAnswered"), false}};
+            return v;
+        }
+        QDeadlineTimer until(std::max<qint64>(0, std::min<qint64>(ms, context.remainingMs() - 100)));
+        Baseline now;
+        QJsonArray changes;
+        while (true) {
+            api.pumpNotifications(20);
+            now = baseline(route, context, skipFocusOf);
+            if (now.read) {
+                if (now.windows != before.windows)
+                    changes.append(QStringLiteral("windows"));
+                if (now.focusedWindow != before.focusedWindow)
+                    changes.append(QStringLiteral("focusedWindow"));
+                if (now.focusedElement != before.focusedElement)
+                    changes.append(QStringLiteral("focusedElement"));
+                if (now.signature != before.signature) {
+                    const QSet<QString> was(before.signature.cbegin(), before.signature.cend());
+                    int changed = 0;
+                    for (const QString& line : now.signature)
+                        changed += was.contains(line) ? 0 : 1;
+                    changes.append(QStringLiteral("tree (%1 nodes new or changed)").arg(changed));
+                }
+            }
+            if (!changes.isEmpty() || until.hasExpired() || context.checkpoint())
+                break;
+            QThread::msleep(30);
+        }
+        v.verifyMs = timer.elapsed();
+        v.observed = QJsonObject{{QStringLiteral("appAnswered"), now.read}, {QStringLiteral("changes"), changes}};
+        if (!changes.isEmpty()) {
+            v.effect = Effect::Confirmed;
+        } else if (!now.read) {
+            v.effect = Effect::Unverifiable;
+            v.reason = QStringLiteral("the app did not answer after the action");
+        } else {
+            v.effect = Effect::SuspectedNoop;
+            v.reason = QStringLiteral("nothing changed in the app within %1 ms").arg(v.verifyMs);
+        }
+        return v;
+    }
+};
+
+MacBackend::MacBackend(std::unique_ptr<AxApi> api) : m_api(std::move(api)), d(std::make_unique<Private>(*m_api)) {}
+
+MacBackend::~MacBackend() = default;
+
+BackendInfo MacBackend::info()
+{
+    BackendInfo info;
+    info.name = QStringLiteral("macos");
+    info.available = m_api->isProcessTrusted(false);
+    info.message = info.available
+                       ? QStringLiteral("accessibility granted; AX API available")
+                       : QStringLiteral("accessibility is not granted to the host: System Settings > Privacy & "
+                                        "Security > Accessibility");
+    info.details = QJsonObject{{QStringLiteral("screenCapture"), m_api->screenCaptureAllowed()},
+                               {QStringLiteral("knownElements"), static_cast<int>(d->elements.size())},
+                               {QStringLiteral("displays"), static_cast<int>(m_api->displays().size())}};
+    return info;
+}
+
+void MacBackend::configure(const QJsonObject& settings)
+{
+    const BackendSettings parsed = BackendSettings::fromJson(settings);
+    if (parsed.pngCompression)
+        d->pngCompression = *parsed.pngCompression;
+}
+
+Result<ResolvedRoute> MacBackend::resolveRoute(const Route& route, const CallContext& context)
+{
+    if (auto stop = context.checkpoint())
+        return *stop;
+    if (!m_api->isProcessTrusted(false))
+        return Private::permissionMissing();
+    if (route.pid && *route.pid == d->ownPid)
+        return Error::make(ErrorCode::CallerForbidden, QStringLiteral("the host never automates its own windows"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("host_itself")}});
+    const QList<RunningApp> apps = m_api->runningApplications();
+    QJsonArray available;
+    QList<RunningApp> candidates;
+    const bool explicitApp = route.pid || route.bundleId;
+    for (const auto& app : apps) {
+        if (!app.regular || app.pid == d->ownPid)
+            continue;
+        available.append(QJsonObject{{QStringLiteral("name"), app.name},
+                                     {QStringLiteral("bundleId"), app.bundleId},
+                                     {QStringLiteral("pid"), app.pid}});
+        if (route.pid && app.pid != *route.pid)
+            continue;
+        if (route.bundleId) {
+            const QString& wanted = *route.bundleId;
+            if (app.bundleId.compare(wanted, Qt::CaseInsensitive) != 0 &&
+                app.name.compare(wanted, Qt::CaseInsensitive) != 0 &&
+                QFileInfo(app.executable).fileName().compare(wanted, Qt::CaseInsensitive) != 0)
+                continue;
+        }
+        if (!explicitApp && !app.active)
+            continue; // the default route: the frontmost app
+        candidates.append(app);
+    }
+    if (candidates.isEmpty())
+        return Error::make(ErrorCode::ElementNotFound,
+                           explicitApp ? QStringLiteral("no running application matches the route")
+                                       : QStringLiteral("no application is frontmost"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("app_not_found")},
+                                       {QStringLiteral("apps"), available}});
+    const QRegularExpression titlePattern(route.windowTitlePattern.value_or(QString()));
+    struct Choice
+    {
+        RunningApp app;
+        Private::Window window;
+        int rank = -1;
+        QList<Private::Window> siblings;
+    };
+    Choice best;
+    QJsonArray unresponsive;
+    for (const auto& app : candidates) {
+        if (d->recentlyHung(app.pid) && candidates.size() > 1) {
+            unresponsive.append(app.name);
+            continue;
+        }
+        auto windows = d->windowsOf(app, context);
+        if (!windows) {
+            if (candidates.size() == 1 || windows.error().code != ErrorCode::TargetUnresponsive)
+                return windows.error();
+            unresponsive.append(app.name);
+            continue;
+        }
+        for (const auto& window : windows.value()) {
+            if (route.windowTitlePattern && !titlePattern.match(window.title).hasMatch())
+                continue;
+            if (route.windowHandle && window.element.key() != *route.windowHandle)
+                continue;
+            const int rank = (window.focused ? 4 : 0) + (window.main ? 2 : 0) + (window.minimized ? 0 : 1);
+            if (rank > best.rank)
+                best = Choice{app, window, rank, windows.value()};
+        }
+    }
+    if (best.rank < 0)
+        return Error::make(ErrorCode::ElementNotFound,
+                           route.windowHandle ? QStringLiteral("no window has the route's window id (it closed, or "
+                                                               "its app restarted)")
+                           : route.windowTitlePattern ? QStringLiteral("no window matches the route's titlePattern")
+                                                      : QStringLiteral("the application has no window"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")},
+                                       {QStringLiteral("apps"), available},
+                                       {QStringLiteral("unresponsive"), unresponsive}});
+    ResolvedRoute resolved;
+    resolved.appName = best.app.name;
+    resolved.bundleId = best.app.bundleId.isEmpty() ? best.app.name : best.app.bundleId;
+    resolved.pid = best.app.pid;
+    resolved.windowTitle = best.window.title;
+    resolved.appHandle = m_api->applicationElement(best.app.pid).key();
+    resolved.windowHandle = best.window.element.key();
+    resolved.windowFocused = best.app.active && best.window.focused;
+    if (!best.window.modal) {
+        for (const auto& other : std::as_const(best.siblings)) {
+            if (other.modal && !other.minimized && !(other.element == best.window.element)) {
+                resolved.blockingModal = other.title;
+                break;
+            }
+        }
+    }
+    return resolved;
+}
+
+Status MacBackend::focusWindow(const ResolvedRoute& route, const CallContext& context)
+{
+    if (auto stop = context.checkpoint())
+        return *stop;
+    const auto window = d->element(route.windowHandle);
+    if (!window)
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the route's window is no longer known"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")}});
+    if (!m_api->activateApplication(route.pid))
+        return Error::make(ErrorCode::FocusLost, QStringLiteral("the app could not be activated (it quit?)"),
+                           QJsonObject{{QStringLiteral("pid"), route.pid}});
+    const AxElement app = m_api->applicationElement(route.pid);
+    d->budget(route.pid, app, context);
+    m_api->performAction(*window, QStringLiteral("AXRaise"));
+    m_api->setAttribute(*window, QStringLiteral("AXMain"), AxValue::ofBool(true));
+    // Read back: the app frontmost and the window its focused one.
+    QDeadlineTimer until(std::max<qint64>(0, std::min<qint64>(1000, context.remainingMs() - 50)));
+    while (true) {
+        const bool front = d->frontmostPid() == route.pid;
+        auto focused = d->read(route.pid, app, {QStringLiteral("AXFocusedWindow")}, context);
+        if (!focused)
+            return focused.error();
+        if (front && focused->at(0).value.element == *window)
+            return success();
+        if (until.hasExpired())
+            break;
+        m_api->pumpNotifications(20);
+        QThread::msleep(30);
+    }
+    if (auto stop = context.checkpoint())
+        return *stop;
+    return Error::make(ErrorCode::FocusLost, QStringLiteral("the window did not become the focused one"),
+                       QJsonObject{{QStringLiteral("window"), route.windowTitle},
+                                   {QStringLiteral("frontmostPid"), d->frontmostPid()}});
+}
+
+Result<Snapshot> MacBackend::snapshot(const ResolvedRoute& route, const SnapshotBounds& bounds,
+                                      const CallContext& context)
+{
+    QElapsedTimer timer;
+    timer.start();
+    const AxElement app = m_api->applicationElement(route.pid);
+    const AxElement root = route.windowHandle.isEmpty() ? app : d->element(route.windowHandle).value_or(AxElement());
+    if (root.isNull())
+        return Error::make(ErrorCode::StaleSnapshot,
+                           QStringLiteral("the route's window is no longer known; resolve it again"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")}});
+    Snapshot snapshot;
+    snapshot.appName = route.appName;
+    snapshot.bundleId = route.bundleId;
+    snapshot.pid = route.pid;
+    snapshot.windowTitle = route.windowTitle;
+    snapshot.bounds = bounds;
+    struct Pending
+    {
+        AxElement element;
+        int parent = -1;
+        int depth = 0;
+        QList<int> path;
+    };
+    QList<Pending> stack{{root, -1, 0, {}}};
+    QDeadlineTimer wall(bounds.maxWallTimeMs);
+    const bool windowActive = route.windowFocused;
+    while (!stack.isEmpty()) {
+        if (wall.hasExpired()) {
+            snapshot.truncated = true;
+            snapshot.truncatedReason = QStringLiteral("maxWallTimeMs");
+            break;
+        }
+        if (snapshot.nodes.size() >= bounds.maxNodes) {
+            snapshot.truncated = true;
+            snapshot.truncatedReason = QStringLiteral("maxNodes");
+            break;
+        }
+        Pending item = stack.takeLast();
+        auto reads = d->read(route.pid, item.element, nodeAttributes(), context, QStringLiteral("a tree read"));
+        if (!reads) {
+            if (item.parent >= 0 && reads.error().code == ErrorCode::ElementNotFound)
+                continue; // went away while the tree was read
+            return reads.error();
+        }
+        const QList<AxRead>& r = reads.value();
+        d->remember(item.element);
+        Node node;
+        node.role = stringOf(r.at(Role));
+        if (node.role.isEmpty())
+            node.role = QStringLiteral("AXUnknown");
+        node.subrole = stringOf(r.at(Subrole));
+        node.nativeRole = node.role;
+        node.title = stringOf(r.at(Title));
+        if (node.title.isEmpty())
+            node.title = stringOf(r.at(Description));
+        node.identifier = stringOf(r.at(Identifier));
+        node.description = stringOf(r.at(Help));
+        node.frame = frameOf(r.at(Position), r.at(Size));
+        node.handle = item.element.key();
+        node.parent = item.parent;
+        node.path = item.path;
+        quint32 states = 0;
+        if (boolOf(r.at(Enabled), true))
+            states |= StateEnabled;
+        if (boolOf(r.at(Focused)))
+            states |= StateFocused;
+        if (boolOf(r.at(Selected)))
+            states |= StateSelected;
+        if (boolOf(r.at(Expanded)))
+            states |= StateExpanded;
+        if (boolOf(r.at(Modal)))
+            states |= StateModal;
+        if (isTextRole(node.role))
+            states |= StateEditable;
+        if (node.isSecure())
+            states |= StateSecure;
+        if (isFocusableRole(node.role))
+            states |= StateFocusable;
+        if (node.frame.width > 0 && node.frame.height > 0)
+            states |= StateVisible | StateShowing;
+        if (item.parent < 0 && windowActive)
+            states |= StateActive;
+        // What the value says: a static text's label, a check box's state, a field's text.
+        const bool wantsValue = valueIsTitle(node.role) || node.role == QLatin1String("AXCheckBox") ||
+                                node.role == QLatin1String("AXRadioButton") || (bounds.includeText && !node.isSecure());
+        if (wantsValue) {
+            auto value = d->read(route.pid, item.element, {QStringLiteral("AXValue")}, context);
+            if (!value && value.error().code != ErrorCode::ElementNotFound)
+                return value.error();
+            if (value) {
+                const QString text = stringOf(value->at(0));
+                if (valueIsTitle(node.role) && node.title.isEmpty())
+                    node.title = text;
+                if ((node.role == QLatin1String("AXCheckBox") || node.role == QLatin1String("AXRadioButton")) &&
+                    text == QLatin1String("1"))
+                    node.states |= StateChecked;
+                if (bounds.includeText && !node.isSecure()) {
+                    node.value = text;
+                    node.hasValue = value->at(0).error == AxError::Success;
+                }
+            }
+        }
+        node.states |= states;
+        if (bounds.searchOnly) {
+            node.detailed = false;
+        } else {
+            QStringList actions;
+            if (m_api->actionNames(item.element, &actions) == AxError::Success)
+                node.actions = actions;
+        }
+        const int index = static_cast<int>(snapshot.nodes.size());
+        if (item.parent >= 0)
+            snapshot.nodes[item.parent].children.append(index);
+        snapshot.nodes.append(node);
+        const QList<AxElement> kids = r.at(Children).value.elements;
+        if (kids.isEmpty())
+            continue;
+        if (item.depth + 1 > bounds.maxDepth) {
+            snapshot.truncated = true;
+            if (snapshot.truncatedReason.isEmpty())
+                snapshot.truncatedReason = QStringLiteral("maxDepth");
+            continue;
+        }
+        for (qsizetype i = kids.size() - 1; i >= 0; --i) {
+            QList<int> path = item.path;
+            path.append(static_cast<int>(i));
+            stack.append(Pending{kids.at(i), index, item.depth + 1, path});
+        }
+    }
+    if (snapshot.nodes.isEmpty())
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the window has no accessible content"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")}});
+    snapshot.elapsedMs = timer.elapsed();
+    snapshot.takenAt = QDateTime::currentDateTimeUtc();
+    return snapshot;
+}
+
+Status MacBackend::completeNodes(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)
+{
+    for (int index : indexes) {
+        if (index < 0 || index >= snapshot.nodes.size())
+            continue;
+        Node& node = snapshot.nodes[index];
+        if (node.detailed)
+            continue;
+        if (auto stop = context.checkpoint())
+            return *stop;
+        const auto element = d->element(node.handle);
+        if (element) {
+            QStringList actions;
+            d->budget(snapshot.pid, m_api->applicationElement(snapshot.pid), context);
+            if (m_api->actionNames(*element, &actions) == AxError::Success)
+                node.actions = actions;
+        }
+        node.detailed = true;
+    }
+    return success();
+}
+
+Status MacBackend::readRelations(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)
+{
+    // AX points from a field to its label (AXTitleUIElement); labelFor is the other side.
+    QHash<QString, int> anchors;
+    for (int index : indexes)
+        if (index >= 0 && index < snapshot.nodes.size())
+            anchors.insert(snapshot.nodes.at(index).handle, index);
+    for (int i = 0; i < snapshot.nodes.size() && !anchors.isEmpty(); ++i) {
+        const Node& node = snapshot.nodes.at(i);
+        if (!isFocusableRole(node.role))
+            continue;
+        const auto element = d->element(node.handle);
+        if (!element)
+            continue;
+        auto label = d->read(snapshot.pid, *element, {QStringLiteral("AXTitleUIElement")}, context);
+        if (!label) {
+            if (label.error().code == ErrorCode::ElementNotFound)
+                continue;
+            return label.error();
+        }
+        const auto it = anchors.constFind(label->at(0).value.element.key());
+        if (label->at(0).error == AxError::Success && it != anchors.constEnd())
+            snapshot.nodes[*it].labelFor.append(i);
+    }
+    for (int index : indexes)
+        if (index >= 0 && index < snapshot.nodes.size())
+            snapshot.nodes[index].relationsRead = true;
+    return success();
+}
+
+Result<Screenshot> MacBackend::screenshot(const CallContext& context)
+{
+    if (auto stop = context.checkpoint())
+        return *stop;
+    if (!m_api->screenCaptureAllowed())
+        return Error::make(ErrorCode::PermissionMissing,
+                           QStringLiteral("screen recording is not granted to the host: System Settings > Privacy & "
+                                          "Security > Screen Recording"),
+                           QJsonObject{{QStringLiteral("permission"), QStringLiteral("screenRecording")}});
+    QRectF frame;
+    const auto image = m_api->captureMainDisplay(&frame);
+    if (!image || image->isNull())
+        return Error::make(ErrorCode::InternalError, QStringLiteral("the display could not be captured"));
+    const QByteArray png =
+        PngEncoder::encode(*image, d->pngCompression >= 0 ? d->pngCompression : PngEncoder::kDefaultLevel);
+    if (png.isEmpty())
+        return Error::make(ErrorCode::InternalError, QStringLiteral("the screenshot could not be encoded as PNG"));
+    return Screenshot{png, image->width(), image->height(), QDateTime::currentDateTimeUtc()};
+}
+
+Result<ActionOutcome> MacBackend::press(const ResolvedRoute& route, const Node& element, const CallContext& context)
+{
+    if (auto stop = context.checkpoint())
+        return *stop;
+    const auto target = d->element(element.handle);
+    if (!target)
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the element is no longer known"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("target_gone")}});
+    d->budget(route.pid, m_api->applicationElement(route.pid), context);
+    QStringList actions;
+    const AxError listed = m_api->actionNames(*target, &actions);
+    if (listed == AxError::ApiDisabled)
+        return Private::permissionMissing();
+    if (listed == AxError::InvalidElement)
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the element is gone"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("target_gone")}});
+    if (listed == AxError::CannotComplete)
+        return d->unresponsive(route.pid, QStringLiteral("for its actions"));
+    QString action;
+    for (const char* wanted : {"AXPress", "AXConfirm", "AXPick", "AXOpen", "AXShowMenu"}) {
+        if (actions.contains(QLatin1String(wanted))) {
+            action = QLatin1String(wanted);
+            break;
+        }
+    }
+    if (action.isEmpty())
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the element has no action to press"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_action")},
+                                       {QStringLiteral("actions"), QJsonArray::fromStringList(actions)}});
+    const Private::Baseline before = d->baseline(route, context, element.handle);
+    if (auto stop = context.checkpoint())
+        return *stop;
+    const AxError done = m_api->performAction(*target, action);
+    bool pending = false;
+    switch (done) {
+    case AxError::Success:
+        break;
+    case AxError::CannotComplete:
+        // The app took the action but did not reply within the messaging timeout: typical of a
+        // button that opens a modal dialog. It may well have run; retrying would run it twice.
+        pending = true;
+        break;
+    case AxError::ApiDisabled:
+        return Private::permissionMissing();
+    case AxError::InvalidElement:
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the element went away"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("target_gone")}});
+    default:
+        return Error::make(ErrorCode::InternalError,
+                           QStringLiteral("the app refused the action \"%1\" (%2)").arg(action, axErrorName(done)),
+                           QJsonObject{{QStringLiteral("action"), action},
+                                       {QStringLiteral("reason"), QStringLiteral("refused")}})
+            .withRetryable(false);
+    }
+    Verification v = d->verifyChange(route, before, QStringLiteral("a change in the app after the action"),
+                                     pending ? 2000 : kVerifyMs, context, element.handle);
+    if (pending && v.effect != Effect::Confirmed) {
+        v.effect = Effect::Unverifiable;
+        v.reason = QStringLiteral("the app has not replied to the action yet and nothing has changed so far");
+    }
+    const QString deliveredBy = QStringLiteral("accessibilityAction:") + action.mid(2).toLower();
+    v.paths.append(QJsonObject{{QStringLiteral("path"), deliveredBy},
+                               {QStringLiteral("effect"), effectName(v.effect)},
+                               {QStringLiteral("observed"), v.observed},
+                               {QStringLiteral("replied"), !pending}});
+    QJsonObject details{{QStringLiteral("action"), action}};
+    if (pending)
+        details.insert(QStringLiteral("reply"),
+                       QStringLiteral("none yet: the app is still in the action (e.g. a modal dialog)"));
+    return ActionOutcome{deliveredBy, v.effect == Effect::Confirmed, details, v};
+}
+
+QJsonObject MacBackend::environment(const ResolvedRoute* route, const CallContext& context)
+{
+    Q_UNUSED(context)
+    QJsonObject out;
+    const QList<Display> displays = m_api->displays();
+    if (!displays.isEmpty())
+        out.insert(QStringLiteral("display"),
+                   QJsonObject{{QStringLiteral("frame"), frameJson(displays.first().frame)},
+                               {QStringLiteral("scale"), displays.first().scale},
+                               {QStringLiteral("scaleSource"), QStringLiteral("backingScaleFactor")},
+                               {QStringLiteral("count"), static_cast<int>(displays.size())}});
+    const QList<ServerWindow> windows = m_api->windowList();
+    const qint64 front = d->frontmostPid();
+    for (const auto& w : windows) {
+        if (w.pid == front && w.layer == 0 && w.onScreen) {
+            out.insert(QStringLiteral("frontmost"), QJsonObject{{QStringLiteral("title"), w.title},
+                                                                {QStringLiteral("pid"), w.pid},
+                                                                {QStringLiteral("frame"), frameJson(w.bounds)}});
+            break;
+        }
+    }
+    if (route && route->pid > 0) {
+        for (const auto& w : windows) {
+            if (w.pid == route->pid && w.layer == 0 && (w.title == route->windowTitle || w.title.isEmpty())) {
+                QJsonObject json{{QStringLiteral("title"), route->windowTitle},
+                                 {QStringLiteral("pid"), w.pid},
+                                 {QStringLiteral("frame"), frameJson(w.bounds)}};
+                if (!route->windowId().isEmpty())
+                    json.insert(QStringLiteral("windowId"), route->windowId());
+                out.insert(QStringLiteral("window"), json);
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+Result<std::optional<CoveringWindow>> MacBackend::windowAbove(const ResolvedRoute& route, QPoint point,
+                                                              const CallContext& context)
+{
+    if (auto stop = context.checkpoint())
+        return *stop;
+    // The window server's list is front to back: the first window holding the point that is
+    // not the app's own covers it.
+    for (const auto& w : m_api->windowList()) {
+        if (!w.onScreen || w.layer < 0 || !w.bounds.contains(QPointF(point)))
+            continue;
+        if (w.pid == route.pid)
+            return std::optional<CoveringWindow>();
+        return std::optional<CoveringWindow>(
+            CoveringWindow{w.title, w.pid,
+                           Frame{static_cast<int>(w.bounds.x()), static_cast<int>(w.bounds.y()),
+                                 static_cast<int>(w.bounds.width()), static_cast<int>(w.bounds.height())}});
+    }
+    return std::optional<CoveringWindow>();
+}
+
+Result<ActionOutcome> MacBackend::clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context,
+                                          const Node* target)
+{
+    if (auto stop = context.checkpoint())
+        return *stop;
+    const Private::Baseline before = d->baseline(route, context, target ? target->handle : QString());
+    if (auto stop = context.checkpoint())
+        return *stop;
+    const QPointF at(point);
+    if (!m_api->moveMouse(at) || !m_api->postMouse(at, AxApi::MouseButton::Left, true, 1))
+        return Error::make(ErrorCode::PermissionMissing,
+                           QStringLiteral("the mouse event could not be posted (is accessibility granted?)"),
+                           QJsonObject{{QStringLiteral("permission"), QStringLiteral("accessibility")}});
+    if (!m_api->postMouse(at, AxApi::MouseButton::Left, false, 1))
+        return Error::make(ErrorCode::InternalError, QStringLiteral("the mouse button could not be released"))
+            .withRetryable(false);
+    Verification v = d->verifyChange(route, before, QStringLiteral("a change in the app after the click"), kVerifyMs,
+                                     context, target ? target->handle : QString());
+    v.paths.append(QJsonObject{{QStringLiteral("path"), QStringLiteral("pointer")},
+                               {QStringLiteral("effect"), effectName(v.effect)},
+                               {QStringLiteral("observed"), v.observed}});
+    return ActionOutcome{QStringLiteral("pointer"), v.effect == Effect::Confirmed,
+                         QJsonObject{{QStringLiteral("x"), point.x()}, {QStringLiteral("y"), point.y()}}, v};
+}
+
+Result<TypeOutcome> MacBackend::typeText(const ResolvedRoute& route, const Node* target, const QString& text,
+                                         const TypeOptions& options, const CallContext& context)
+{
+    if (auto stop = context.checkpoint())
+        return *stop;
+    const AxElement app = m_api->applicationElement(route.pid);
+    std::optional<AxElement> field;
+    bool secure = false;
+    if (target) {
+        field = d->element(target->handle);
+        if (!field)
+            return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the element is no longer known"),
+                               QJsonObject{{QStringLiteral("reason"), QStringLiteral("target_gone")}});
+        secure = target->isSecure();
+        // Focus it; the keys and the paste go where the focus is.
+        d->budget(route.pid, app, context);
+        m_api->setAttribute(*field, QStringLiteral("AXFocused"), AxValue::ofBool(true));
+        auto focused = d->read(route.pid, *field, {QStringLiteral("AXFocused")}, context);
+        if (!focused)
+            return focused.error();
+        if (!boolOf(focused->at(0)))
+            return Error::make(ErrorCode::FocusLost, QStringLiteral("the field did not take the keyboard focus"),
+                               QJsonObject{{QStringLiteral("element"), target->title}});
+    } else {
+        auto focused = d->read(route.pid, app, {QStringLiteral("AXFocusedUIElement")}, context);
+        if (!focused)
+            return focused.error();
+        if (focused->at(0).error == AxError::Success && !focused->at(0).value.element.isNull()) {
+            auto role = d->read(route.pid, focused->at(0).value.element, {QStringLiteral("AXSubrole")}, context);
+            secure = role && stringOf(role->at(0)) == QLatin1String("AXSecureTextField");
+        }
+    }
+
+    // What the field tells: its text (never a secure one's), its length, the caret.
+    const auto readField = [&](QString* value, int* count, qint64* caret) -> bool {
+        if (!field)
+            return false;
+        auto r = d->read(
+            route.pid, *field,
+            {QStringLiteral("AXValue"), QStringLiteral("AXNumberOfCharacters"), QStringLiteral("AXSelectedTextRange")},
+            context);
+        if (!r)
+            return false;
+        if (value)
+            *value = secure ? QString() : stringOf(r->at(0));
+        if (count)
+            *count = r->at(1).error == AxError::Success                ? static_cast<int>(r->at(1).value.number)
+                     : (!secure && r->at(0).error == AxError::Success) ? static_cast<int>(stringOf(r->at(0)).size())
+                                                                       : -1;
+        if (caret)
+            *caret = r->at(2).error == AxError::Success ? r->at(2).value.rangeLocation : -1;
+        return secure ? r->at(1).error == AxError::Success : r->at(0).error == AxError::Success;
+    };
+    QString before;
+    int countBefore = -1;
+    qint64 caret = -1;
+    const bool canRead = readField(&before, &countBefore, &caret);
+
+    TypingLadder::Facts facts;
+    facts.editable = field.has_value() && target && isTextRole(target->role);
+    facts.terminal = isTerminal(route.bundleId);
+    facts.secure = secure;
+    facts.lengthKnown = countBefore >= 0;
+    facts.pasteKnown = true;
+    auto ladder = TypingLadder::chosen(TypingLadder::paths(facts), options.delivery);
+    if (!ladder)
+        return ladder.error();
+
+    const qsizetype index = options.clearBefore ? 0
+                            : caret >= 0        ? TextDelivery::indexOfOffset(before, static_cast<int>(caret), true)
+                                                : before.size();
+    const QString expected = TextDelivery::expectedAfter(before, index, text, options.clearBefore);
+    const int expectedCount = options.clearBefore
+                                  ? static_cast<int>(text.size())
+                                  : (countBefore >= 0 ? countBefore + static_cast<int>(text.size()) : -1);
+
+    TypeOutcome outcome;
+    outcome.secure = secure;
+    Verification v;
+    Effect effect = Effect::SuspectedNoop;
+    QElapsedTimer verifyTimer;
+    qint64 verifyMs = 0;
+    bool anySent = false;
+    const auto verifyField = [&](int ms, QJsonObject* observed) {
+        verifyTimer.restart();
+        QDeadlineTimer until(std::max<qint64>(0, std::min<qint64>(ms, context.remainingMs() - 100)));
+        Effect seen = Effect::SuspectedNoop;
+        while (true) {
+            QString now;
+            int count = -1;
+            if (readField(&now, &count, nullptr)) {
+                if (secure) {
+                    seen = TextDelivery::classifyCount(countBefore, expectedCount, count);
+                    *observed = QJsonObject{{QStringLiteral("countBefore"), countBefore},
+                                            {QStringLiteral("countAfter"), count}};
+                } else {
+                    QString how;
+                    seen = TextDelivery::classify(before, expected, now, text, &how, options.clearBefore);
+                    *observed = QJsonObject{{QStringLiteral("readBack"), TextDelivery::observation(now)},
+                                            {QStringLiteral("comparison"), how}};
+                }
+            }
+            if (seen == Effect::Confirmed || until.hasExpired() || context.checkpoint())
+                break;
+            m_api->pumpNotifications(10);
+            QThread::msleep(25);
+        }
+        verifyMs += verifyTimer.elapsed();
+        return seen;
+    };
+    const auto selectAll = [&]() -> std::optional<Error> {
+        const QList<KeySink::Key> chord{0x37, 0x00}; // cmd+a
+        return ChordPlayer(d->keys).play(chord, context);
+    };
+
+    for (const QString& path : ladder.value()) {
+        if (auto stop = context.checkpoint())
+            return anySent ? stop->withRetryable(false) : *stop;
+        outcome.path = path;
+        QJsonObject observed;
+        QJsonObject record{{QStringLiteral("path"), path}};
+        if (path == QLatin1String("editableText")) {
+            AxError set = AxError::Failure;
+            if (options.clearBefore) {
+                set = m_api->setAttribute(*field, QStringLiteral("AXValue"), AxValue::ofString(text));
+            } else {
+                if (caret >= 0)
+                    m_api->setAttribute(*field, QStringLiteral("AXSelectedTextRange"), AxValue::ofRange(caret, 0));
+                set = m_api->setAttribute(*field, QStringLiteral("AXSelectedText"), AxValue::ofString(text));
+            }
+            anySent = anySent || set == AxError::Success;
+            record.insert(QStringLiteral("axError"), axErrorName(set));
+            effect = set == AxError::Success || set == AxError::CannotComplete ? verifyField(500, &observed)
+                                                                               : Effect::SuspectedNoop;
+        } else if (path == QLatin1String("clipboard")) {
+            const std::optional<QString> saved = m_api->pasteboardString();
+            if (!m_api->setPasteboardString(text)) {
+                record.insert(QStringLiteral("error"), QStringLiteral("the pasteboard could not be written"));
+                v.paths.append(record);
+                continue;
+            }
+            const qint64 ours = m_api->pasteboardChangeCount();
+            if (options.clearBefore)
+                if (auto err = selectAll())
+                    return err->withRetryable(false);
+            const QList<KeySink::Key> paste{0x37, 0x09}; // cmd+v
+            if (auto err = ChordPlayer(d->keys).play(paste, context))
+                return err->withRetryable(false);
+            anySent = true;
+            effect = field ? verifyField(1000, &observed) : Effect::Unverifiable;
+            // Put back what the person had, unless something else wrote the pasteboard meanwhile.
+            const bool untouched = m_api->pasteboardChangeCount() == ours;
+            if (untouched && saved)
+                m_api->setPasteboardString(*saved);
+            record.insert(QStringLiteral("clipboardRestored"), untouched && saved.has_value());
+            record.insert(QStringLiteral("clipboardChangedMeanwhile"), !untouched);
+        } else {
+            if (options.clearBefore) {
+                if (auto err = selectAll())
+                    return err->withRetryable(false);
+                if (auto err = ChordPlayer(d->keys).play({0x33}, context)) // backspace
+                    return err->withRetryable(false);
+            }
+            anySent = true;
+            if (auto err = ChordPlayer(d->keys).type(text, context))
+                return err->withRetryable(false);
+            const int codePoints = static_cast<int>(QStringView(text).toUcs4().size());
+            effect = field ? verifyField(1000 + 15 * codePoints, &observed) : Effect::Unverifiable;
+        }
+        record.insert(QStringLiteral("effect"), effectName(effect));
+        record.insert(QStringLiteral("observed"), observed);
+        v.paths.append(record);
+        v.observed = observed;
+        if (effect == Effect::Confirmed)
+            break;
+        if (effect == Effect::Partial || (effect == Effect::Unverifiable && anySent))
+            break; // part of it arrived, or nothing can tell: another path would type it twice
+    }
+    if (field && canRead && !secure) {
+        outcome.readBack = true;
+        outcome.matched = effect == Effect::Confirmed;
+        v.expected = QStringLiteral("the field reads back the text inserted at the caret");
+        v.observed.insert(QStringLiteral("expected"), TextDelivery::observation(expected));
+    } else if (field && secure) {
+        // A secret is never read back: only its length is compared.
+        v.expected = QStringLiteral("the secure field's length grows by the text's length");
+    } else if (!field) {
+        v.expected = QStringLiteral("the text goes to the focused element");
+        if (effect == Effect::Unverifiable)
+            v.reason =
+                QStringLiteral("no target was given, so nothing is read back; pass a target to have it verified");
+    }
+    if (effect == Effect::SuspectedNoop && v.reason.isEmpty())
+        v.reason = QStringLiteral("the field does not read back the text");
+    v.effect = effect;
+    v.verifyMs = verifyMs;
+    outcome.verification = v;
+    outcome.details = QJsonObject{{QStringLiteral("paths"), QJsonArray::fromStringList(ladder.value())}};
+    return outcome;
+}
+
+Result<ActionOutcome> MacBackend::sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
+                                            const CallContext& context)
+{
+    QList<KeySink::Key> keys;
+    for (const auto& name : chord.names()) {
+        const auto code = virtualKeyForName(name);
+        if (!code)
+            return Error::invalidParam(QStringLiteral("keys"), QStringLiteral("no macOS key for \"%1\"").arg(name));
+        keys.append(*code);
+    }
+    const Private::Baseline before = d->baseline(route, context);
+    const qint64 focusPid = d->frontmostPid();
+    bool anyPressed = false;
+    if (auto failure = ChordPlayer(d->keys).play(keys, context, delayMs, &anyPressed))
+        return anyPressed ? failure->withRetryable(false) : *failure;
+    Verification v =
+        d->verifyChange(route, before, QStringLiteral("a change in the app after the keys"), kVerifyMs, context);
+    v.observed.insert(QStringLiteral("frontmostPid"), focusPid);
+    if (v.effect == Effect::SuspectedNoop && focusPid == route.pid) {
+        v.effect = Effect::Unverifiable;
+        v.reason = QStringLiteral("the keys went to the app, but nothing it exposes changed");
+    } else if (v.effect == Effect::SuspectedNoop) {
+        v.reason = QStringLiteral("the keys went to another app (pid %1) and the app did not change").arg(focusPid);
+    }
+    v.paths.append(QJsonObject{{QStringLiteral("path"), QStringLiteral("keyboard")},
+                               {QStringLiteral("effect"), effectName(v.effect)},
+                               {QStringLiteral("observed"), v.observed}});
+    return ActionOutcome{QStringLiteral("keyboard"), v.effect == Effect::Confirmed,
+                         QJsonObject{{QStringLiteral("keys"), QJsonArray::fromStringList(chord.names())}}, v};
+}
+
+Status MacBackend::readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)
+{
+    for (int index : indexes) {
+        if (index < 0 || index >= snapshot.nodes.size())
+            continue;
+        Node& node = snapshot.nodes[index];
+        if (node.isSecure())
+            continue;
+        const auto element = d->element(node.handle);
+        if (!element)
+            continue;
+        auto r = d->read(snapshot.pid, *element, {QStringLiteral("AXValue")}, context);
+        if (!r) {
+            if (r.error().code == ErrorCode::ElementNotFound)
+                continue;
+            return r.error();
+        }
+        if (r->at(0).error == AxError::Success) {
+            node.value = stringOf(r->at(0));
+            node.hasValue = true;
+        }
+    }
+    return success();
+}
+
+Result<QList<WindowInfo>> MacBackend::windows(const CallContext& context)
+{
+    if (auto stop = context.checkpoint())
+        return *stop;
+    QHash<qint64, RunningApp> apps;
+    for (const auto& app : m_api->runningApplications())
+        apps.insert(app.pid, app);
+    const qint64 front = d->frontmostPid();
+    QList<WindowInfo> out;
+    bool activeSeen = false;
+    // The window server lists front to back; the contract's order is bottom to top.
+    for (const auto& w : m_api->windowList()) {
+        if (w.layer != 0)
+            continue;
+        WindowInfo info;
+        info.title = w.title;
+        info.pid = w.pid;
+        info.appName = apps.value(w.pid).name;
+        info.executable = QFileInfo(apps.value(w.pid).executable).fileName();
+        info.frame = Frame{static_cast<int>(w.bounds.x()), static_cast<int>(w.bounds.y()),
+                           static_cast<int>(w.bounds.width()), static_cast<int>(w.bounds.height())};
+        info.visible = w.onScreen;
+        info.minimized = !w.onScreen;
+        info.active = !activeSeen && w.onScreen && w.pid == front;
+        activeSeen = activeSeen || info.active;
+        info.nativeId = QString::number(w.number);
+        out.prepend(info);
+    }
+    return out;
+}
+
+} // namespace Automation::Mac

@@ -1,0 +1,376 @@
+// The macOS backend's logic on Linux: the real bridge host with MacBackend over FakeAxApi, an
+// in-memory AX world. The backend conformance suite runs here as it runs end to end for AT-SPI,
+// then what is the macOS backend's own: unresponsive apps, a host without the accessibility
+// grant, a field that ignores accessibility writes, an action whose reply never comes, Command
+// chords, routes by bundle id, the window server's list.
+#include "BackendConformance.h"
+#include "FakeAxApi.h"
+#include "TestHost.h"
+#include "automation/backends/macos/MacBackend.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QThread>
+
+#include <gtest/gtest.h>
+
+using namespace Testing;
+
+namespace {
+
+constexpr qint64 kPid = 4242;
+
+std::string dump(const QJsonObject& o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString();
+}
+
+/// Waits up to 2 s for `done`.
+template <typename F> bool eventually(F done)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!done()) {
+        if (timer.elapsed() > 2000)
+            return false;
+        QThread::msleep(10);
+    }
+    return true;
+}
+
+TestHost::Options macHost(const std::shared_ptr<FakeAxWorld>& world)
+{
+    TestHost::Options options;
+    options.backendFactory = [world] {
+        return std::make_unique<Automation::Mac::MacBackend>(std::make_unique<FakeAxApi>(world));
+    };
+    options.probeFactory = [world] {
+        return std::make_unique<Automation::Mac::MacPermissionProbe>(std::make_unique<FakeAxApi>(world));
+    };
+    return options;
+}
+
+/// The macOS backend with FakeAxApi's conformance app, behind a real bridge host.
+class MacTarget final : public Conformance::Target
+{
+public:
+    MacTarget() : world(std::make_shared<FakeAxWorld>())
+    {
+        window = addConformanceApp(*world, kPid);
+        host = std::make_unique<TestHost>(macHost(world));
+        client = std::make_unique<TestClient>(host->socketPath());
+    }
+
+    QJsonObject call(const QString& method, QJsonObject params) override
+    {
+        if (!params.contains(QStringLiteral("route")))
+            params.insert(QStringLiteral("route"),
+                          QJsonObject{{QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), kPid}}}});
+        return client->call(method, TestClient::withMeta(params, host->workspace(), 20000), 25000);
+    }
+    bool appSawPressed(const QString& button) override
+    {
+        const QString key = world->find(QStringLiteral("AXButton"), button) + QStringLiteral(":AXPress");
+        return eventually([&] { return world->actionLog().mid(m_seenActions).contains(key); });
+    }
+    std::optional<QString> appFieldText(const QString& field, const QString& expected) override
+    {
+        const QString key = world->find(QStringLiteral("AXTextField"), field);
+        if (key.isEmpty())
+            return std::nullopt;
+        eventually([&] { return world->text(key) == expected; });
+        return world->text(key);
+    }
+    std::optional<int> appSecretLength(const QString& field, int expected) override
+    {
+        const QString key = world->find(QStringLiteral("AXTextField"), field);
+        if (key.isEmpty())
+            return std::nullopt;
+        eventually([&] { return world->text(key).size() == expected; });
+        return static_cast<int>(world->text(key).size());
+    }
+    bool appSawChecked(const QString& box, bool checked) override
+    {
+        const QString key = world->find(QStringLiteral("AXCheckBox"), box);
+        return eventually([&] {
+            return (world->attribute(key, QStringLiteral("AXValue")).value_or(Automation::Mac::AxValue()).number !=
+                    0) == checked;
+        });
+    }
+    void forgetReports() override { m_seenActions = static_cast<int>(world->actionLog().size()); }
+
+    std::shared_ptr<FakeAxWorld> world;
+    QString window;
+    std::unique_ptr<TestHost> host;
+    std::unique_ptr<TestClient> client;
+
+private:
+    int m_seenActions = 0;
+};
+
+QJsonObject selector(const QString& role, const QString& title)
+{
+    return QJsonObject{{QStringLiteral("byRole"), role}, {QStringLiteral("titleEquals"), title}};
+}
+
+QJsonObject confirm()
+{
+    return QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}};
+}
+
+} // namespace
+
+// ---- the backend conformance suite ----
+
+TEST(MacConformance, FindsAButtonByRoleAndTitle)
+{
+    MacTarget t;
+    Conformance::findsAButtonByRoleAndTitle(t);
+}
+
+TEST(MacConformance, NamesWhatItCouldNotFind)
+{
+    MacTarget t;
+    Conformance::namesWhatItCouldNotFind(t);
+}
+
+TEST(MacConformance, ObservesTheTreeAndTheScreen)
+{
+    MacTarget t;
+    Conformance::observesTheTreeAndTheScreen(t);
+}
+
+TEST(MacConformance, ClickPressesTheButton)
+{
+    MacTarget t;
+    Conformance::clickPressesTheButton(t);
+}
+
+TEST(MacConformance, TypesIntoTheFieldAndReadsItBack)
+{
+    MacTarget t;
+    Conformance::typesIntoTheFieldAndReadsItBack(t);
+}
+
+TEST(MacConformance, ClearBeforeReplacesTheText)
+{
+    MacTarget t;
+    Conformance::clearBeforeReplacesTheText(t);
+}
+
+TEST(MacConformance, TypesASecretWithoutShowingIt)
+{
+    MacTarget t;
+    Conformance::typesASecretWithoutShowingIt(t);
+}
+
+TEST(MacConformance, ReadsTextButNeverASecret)
+{
+    MacTarget t;
+    Conformance::readsTextButNeverASecret(t);
+}
+
+TEST(MacConformance, TogglesTheCheckBox)
+{
+    MacTarget t;
+    Conformance::togglesTheCheckBox(t);
+}
+
+TEST(MacConformance, AHotkeyReachesTheApp)
+{
+    MacTarget t;
+    Conformance::aHotkeyReachesTheApp(t);
+}
+
+TEST(MacConformance, RefusesASideEffectWithoutConfirmation)
+{
+    MacTarget t;
+    Conformance::refusesASideEffectWithoutConfirmation(t);
+}
+
+// ---- what is the macOS backend's own ----
+
+// An app that never answers costs the request its messaging timeout, not the whole budget, and
+// is named; the timeout set on the app is capped by the request's budget.
+TEST(MacBackend, AnAppThatNeverAnswersIsNamedWithinTheBudget)
+{
+    MacTarget t;
+    t.world->setHung(kPid, true);
+    QElapsedTimer timer;
+    timer.start();
+    const QJsonObject response =
+        t.call(QStringLiteral("desktop.find"),
+               {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}});
+    EXPECT_LT(timer.elapsed(), 5000);
+    EXPECT_EQ(errorCode(response), QStringLiteral("DESKTOP_TARGET_UNRESPONSIVE")) << dump(response);
+    EXPECT_EQ(errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("pid")).toInteger(),
+              kPid);
+    const double timeout = t.world->messagingTimeouts().value(kPid);
+    EXPECT_GT(timeout, 0.0);
+    EXPECT_LE(timeout, 2.0);
+    // It answers again: so does the host.
+    t.world->setHung(kPid, false);
+    QThread::msleep(50);
+    const QJsonObject again =
+        t.call(QStringLiteral("desktop.find"),
+               {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}});
+    EXPECT_EQ(resultOf(again).value(QStringLiteral("matched")).toInt(), 1) << dump(again);
+}
+
+TEST(MacBackend, WithoutTheAccessibilityGrantEveryCallSaysSo)
+{
+    MacTarget t;
+    t.world->setTrusted(false);
+    const QJsonObject response =
+        t.call(QStringLiteral("desktop.find"),
+               {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}});
+    EXPECT_EQ(errorCode(response), QStringLiteral("DESKTOP_PERMISSION_MISSING")) << dump(response);
+    EXPECT_EQ(
+        errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("permission")).toString(),
+        QStringLiteral("accessibility"));
+    EXPECT_TRUE(t.world->actionLog().isEmpty());
+}
+
+// A field that takes accessibility writes and ignores them (as web views do) is not reported as
+// typed: the ladder goes on to the pasteboard, which is put back afterwards.
+TEST(MacBackend, AFieldThatIgnoresWritesGetsThePasteAndTheClipboardIsPutBack)
+{
+    MacTarget t;
+    const QString field = t.world->find(QStringLiteral("AXTextField"), QStringLiteral("Message"));
+    t.world->setIgnoresValueWrites(field, true);
+    t.world->setPasteboard(QStringLiteral("what the person copied"));
+    const QJsonObject response = t.call(
+        QStringLiteral("desktop.typeText"),
+        {{QStringLiteral("confirm"), confirm()},
+         {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"),
+                                                 selector(QStringLiteral("AXTextField"), QStringLiteral("Message"))}}},
+         {QStringLiteral("text"), QStringLiteral("pasted in")}});
+    const QJsonObject result = resultOf(response);
+    EXPECT_TRUE(result.value(QStringLiteral("typed")).toBool()) << dump(response);
+    EXPECT_EQ(result.value(QStringLiteral("path")).toString(), QStringLiteral("clipboard")) << dump(response);
+    const QJsonArray paths =
+        result.value(QStringLiteral("verification")).toObject().value(QStringLiteral("paths")).toArray();
+    ASSERT_GE(paths.size(), 2) << dump(response);
+    EXPECT_EQ(paths.at(0).toObject().value(QStringLiteral("path")).toString(), QStringLiteral("editableText"));
+    EXPECT_EQ(paths.at(0).toObject().value(QStringLiteral("effect")).toString(), QStringLiteral("suspected_noop"));
+    EXPECT_EQ(t.world->text(field), QStringLiteral("pasted in"));
+    EXPECT_EQ(t.world->pasteboard(), QStringLiteral("what the person copied"));
+}
+
+// A field that takes nothing at all: no path may claim the text arrived.
+TEST(MacBackend, AFieldThatTakesNothingIsNeverReportedTyped)
+{
+    MacTarget t;
+    const QString field = t.world->find(QStringLiteral("AXTextField"), QStringLiteral("Message"));
+    t.world->setIgnoresValueWrites(field, true);
+    // Keys and pastes go to the window's other field instead (the focus moved away).
+    const QString other = t.world->find(QStringLiteral("AXTextField"), QStringLiteral("Password"));
+    t.world->onAction(field, nullptr);
+    const QJsonObject response = t.call(
+        QStringLiteral("desktop.typeText"),
+        {{QStringLiteral("confirm"), confirm()},
+         {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"),
+                                                 selector(QStringLiteral("AXTextField"), QStringLiteral("Message"))}}},
+         {QStringLiteral("delivery"), QStringLiteral("editableText")},
+         {QStringLiteral("text"), QStringLiteral("lost")}});
+    const QJsonObject result = resultOf(response);
+    EXPECT_FALSE(result.value(QStringLiteral("typed")).toBool()) << dump(response);
+    EXPECT_EQ(result.value(QStringLiteral("effect")).toString(), QStringLiteral("suspected_noop"));
+    EXPECT_TRUE(t.world->text(field).isEmpty());
+    EXPECT_TRUE(t.world->text(other).isEmpty());
+}
+
+// AXPress on a button that opens a modal dialog does not reply before the messaging timeout;
+// the action ran. The answer says what was seen and is not retryable.
+TEST(MacBackend, AnActionWhoseReplyNeverCameIsJudgedByWhatTheAppShows)
+{
+    MacTarget t;
+    const QString send = t.world->find(QStringLiteral("AXButton"), QStringLiteral("Send"));
+    t.world->failNextAction(send, Automation::Mac::AxError::CannotComplete);
+    const QJsonObject response = t.call(
+        QStringLiteral("desktop.click"),
+        {{QStringLiteral("confirm"), confirm()},
+         {QStringLiteral("target"),
+          QJsonObject{{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}}});
+    const QJsonObject result = resultOf(response);
+    EXPECT_TRUE(result.value(QStringLiteral("clicked")).toBool()) << dump(response);
+    EXPECT_EQ(result.value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed"));
+    EXPECT_EQ(t.world->actionLog(), QStringList{send + QStringLiteral(":AXPress")});
+
+    // A button with no visible effect whose reply never comes: unverifiable, never suspected_noop.
+    const QString quiet = t.world->addElement(t.window, QStringLiteral("AXButton"), QStringLiteral("Open Dialog"),
+                                              QRectF(210, 520, 120, 32));
+    t.world->failNextAction(quiet, Automation::Mac::AxError::CannotComplete);
+    const QJsonObject pending =
+        resultOf(t.call(QStringLiteral("desktop.click"),
+                        {{QStringLiteral("confirm"), confirm()},
+                         {QStringLiteral("target"),
+                          QJsonObject{{QStringLiteral("selector"),
+                                       selector(QStringLiteral("AXButton"), QStringLiteral("Open Dialog"))}}}}));
+    EXPECT_EQ(pending.value(QStringLiteral("effect")).toString(), QStringLiteral("unverifiable")) << dump(pending);
+}
+
+// cmd is Command: held as a flag on every key of the chord, released last.
+TEST(MacBackend, ACommandChordHoldsTheFlagOnEveryKey)
+{
+    MacTarget t;
+    const QJsonObject response =
+        t.call(QStringLiteral("desktop.hotkey"),
+               {{QStringLiteral("confirm"), confirm()},
+                {QStringLiteral("keys"), QJsonArray{QStringLiteral("cmd"), QStringLiteral("s")}}});
+    EXPECT_FALSE(response.contains(QStringLiteral("error"))) << dump(response);
+    EXPECT_EQ(t.world->inputLog(),
+              (QStringList{QStringLiteral("down:0x37:0x100000"), QStringLiteral("down:0x01:0x100000"),
+                           QStringLiteral("up:0x01:0x100000"), QStringLiteral("up:0x37:0x0")}));
+    // A key macOS has no code for is refused before anything is pressed.
+    t.world->inputLog();
+    const QJsonObject refused =
+        t.call(QStringLiteral("desktop.hotkey"),
+               {{QStringLiteral("confirm"), confirm()}, {QStringLiteral("keys"), QJsonArray{QStringLiteral("f24")}}});
+    EXPECT_EQ(errorCode(refused), QStringLiteral("DESKTOP_INVALID_REQUEST")) << dump(refused);
+    EXPECT_EQ(t.world->inputLog().size(), 4);
+}
+
+// Routes by bundle id and window title; the frontmost app by default; never the host itself.
+TEST(MacBackend, RoutesByBundleIdTitleAndPid)
+{
+    MacTarget t;
+    t.world->addApp(QStringLiteral("Notes"), QStringLiteral("com.apple.Notes"), 5151);
+    t.world->addWindow(5151, QStringLiteral("Shopping list"), QRectF(700, 100, 400, 300));
+    t.world->addWindow(5151, QStringLiteral("Ideas"), QRectF(720, 120, 400, 300));
+    const auto routed = [&](const QJsonObject& route) {
+        return resultOf(t.call(QStringLiteral("desktop.observe"), {{QStringLiteral("route"), route}}))
+            .value(QStringLiteral("routeResolved"))
+            .toObject();
+    };
+    const QJsonObject byBundle = routed(QJsonObject{
+        {QStringLiteral("app"), QJsonObject{{QStringLiteral("bundleId"), QStringLiteral("com.apple.Notes")}}},
+        {QStringLiteral("window"), QJsonObject{{QStringLiteral("titlePattern"), QStringLiteral("^Shop")}}}});
+    EXPECT_EQ(byBundle.value(QStringLiteral("windowTitle")).toString(), QStringLiteral("Shopping list"))
+        << dump(byBundle);
+    EXPECT_EQ(byBundle.value(QStringLiteral("pid")).toInteger(), 5151);
+    // No route: the frontmost app, the conformance app.
+    t.world->activate(kPid);
+    const QJsonObject frontmost =
+        resultOf(t.call(QStringLiteral("desktop.observe"), {{QStringLiteral("route"), QJsonObject{}}}))
+            .value(QStringLiteral("routeResolved"))
+            .toObject();
+    EXPECT_EQ(frontmost.value(QStringLiteral("pid")).toInteger(), kPid) << dump(frontmost);
+    const QJsonObject missing =
+        t.call(QStringLiteral("desktop.observe"),
+               {{QStringLiteral("route"),
+                 QJsonObject{{QStringLiteral("app"),
+                              QJsonObject{{QStringLiteral("bundleId"), QStringLiteral("com.example.none")}}}}}});
+    EXPECT_EQ(errorCode(missing), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND")) << dump(missing);
+}
+
+TEST(MacBackend, ListsTheWindowServersWindows)
+{
+    MacTarget t;
+    const QJsonObject response = t.call(QStringLiteral("desktop.windows"), {});
+    const QJsonArray windows = resultOf(response).value(QStringLiteral("windows")).toArray();
+    ASSERT_EQ(windows.size(), 1) << dump(response);
+    EXPECT_EQ(windows.at(0).toObject().value(QStringLiteral("title")).toString(), QStringLiteral("MDH Target App"));
+    EXPECT_EQ(windows.at(0).toObject().value(QStringLiteral("pid")).toInteger(), kPid);
+}

@@ -1,0 +1,724 @@
+#include "FakeAxApi.h"
+
+#include <QImage>
+#include <QSet>
+#include <QThread>
+
+#include <cmath>
+
+namespace Testing {
+
+using Automation::Mac::AxElement;
+using Automation::Mac::AxError;
+using Automation::Mac::AxRead;
+using Automation::Mac::AxValue;
+using Automation::Mac::KeyFlags::Command;
+
+namespace {
+
+QString appKey(qint64 pid)
+{
+    return QStringLiteral("app:") + QString::number(pid);
+}
+
+bool isTextRole(const QString& role)
+{
+    return role == QLatin1String("AXTextField") || role == QLatin1String("AXTextArea");
+}
+
+} // namespace
+
+FakeAxWorld::FakeAxWorld() = default;
+
+qint64 FakeAxWorld::addApp(const QString& name, const QString& bundleId, qint64 pid)
+{
+    QMutexLocker lock(&m_mutex);
+    m_apps.insert(pid, App{name, bundleId, false});
+    Element app;
+    app.pid = pid;
+    app.attributes.insert(QStringLiteral("AXRole"), AxValue::ofString(QStringLiteral("AXApplication")));
+    app.attributes.insert(QStringLiteral("AXTitle"), AxValue::ofString(name));
+    app.attributes.insert(QStringLiteral("AXWindows"), AxValue::ofElements({}));
+    app.attributes.insert(QStringLiteral("AXChildren"), AxValue::ofElements({}));
+    m_elements.insert(appKey(pid), app);
+    return pid;
+}
+
+AxElement FakeAxWorld::ref(const QString& key) const
+{
+    return AxElement(key, std::make_shared<int>(0));
+}
+
+QString FakeAxWorld::addWindow(qint64 pid, const QString& title, QRectF frame)
+{
+    QMutexLocker lock(&m_mutex);
+    const QString key = QStringLiteral("w%1").arg(m_next++);
+    Element window;
+    window.pid = pid;
+    window.attributes.insert(QStringLiteral("AXRole"), AxValue::ofString(QStringLiteral("AXWindow")));
+    window.attributes.insert(QStringLiteral("AXSubrole"), AxValue::ofString(QStringLiteral("AXStandardWindow")));
+    window.attributes.insert(QStringLiteral("AXTitle"), AxValue::ofString(title));
+    window.attributes.insert(QStringLiteral("AXPosition"), AxValue::ofPoint(frame.topLeft()));
+    window.attributes.insert(QStringLiteral("AXSize"), AxValue::ofSize(frame.size()));
+    window.attributes.insert(QStringLiteral("AXChildren"), AxValue::ofElements({}));
+    window.attributes.insert(QStringLiteral("AXModal"), AxValue::ofBool(false));
+    window.attributes.insert(QStringLiteral("AXMinimized"), AxValue::ofBool(false));
+    window.actions = {QStringLiteral("AXRaise")};
+    m_elements.insert(key, window);
+    Element& app = m_elements[appKey(pid)];
+    for (const char* list : {"AXWindows", "AXChildren"}) {
+        AxValue v = app.attributes.value(QLatin1String(list));
+        v.elements.prepend(ref(key));
+        app.attributes.insert(QLatin1String(list), v);
+    }
+    app.attributes.insert(QStringLiteral("AXFocusedWindow"), AxValue::ofElement(ref(key)));
+    app.attributes.insert(QStringLiteral("AXMainWindow"), AxValue::ofElement(ref(key)));
+    return key;
+}
+
+QString FakeAxWorld::addElement(const QString& parent, const QString& role, const QString& title, QRectF frame,
+                                const QString& subrole)
+{
+    QMutexLocker lock(&m_mutex);
+    const QString key = QStringLiteral("e%1").arg(m_next++);
+    Element e;
+    e.pid = m_elements.value(parent).pid;
+    e.attributes.insert(QStringLiteral("AXRole"), AxValue::ofString(role));
+    if (!subrole.isEmpty())
+        e.attributes.insert(QStringLiteral("AXSubrole"), AxValue::ofString(subrole));
+    if (role == QLatin1String("AXStaticText"))
+        e.attributes.insert(QStringLiteral("AXValue"), AxValue::ofString(title));
+    else if (!title.isEmpty())
+        e.attributes.insert(QStringLiteral("AXTitle"), AxValue::ofString(title));
+    e.attributes.insert(QStringLiteral("AXPosition"), AxValue::ofPoint(frame.topLeft()));
+    e.attributes.insert(QStringLiteral("AXSize"), AxValue::ofSize(frame.size()));
+    e.attributes.insert(QStringLiteral("AXEnabled"), AxValue::ofBool(true));
+    e.attributes.insert(QStringLiteral("AXFocused"), AxValue::ofBool(false));
+    e.attributes.insert(QStringLiteral("AXChildren"), AxValue::ofElements({}));
+    if (isTextRole(role)) {
+        e.attributes.insert(QStringLiteral("AXValue"), AxValue::ofString(QString()));
+        e.attributes.insert(QStringLiteral("AXNumberOfCharacters"), AxValue::ofNumber(0));
+        e.attributes.insert(QStringLiteral("AXSelectedTextRange"), AxValue::ofRange(0, 0));
+        e.actions = {QStringLiteral("AXConfirm")};
+    } else if (role == QLatin1String("AXButton")) {
+        e.actions = {QStringLiteral("AXPress")};
+    } else if (role == QLatin1String("AXCheckBox")) {
+        e.attributes.insert(QStringLiteral("AXValue"), AxValue::ofNumber(0));
+        e.actions = {QStringLiteral("AXPress")};
+    }
+    m_elements.insert(key, e);
+    Element& p = m_elements[parent];
+    AxValue kids = p.attributes.value(QStringLiteral("AXChildren"));
+    kids.type = AxValue::Type::Elements;
+    kids.elements.append(ref(key));
+    p.attributes.insert(QStringLiteral("AXChildren"), kids);
+    m_elements[key].attributes.insert(QStringLiteral("AXParent"), AxValue::ofElement(ref(parent)));
+    return key;
+}
+
+void FakeAxWorld::setAttribute(const QString& key, const QString& name, const AxValue& value)
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_elements.contains(key))
+        m_elements[key].attributes.insert(name, value);
+}
+
+std::optional<AxValue> FakeAxWorld::attribute(const QString& key, const QString& name) const
+{
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_elements.constFind(key);
+    if (it == m_elements.constEnd() || !it->attributes.contains(name))
+        return std::nullopt;
+    return it->attributes.value(name);
+}
+
+void FakeAxWorld::setActions(const QString& key, const QStringList& actions)
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_elements.contains(key))
+        m_elements[key].actions = actions;
+}
+
+void FakeAxWorld::onAction(const QString& key, std::function<void(FakeAxWorld&, const QString&)> hook)
+{
+    QMutexLocker lock(&m_mutex);
+    m_hooks.insert(key, std::move(hook));
+}
+
+void FakeAxWorld::remove(const QString& key)
+{
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_elements.constFind(key);
+    if (it == m_elements.constEnd())
+        return;
+    const QList<AxElement> kids = it->attributes.value(QStringLiteral("AXChildren")).elements;
+    m_elements.remove(key);
+    for (const auto& kid : kids)
+        remove(kid.key());
+    for (auto& e : m_elements) {
+        for (const char* list : {"AXChildren", "AXWindows"}) {
+            auto found = e.attributes.find(QLatin1String(list));
+            if (found != e.attributes.end())
+                found->elements.removeIf([&](const AxElement& x) { return x.key() == key; });
+        }
+    }
+}
+
+void FakeAxWorld::activate(qint64 pid)
+{
+    QMutexLocker lock(&m_mutex);
+    for (auto it = m_apps.begin(); it != m_apps.end(); ++it)
+        it->active = it.key() == pid;
+}
+
+qint64 FakeAxWorld::frontmost() const
+{
+    QMutexLocker lock(&m_mutex);
+    for (auto it = m_apps.cbegin(); it != m_apps.cend(); ++it)
+        if (it->active)
+            return it.key();
+    return 0;
+}
+
+QString FakeAxWorld::find(const QString& role, const QString& title) const
+{
+    QMutexLocker lock(&m_mutex);
+    for (auto it = m_elements.cbegin(); it != m_elements.cend(); ++it) {
+        const auto& a = it->attributes;
+        const QString name = a.value(QStringLiteral("AXTitle")).string;
+        if (a.value(QStringLiteral("AXRole")).string == role &&
+            (name == title || (name.isEmpty() && a.value(QStringLiteral("AXValue")).string == title)))
+            return it.key();
+    }
+    return {};
+}
+
+QString FakeAxWorld::text(const QString& key) const
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_secrets.contains(key))
+        return m_secrets.value(key);
+    return m_elements.value(key).attributes.value(QStringLiteral("AXValue")).string;
+}
+
+QStringList FakeAxWorld::actionLog() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_actionLog;
+}
+
+QStringList FakeAxWorld::inputLog() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_inputLog;
+}
+
+QStringList FakeAxWorld::clickLog() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_clickLog;
+}
+
+QString FakeAxWorld::pasteboard() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_pasteboard;
+}
+
+void FakeAxWorld::setPasteboard(const QString& text)
+{
+    QMutexLocker lock(&m_mutex);
+    m_pasteboard = text;
+    ++m_pasteboardChanges;
+}
+
+qint64 FakeAxWorld::pasteboardChanges() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_pasteboardChanges;
+}
+
+void FakeAxWorld::setTrusted(bool trusted)
+{
+    QMutexLocker lock(&m_mutex);
+    m_trusted = trusted;
+}
+
+void FakeAxWorld::setScreenCaptureAllowed(bool allowed)
+{
+    QMutexLocker lock(&m_mutex);
+    m_capture = allowed;
+}
+
+void FakeAxWorld::setHung(qint64 pid, bool hung)
+{
+    QMutexLocker lock(&m_mutex);
+    if (hung)
+        m_hung.insert(pid);
+    else
+        m_hung.remove(pid);
+}
+
+void FakeAxWorld::setIgnoresValueWrites(const QString& key, bool ignores)
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_elements.contains(key))
+        m_elements[key].ignoresValueWrites = ignores;
+}
+
+void FakeAxWorld::failNextAction(const QString& key, AxError error)
+{
+    QMutexLocker lock(&m_mutex);
+    m_nextActionError.insert(key, error);
+}
+
+QHash<qint64, double> FakeAxWorld::messagingTimeouts() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_timeouts;
+}
+
+QRectF FakeAxWorld::frameOf(const QString& key) const
+{
+    const Element& e = m_elements[key];
+    return QRectF(e.attributes.value(QStringLiteral("AXPosition")).point,
+                  e.attributes.value(QStringLiteral("AXSize")).size);
+}
+
+QString FakeAxWorld::deepestAt(const QString& key, QPointF point) const
+{
+    for (const auto& kid : m_elements.value(key).attributes.value(QStringLiteral("AXChildren")).elements) {
+        if (m_elements.contains(kid.key()) && frameOf(kid.key()).contains(point))
+            return deepestAt(kid.key(), point);
+    }
+    return key;
+}
+
+QString FakeAxWorld::focusedOf(qint64 pid) const
+{
+    return m_elements.value(appKey(pid)).attributes.value(QStringLiteral("AXFocusedUIElement")).element.key();
+}
+
+void FakeAxWorld::focus(const QString& key)
+{
+    const qint64 pid = m_elements.value(key).pid;
+    const QString old = focusedOf(pid);
+    if (m_elements.contains(old))
+        m_elements[old].attributes.insert(QStringLiteral("AXFocused"), AxValue::ofBool(false));
+    m_elements[key].attributes.insert(QStringLiteral("AXFocused"), AxValue::ofBool(true));
+    m_elements[appKey(pid)].attributes.insert(QStringLiteral("AXFocusedUIElement"), AxValue::ofElement(ref(key)));
+}
+
+void FakeAxWorld::insertText(const QString& key, const QString& text)
+{
+    Element& e = m_elements[key];
+    const bool secure = e.attributes.value(QStringLiteral("AXSubrole")).string == QLatin1String("AXSecureTextField");
+    QString value = secure ? m_secrets.value(key) : e.attributes.value(QStringLiteral("AXValue")).string;
+    const AxValue range = e.attributes.value(QStringLiteral("AXSelectedTextRange"));
+    const qsizetype at = std::clamp<qsizetype>(range.rangeLocation, 0, value.size());
+    const qsizetype length = std::clamp<qsizetype>(range.rangeLength, 0, value.size() - at);
+    value.replace(at, length, text);
+    if (secure) {
+        m_secrets.insert(key, value);
+        // What AppKit shows of a secure field: bullets, never the text.
+        e.attributes.insert(QStringLiteral("AXValue"), AxValue::ofString(QString(value.size(), QChar(0x2022))));
+    } else {
+        e.attributes.insert(QStringLiteral("AXValue"), AxValue::ofString(value));
+    }
+    e.attributes.insert(QStringLiteral("AXNumberOfCharacters"), AxValue::ofNumber(static_cast<double>(value.size())));
+    e.attributes.insert(QStringLiteral("AXSelectedTextRange"), AxValue::ofRange(at + text.size(), 0));
+}
+
+// ---- FakeAxApi ----
+
+bool FakeAxApi::hung(qint64 pid)
+{
+    double timeout = 0;
+    {
+        QMutexLocker lock(&m_world->m_mutex);
+        if (!m_world->m_hung.contains(pid))
+            return false;
+        timeout = m_world->m_timeouts.value(pid, 6.0);
+    }
+    // The app never answers: the call waits out its messaging timeout (kept short in tests).
+    QThread::msleep(static_cast<unsigned long>(std::min(timeout * 1000, 200.0)));
+    return true;
+}
+
+bool FakeAxApi::isProcessTrusted(bool prompt)
+{
+    Q_UNUSED(prompt)
+    QMutexLocker lock(&m_world->m_mutex);
+    return m_world->m_trusted;
+}
+
+bool FakeAxApi::screenCaptureAllowed()
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    return m_world->m_capture;
+}
+
+QList<Automation::Mac::RunningApp> FakeAxApi::runningApplications()
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    QList<Automation::Mac::RunningApp> out;
+    for (auto it = m_world->m_apps.cbegin(); it != m_world->m_apps.cend(); ++it)
+        out.append({it.key(), it->bundleId, it->name,
+                    QStringLiteral("/Applications/%1.app/Contents/MacOS/%1").arg(it->name), it->active, true});
+    return out;
+}
+
+QList<Automation::Mac::ServerWindow> FakeAxApi::windowList()
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    QList<Automation::Mac::ServerWindow> front, rest;
+    quint32 number = 100;
+    for (auto it = m_world->m_apps.cbegin(); it != m_world->m_apps.cend(); ++it) {
+        for (const auto& w :
+             m_world->m_elements.value(appKey(it.key())).attributes.value(QStringLiteral("AXWindows")).elements) {
+            if (!m_world->m_elements.contains(w.key()))
+                continue;
+            const auto& attrs = m_world->m_elements.value(w.key()).attributes;
+            Automation::Mac::ServerWindow sw{number++,
+                                             it.key(),
+                                             attrs.value(QStringLiteral("AXTitle")).string,
+                                             m_world->frameOf(w.key()),
+                                             0,
+                                             !attrs.value(QStringLiteral("AXMinimized")).boolean};
+            if (!m_world->m_capture)
+                sw.title.clear(); // kCGWindowName needs screen recording
+            (it->active ? front : rest).append(sw);
+        }
+    }
+    return front + rest;
+}
+
+QList<Automation::Mac::Display> FakeAxApi::displays()
+{
+    return {Automation::Mac::Display{QRectF(0, 0, 1440, 900), 2.0}};
+}
+
+bool FakeAxApi::activateApplication(qint64 pid)
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    if (!m_world->m_apps.contains(pid))
+        return false;
+    m_world->activate(pid);
+    return true;
+}
+
+AxElement FakeAxApi::applicationElement(qint64 pid)
+{
+    return m_world->ref(appKey(pid));
+}
+
+AxError FakeAxApi::setMessagingTimeout(const AxElement& element, double seconds)
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    m_world->m_timeouts.insert(m_world->m_elements.value(element.key()).pid, seconds);
+    return AxError::Success;
+}
+
+QList<AxRead> FakeAxApi::copyAttributes(const AxElement& element, const QStringList& attributes)
+{
+    QList<AxRead> out;
+    qint64 pid = 0;
+    {
+        QMutexLocker lock(&m_world->m_mutex);
+        pid = m_world->m_elements.value(element.key()).pid;
+        if (!m_world->m_trusted) {
+            for (qsizetype i = 0; i < attributes.size(); ++i)
+                out.append(AxRead{AxError::ApiDisabled, {}});
+            return out;
+        }
+    }
+    if (hung(pid)) {
+        for (qsizetype i = 0; i < attributes.size(); ++i)
+            out.append(AxRead{AxError::CannotComplete, {}});
+        return out;
+    }
+    QMutexLocker lock(&m_world->m_mutex);
+    const auto it = m_world->m_elements.constFind(element.key());
+    for (const QString& name : attributes) {
+        if (it == m_world->m_elements.constEnd()) {
+            out.append(AxRead{AxError::InvalidElement, {}});
+            continue;
+        }
+        const auto value = it->attributes.constFind(name);
+        if (value == it->attributes.constEnd()) {
+            out.append(AxRead{AxError::NoValue, {}});
+            continue;
+        }
+        AxValue v = *value;
+        if (v.type == AxValue::Type::Elements)
+            v.elements.removeIf([&](const AxElement& e) { return m_world->isGone(e.key()); });
+        out.append(AxRead{AxError::Success, v});
+    }
+    return out;
+}
+
+AxError FakeAxApi::setAttribute(const AxElement& element, const QString& attribute, const AxValue& value)
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    if (!m_world->m_trusted)
+        return AxError::ApiDisabled;
+    const qint64 pid = m_world->m_elements.value(element.key()).pid;
+    lock.unlock();
+    if (hung(pid))
+        return AxError::CannotComplete;
+    lock.relock();
+    if (!m_world->m_elements.contains(element.key()))
+        return AxError::InvalidElement;
+    auto& e = m_world->m_elements[element.key()];
+    const QString role = e.attributes.value(QStringLiteral("AXRole")).string;
+    if (attribute == QLatin1String("AXFocused")) {
+        if (value.boolean)
+            m_world->focus(element.key());
+        return AxError::Success;
+    }
+    if (attribute == QLatin1String("AXMain")) {
+        const QString app = appKey(pid);
+        m_world->m_elements[app].attributes.insert(QStringLiteral("AXMainWindow"), AxValue::ofElement(element));
+        m_world->m_elements[app].attributes.insert(QStringLiteral("AXFocusedWindow"), AxValue::ofElement(element));
+        return AxError::Success;
+    }
+    if (attribute == QLatin1String("AXSelectedTextRange") && isTextRole(role)) {
+        e.attributes.insert(attribute, value);
+        return AxError::Success;
+    }
+    if ((attribute == QLatin1String("AXValue") || attribute == QLatin1String("AXSelectedText")) && isTextRole(role)) {
+        if (e.ignoresValueWrites)
+            return AxError::Success;
+        if (attribute == QLatin1String("AXValue")) {
+            e.attributes.insert(QStringLiteral("AXSelectedTextRange"),
+                                AxValue::ofRange(0, m_world->text(element.key()).size()));
+        }
+        m_world->insertText(element.key(), value.string);
+        return AxError::Success;
+    }
+    return AxError::AttributeUnsupported;
+}
+
+AxError FakeAxApi::actionNames(const AxElement& element, QStringList* names)
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    if (!m_world->m_trusted)
+        return AxError::ApiDisabled;
+    const auto it = m_world->m_elements.constFind(element.key());
+    if (it == m_world->m_elements.constEnd())
+        return AxError::InvalidElement;
+    const qint64 pid = it->pid;
+    *names = it->actions;
+    lock.unlock();
+    return hung(pid) ? AxError::CannotComplete : AxError::Success;
+}
+
+AxError FakeAxApi::performAction(const AxElement& element, const QString& action)
+{
+    std::function<void(FakeAxWorld&, const QString&)> hook;
+    AxError answer = AxError::Success;
+    {
+        QMutexLocker lock(&m_world->m_mutex);
+        if (!m_world->m_trusted)
+            return AxError::ApiDisabled;
+        const auto it = m_world->m_elements.find(element.key());
+        if (it == m_world->m_elements.end())
+            return AxError::InvalidElement;
+        if (m_world->m_hung.contains(it->pid)) {
+            lock.unlock();
+            hung(m_world->m_elements.value(element.key()).pid);
+            return AxError::CannotComplete;
+        }
+        if (!it->actions.contains(action))
+            return AxError::ActionUnsupported;
+        answer = m_world->m_nextActionError.take(element.key());
+        if (answer != AxError::Success && answer != AxError::CannotComplete)
+            return answer;
+        m_world->m_actionLog.append(element.key() + QLatin1Char(':') + action);
+        if (it->attributes.value(QStringLiteral("AXRole")).string == QLatin1String("AXCheckBox") &&
+            action == QLatin1String("AXPress")) {
+            const double now = it->attributes.value(QStringLiteral("AXValue")).number;
+            it->attributes.insert(QStringLiteral("AXValue"), AxValue::ofNumber(now != 0 ? 0 : 1));
+        }
+        hook = m_world->m_hooks.value(element.key());
+    }
+    if (hook)
+        hook(*m_world, action);
+    return answer;
+}
+
+AxError FakeAxApi::elementAtPosition(const AxElement& application, QPointF point, AxElement* out)
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    for (const auto& w :
+         m_world->m_elements.value(application.key()).attributes.value(QStringLiteral("AXWindows")).elements) {
+        if (m_world->m_elements.contains(w.key()) && m_world->frameOf(w.key()).contains(point)) {
+            *out = m_world->ref(m_world->deepestAt(w.key(), point));
+            return AxError::Success;
+        }
+    }
+    return AxError::NoValue;
+}
+
+qint64 FakeAxApi::pidOf(const AxElement& element)
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    return m_world->m_elements.value(element.key()).pid;
+}
+
+AxError FakeAxApi::observe(qint64 pid, const QStringList& notifications, Notification callback)
+{
+    Q_UNUSED(pid)
+    Q_UNUSED(notifications)
+    Q_UNUSED(callback)
+    return AxError::Success;
+}
+
+void FakeAxApi::unobserve(qint64 pid)
+{
+    Q_UNUSED(pid)
+}
+
+void FakeAxApi::pumpNotifications(int waitMs)
+{
+    Q_UNUSED(waitMs)
+}
+
+bool FakeAxApi::postKey(quint16 virtualKey, bool down, quint64 flags)
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    if (!m_world->m_trusted)
+        return false;
+    m_world->m_inputLog.append(QStringLiteral("%1:0x%2:0x%3")
+                                   .arg(down ? QStringLiteral("down") : QStringLiteral("up"))
+                                   .arg(virtualKey, 2, 16, QLatin1Char('0'))
+                                   .arg(flags, 0, 16));
+    if (!down)
+        return true;
+    // What a text field of the frontmost app does with the key.
+    const QString focused = m_world->focusedOf(m_world->frontmost());
+    if (!m_world->m_elements.contains(focused))
+        return true;
+    auto& e = m_world->m_elements[focused];
+    if (!isTextRole(e.attributes.value(QStringLiteral("AXRole")).string))
+        return true;
+    const qsizetype length = m_world->text(focused).size();
+    if ((flags & Command) && virtualKey == 0x00) { // cmd+a
+        e.attributes.insert(QStringLiteral("AXSelectedTextRange"), AxValue::ofRange(0, length));
+    } else if ((flags & Command) && virtualKey == 0x09) { // cmd+v
+        m_world->insertText(focused, m_world->m_pasteboard);
+    } else if (virtualKey == 0x33 && !(flags & Command)) { // backspace
+        AxValue range = e.attributes.value(QStringLiteral("AXSelectedTextRange"));
+        if (range.rangeLength == 0 && range.rangeLocation > 0)
+            e.attributes.insert(QStringLiteral("AXSelectedTextRange"), AxValue::ofRange(range.rangeLocation - 1, 1));
+        m_world->insertText(focused, QString());
+    }
+    return true;
+}
+
+bool FakeAxApi::postText(const QString& text)
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    if (!m_world->m_trusted)
+        return false;
+    m_world->m_inputLog.append(QStringLiteral("text:") + text);
+    const QString focused = m_world->focusedOf(m_world->frontmost());
+    if (m_world->m_elements.contains(focused) &&
+        isTextRole(m_world->m_elements.value(focused).attributes.value(QStringLiteral("AXRole")).string))
+        m_world->insertText(focused, text);
+    return true;
+}
+
+bool FakeAxApi::postMouse(QPointF point, MouseButton button, bool down, int clickCount)
+{
+    Q_UNUSED(clickCount)
+    QString target;
+    {
+        QMutexLocker lock(&m_world->m_mutex);
+        if (!m_world->m_trusted)
+            return false;
+        m_mouse = point;
+        if (down || button != MouseButton::Left)
+            return true;
+        m_world->m_clickLog.append(QStringLiteral("%1,%2").arg(point.x()).arg(point.y()));
+        const qint64 pid = m_world->frontmost();
+        for (const auto& w :
+             m_world->m_elements.value(appKey(pid)).attributes.value(QStringLiteral("AXWindows")).elements) {
+            if (m_world->m_elements.contains(w.key()) && m_world->frameOf(w.key()).contains(point)) {
+                target = m_world->deepestAt(w.key(), point);
+                break;
+            }
+        }
+        if (target.isEmpty())
+            return true;
+        const QString role = m_world->m_elements.value(target).attributes.value(QStringLiteral("AXRole")).string;
+        if (isTextRole(role)) {
+            m_world->focus(target);
+            return true;
+        }
+    }
+    // A click on a button or check box does what its press does.
+    QStringList actions;
+    if (actionNames(m_world->ref(target), &actions) == AxError::Success && actions.contains(QStringLiteral("AXPress")))
+        performAction(m_world->ref(target), QStringLiteral("AXPress"));
+    return true;
+}
+
+bool FakeAxApi::moveMouse(QPointF point)
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    m_mouse = point;
+    return m_world->m_trusted;
+}
+
+qint64 FakeAxApi::pasteboardChangeCount()
+{
+    return m_world->pasteboardChanges();
+}
+
+std::optional<QString> FakeAxApi::pasteboardString()
+{
+    return m_world->pasteboard();
+}
+
+bool FakeAxApi::setPasteboardString(const QString& text)
+{
+    m_world->setPasteboard(text);
+    return true;
+}
+
+std::optional<QImage> FakeAxApi::captureMainDisplay(QRectF* frame)
+{
+    if (!screenCaptureAllowed())
+        return std::nullopt;
+    *frame = QRectF(0, 0, 1440, 900);
+    QImage image(2880, 1800, QImage::Format_RGB32);
+    image.fill(QColor(30, 60, 90));
+    return image;
+}
+
+QString addConformanceApp(FakeAxWorld& world, qint64 pid)
+{
+    world.addApp(QStringLiteral("MDH Target App"), QStringLiteral("com.msgcode.mdh-target-app"), pid);
+    const QString window = world.addWindow(pid, QStringLiteral("MDH Target App"), QRectF(200, 120, 480, 420));
+    world.addElement(window, QStringLiteral("AXStaticText"), QStringLiteral("Message:"), QRectF(210, 160, 80, 24));
+    const QString message =
+        world.addElement(window, QStringLiteral("AXTextField"), QStringLiteral("Message"), QRectF(300, 160, 360, 24));
+    world.addElement(window, QStringLiteral("AXStaticText"), QStringLiteral("Password:"), QRectF(210, 200, 80, 24));
+    world.addElement(window, QStringLiteral("AXTextField"), QStringLiteral("Password"), QRectF(300, 200, 360, 24),
+                     QStringLiteral("AXSecureTextField"));
+    world.addElement(window, QStringLiteral("AXCheckBox"), QStringLiteral("Remember me"), QRectF(210, 240, 200, 24));
+    const QString send =
+        world.addElement(window, QStringLiteral("AXButton"), QStringLiteral("Send"), QRectF(210, 480, 120, 32));
+    const QString status =
+        world.addElement(window, QStringLiteral("AXStaticText"), QStringLiteral("Ready"), QRectF(350, 480, 300, 32));
+    // Send shows what it sent, as a chat app does.
+    world.onAction(send, [message, status](FakeAxWorld& w, const QString&) {
+        w.setAttribute(status, QStringLiteral("AXValue"),
+                       AxValue::ofString(QStringLiteral("Sent: ") + w.text(message)));
+    });
+    world.activate(pid);
+    return window;
+}
+
+} // namespace Testing

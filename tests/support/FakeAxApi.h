@@ -1,0 +1,165 @@
+#pragma once
+
+#include "automation/backends/macos/AxApi.h"
+
+#include <QHash>
+#include <QMap>
+#include <QMutex>
+#include <QSet>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+
+namespace Testing {
+
+/// An in-memory macOS accessibility world for the macOS backend's tests on Linux: running apps,
+/// their windows and element trees with attributes, actions that change them, a keyboard, a
+/// mouse and a pasteboard that act on the focused element as AppKit would, the window server's
+/// list and the displays; and errors to inject (kAXErrorAPIDisabled, kAXErrorCannotComplete, an
+/// app that never answers). Shared between the test and the backend's worker thread: every
+/// method locks.
+class FakeAxWorld
+{
+public:
+    using AxValue = Automation::Mac::AxValue;
+    using AxError = Automation::Mac::AxError;
+
+    FakeAxWorld();
+
+    /// A running app with its application element ("app:<pid>"); returns the pid.
+    qint64 addApp(const QString& name, const QString& bundleId, qint64 pid);
+    /// A window of `pid` (the app's AXWindows); returns its key.
+    QString addWindow(qint64 pid, const QString& title, QRectF frame);
+    /// An element under `parent` (appended to its AXChildren); returns its key.
+    QString addElement(const QString& parent, const QString& role, const QString& title, QRectF frame,
+                       const QString& subrole = {});
+    void setAttribute(const QString& key, const QString& name, const AxValue& value);
+    std::optional<AxValue> attribute(const QString& key, const QString& name) const;
+    void setActions(const QString& key, const QStringList& actions);
+    /// Runs after `action` of `key` was performed (e.g. a button's effect), under no lock.
+    void onAction(const QString& key, std::function<void(FakeAxWorld&, const QString& action)> hook);
+    /// Removes the element and its subtree (its key answers kAXErrorInvalidUIElement).
+    void remove(const QString& key);
+
+    /// Makes `pid` the frontmost app (NSRunningApplication.active).
+    void activate(qint64 pid);
+    qint64 frontmost() const;
+    /// The key of the first element with this role and title (a static text's value); empty if none.
+    QString find(const QString& role, const QString& title) const;
+    /// The text a field holds (a secure field's secret too: only the test sees it).
+    QString text(const QString& key) const;
+    /// Presses of each element's action, in order ("key:AXPress").
+    QStringList actionLog() const;
+    /// Every key event and text event posted, in order ("down:0x37:flags", "text:é").
+    QStringList inputLog() const;
+    /// The mouse clicks posted ("x,y").
+    QStringList clickLog() const;
+    QString pasteboard() const;
+    void setPasteboard(const QString& text);
+    qint64 pasteboardChanges() const;
+
+    /// Every AX call answers kAXErrorAPIDisabled and isProcessTrusted false.
+    void setTrusted(bool trusted);
+    void setScreenCaptureAllowed(bool allowed);
+    /// Every AX message to `pid` waits out its messaging timeout and answers kAXErrorCannotComplete.
+    void setHung(qint64 pid, bool hung);
+    /// Setting AXValue / AXSelectedText on `key` answers success and changes nothing (a field of
+    /// a web view that ignores accessibility writes).
+    void setIgnoresValueWrites(const QString& key, bool ignores);
+    /// `key`'s next performAction answers `error` (the action runs when it is CannotComplete).
+    void failNextAction(const QString& key, AxError error);
+    /// Messaging timeouts set, per pid (seconds).
+    QHash<qint64, double> messagingTimeouts() const;
+
+private:
+    friend class FakeAxApi;
+    struct Element
+    {
+        qint64 pid = 0;
+        QHash<QString, AxValue> attributes;
+        QStringList actions;
+        bool ignoresValueWrites = false;
+    };
+    struct App
+    {
+        QString name;
+        QString bundleId;
+        bool active = false;
+    };
+
+    Automation::Mac::AxElement ref(const QString& key) const;
+    QRectF frameOf(const QString& key) const;
+    QString deepestAt(const QString& key, QPointF point) const;
+    QString focusedOf(qint64 pid) const;
+    void insertText(const QString& key, const QString& text);
+    void focus(const QString& key);
+    bool isGone(const QString& key) const { return !m_elements.contains(key); }
+
+    mutable QRecursiveMutex m_mutex;
+    QHash<QString, Element> m_elements;
+    QMap<qint64, App> m_apps;
+    QHash<QString, std::function<void(FakeAxWorld&, const QString&)>> m_hooks;
+    QHash<QString, AxError> m_nextActionError;
+    QHash<QString, QString> m_secrets; ///< a secure field's text
+    QSet<qint64> m_hung;
+    QHash<qint64, double> m_timeouts;
+    QStringList m_actionLog, m_inputLog, m_clickLog;
+    QString m_pasteboard;
+    qint64 m_pasteboardChanges = 1;
+    quint64 m_flags = 0;
+    bool m_trusted = true;
+    bool m_capture = true;
+    int m_next = 1;
+};
+
+/// AxApi over a FakeAxWorld.
+class FakeAxApi final : public Automation::Mac::AxApi
+{
+public:
+    using AxError = Automation::Mac::AxError;
+    explicit FakeAxApi(std::shared_ptr<FakeAxWorld> world) : m_world(std::move(world)) {}
+
+    bool isProcessTrusted(bool prompt) override;
+    bool screenCaptureAllowed() override;
+    QList<Automation::Mac::RunningApp> runningApplications() override;
+    QList<Automation::Mac::ServerWindow> windowList() override;
+    QList<Automation::Mac::Display> displays() override;
+    bool activateApplication(qint64 pid) override;
+    Automation::Mac::AxElement applicationElement(qint64 pid) override;
+    AxError setMessagingTimeout(const Automation::Mac::AxElement& element, double seconds) override;
+    QList<Automation::Mac::AxRead> copyAttributes(const Automation::Mac::AxElement& element,
+                                                  const QStringList& attributes) override;
+    AxError setAttribute(const Automation::Mac::AxElement& element, const QString& attribute,
+                         const Automation::Mac::AxValue& value) override;
+    AxError actionNames(const Automation::Mac::AxElement& element, QStringList* names) override;
+    AxError performAction(const Automation::Mac::AxElement& element, const QString& action) override;
+    AxError elementAtPosition(const Automation::Mac::AxElement& application, QPointF point,
+                              Automation::Mac::AxElement* out) override;
+    qint64 pidOf(const Automation::Mac::AxElement& element) override;
+    AxError observe(qint64 pid, const QStringList& notifications, Notification callback) override;
+    void unobserve(qint64 pid) override;
+    void pumpNotifications(int waitMs) override;
+    bool postKey(quint16 virtualKey, bool down, quint64 flags) override;
+    bool postText(const QString& text) override;
+    bool postMouse(QPointF point, MouseButton button, bool down, int clickCount) override;
+    bool moveMouse(QPointF point) override;
+    qint64 pasteboardChangeCount() override;
+    std::optional<QString> pasteboardString() override;
+    bool setPasteboardString(const QString& text) override;
+    std::optional<QImage> captureMainDisplay(QRectF* frame) override;
+
+private:
+    /// Waits out the messaging timeout of a hung pid; true when the call must fail so.
+    bool hung(qint64 pid);
+
+    std::shared_ptr<FakeAxWorld> m_world;
+    QPointF m_mouse;
+};
+
+/// The conformance app of tests/conformance in a FakeAxWorld: window "MDH Target App" with the
+/// text field "Message", the secure field "Password", the check box "Remember me" and the
+/// button "Send", like the Qt fixture's form. Returns the window's key.
+QString addConformanceApp(FakeAxWorld& world, qint64 pid);
+
+} // namespace Testing

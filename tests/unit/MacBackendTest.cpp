@@ -1,0 +1,157 @@
+// The macOS backend's logic, called directly (no bridge) against FakeAxApi: key codes, the
+// permission probe, and the bounds of a tree read.
+#include "automation/backends/macos/MacBackend.h"
+#include "FakeAxApi.h"
+#include "automation/Keys.h"
+
+#include <gtest/gtest.h>
+
+using namespace Automation;
+using namespace Automation::Mac;
+using Testing::FakeAxApi;
+using Testing::FakeAxWorld;
+
+namespace {
+
+constexpr qint64 kPid = 4343;
+
+struct World
+{
+    World() : world(std::make_shared<FakeAxWorld>()), backend(std::make_unique<FakeAxApi>(world))
+    {
+        window = Testing::addConformanceApp(*world, kPid);
+    }
+    ResolvedRoute route()
+    {
+        Route r;
+        r.pid = kPid;
+        auto resolved = backend.resolveRoute(r, CallContext());
+        EXPECT_TRUE(resolved.ok());
+        return resolved.ok() ? resolved.value() : ResolvedRoute();
+    }
+    std::shared_ptr<FakeAxWorld> world;
+    MacBackend backend;
+    QString window;
+};
+
+} // namespace
+
+TEST(MacKeys, EveryKeyNameHasAVirtualKeyButTheFunctionKeysMacsLack)
+{
+    for (const QString& name : keyNames()) {
+        const bool lacking = name == QLatin1String("f21") || name == QLatin1String("f22") ||
+                             name == QLatin1String("f23") || name == QLatin1String("f24");
+        EXPECT_EQ(virtualKeyForName(name).has_value(), !lacking) << name.toStdString();
+    }
+    for (const QString& name : modifierNames()) {
+        const auto code = virtualKeyForName(name);
+        ASSERT_TRUE(code.has_value()) << name.toStdString();
+        EXPECT_NE(modifierFlagOfKey(*code), 0u) << name.toStdString();
+    }
+    EXPECT_EQ(modifierFlagOfKey(*virtualKeyForName(QStringLiteral("cmd"))), KeyFlags::Command);
+    EXPECT_EQ(modifierFlagOfKey(*virtualKeyForName(QStringLiteral("alt"))), KeyFlags::Option);
+    EXPECT_EQ(*virtualKeyForName(QStringLiteral("a")), 0x00);
+    EXPECT_EQ(*virtualKeyForName(QStringLiteral("enter")), 0x24);
+    EXPECT_EQ(modifierFlagOfKey(*virtualKeyForName(QStringLiteral("a"))), 0u);
+}
+
+TEST(MacPermissionProbe, SaysWhatIsMissingAndWhereToGrantIt)
+{
+    auto world = std::make_shared<FakeAxWorld>();
+    MacPermissionProbe probe(std::make_unique<FakeAxApi>(world));
+    PermissionReport granted = probe.probe();
+    EXPECT_EQ(granted.platform, QStringLiteral("macos"));
+    EXPECT_EQ(granted.accessibility.state, PermissionState::Granted);
+    EXPECT_EQ(granted.screenCapture.state, PermissionState::Granted);
+
+    world->setTrusted(false);
+    world->setScreenCaptureAllowed(false);
+    const PermissionReport denied = probe.probe();
+    EXPECT_EQ(denied.accessibility.state, PermissionState::Denied);
+    EXPECT_EQ(denied.screenCapture.state, PermissionState::Denied);
+    EXPECT_TRUE(denied.accessibility.details.value(QStringLiteral("settingsUrl"))
+                    .toString()
+                    .contains(QStringLiteral("Privacy_Accessibility")));
+    EXPECT_TRUE(denied.screenCapture.details.value(QStringLiteral("settingsUrl"))
+                    .toString()
+                    .contains(QStringLiteral("Privacy_ScreenCapture")));
+    EXPECT_FALSE(probe.guide(denied).grantLabel.isEmpty());
+}
+
+TEST(MacBackendTree, AReadStopsAtItsBoundsAndSaysWhich)
+{
+    World w;
+    const ResolvedRoute route = w.route();
+    SnapshotBounds bounds;
+    bounds.maxNodes = 3;
+    auto few = w.backend.snapshot(route, bounds, CallContext());
+    ASSERT_TRUE(few.ok());
+    EXPECT_EQ(few->nodes.size(), 3);
+    EXPECT_TRUE(few->truncated);
+    EXPECT_EQ(few->truncatedReason, QStringLiteral("maxNodes"));
+
+    bounds = SnapshotBounds{};
+    bounds.maxDepth = 0;
+    auto shallow = w.backend.snapshot(route, bounds, CallContext());
+    ASSERT_TRUE(shallow.ok());
+    EXPECT_EQ(shallow->nodes.size(), 1);
+    EXPECT_EQ(shallow->truncatedReason, QStringLiteral("maxDepth"));
+
+    auto whole = w.backend.snapshot(route, SnapshotBounds{}, CallContext());
+    ASSERT_TRUE(whole.ok());
+    EXPECT_FALSE(whole->truncated);
+    EXPECT_EQ(whole->nodes.at(0).role, QStringLiteral("AXWindow"));
+    EXPECT_EQ(whole->nodes.at(0).title, QStringLiteral("MDH Target App"));
+    // Document order, paths, parents, and a static text's label from its value.
+    ASSERT_EQ(whole->nodes.size(), 8);
+    EXPECT_EQ(whole->nodes.at(1).title, QStringLiteral("Message:"));
+    EXPECT_EQ(whole->nodes.at(2).path, QList<int>{1});
+    EXPECT_EQ(whole->nodes.at(2).parent, 0);
+    EXPECT_TRUE(whole->nodes.at(2).has(StateEditable));
+    // The secure field: secure, and its value never read, even with text asked for.
+    bounds = SnapshotBounds{};
+    bounds.includeText = true;
+    w.world->setAttribute(w.world->find(QStringLiteral("AXTextField"), QStringLiteral("Password")),
+                          QStringLiteral("AXValue"), AxValue::ofString(QStringLiteral("leaked?")));
+    auto texts = w.backend.snapshot(route, bounds, CallContext());
+    ASSERT_TRUE(texts.ok());
+    const Node& password = texts->nodes.at(4);
+    EXPECT_TRUE(password.isSecure());
+    EXPECT_FALSE(password.hasValue);
+    EXPECT_TRUE(password.value.isEmpty());
+}
+
+TEST(MacBackendTree, ASearchOnlyReadLeavesActionsForTheCandidates)
+{
+    World w;
+    const ResolvedRoute route = w.route();
+    SnapshotBounds bounds;
+    bounds.searchOnly = true;
+    auto snapshot = w.backend.snapshot(route, bounds, CallContext());
+    ASSERT_TRUE(snapshot.ok());
+    int send = -1;
+    for (int i = 0; i < snapshot->nodes.size(); ++i)
+        if (snapshot->nodes.at(i).title == QLatin1String("Send"))
+            send = i;
+    ASSERT_GE(send, 0);
+    EXPECT_FALSE(snapshot->nodes.at(send).detailed);
+    EXPECT_TRUE(snapshot->nodes.at(send).actions.isEmpty());
+    ASSERT_TRUE(w.backend.completeNodes(snapshot.value(), {send}, CallContext()).ok());
+    EXPECT_TRUE(snapshot->nodes.at(send).detailed);
+    EXPECT_EQ(snapshot->nodes.at(send).actions, QStringList{QStringLiteral("AXPress")});
+}
+
+TEST(MacBackendTree, AFieldsLabelIsFoundThroughTitleUIElement)
+{
+    World w;
+    const QString label = w.world->find(QStringLiteral("AXStaticText"), QStringLiteral("Message:"));
+    const QString field = w.world->find(QStringLiteral("AXTextField"), QStringLiteral("Message"));
+    w.world->setAttribute(field, QStringLiteral("AXTitleUIElement"),
+                          AxValue::ofElement(AxElement(label, std::make_shared<int>(0))));
+    const ResolvedRoute route = w.route();
+    auto snapshot = w.backend.snapshot(route, SnapshotBounds{}, CallContext());
+    ASSERT_TRUE(snapshot.ok());
+    ASSERT_TRUE(w.backend.readRelations(snapshot.value(), {1}, CallContext()).ok());
+    EXPECT_EQ(snapshot->nodes.at(1).labelFor, QList<int>{2});
+    EXPECT_TRUE(snapshot->nodes.at(1).relationsRead);
+}
