@@ -4,6 +4,8 @@
 #                `cmake --build --preset default --target format` reformats the tree.
 #   Lint.Tidy    clang-tidy 14 with .clang-tidy over the production code (app, automation,
 #                bridge, cli); any finding fails it (docs/testing.md, "Lint").
+#   Lint.MacosSdk scripts/check-macos: every macOS source compiled against the macOS SDK that
+#                MACOS_SDK names at configure time (docs/macos.md); no entry when it is unset.
 find_program(MDH_CLANG_FORMAT NAMES clang-format-14)
 find_program(MDH_CLANG_TIDY NAMES clang-tidy-14)
 find_program(MDH_RUN_CLANG_TIDY NAMES run-clang-tidy-14 run-clang-tidy)
@@ -43,4 +45,14 @@ if(MDH_BUILD_TESTS AND MDH_CLANG_TIDY AND MDH_RUN_CLANG_TIDY)
     set_tests_properties(Lint.Tidy PROPERTIES LABELS lint TIMEOUT 1800)
 elseif(MDH_BUILD_TESTS)
     message(STATUS "clang-tidy-14 or run-clang-tidy not found: no Lint.Tidy (scripts/setup installs them)")
+endif()
+
+# Only where an SDK is named at configure time: a ctest entry that skips would print its skip
+# after ctest's summary line, and one that passes without compiling anything would lie.
+# scripts/test says plainly when there is none.
+if(MDH_BUILD_TESTS AND DEFINED ENV{MACOS_SDK} AND NOT "$ENV{MACOS_SDK}" STREQUAL "")
+    add_test(NAME Lint.MacosSdk COMMAND ${PROJECT_SOURCE_DIR}/scripts/check-macos WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    set_tests_properties(Lint.MacosSdk PROPERTIES LABELS lint TIMEOUT 600 ENVIRONMENT "MACOS_SDK=$ENV{MACOS_SDK}")
+elseif(MDH_BUILD_TESTS)
+    message(STATUS "MACOS_SDK is not set: no Lint.MacosSdk (docs/macos.md says how to get an SDK)")
 endif()

@@ -944,6 +944,46 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
         <source>Turn accessibility on</source>
         <translation>开启辅助功能</translation>
     </message>
+    <message>
+        <source>Accessibility is granted to the host.</source>
+        <translation>已授予本程序辅助功能权限。</translation>
+    </message>
+    <message>
+        <source>Accessibility is not granted: System Settings &gt; Privacy &amp; Security &gt; Accessibility, turn on msgcode Desktop Host.</source>
+        <translation>尚未授予辅助功能权限：请在“系统设置 &gt; 隐私与安全性 &gt; 辅助功能”中打开 msgcode Desktop Host。</translation>
+    </message>
+    <message>
+        <source>Screen recording is granted to the host.</source>
+        <translation>已授予本程序屏幕录制权限。</translation>
+    </message>
+    <message>
+        <source>Screen recording is not granted: System Settings &gt; Privacy &amp; Security &gt; Screen Recording, turn on msgcode Desktop Host, then restart it.</source>
+        <translation>尚未授予屏幕录制权限：请在“系统设置 &gt; 隐私与安全性 &gt; 屏幕录制”中打开 msgcode Desktop Host，然后重新启动它。</translation>
+    </message>
+    <message>
+        <source>Granted. macOS keeps the grant for this signed copy of the host; a copy signed differently must be granted again (tccutil reset Accessibility com.msgcode.desktop.host starts over).</source>
+        <translation>已授予。macOS 为这一签名的程序副本保留授权；签名不同的副本需要重新授权（tccutil reset Accessibility com.msgcode.desktop.host 可从头开始）。</translation>
+    </message>
+    <message>
+        <source>Press the button: macOS asks whether to let the host control the computer and opens System Settings &gt; Privacy &amp; Security &gt; Accessibility, where you turn the host on.</source>
+        <translation>请按下按钮：macOS 会询问是否允许本程序控制电脑，并打开“系统设置 &gt; 隐私与安全性 &gt; 辅助功能”，在那里打开本程序。</translation>
+    </message>
+    <message>
+        <source>Granted.</source>
+        <translation>已授予。</translation>
+    </message>
+    <message>
+        <source>Open System Settings &gt; Privacy &amp; Security &gt; Screen Recording and turn the host on; macOS applies it after the host restarts.</source>
+        <translation>请打开“系统设置 &gt; 隐私与安全性 &gt; 屏幕录制”并打开本程序；macOS 在本程序重新启动后生效。</translation>
+    </message>
+    <message>
+        <source>Open Accessibility settings</source>
+        <translation>打开辅助功能设置</translation>
+    </message>
+    <message>
+        <source>Turn msgcode Desktop Host on in System Settings &gt; Privacy &amp; Security &gt; Accessibility.</source>
+        <translation>请在“系统设置 &gt; 隐私与安全性 &gt; 辅助功能”中打开 msgcode Desktop Host。</translation>
+    </message>
 </context>
 <context>
     <name>TrayState</name>
