@@ -37,6 +37,28 @@ Host::Host(HostOptions options, QObject* parent) : QObject(parent), m_options(st
                         QJsonObject{{QStringLiteral("reason"), error.details.value(QStringLiteral("reason"))},
                                     {QStringLiteral("uid"), peer.uid}});
     });
+    m_xpcCallers = callers;
+    m_xpc = std::make_unique<XpcListener>(*m_dispatcher, &peerFromPid, [this](const PeerInfo& peer, QString* why) {
+        // On an XPC queue: the policy is read under its mutex, the audit line written on this thread.
+        std::optional<Automation::Error> refused;
+        {
+            std::lock_guard lock(m_xpcCallersMutex);
+            refused = m_xpcCallers.check(peer);
+        }
+        if (!refused)
+            return true;
+        *why = refused->message;
+        QMetaObject::invokeMethod(
+            this,
+            [this, peer, reason = refused->details.value(QStringLiteral("reason"))] {
+                m_audit->record(QStringLiteral("caller_refused"), &peer,
+                                QJsonObject{{QStringLiteral("reason"), reason},
+                                            {QStringLiteral("uid"), peer.uid},
+                                            {QStringLiteral("via"), QStringLiteral("xpc")}});
+            },
+            Qt::QueuedConnection);
+        return false;
+    });
 }
 
 std::unique_ptr<ConfirmationProvider> Host::makeProvider(ConfirmPolicy policy)
@@ -76,6 +98,8 @@ void Host::applySecurity(const SecuritySettings& settings)
         for (const QString& entry : callers.unresolved())
             qCWarning(lcHost) << "allowed caller" << entry << "does not exist; it can match no process";
         m_server->setCallers(callers);
+        std::lock_guard lock(m_xpcCallersMutex);
+        m_xpcCallers = callers;
     }
     const QString from = SecuritySettings::policyName(m_options.security.confirmPolicy);
     m_options.security = next;
@@ -133,6 +157,12 @@ bool Host::start(QString* error, bool* alreadyServed)
     // one that stopped mid-execution.
     m_dispatcher->recoverInterruptedEvidence();
     m_dispatcher->facts().socketMode = m_server->socketMode();
+    if (XpcListener::isSupported()) {
+        // The socket serves whatever happens here; XPC needs the LaunchAgent (docs/macos.md).
+        QString xpcError;
+        if (!m_xpc->listen(XpcListener::defaultServiceName(), &xpcError))
+            qCWarning(lcHost).noquote() << "XPC transport not available:" << xpcError;
+    }
     if (!m_dispatcher->workspace().isConfigured())
         qCWarning(lcHost).noquote() << m_dispatcher->workspace().configurationProblem();
     m_started = true;
@@ -156,6 +186,7 @@ void Host::shutdown()
         if (aborted)
             qCInfo(lcHost) << "aborted" << aborted << "execution(s) at shutdown";
     }
+    m_xpc->close();
     m_server->close();
     m_executor->shutdown(2000);
     m_permissions->stop();

@@ -10,10 +10,12 @@
 #include "bridge/security/McpConfirmationProvider.h"
 #include "bridge/security/SecuritySettings.h"
 #include "bridge/transport/Server.h"
+#include "bridge/transport/XpcListener.h"
 
 #include <QObject>
 
 #include <memory>
+#include <mutex>
 
 namespace Bridge {
 
@@ -60,6 +62,8 @@ public:
     bool resume(const QString& approver = QStringLiteral("user")) { return m_dispatcher->resumeFromGui(approver); }
 
     Server& server() { return *m_server; }
+    /// The XPC front door (macOS); listening only where XpcListener::isSupported().
+    XpcListener& xpc() { return *m_xpc; }
     Executor& executor() { return *m_executor; }
     Dispatcher& dispatcher() { return *m_dispatcher; }
     PermissionMonitor& permissions() { return *m_permissions; }
@@ -110,6 +114,11 @@ private:
     std::unique_ptr<McpConfirmationProvider> m_mcp;
     std::unique_ptr<Dispatcher> m_dispatcher;
     std::unique_ptr<Server> m_server;
+    /// The caller policy as the XPC listener reads it, on an XPC queue: under its mutex.
+    /// Declared before m_xpc, so they outlive it.
+    std::mutex m_xpcCallersMutex;
+    CallerPolicy m_xpcCallers;
+    std::unique_ptr<XpcListener> m_xpc;
     bool m_started = false;
     bool m_stopped = false;
 };

@@ -17,9 +17,10 @@ struct CodeSignature
     /// the code on disk and in memory is what was signed. An ad-hoc signature can be valid.
     bool signedValid = false;
     /// The Team ID of the signing certificate, set only when the signature is valid and the
-    /// certificate chain ends at Apple's anchor with that Team ID as the leaf's OU (Developer ID,
-    /// App Store and Apple Development certificates). Empty for ad-hoc, self-signed and unsigned
-    /// code and for Apple's own binaries. This is what a `team:ABCDE12345` allowlist entry names.
+    /// certificate chain ends at Apple's anchor with that Team ID as the leaf's OU (Developer ID
+    /// and Apple Development certificates). Empty for ad-hoc, self-signed and unsigned code, for
+    /// Apple's own binaries and, probably, for Mac App Store signatures (whose leaf is Apple's).
+    /// This is what a `team:ABCDE12345` allowlist entry would name.
     QString teamId;
     /// The signing identifier (usually the bundle id), set only when the signature is valid.
     /// Anyone can sign anything with any identifier: alone it proves nothing; with teamId it does.

@@ -17,6 +17,8 @@ enum class Transport {
     /// client whose executable is the door's, with a confirmation policy of its own and
     /// the door's parent process (msgcode) as the client a person approves.
     McpDoor,
+    /// The XPC front door on macOS (XpcListener).
+    Xpc,
 };
 
 /// Who sent a request: the transport, the connection (0 for in-process callers) and, for a
@@ -45,6 +47,8 @@ struct Caller
             return QStringLiteral("gui");
         case Transport::McpDoor:
             return QStringLiteral("mcp");
+        case Transport::Xpc:
+            return QStringLiteral("xpc");
         case Transport::LocalSocket:
             break;
         }

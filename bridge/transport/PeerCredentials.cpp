@@ -21,6 +21,8 @@ QJsonObject PeerInfo::toDetailedJson() const
                     {QStringLiteral("auditTokenDigest"), auditTokenDigest}};
     if (!parentExecutable.isEmpty())
         out.insert(QStringLiteral("parentExecutable"), parentExecutable);
+    if (codeSignature)
+        out.insert(QStringLiteral("codeSignature"), codeSignature->toJson());
     return out;
 }
 

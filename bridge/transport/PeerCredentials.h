@@ -1,5 +1,7 @@
 #pragma once
 
+#include "bridge/security/CodeSignature.h"
+
 #include <QJsonObject>
 #include <QString>
 
@@ -21,6 +23,8 @@ struct PeerInfo
     /// The parent's executable (symlinks resolved), read for the MCP door only: the client that
     /// started it (msgcode's node), which a person approves; empty otherwise.
     QString parentExecutable;
+    /// The code signature (macOS), read at connect time; nullopt where there is none to read.
+    std::optional<CodeSignature> codeSignature;
 
     /// docs/protocol.md §5.1 `peer`: {pid, auditTokenDigest}.
     QJsonObject toJson() const;

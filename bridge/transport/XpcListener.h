@@ -26,8 +26,10 @@ class Dispatcher;
 /// and the peer read from the connection's pid (with its code signature), pinned at connect.
 ///
 /// `identify` and `admit` are called on an XPC queue, not on this object's thread: they must be
-/// safe to call from any thread. listen(), close() and the destructor are called on the
-/// Dispatcher's thread. Elsewhere (CMake builds XpcListener_unsupported.cpp) listen() fails.
+/// safe to call from any thread; neither is called once close() has returned (it waits for one
+/// that is running). listen(), close() and the destructor are called on the Dispatcher's thread,
+/// and this object goes before the Dispatcher does. Elsewhere (CMake builds
+/// XpcListener_unsupported.cpp) listen() fails.
 class XpcListener final : public QObject
 {
     Q_OBJECT
@@ -44,6 +46,8 @@ public:
     static constexpr quint64 kFirstConnectionId = quint64{1} << 40;
     /// Connections open at once; more are refused.
     static constexpr int kMaxConnections = 1024;
+    /// Whether this platform has XPC (macOS), so the host tries listen() only there.
+    static bool isSupported();
 
     /// `admit` empty: every identified caller is admitted (the host passes its CallerPolicy).
     explicit XpcListener(Dispatcher& dispatcher, Identify identify = &peerFromPid, Admit admit = {},
@@ -59,7 +63,8 @@ public:
     /// service is checked in once per process: listen again after close() is not supported.
     bool listen(const QString& serviceName, QString* error);
     /// Stops accepting, closes every connection (Dispatcher::sessionClosed for each) and drops
-    /// the requests not yet handed to the Dispatcher (their replies are empty). Idempotent.
+    /// the requests not yet handed to the Dispatcher (their replies are empty). Waits for an
+    /// identify or admit call in progress. Idempotent.
     void close();
 
     bool isListening() const;

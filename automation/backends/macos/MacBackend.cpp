@@ -382,8 +382,8 @@ struct MacBackend::Private
                                            QString::number(boolOf(r.at(7))), QString::number(kids.size())}
                                    .join(QLatin1Char('|')));
             if (depth < 12)
-                for (auto it = kids.crbegin(); it != kids.crend(); ++it)
-                    stack.append({*it, depth + 1});
+                for (qsizetype i = kids.size() - 1; i >= 0; --i)
+                    stack.append({kids.at(i), depth + 1});
         }
         return b;
     }
