@@ -374,3 +374,37 @@ TEST(MacBackend, ListsTheWindowServersWindows)
     EXPECT_EQ(windows.at(0).toObject().value(QStringLiteral("title")).toString(), QStringLiteral("MDH Target App"));
     EXPECT_EQ(windows.at(0).toObject().value(QStringLiteral("pid")).toInteger(), kPid);
 }
+
+// Window actions through AX, each read back from the window itself.
+TEST(MacBackend, WindowActionsAreReadBackFromTheWindow)
+{
+    MacTarget t;
+    const auto act = [&](QJsonObject params) {
+        params.insert(QStringLiteral("confirm"), confirm());
+        return t.call(QStringLiteral("desktop.window"), params);
+    };
+    const QJsonObject moved = resultOf(
+        act({{QStringLiteral("action"), QStringLiteral("move")},
+             {QStringLiteral("position"), QJsonObject{{QStringLiteral("x"), 40}, {QStringLiteral("y"), 60}}}}));
+    EXPECT_EQ(moved.value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed")) << dump(moved);
+    EXPECT_EQ(t.world->attribute(t.window, QStringLiteral("AXPosition"))->point, QPointF(40, 60));
+    const QJsonObject resized = resultOf(
+        act({{QStringLiteral("action"), QStringLiteral("resize")},
+             {QStringLiteral("size"), QJsonObject{{QStringLiteral("width"), 600}, {QStringLiteral("height"), 500}}}}));
+    EXPECT_EQ(resized.value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed")) << dump(resized);
+    EXPECT_EQ(t.world->attribute(t.window, QStringLiteral("AXSize"))->size, QSizeF(600, 500));
+    const QJsonObject minimized = resultOf(act({{QStringLiteral("action"), QStringLiteral("minimize")}}));
+    EXPECT_EQ(minimized.value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed")) << dump(minimized);
+    EXPECT_TRUE(t.world->attribute(t.window, QStringLiteral("AXMinimized"))->boolean);
+    const QJsonObject restored = resultOf(act({{QStringLiteral("action"), QStringLiteral("restore")}}));
+    EXPECT_EQ(restored.value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed")) << dump(restored);
+    EXPECT_FALSE(t.world->attribute(t.window, QStringLiteral("AXMinimized"))->boolean);
+    const QJsonObject zoomed = resultOf(act({{QStringLiteral("action"), QStringLiteral("maximize")}}));
+    EXPECT_EQ(zoomed.value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed")) << dump(zoomed);
+    EXPECT_EQ(t.world->attribute(t.window, QStringLiteral("AXSize"))->size, QSizeF(1440, 875));
+    const QJsonObject closed = resultOf(act({{QStringLiteral("action"), QStringLiteral("close")}}));
+    EXPECT_EQ(closed.value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed")) << dump(closed);
+    EXPECT_FALSE(t.world->attribute(t.window, QStringLiteral("AXRole")).has_value());
+    EXPECT_TRUE(
+        resultOf(t.call(QStringLiteral("desktop.windows"), {})).value(QStringLiteral("windows")).toArray().isEmpty());
+}

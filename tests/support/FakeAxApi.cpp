@@ -73,6 +73,22 @@ QString FakeAxWorld::addWindow(qint64 pid, const QString& title, QRectF frame)
     }
     app.attributes.insert(QStringLiteral("AXFocusedWindow"), AxValue::ofElement(ref(key)));
     app.attributes.insert(QStringLiteral("AXMainWindow"), AxValue::ofElement(ref(key)));
+    // The title bar's close and zoom buttons, as AXCloseButton and AXZoomButton name them.
+    for (const char* which : {"AXCloseButton", "AXZoomButton"}) {
+        const QString button = key + QLatin1Char(':') + QLatin1String(which);
+        Element b;
+        b.pid = pid;
+        b.attributes.insert(QStringLiteral("AXRole"), AxValue::ofString(QStringLiteral("AXButton")));
+        b.attributes.insert(QStringLiteral("AXSubrole"), AxValue::ofString(QLatin1String(which)));
+        b.actions = {QStringLiteral("AXPress")};
+        m_elements.insert(button, b);
+        m_elements[key].attributes.insert(QLatin1String(which), AxValue::ofElement(ref(button)));
+    }
+    m_hooks.insert(key + QStringLiteral(":AXCloseButton"), [key](FakeAxWorld& w, const QString&) { w.remove(key); });
+    m_hooks.insert(key + QStringLiteral(":AXZoomButton"), [key](FakeAxWorld& w, const QString&) {
+        w.setAttribute(key, QStringLiteral("AXPosition"), AxValue::ofPoint(QPointF(0, 25)));
+        w.setAttribute(key, QStringLiteral("AXSize"), AxValue::ofSize(QSizeF(1440, 875)));
+    });
     return key;
 }
 
@@ -480,6 +496,12 @@ AxError FakeAxApi::setAttribute(const AxElement& element, const QString& attribu
         const QString app = appKey(pid);
         m_world->m_elements[app].attributes.insert(QStringLiteral("AXMainWindow"), AxValue::ofElement(element));
         m_world->m_elements[app].attributes.insert(QStringLiteral("AXFocusedWindow"), AxValue::ofElement(element));
+        return AxError::Success;
+    }
+    if (role == QLatin1String("AXWindow") &&
+        (attribute == QLatin1String("AXMinimized") || attribute == QLatin1String("AXPosition") ||
+         attribute == QLatin1String("AXSize"))) {
+        e.attributes.insert(attribute, value);
         return AxError::Success;
     }
     if (attribute == QLatin1String("AXSelectedTextRange") && isTextRole(role)) {

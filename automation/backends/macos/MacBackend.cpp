@@ -1254,4 +1254,150 @@ Result<QList<WindowInfo>> MacBackend::windows(const CallContext& context)
     return out;
 }
 
+Result<ActionOutcome> MacBackend::windowCommand(const ResolvedRoute& route, const WindowCommand& command,
+                                                const CallContext& context)
+{
+    using Action = WindowCommand::Action;
+    if (auto stop = context.checkpoint())
+        return *stop;
+    const auto window = d->element(route.windowHandle);
+    if (!window)
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the route's window is no longer known"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")}});
+    struct Facts
+    {
+        Frame frame;
+        bool minimized = false;
+        bool focused = false;
+    };
+    const AxElement app = m_api->applicationElement(route.pid);
+    // The window as AX shows it now; nullopt once it is gone.
+    const auto facts = [&]() -> Result<std::optional<Facts>> {
+        auto r = d->read(route.pid, *window,
+                         {QStringLiteral("AXPosition"), QStringLiteral("AXSize"), QStringLiteral("AXMinimized")},
+                         context, QStringLiteral("about its window"));
+        if (!r) {
+            if (r.error().code == ErrorCode::ElementNotFound)
+                return std::optional<Facts>();
+            return r.error();
+        }
+        auto focused =
+            d->read(route.pid, app, {QStringLiteral("AXFocusedWindow"), QStringLiteral("AXWindows")}, context);
+        if (!focused)
+            return focused.error();
+        if (!focused->at(1).value.elements.contains(*window))
+            return std::optional<Facts>();
+        return std::optional<Facts>(Facts{frameOf(r->at(0), r->at(1)), boolOf(r->at(2)),
+                                          d->frontmostPid() == route.pid && focused->at(0).value.element == *window});
+    };
+    auto before = facts();
+    if (!before)
+        return before.error();
+    if (!before.value())
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the window is gone"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")}});
+    // A title-bar button (close, zoom) by its attribute, pressed.
+    const auto pressButton = [&](const QString& attribute) -> AxError {
+        auto button = d->read(route.pid, *window, {attribute}, context);
+        if (!button || button->at(0).error != AxError::Success || button->at(0).value.element.isNull())
+            return AxError::AttributeUnsupported;
+        return m_api->performAction(button->at(0).value.element, QStringLiteral("AXPress"));
+    };
+    AxError sent = AxError::Success;
+    switch (command.action) {
+    case Action::Focus: {
+        Status focused = focusWindow(route, context);
+        if (!focused && focused.error().code != ErrorCode::FocusLost)
+            return focused.error();
+        break;
+    }
+    case Action::Minimize:
+        sent = m_api->setAttribute(*window, QStringLiteral("AXMinimized"), AxValue::ofBool(true));
+        break;
+    case Action::Restore:
+        sent = m_api->setAttribute(*window, QStringLiteral("AXMinimized"), AxValue::ofBool(false));
+        break;
+    case Action::Maximize:
+        // macOS "zooms" a window to fill the screen: the title bar's green button.
+        sent = pressButton(QStringLiteral("AXZoomButton"));
+        break;
+    case Action::Close:
+        sent = pressButton(QStringLiteral("AXCloseButton"));
+        break;
+    case Action::Move:
+        sent = m_api->setAttribute(*window, QStringLiteral("AXPosition"), AxValue::ofPoint(QPointF(command.position)));
+        break;
+    case Action::Resize:
+        sent = m_api->setAttribute(*window, QStringLiteral("AXSize"), AxValue::ofSize(QSizeF(command.size)));
+        break;
+    }
+    if (sent == AxError::ApiDisabled)
+        return Private::permissionMissing();
+    if (sent != AxError::Success && sent != AxError::CannotComplete)
+        return Error::make(ErrorCode::InvalidRequest,
+                           QStringLiteral("the window does not take \"%1\" (%2)")
+                               .arg(windowActionName(command.action), axErrorName(sent)),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("unsupported")}});
+    const Frame old = before.value()->frame;
+    const auto done = [&](const std::optional<Facts>& now) {
+        switch (command.action) {
+        case Action::Close:
+            return !now.has_value();
+        case Action::Focus:
+            return now && now->focused;
+        case Action::Minimize:
+            return now && now->minimized;
+        case Action::Restore:
+            return now && !now->minimized;
+        case Action::Maximize:
+            return now && !now->minimized && now->frame.width * now->frame.height > old.width * old.height;
+        case Action::Move:
+            return now &&
+                   std::abs(now->frame.x - command.position.x()) + std::abs(now->frame.y - command.position.y()) <= 2;
+        case Action::Resize:
+            return now && std::abs(now->frame.width - command.size.width()) <= 2 &&
+                   std::abs(now->frame.height - command.size.height()) <= 2;
+        }
+        return false;
+    };
+    QElapsedTimer timer;
+    timer.start();
+    auto after = facts();
+    while (after && !done(after.value()) && timer.elapsed() < 1000 && !context.checkpoint()) {
+        m_api->pumpNotifications(10);
+        QThread::msleep(25);
+        after = facts();
+    }
+    if (auto stop = context.checkpoint())
+        return stop->withRetryable(false);
+    if (!after)
+        return Error(after.error()).withRetryable(false);
+    const auto describe = [](const std::optional<Facts>& f) -> QJsonValue {
+        if (!f)
+            return QJsonValue(QStringLiteral("gone"));
+        return QJsonObject{{QStringLiteral("frame"), f->frame.toJson()},
+                           {QStringLiteral("minimized"), f->minimized},
+                           {QStringLiteral("active"), f->focused}};
+    };
+    Verification v;
+    v.expected = QStringLiteral("the window shows itself %1").arg(windowActionName(command.action));
+    v.observed = QJsonObject{{QStringLiteral("before"), describe(before.value())},
+                             {QStringLiteral("after"), describe(after.value())}};
+    v.verifyMs = timer.elapsed();
+    if (done(after.value())) {
+        v.effect = Effect::Confirmed;
+    } else {
+        v.effect = Effect::SuspectedNoop;
+        v.reason = command.action == Action::Close
+                       ? QStringLiteral("the window is still open (the app may be asking something first)")
+                       : QStringLiteral("the window did not do it within a second");
+    }
+    v.paths.append(QJsonObject{{QStringLiteral("path"), QStringLiteral("accessibility")},
+                               {QStringLiteral("effect"), effectName(v.effect)}});
+    return ActionOutcome{QStringLiteral("accessibility"), v.effect == Effect::Confirmed,
+                         QJsonObject{{QStringLiteral("action"), windowActionName(command.action)},
+                                     {QStringLiteral("window"), route.windowTitle}},
+                         v};
+}
+
 } // namespace Automation::Mac

@@ -42,6 +42,8 @@ public:
                                     const CallContext& context) override;
     Status readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context) override;
     Result<QList<WindowInfo>> windows(const CallContext& context) override;
+    Result<ActionOutcome> windowCommand(const ResolvedRoute& route, const WindowCommand& command,
+                                        const CallContext& context) override;
 
     AxApi& api() { return *m_api; }
 
