@@ -14,6 +14,8 @@ namespace {
 QJsonObject evidence(const Evidence::ExecutionRecord& record, QJsonObject extra = {})
 {
     extra.insert(QStringLiteral("dir"), record.dirPath());
+    // The environment file's name, as msgcode's original runner reads it (dir + "/" + envPath).
+    extra.insert(QStringLiteral("envPath"), Evidence::Layout::envFile());
     return extra;
 }
 

@@ -2,6 +2,7 @@
 #include "bridge/protocol/JsonRpc.h"
 #include "bridge/protocol/Meta.h"
 #include "bridge/protocol/SocketPath.h"
+#include "cli/LegacyCommands.h"
 #include "translations/Translations.h"
 
 #include <QCommandLineParser>
@@ -309,6 +310,11 @@ int main(int argc, char** argv)
                "  stop                            emergency stop: abort everything, pause side effects\n"
                "  resume                          resume after a stop (asks the host's confirmation policy)\n"
                "  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in\n\n"
+               "msgcode's original commands (their own exit codes: 0 a result, 2 an error answer,\n"
+               "10 the host cannot be reached):\n"
+               "  rpc WORKSPACE --method M --params-json J   one request; the JSON-RPC answer on stdout\n"
+               "  session WORKSPACE [--idle-ms N]            NDJSON requests on stdin, one envelope\n"
+               "                                             {id, exitCode, stdout, stderr} per line\n\n"
                "Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,\n"
                "4 no or malformed answer, 5 doctor found the host unhealthy."));
     parser.addHelpOption();
@@ -327,13 +333,44 @@ int main(int argc, char** argv)
                                        QCoreApplication::translate("Ctl", "meta.workspacePath (default: the current "
                                                                           "directory)."),
                                        QCoreApplication::translate("Ctl", "dir"));
-    parser.addOptions({socket, json, timeout, workspace});
+    const QCommandLineOption method(QStringLiteral("method"),
+                                    QCoreApplication::translate("Ctl", "rpc: the method, e.g. desktop.find."),
+                                    QCoreApplication::translate("Ctl", "name"));
+    const QCommandLineOption paramsJson(QStringLiteral("params-json"),
+                                        QCoreApplication::translate("Ctl", "rpc: the params as a JSON object."),
+                                        QCoreApplication::translate("Ctl", "json"));
+    const QCommandLineOption idleMs(QStringLiteral("idle-ms"),
+                                    QCoreApplication::translate("Ctl", "session: exit after this long without a "
+                                                                       "request (default 60000)."),
+                                    QCoreApplication::translate("Ctl", "ms"));
+    parser.addOptions({socket, json, timeout, workspace, method, paramsJson, idleMs});
     parser.addPositionalArgument(QStringLiteral("command"),
                                  QCoreApplication::translate("Ctl", "health, doctor, stop, resume or call"));
     parser.process(app);
 
+    const QString socketPath = parser.isSet(socket) ? parser.value(socket) : Bridge::defaultSocketPath();
+    const QStringList positional = parser.positionalArguments();
+    const auto usage = [](const char* text) {
+        std::fprintf(stderr, "%s\n", qPrintable(QCoreApplication::translate("Ctl", text)));
+        return ExitUsage;
+    };
+    if (positional.value(0) == QLatin1String("rpc")) {
+        if (positional.size() != 2 || !parser.isSet(method) || !parser.isSet(paramsJson))
+            return usage(
+                QT_TRANSLATE_NOOP("Ctl", "usage: msgcode-desktopctl rpc WORKSPACE --method M --params-json J"));
+        return LegacyCommands::rpc(socketPath, QDir(positional.at(1)).absolutePath(), parser.value(method),
+                                   parser.value(paramsJson));
+    }
+    if (positional.value(0) == QLatin1String("session")) {
+        bool ok = !parser.isSet(idleMs);
+        const int idle = parser.isSet(idleMs) ? parser.value(idleMs).toInt(&ok) : 60000;
+        if (positional.size() != 2 || !ok || idle < 1)
+            return usage(QT_TRANSLATE_NOOP("Ctl", "usage: msgcode-desktopctl session WORKSPACE [--idle-ms N]"));
+        return LegacyCommands::session(socketPath, QDir(positional.at(1)).absolutePath(), idle);
+    }
+
     Ctl ctl;
-    ctl.socketPath = parser.isSet(socket) ? parser.value(socket) : Bridge::defaultSocketPath();
+    ctl.socketPath = socketPath;
     ctl.json = parser.isSet(json);
     if (parser.isSet(timeout)) {
         bool ok = false;

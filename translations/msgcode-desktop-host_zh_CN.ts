@@ -544,30 +544,6 @@
         <translation>请尝试：msgcode-desktopctl --help</translation>
     </message>
     <message>
-        <source>Talks to a running msgcode-desktop-host.
-
-Commands:
-  health                          host version, permissions, queue
-  doctor                          every check, with what to fix
-  stop                            emergency stop: abort everything, pause side effects
-  resume                          resume after a stop (asks the host&apos;s confirmation policy)
-  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in
-
-Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
-4 no or malformed answer, 5 doctor found the host unhealthy.</source>
-        <translation>与正在运行的 msgcode-desktop-host 通信。
-
-命令：
-  health                          主机版本、权限、队列
-  doctor                          全部检查项，以及如何修复
-  stop                            紧急停止：中止所有执行，暂停有副作用的操作
-  resume                          停止后恢复（按主机的确认策略征得同意）
-  call METHOD [PARAMS | @FILE | -] 调用任意桥接方法；meta 会自动填写
-
-退出码：0 成功，1 主机返回了错误，2 用法错误，3 主机未运行，
-4 无应答或应答格式错误，5 doctor 发现主机不健康。</translation>
-    </message>
-    <message>
         <source>The host&apos;s socket (default: $MSGCODE_DESKTOP_SOCKET or the standard path).</source>
         <translation>主机的套接字（默认：$MSGCODE_DESKTOP_SOCKET 或标准路径）。</translation>
     </message>
@@ -602,6 +578,70 @@ Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
     <message>
         <source>error: --timeout takes 1 to 600000 ms</source>
         <translation>错误：--timeout 的取值范围为 1 到 600000 毫秒</translation>
+    </message>
+    <message>
+        <source>Talks to a running msgcode-desktop-host.
+
+Commands:
+  health                          host version, permissions, queue
+  doctor                          every check, with what to fix
+  stop                            emergency stop: abort everything, pause side effects
+  resume                          resume after a stop (asks the host&apos;s confirmation policy)
+  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in
+
+msgcode&apos;s original commands (their own exit codes: 0 a result, 2 an error answer,
+10 the host cannot be reached):
+  rpc WORKSPACE --method M --params-json J   one request; the JSON-RPC answer on stdout
+  session WORKSPACE [--idle-ms N]            NDJSON requests on stdin, one envelope
+                                             {id, exitCode, stdout, stderr} per line
+
+Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
+4 no or malformed answer, 5 doctor found the host unhealthy.</source>
+        <translation>与正在运行的 msgcode-desktop-host 通信。
+
+命令：
+  health                          主机版本、权限、队列
+  doctor                          逐项检查，并说明如何修复
+  stop                            紧急停止：中止一切，暂停副作用
+  resume                          停止后恢复（按主机的确认策略询问）
+  call METHOD [PARAMS | @FILE | -] 任意桥接方法；自动填写 meta
+
+msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答，
+10 无法连接主机）：
+  rpc WORKSPACE --method M --params-json J   一次请求；JSON-RPC 应答写到 stdout
+  session WORKSPACE [--idle-ms N]            从 stdin 读取 NDJSON 请求，每行回一个
+                                             {id, exitCode, stdout, stderr} 信封
+
+退出码：0 成功，1 主机应答了错误，2 用法错误，3 主机未运行，
+4 无应答或应答格式错误，5 doctor 发现主机不健康。</translation>
+    </message>
+    <message>
+        <source>rpc: the method, e.g. desktop.find.</source>
+        <translation>rpc：方法名，例如 desktop.find。</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>rpc: the params as a JSON object.</source>
+        <translation>rpc：参数，一个 JSON 对象。</translation>
+    </message>
+    <message>
+        <source>json</source>
+        <translation>json</translation>
+    </message>
+    <message>
+        <source>session: exit after this long without a request (default 60000).</source>
+        <translation>session：这么久没有请求就退出（默认 60000）。</translation>
+    </message>
+    <message>
+        <source>usage: msgcode-desktopctl rpc WORKSPACE --method M --params-json J</source>
+        <translation>用法：msgcode-desktopctl rpc WORKSPACE --method M --params-json J</translation>
+    </message>
+    <message>
+        <source>usage: msgcode-desktopctl session WORKSPACE [--idle-ms N]</source>
+        <translation>用法：msgcode-desktopctl session WORKSPACE [--idle-ms N]</translation>
     </message>
 </context>
 <context>
