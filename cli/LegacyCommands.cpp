@@ -57,6 +57,12 @@ struct Outcome
 
 Outcome send(Bridge::Client& client, const QString& socketPath, const QJsonObject& request, int waitMs)
 {
+    // A connection the host closed while nobody was looking still says connected until its
+    // events are read: read them, so a restarted host gets a new connection, not a dead one.
+    if (client.isConnected())
+        client.socket().waitForReadyRead(0);
+    if (!client.isConnected())
+        client.disconnectFromServer();
     if (!client.isConnected() && !client.connectToServer(socketPath, 3000))
         return {std::nullopt,
                 QStringLiteral("cannot reach msgcode-desktop-host at %1 (%2)").arg(socketPath, client.errorString())};

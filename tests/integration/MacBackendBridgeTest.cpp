@@ -408,3 +408,67 @@ TEST(MacBackend, WindowActionsAreReadBackFromTheWindow)
     EXPECT_TRUE(
         resultOf(t.call(QStringLiteral("desktop.windows"), {})).value(QStringLiteral("windows")).toArray().isEmpty());
 }
+
+// A field that takes text and tells nothing (its value cannot be read): the text goes in once,
+// by the first path, and the answer says nothing could be verified; no second path types it again.
+TEST(MacBackend, AFieldThatTellsNothingIsTypedOnceAndSaidUnverifiable)
+{
+    MacTarget t;
+    const QString field = t.world->find(QStringLiteral("AXTextField"), QStringLiteral("Message"));
+    t.world->setValueUnreadable(field, true);
+    const QJsonObject response = t.call(
+        QStringLiteral("desktop.typeText"),
+        {{QStringLiteral("confirm"), confirm()},
+         {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"),
+                                                 selector(QStringLiteral("AXTextField"), QStringLiteral("Message"))}}},
+         {QStringLiteral("text"), QStringLiteral("once")}});
+    const QJsonObject result = resultOf(response);
+    EXPECT_EQ(result.value(QStringLiteral("effect")).toString(), QStringLiteral("unverifiable")) << dump(response);
+    EXPECT_FALSE(result.value(QStringLiteral("readBack")).toBool());
+    EXPECT_EQ(result.value(QStringLiteral("verification")).toObject().value(QStringLiteral("paths")).toArray().size(),
+              1);
+    EXPECT_EQ(t.world->text(field), QStringLiteral("once"));
+}
+
+// A pasteboard holding an image is never overwritten: the paste path is skipped, saying why, and
+// the keys type the text.
+TEST(MacBackend, APasteboardWithoutTextIsLeftAlone)
+{
+    MacTarget t;
+    const QString field = t.world->find(QStringLiteral("AXTextField"), QStringLiteral("Message"));
+    t.world->setIgnoresValueWrites(field, true);
+    t.world->setPasteboardHoldsNoText();
+    const qint64 changes = t.world->pasteboardChanges();
+    const QJsonObject response = t.call(
+        QStringLiteral("desktop.typeText"),
+        {{QStringLiteral("confirm"), confirm()},
+         {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"),
+                                                 selector(QStringLiteral("AXTextField"), QStringLiteral("Message"))}}},
+         {QStringLiteral("text"), QStringLiteral("by keys")}});
+    const QJsonObject result = resultOf(response);
+    EXPECT_TRUE(result.value(QStringLiteral("typed")).toBool()) << dump(response);
+    EXPECT_EQ(result.value(QStringLiteral("path")).toString(), QStringLiteral("keys"));
+    const QJsonArray paths =
+        result.value(QStringLiteral("verification")).toObject().value(QStringLiteral("paths")).toArray();
+    ASSERT_EQ(paths.size(), 3) << dump(response);
+    EXPECT_TRUE(paths.at(1).toObject().contains(QStringLiteral("skipped"))) << dump(response);
+    EXPECT_EQ(t.world->pasteboardChanges(), changes);
+    EXPECT_EQ(t.world->text(field), QStringLiteral("by keys"));
+}
+
+// A disabled button is not pressed: refused, naming why.
+TEST(MacBackend, ADisabledButtonIsNotPressed)
+{
+    MacTarget t;
+    const QString send = t.world->find(QStringLiteral("AXButton"), QStringLiteral("Send"));
+    t.world->setAttribute(send, QStringLiteral("AXEnabled"), Automation::Mac::AxValue::ofBool(false));
+    const QJsonObject response = t.call(
+        QStringLiteral("desktop.click"),
+        {{QStringLiteral("confirm"), confirm()},
+         {QStringLiteral("target"),
+          QJsonObject{{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}}}});
+    EXPECT_EQ(errorCode(response), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND")) << dump(response);
+    EXPECT_EQ(errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+              QStringLiteral("disabled"));
+    EXPECT_TRUE(t.world->actionLog().isEmpty());
+}

@@ -245,6 +245,7 @@ void FakeAxWorld::setPasteboard(const QString& text)
 {
     QMutexLocker lock(&m_mutex);
     m_pasteboard = text;
+    m_pasteboardText = true;
     ++m_pasteboardChanges;
 }
 
@@ -280,6 +281,21 @@ void FakeAxWorld::setIgnoresValueWrites(const QString& key, bool ignores)
     QMutexLocker lock(&m_mutex);
     if (m_elements.contains(key))
         m_elements[key].ignoresValueWrites = ignores;
+}
+
+void FakeAxWorld::setValueUnreadable(const QString& key, bool unreadable)
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_elements.contains(key))
+        m_elements[key].valueUnreadable = unreadable;
+}
+
+void FakeAxWorld::setPasteboardHoldsNoText()
+{
+    QMutexLocker lock(&m_mutex);
+    m_pasteboard.clear();
+    m_pasteboardText = false;
+    ++m_pasteboardChanges;
 }
 
 void FakeAxWorld::failNextAction(const QString& key, AxError error)
@@ -458,6 +474,11 @@ QList<AxRead> FakeAxApi::copyAttributes(const AxElement& element, const QStringL
     for (const QString& name : attributes) {
         if (it == m_world->m_elements.constEnd()) {
             out.append(AxRead{AxError::InvalidElement, {}});
+            continue;
+        }
+        if (it->valueUnreadable &&
+            (name == QLatin1String("AXValue") || name == QLatin1String("AXNumberOfCharacters"))) {
+            out.append(AxRead{AxError::AttributeUnsupported, {}});
             continue;
         }
         const auto value = it->attributes.constFind(name);
@@ -700,7 +721,10 @@ qint64 FakeAxApi::pasteboardChangeCount()
 
 std::optional<QString> FakeAxApi::pasteboardString()
 {
-    return m_world->pasteboard();
+    QMutexLocker lock(&m_world->m_mutex);
+    if (!m_world->m_pasteboardText)
+        return std::nullopt;
+    return m_world->m_pasteboard;
 }
 
 bool FakeAxApi::setPasteboardString(const QString& text)

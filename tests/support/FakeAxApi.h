@@ -67,6 +67,11 @@ public:
     /// Setting AXValue / AXSelectedText on `key` answers success and changes nothing (a field of
     /// a web view that ignores accessibility writes).
     void setIgnoresValueWrites(const QString& key, bool ignores);
+    /// Reading `key`'s AXValue and AXNumberOfCharacters answers kAXErrorAttributeUnsupported
+    /// (a custom view that takes text and tells nothing); what it holds still changes.
+    void setValueUnreadable(const QString& key, bool unreadable);
+    /// The pasteboard holds something other than text (an image): no string can be read.
+    void setPasteboardHoldsNoText();
     /// `key`'s next performAction answers `error` (the action runs when it is CannotComplete).
     void failNextAction(const QString& key, AxError error);
     /// Messaging timeouts set, per pid (seconds).
@@ -80,6 +85,7 @@ private:
         QHash<QString, AxValue> attributes;
         QStringList actions;
         bool ignoresValueWrites = false;
+        bool valueUnreadable = false;
     };
     struct App
     {
@@ -106,6 +112,7 @@ private:
     QHash<qint64, double> m_timeouts;
     QStringList m_actionLog, m_inputLog, m_clickLog;
     QString m_pasteboard;
+    bool m_pasteboardText = true;
     qint64 m_pasteboardChanges = 1;
     quint64 m_flags = 0;
     bool m_trusted = true;

@@ -155,3 +155,29 @@ TEST(MacBackendTree, AFieldsLabelIsFoundThroughTitleUIElement)
     EXPECT_EQ(snapshot->nodes.at(1).labelFor, QList<int>{2});
     EXPECT_TRUE(snapshot->nodes.at(1).relationsRead);
 }
+
+// A pointer click whose only effect is the target taking the focus is not confirmed: focus is
+// not what a click is for.
+TEST(MacBackendVerify, TheTargetTakingTheFocusIsNotTheClicksEffect)
+{
+    World w;
+    const ResolvedRoute route = w.route();
+    auto snapshot = w.backend.snapshot(route, SnapshotBounds{}, CallContext());
+    ASSERT_TRUE(snapshot.ok());
+    const Node& field = snapshot->nodes.at(2);
+    ASSERT_EQ(field.title, QStringLiteral("Message"));
+    const QPoint centre(field.frame.x + field.frame.width / 2, field.frame.y + field.frame.height / 2);
+    auto clicked = w.backend.clickAt(route, centre, CallContext(), &field);
+    ASSERT_TRUE(clicked.ok());
+    EXPECT_TRUE(w.world
+                    ->attribute(w.world->find(QStringLiteral("AXTextField"), QStringLiteral("Message")),
+                                QStringLiteral("AXFocused"))
+                    ->boolean);
+    EXPECT_EQ(clicked->verification.effect, Effect::SuspectedNoop);
+    // A click on the check box changes its value: that is an effect.
+    const Node& box = snapshot->nodes.at(5);
+    ASSERT_EQ(box.title, QStringLiteral("Remember me"));
+    auto toggled = w.backend.clickAt(route, QPoint(box.frame.x + 5, box.frame.y + 5), CallContext(), &box);
+    ASSERT_TRUE(toggled.ok());
+    EXPECT_EQ(toggled->verification.effect, Effect::Confirmed);
+}

@@ -14,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSet>
 #include <QThread>
 
@@ -144,11 +145,10 @@ public:
         const auto code = static_cast<quint16>(key);
         const quint64 flag = modifierFlagOfKey(code);
         // A modifier's own events carry the state after them: down with its flag, up without.
-        if (flag && press)
-            m_flags |= flag;
-        else if (flag)
-            m_flags &= ~flag;
-        const bool ok = m_api.postKey(code, press, m_flags);
+        const quint64 next = !flag ? m_flags : press ? (m_flags | flag) : (m_flags & ~flag);
+        const bool ok = m_api.postKey(code, press, next);
+        if (ok)
+            m_flags = next; // a modifier that never went down is not held
         if (!ok)
             return Error::make(ErrorCode::PermissionMissing,
                                QStringLiteral("the key event could not be posted (is accessibility granted?)"),
@@ -334,6 +334,7 @@ struct MacBackend::Private
     struct Baseline
     {
         bool read = false;
+        bool cut = false; ///< the walk stopped at its bounds: only the nodes both walks read compare
         QStringList signature;
         QString focusedWindow;
         QStringList windows;
@@ -341,9 +342,11 @@ struct MacBackend::Private
     };
 
     /// A bounded digest of what the app shows: its windows, the focused element and each
-    /// node of the route's window (role, title, value unless secure, enabled, focused,
-    /// children). Anything an action does that a person would see changes it.
-    Baseline baseline(const ResolvedRoute& route, const CallContext& context, const QString& skipFocusOf = {})
+    /// node of the route's window (role, title, value, enabled, selected, expanded, children;
+    /// a secure field's character count, never its value). Anything an action does that a
+    /// person would see changes it. Bounded by node count (the same nodes in the same order
+    /// whatever the app's speed), with a time cap that marks the digest cut.
+    Baseline baseline(const ResolvedRoute& route, const CallContext& context)
     {
         Baseline b;
         const AxElement root = api.applicationElement(route.pid);
@@ -358,28 +361,37 @@ struct MacBackend::Private
             b.windows.append(w.key());
         b.focusedWindow = top->at(1).value.element.key();
         b.focusedElement = top->at(2).value.element.key();
-        if (b.focusedElement == skipFocusOf)
-            b.focusedElement.clear();
         const auto window = element(route.windowHandle);
         if (!window)
             return b;
         QList<std::pair<AxElement, int>> stack{{*window, 0}};
-        QDeadlineTimer until(300);
-        while (!stack.isEmpty() && b.signature.size() < 400 && !until.hasExpired()) {
-            const auto [e, depth] = stack.takeLast();
-            QStringList names{QStringLiteral("AXRole"),     QStringLiteral("AXTitle"),    QStringLiteral("AXSubrole"),
-                              QStringLiteral("AXEnabled"),  QStringLiteral("AXChildren"), QStringLiteral("AXValue"),
-                              QStringLiteral("AXSelected"), QStringLiteral("AXExpanded")};
-            const QList<AxRead> r = api.copyAttributes(e, names);
-            if (r.size() < names.size() || r.at(0).error == AxError::CannotComplete)
+        QDeadlineTimer until(std::max<qint64>(50, std::min<qint64>(1000, context.remainingMs() / 4)));
+        const QStringList names{QStringLiteral("AXRole"),    QStringLiteral("AXTitle"),    QStringLiteral("AXSubrole"),
+                                QStringLiteral("AXEnabled"), QStringLiteral("AXChildren"), QStringLiteral("AXSelected"),
+                                QStringLiteral("AXExpanded")};
+        while (!stack.isEmpty()) {
+            if (b.signature.size() >= 400 || until.hasExpired()) {
+                b.cut = true;
                 break;
+            }
+            const auto [e, depth] = stack.takeLast();
+            const QList<AxRead> r = api.copyAttributes(e, names);
+            if (r.size() < names.size() || r.at(0).error == AxError::CannotComplete) {
+                b.cut = true;
+                break;
+            }
             const QString role = stringOf(r.at(0));
             const bool secure = stringOf(r.at(2)) == QLatin1String("AXSecureTextField");
+            // The value is read on its own, after the subrole says it is not a secret.
+            QString value;
+            const QStringList valueName{secure ? QStringLiteral("AXNumberOfCharacters") : QStringLiteral("AXValue")};
+            const QList<AxRead> v = api.copyAttributes(e, valueName);
+            if (!v.isEmpty())
+                value = stringOf(v.at(0));
             const QList<AxElement> kids = r.at(4).value.elements;
-            b.signature.append(QStringList{e.key(), role, stringOf(r.at(1)),
-                                           secure ? QString::number(stringOf(r.at(5)).size()) : stringOf(r.at(5)),
-                                           QString::number(boolOf(r.at(3), true)), QString::number(boolOf(r.at(6))),
-                                           QString::number(boolOf(r.at(7))), QString::number(kids.size())}
+            b.signature.append(QStringList{e.key(), role, stringOf(r.at(1)), value,
+                                           QString::number(boolOf(r.at(3), true)), QString::number(boolOf(r.at(5))),
+                                           QString::number(boolOf(r.at(6))), QString::number(kids.size())}
                                    .join(QLatin1Char('|')));
             if (depth < 12)
                 for (qsizetype i = kids.size() - 1; i >= 0; --i)
@@ -407,21 +419,25 @@ struct MacBackend::Private
         QJsonArray changes;
         while (true) {
             api.pumpNotifications(20);
-            now = baseline(route, context, skipFocusOf);
+            now = baseline(route, context);
             if (now.read) {
                 if (now.windows != before.windows)
                     changes.append(QStringLiteral("windows"));
                 if (now.focusedWindow != before.focusedWindow)
                     changes.append(QStringLiteral("focusedWindow"));
-                if (now.focusedElement != before.focusedElement)
+                // The target taking the focus is not the action's effect.
+                if (now.focusedElement != before.focusedElement &&
+                    (skipFocusOf.isEmpty() || now.focusedElement != skipFocusOf))
                     changes.append(QStringLiteral("focusedElement"));
-                if (now.signature != before.signature) {
-                    const QSet<QString> was(before.signature.cbegin(), before.signature.cend());
-                    int changed = 0;
-                    for (const QString& line : now.signature)
-                        changed += was.contains(line) ? 0 : 1;
-                    changes.append(QStringLiteral("tree (%1 nodes new or changed)").arg(changed));
-                }
+                // A digest cut short compares on the nodes both walks read.
+                const qsizetype common = (before.cut || now.cut)
+                                             ? std::min(before.signature.size(), now.signature.size())
+                                             : std::max(before.signature.size(), now.signature.size());
+                int changed = 0;
+                for (qsizetype i = 0; i < common; ++i)
+                    changed += before.signature.value(i) == now.signature.value(i) ? 0 : 1;
+                if (changed > 0)
+                    changes.append(QStringLiteral("tree (%1 nodes changed)").arg(changed));
             }
             if (!changes.isEmpty() || until.hasExpired() || context.checkpoint())
                 break;
@@ -841,7 +857,28 @@ Result<ActionOutcome> MacBackend::press(const ResolvedRoute& route, const Node& 
         return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the element has no action to press"),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_action")},
                                        {QStringLiteral("actions"), QJsonArray::fromStringList(actions)}});
-    const Private::Baseline before = d->baseline(route, context, element.handle);
+    // Like a person, wait a moment for a disabled control to become usable (a dialog's Save
+    // turns on once its name is filled in); pressing it now would do nothing.
+    {
+        QDeadlineTimer until(std::min<qint64>(2000, context.remainingMs() / 3));
+        const auto enabled = [&] {
+            auto r = d->read(route.pid, *target, {QStringLiteral("AXEnabled")}, context);
+            return !r || boolOf(r->at(0), true);
+        };
+        bool usable = enabled();
+        while (!usable && !until.hasExpired()) {
+            if (auto stop = context.checkpoint())
+                return *stop;
+            QThread::msleep(25);
+            usable = enabled();
+        }
+        if (!usable)
+            return Error::make(ErrorCode::ElementNotFound,
+                               QStringLiteral("the element is disabled; nothing was pressed"),
+                               QJsonObject{{QStringLiteral("reason"), QStringLiteral("disabled")},
+                                           {QStringLiteral("element"), ElementRef::fromNode(element).toJson()}});
+    }
+    const Private::Baseline before = d->baseline(route, context);
     if (auto stop = context.checkpoint())
         return *stop;
     const AxError done = m_api->performAction(*target, action);
@@ -946,7 +983,7 @@ Result<ActionOutcome> MacBackend::clickAt(const ResolvedRoute& route, QPoint poi
 {
     if (auto stop = context.checkpoint())
         return *stop;
-    const Private::Baseline before = d->baseline(route, context, target ? target->handle : QString());
+    const Private::Baseline before = d->baseline(route, context);
     if (auto stop = context.checkpoint())
         return *stop;
     const QPointF at(point);
@@ -1003,21 +1040,24 @@ Result<TypeOutcome> MacBackend::typeText(const ResolvedRoute& route, const Node*
     const auto readField = [&](QString* value, int* count, qint64* caret) -> bool {
         if (!field)
             return false;
-        auto r = d->read(
-            route.pid, *field,
-            {QStringLiteral("AXValue"), QStringLiteral("AXNumberOfCharacters"), QStringLiteral("AXSelectedTextRange")},
-            context);
+        // A secret's value is never asked for: its character count and the caret only.
+        const QStringList names =
+            secure ? QStringList{QStringLiteral("AXNumberOfCharacters"), QStringLiteral("AXSelectedTextRange")}
+                   : QStringList{QStringLiteral("AXNumberOfCharacters"), QStringLiteral("AXSelectedTextRange"),
+                                 QStringLiteral("AXValue")};
+        auto r = d->read(route.pid, *field, names, context);
         if (!r)
             return false;
+        const bool valueRead = !secure && r->at(2).error == AxError::Success;
         if (value)
-            *value = secure ? QString() : stringOf(r->at(0));
+            *value = valueRead ? stringOf(r->at(2)) : QString();
         if (count)
-            *count = r->at(1).error == AxError::Success                ? static_cast<int>(r->at(1).value.number)
-                     : (!secure && r->at(0).error == AxError::Success) ? static_cast<int>(stringOf(r->at(0)).size())
-                                                                       : -1;
+            *count = r->at(0).error == AxError::Success ? static_cast<int>(r->at(0).value.number)
+                     : valueRead                        ? static_cast<int>(stringOf(r->at(2)).size())
+                                                        : -1;
         if (caret)
-            *caret = r->at(2).error == AxError::Success ? r->at(2).value.rangeLocation : -1;
-        return secure ? r->at(1).error == AxError::Success : r->at(0).error == AxError::Success;
+            *caret = r->at(1).error == AxError::Success ? r->at(1).value.rangeLocation : -1;
+        return secure ? r->at(0).error == AxError::Success : valueRead;
     };
     QString before;
     int countBefore = -1;
@@ -1029,7 +1069,9 @@ Result<TypeOutcome> MacBackend::typeText(const ResolvedRoute& route, const Node*
     facts.terminal = isTerminal(route.bundleId);
     facts.secure = secure;
     facts.lengthKnown = countBefore >= 0;
-    facts.pasteKnown = true;
+    // The pasteboard only into a field known not to be a secret (TypingLadder keeps secrets off it);
+    // with no target the focus may be anything, so keys.
+    facts.pasteKnown = field.has_value();
     auto ladder = TypingLadder::chosen(TypingLadder::paths(facts), options.delivery);
     if (!ladder)
         return ladder.error();
@@ -1052,7 +1094,9 @@ Result<TypeOutcome> MacBackend::typeText(const ResolvedRoute& route, const Node*
     const auto verifyField = [&](int ms, QJsonObject* observed) {
         verifyTimer.restart();
         QDeadlineTimer until(std::max<qint64>(0, std::min<qint64>(ms, context.remainingMs() - 100)));
-        Effect seen = Effect::SuspectedNoop;
+        // Nothing read back at all: nothing can tell whether the text arrived, and another path
+        // could type it a second time.
+        Effect seen = Effect::Unverifiable;
         while (true) {
             QString now;
             int count = -1;
@@ -1096,31 +1140,48 @@ Result<TypeOutcome> MacBackend::typeText(const ResolvedRoute& route, const Node*
                     m_api->setAttribute(*field, QStringLiteral("AXSelectedTextRange"), AxValue::ofRange(caret, 0));
                 set = m_api->setAttribute(*field, QStringLiteral("AXSelectedText"), AxValue::ofString(text));
             }
-            anySent = anySent || set == AxError::Success;
+            // No reply in time is no proof that nothing was set.
+            anySent = anySent || set == AxError::Success || set == AxError::CannotComplete;
             record.insert(QStringLiteral("axError"), axErrorName(set));
             effect = set == AxError::Success || set == AxError::CannotComplete ? verifyField(500, &observed)
                                                                                : Effect::SuspectedNoop;
         } else if (path == QLatin1String("clipboard")) {
+            // Only a pasteboard that holds text can be put back as it was: one with an image,
+            // files or nothing is left alone and the ladder goes on to the keys.
             const std::optional<QString> saved = m_api->pasteboardString();
+            if (!saved) {
+                record.insert(QStringLiteral("skipped"),
+                              QStringLiteral("the pasteboard holds no text that could be put back afterwards"));
+                v.paths.append(record);
+                continue;
+            }
             if (!m_api->setPasteboardString(text)) {
                 record.insert(QStringLiteral("error"), QStringLiteral("the pasteboard could not be written"));
                 v.paths.append(record);
                 continue;
             }
             const qint64 ours = m_api->pasteboardChangeCount();
+            // Put back what the person had on every way out, unless something else wrote the
+            // pasteboard meanwhile.
+            const auto putBack = [&] {
+                const bool untouched = m_api->pasteboardChangeCount() == ours;
+                if (untouched)
+                    m_api->setPasteboardString(*saved);
+                return untouched;
+            };
+            auto restore = qScopeGuard(putBack);
             if (options.clearBefore)
                 if (auto err = selectAll())
                     return err->withRetryable(false);
             const QList<KeySink::Key> paste{0x37, 0x09}; // cmd+v
-            if (auto err = ChordPlayer(d->keys).play(paste, context))
-                return err->withRetryable(false);
+            bool pressed = false;
+            if (auto err = ChordPlayer(d->keys).play(paste, context, 0, &pressed))
+                return pressed ? err->withRetryable(false) : *err;
             anySent = true;
-            effect = field ? verifyField(1000, &observed) : Effect::Unverifiable;
-            // Put back what the person had, unless something else wrote the pasteboard meanwhile.
-            const bool untouched = m_api->pasteboardChangeCount() == ours;
-            if (untouched && saved)
-                m_api->setPasteboardString(*saved);
-            record.insert(QStringLiteral("clipboardRestored"), untouched && saved.has_value());
+            effect = verifyField(1000, &observed);
+            restore.dismiss();
+            const bool untouched = putBack();
+            record.insert(QStringLiteral("clipboardRestored"), untouched);
             record.insert(QStringLiteral("clipboardChangedMeanwhile"), !untouched);
         } else {
             if (options.clearBefore) {
@@ -1235,7 +1296,7 @@ Result<QList<WindowInfo>> MacBackend::windows(const CallContext& context)
     bool activeSeen = false;
     // The window server lists front to back; the contract's order is bottom to top.
     for (const auto& w : m_api->windowList()) {
-        if (w.layer != 0)
+        if (w.layer != 0 || w.pid == d->ownPid)
             continue;
         WindowInfo info;
         info.title = w.title;
@@ -1244,8 +1305,9 @@ Result<QList<WindowInfo>> MacBackend::windows(const CallContext& context)
         info.executable = QFileInfo(apps.value(w.pid).executable).fileName();
         info.frame = Frame{static_cast<int>(w.bounds.x()), static_cast<int>(w.bounds.y()),
                            static_cast<int>(w.bounds.width()), static_cast<int>(w.bounds.height())};
+        // Off screen is not minimized (another Space, a hidden app): the window server cannot
+        // tell, so minimized stays false here; desktop.window reads AXMinimized itself.
         info.visible = w.onScreen;
-        info.minimized = !w.onScreen;
         info.active = !activeSeen && w.onScreen && w.pid == front;
         activeSeen = activeSeen || info.active;
         info.nativeId = QString::number(w.number);
@@ -1296,6 +1358,17 @@ Result<ActionOutcome> MacBackend::windowCommand(const ResolvedRoute& route, cons
     if (!before.value())
         return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the window is gone"),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")}});
+    const Frame old = before.value()->frame;
+    // macOS has no maximized state: a window that fills its display (but for the menu bar and
+    // the Dock) is taken as zoomed.
+    const auto fills = [displays = m_api->displays()](const Frame& f) {
+        const QPointF centre(f.x + f.width / 2.0, f.y + f.height / 2.0);
+        for (const Display& display : displays)
+            if (display.frame.contains(centre))
+                return f.width >= display.frame.width() - 24 && f.height >= display.frame.height() - 120;
+        return false;
+    };
+    const bool wasZoomed = fills(old);
     // A title-bar button (close, zoom) by its attribute, pressed.
     const auto pressButton = [&](const QString& attribute) -> AxError {
         auto button = d->read(route.pid, *window, {attribute}, context);
@@ -1315,11 +1388,17 @@ Result<ActionOutcome> MacBackend::windowCommand(const ResolvedRoute& route, cons
         sent = m_api->setAttribute(*window, QStringLiteral("AXMinimized"), AxValue::ofBool(true));
         break;
     case Action::Restore:
-        sent = m_api->setAttribute(*window, QStringLiteral("AXMinimized"), AxValue::ofBool(false));
+        // Out of the Dock, or back from zoomed to its own size (the zoom button toggles).
+        if (before.value()->minimized)
+            sent = m_api->setAttribute(*window, QStringLiteral("AXMinimized"), AxValue::ofBool(false));
+        else if (wasZoomed)
+            sent = pressButton(QStringLiteral("AXZoomButton"));
         break;
     case Action::Maximize:
-        // macOS "zooms" a window to fill the screen: the title bar's green button.
-        sent = pressButton(QStringLiteral("AXZoomButton"));
+        // macOS "zooms" a window to fill the screen: the title bar's green button, which
+        // toggles, so a window that fills its display already is left as it is.
+        if (!wasZoomed)
+            sent = pressButton(QStringLiteral("AXZoomButton"));
         break;
     case Action::Close:
         sent = pressButton(QStringLiteral("AXCloseButton"));
@@ -1338,7 +1417,6 @@ Result<ActionOutcome> MacBackend::windowCommand(const ResolvedRoute& route, cons
                            QStringLiteral("the window does not take \"%1\" (%2)")
                                .arg(windowActionName(command.action), axErrorName(sent)),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("unsupported")}});
-    const Frame old = before.value()->frame;
     const auto done = [&](const std::optional<Facts>& now) {
         switch (command.action) {
         case Action::Close:
@@ -1348,9 +1426,9 @@ Result<ActionOutcome> MacBackend::windowCommand(const ResolvedRoute& route, cons
         case Action::Minimize:
             return now && now->minimized;
         case Action::Restore:
-            return now && !now->minimized;
+            return now && !now->minimized && (before.value()->minimized || !wasZoomed || !fills(now->frame));
         case Action::Maximize:
-            return now && !now->minimized && now->frame.width * now->frame.height > old.width * old.height;
+            return now && !now->minimized && fills(now->frame);
         case Action::Move:
             return now &&
                    std::abs(now->frame.x - command.position.x()) + std::abs(now->frame.y - command.position.y()) <= 2;
