@@ -629,7 +629,7 @@ msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答�
     </message>
     <message>
         <source>json</source>
-        <translation>json</translation>
+        <translation>JSON 文本</translation>
     </message>
     <message>
         <source>session: exit after this long without a request (default 60000).</source>

@@ -66,45 +66,25 @@ private:
     AppProcess& m_app;
 };
 
-class AtspiConformance : public ::testing::Test
+class AtspiConformance : public SessionSuite
 {
 protected:
-    static void SetUpTestSuite()
-    {
-        QString why;
-        if (!DesktopSession::available(&why))
-            return;
-        s_session = new DesktopSession;
-        if (!s_session->start()) {
-            delete s_session;
-            s_session = nullptr;
-        }
-    }
-    static void TearDownTestSuite()
-    {
-        delete s_session;
-        s_session = nullptr;
-    }
     void SetUp() override
     {
-        QString why;
-        if (!DesktopSession::available(&why))
-            GTEST_SKIP() << why.toStdString();
-        ASSERT_NE(s_session, nullptr) << "the host did not start";
+        SessionSuite::SetUp();
+        if (IsSkipped() || HasFatalFailure())
+            return;
         // The fixture with its default title, "MDH Target App", as the macOS conformance app.
         m_app = std::make_unique<AppProcess>(DesktopSession::fixtureBinary(), QStringList{});
         ASSERT_TRUE(m_app->start()) << "the fixture app did not start";
-        m_target = std::make_unique<AtspiTarget>(*s_session, *m_app);
+        m_target = std::make_unique<AtspiTarget>(session(), *m_app);
     }
 
     Conformance::Target& target() { return *m_target; }
 
-    static DesktopSession* s_session;
     std::unique_ptr<AppProcess> m_app;
     std::unique_ptr<AtspiTarget> m_target;
 };
-
-DesktopSession* AtspiConformance::s_session = nullptr;
 
 } // namespace
 

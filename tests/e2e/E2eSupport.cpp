@@ -148,4 +148,32 @@ QString evidenceDir(const QJsonObject& response)
         .toString();
 }
 
+DesktopSession* SessionSuite::s_session = nullptr;
+
+void SessionSuite::SetUpTestSuite()
+{
+    QString why;
+    if (!DesktopSession::available(&why))
+        return;
+    s_session = new DesktopSession;
+    if (!s_session->start()) {
+        delete s_session;
+        s_session = nullptr;
+    }
+}
+
+void SessionSuite::TearDownTestSuite()
+{
+    delete s_session;
+    s_session = nullptr;
+}
+
+void SessionSuite::SetUp()
+{
+    QString why;
+    if (!DesktopSession::available(&why))
+        GTEST_SKIP() << why.toStdString();
+    ASSERT_NE(s_session, nullptr) << "the host did not start";
+}
+
 } // namespace Testing

@@ -7,6 +7,8 @@
 #include <QJsonObject>
 #include <QProcess>
 
+#include <gtest/gtest.h>
+
 #include <memory>
 
 namespace Testing {
@@ -67,5 +69,20 @@ private:
 };
 
 QString evidenceDir(const QJsonObject& response);
+
+/// A gtest fixture for suites that share one host on the headless desktop: started before the
+/// suite's first test and stopped after its last. A test is skipped where there is no desktop,
+/// and fails when the host did not start.
+class SessionSuite : public ::testing::Test
+{
+protected:
+    static void SetUpTestSuite();
+    static void TearDownTestSuite();
+    void SetUp() override;
+    static DesktopSession& session() { return *s_session; }
+
+private:
+    static DesktopSession* s_session;
+};
 
 } // namespace Testing

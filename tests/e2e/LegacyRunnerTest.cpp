@@ -54,36 +54,9 @@ RunnerResult runDesktopTool(const QString& socket, const QString& workspace, con
     return run;
 }
 
-class LegacyRunner : public ::testing::Test
+class LegacyRunner : public SessionSuite
 {
-protected:
-    static void SetUpTestSuite()
-    {
-        QString why;
-        if (!DesktopSession::available(&why))
-            return;
-        s_session = new DesktopSession;
-        if (!s_session->start()) {
-            delete s_session;
-            s_session = nullptr;
-        }
-    }
-    static void TearDownTestSuite()
-    {
-        delete s_session;
-        s_session = nullptr;
-    }
-    void SetUp() override
-    {
-        QString why;
-        if (!DesktopSession::available(&why))
-            GTEST_SKIP() << why.toStdString();
-        ASSERT_NE(s_session, nullptr) << "the host did not start";
-    }
-    static DesktopSession* s_session;
 };
-
-DesktopSession* LegacyRunner::s_session = nullptr;
 
 std::string dump(const QJsonObject& o)
 {
@@ -96,8 +69,8 @@ TEST_F(LegacyRunner, DrivesTheFixtureThroughRpcUnchanged)
 {
     AppProcess app(DesktopSession::fixtureBinary(), {});
     ASSERT_TRUE(app.start());
-    const QString socket = s_session->host().socketPath();
-    const QString workspace = s_session->workspace();
+    const QString socket = session().host().socketPath();
+    const QString workspace = session().workspace();
     const QJsonObject route{{QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), app.pid()}}}};
     const QJsonObject send{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
                            {QStringLiteral("titleContains"), QStringLiteral("Send")}};

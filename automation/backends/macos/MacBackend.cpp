@@ -265,6 +265,22 @@ struct MacBackend::Private
         return reads;
     }
 
+    /// One attribute of a snapshot's node; nullopt when its element is no longer known or gone.
+    Result<std::optional<AxRead>> readNode(qint64 pid, const Node& node, const QString& attribute,
+                                           const CallContext& context)
+    {
+        const auto e = element(node.handle);
+        if (!e)
+            return std::optional<AxRead>();
+        auto r = read(pid, *e, {attribute}, context);
+        if (!r) {
+            if (r.error().code == ErrorCode::ElementNotFound)
+                return std::optional<AxRead>();
+            return r.error();
+        }
+        return std::optional<AxRead>(r->at(0));
+    }
+
     struct Window
     {
         AxElement element;
@@ -789,17 +805,14 @@ Status MacBackend::readRelations(Snapshot& snapshot, const QList<int>& indexes, 
         const Node& node = snapshot.nodes.at(i);
         if (!isFocusableRole(node.role))
             continue;
-        const auto element = d->element(node.handle);
-        if (!element)
-            continue;
-        auto label = d->read(snapshot.pid, *element, {QStringLiteral("AXTitleUIElement")}, context);
-        if (!label) {
-            if (label.error().code == ErrorCode::ElementNotFound)
-                continue;
+        auto label = d->readNode(snapshot.pid, node, QStringLiteral("AXTitleUIElement"), context);
+        if (!label)
             return label.error();
-        }
-        const auto it = anchors.constFind(label->at(0).value.element.key());
-        if (label->at(0).error == AxError::Success && it != anchors.constEnd())
+        if (!label.value())
+            continue;
+        const AxRead& read = *label.value();
+        const auto it = anchors.constFind(read.value.element.key());
+        if (read.error == AxError::Success && it != anchors.constEnd())
             snapshot.nodes[*it].labelFor.append(i);
     }
     for (int index : indexes)
@@ -1267,17 +1280,11 @@ Status MacBackend::readTexts(Snapshot& snapshot, const QList<int>& indexes, cons
         Node& node = snapshot.nodes[index];
         if (node.isSecure())
             continue;
-        const auto element = d->element(node.handle);
-        if (!element)
-            continue;
-        auto r = d->read(snapshot.pid, *element, {QStringLiteral("AXValue")}, context);
-        if (!r) {
-            if (r.error().code == ErrorCode::ElementNotFound)
-                continue;
+        auto r = d->readNode(snapshot.pid, node, QStringLiteral("AXValue"), context);
+        if (!r)
             return r.error();
-        }
-        if (r->at(0).error == AxError::Success) {
-            node.value = stringOf(r->at(0));
+        if (r.value() && r.value()->error == AxError::Success) {
+            node.value = stringOf(*r.value());
             node.hasValue = true;
         }
     }
