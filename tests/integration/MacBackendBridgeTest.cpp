@@ -472,3 +472,46 @@ TEST(MacBackend, ADisabledButtonIsNotPressed)
               QStringLiteral("disabled"));
     EXPECT_TRUE(t.world->actionLog().isEmpty());
 }
+
+// Pointer gestures as CGEvents: a double click carries click counts 1 and 2, a drag is dragged
+// events between a press and a release, a long press holds, a hover is read back.
+TEST(MacBackend, PointerGesturesPostWhatAppsExpect)
+{
+    MacTarget t;
+    const auto gesture = [&](QJsonObject params) {
+        params.insert(QStringLiteral("confirm"), confirm());
+        return t.call(QStringLiteral("desktop.pointer"), params);
+    };
+    const QJsonObject point{{QStringLiteral("x"), 270}, {QStringLiteral("y"), 496}}; // Send
+    const QJsonObject hovered =
+        resultOf(gesture({{QStringLiteral("gesture"), QStringLiteral("move")}, {QStringLiteral("point"), point}}));
+    EXPECT_EQ(hovered.value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed")) << dump(hovered);
+
+    const int before = static_cast<int>(t.world->pointerLog().size());
+    const QJsonObject doubled = resultOf(gesture({{QStringLiteral("gesture"), QStringLiteral("click")},
+                                                  {QStringLiteral("point"), point},
+                                                  {QStringLiteral("count"), 2}}));
+    EXPECT_FALSE(doubled.isEmpty()) << dump(doubled);
+    EXPECT_EQ(t.world->pointerLog().mid(before),
+              (QStringList{QStringLiteral("move:270,496"), QStringLiteral("down:left:270,496:1"),
+                           QStringLiteral("up:left:270,496:1"), QStringLiteral("down:left:270,496:2"),
+                           QStringLiteral("up:left:270,496:2")}));
+    // Two clicks on Send: pressed twice, and the app showed it.
+    EXPECT_EQ(t.world->actionLog().size(), 2);
+    EXPECT_EQ(doubled.value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed")) << dump(doubled);
+
+    const int mark = static_cast<int>(t.world->pointerLog().size());
+    const QJsonObject dragged = resultOf(
+        gesture({{QStringLiteral("gesture"), QStringLiteral("drag")},
+                 {QStringLiteral("point"), QJsonObject{{QStringLiteral("x"), 400}, {QStringLiteral("y"), 300}}},
+                 {QStringLiteral("to"), QJsonObject{{QStringLiteral("x"), 500}, {QStringLiteral("y"), 320}}},
+                 {QStringLiteral("durationMs"), 100}}));
+    EXPECT_FALSE(dragged.isEmpty()) << dump(dragged);
+    const QStringList drag = t.world->pointerLog().mid(mark);
+    ASSERT_GE(drag.size(), 4) << drag.join(QLatin1Char(' ')).toStdString();
+    EXPECT_EQ(drag.at(1), QStringLiteral("down:left:400,300:1"));
+    EXPECT_TRUE(drag.at(2).startsWith(QStringLiteral("drag:left:")));
+    EXPECT_EQ(drag.at(drag.size() - 2), QStringLiteral("drag:left:500,320"));
+    EXPECT_EQ(drag.last(), QStringLiteral("up:left:500,320:1"));
+    EXPECT_EQ(t.world->actionLog().size(), 2); // a drag presses nothing
+}

@@ -235,6 +235,12 @@ QStringList FakeAxWorld::clickLog() const
     return m_clickLog;
 }
 
+QStringList FakeAxWorld::pointerLog() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_pointerLog;
+}
+
 QString FakeAxWorld::pasteboard() const
 {
     QMutexLocker lock(&m_mutex);
@@ -672,18 +678,43 @@ bool FakeAxApi::postText(const QString& text)
     return true;
 }
 
+namespace {
+
+QString buttonName(Automation::Mac::AxApi::MouseButton button)
+{
+    using MouseButton = Automation::Mac::AxApi::MouseButton;
+    return button == MouseButton::Left    ? QStringLiteral("left")
+           : button == MouseButton::Right ? QStringLiteral("right")
+                                          : QStringLiteral("other");
+}
+
+QString pointText(QPointF p)
+{
+    return QStringLiteral("%1,%2").arg(p.x()).arg(p.y());
+}
+
+} // namespace
+
 bool FakeAxApi::postMouse(QPointF point, MouseButton button, bool down, int clickCount)
 {
-    Q_UNUSED(clickCount)
     QString target;
     {
         QMutexLocker lock(&m_world->m_mutex);
         if (!m_world->m_trusted)
             return false;
-        m_mouse = point;
-        if (down || button != MouseButton::Left)
+        m_world->m_mouse = point;
+        m_world->m_pointerLog.append(
+            QStringLiteral("%1:%2:%3:%4")
+                .arg(down ? QStringLiteral("down") : QStringLiteral("up"), buttonName(button), pointText(point))
+                .arg(clickCount));
+        if (down) {
+            m_world->m_pressedAt = point;
             return true;
-        m_world->m_clickLog.append(QStringLiteral("%1,%2").arg(point.x()).arg(point.y()));
+        }
+        // A left click (down and up at the same place) acts on what is under it; a drag does not.
+        if (button != MouseButton::Left || point != m_world->m_pressedAt)
+            return true;
+        m_world->m_clickLog.append(pointText(point));
         const qint64 pid = m_world->frontmost();
         for (const auto& w :
              m_world->m_elements.value(appKey(pid)).attributes.value(QStringLiteral("AXWindows")).elements) {
@@ -710,8 +741,27 @@ bool FakeAxApi::postMouse(QPointF point, MouseButton button, bool down, int clic
 bool FakeAxApi::moveMouse(QPointF point)
 {
     QMutexLocker lock(&m_world->m_mutex);
-    m_mouse = point;
-    return m_world->m_trusted;
+    if (!m_world->m_trusted)
+        return false;
+    m_world->m_mouse = point;
+    m_world->m_pointerLog.append(QStringLiteral("move:") + pointText(point));
+    return true;
+}
+
+bool FakeAxApi::dragMouse(QPointF point, MouseButton button)
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    if (!m_world->m_trusted)
+        return false;
+    m_world->m_mouse = point;
+    m_world->m_pointerLog.append(QStringLiteral("drag:%1:%2").arg(buttonName(button), pointText(point)));
+    return true;
+}
+
+std::optional<QPointF> FakeAxApi::mouseLocation()
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    return m_world->m_mouse;
 }
 
 qint64 FakeAxApi::pasteboardChangeCount()

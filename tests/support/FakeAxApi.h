@@ -55,6 +55,9 @@ public:
     QStringList inputLog() const;
     /// The mouse clicks posted ("x,y").
     QStringList clickLog() const;
+    /// Every mouse event posted, in order: "move:x,y", "down:left:x,y:1" (click count),
+    /// "drag:left:x,y", "up:left:x,y:1".
+    QStringList pointerLog() const;
     QString pasteboard() const;
     void setPasteboard(const QString& text);
     qint64 pasteboardChanges() const;
@@ -110,7 +113,9 @@ private:
     QHash<QString, QString> m_secrets; ///< a secure field's text
     QSet<qint64> m_hung;
     QHash<qint64, double> m_timeouts;
-    QStringList m_actionLog, m_inputLog, m_clickLog;
+    QStringList m_actionLog, m_inputLog, m_clickLog, m_pointerLog;
+    QPointF m_mouse;
+    QPointF m_pressedAt;
     QString m_pasteboard;
     bool m_pasteboardText = true;
     qint64 m_pasteboardChanges = 1;
@@ -151,6 +156,8 @@ public:
     bool postText(const QString& text) override;
     bool postMouse(QPointF point, MouseButton button, bool down, int clickCount) override;
     bool moveMouse(QPointF point) override;
+    bool dragMouse(QPointF point, MouseButton button) override;
+    std::optional<QPointF> mouseLocation() override;
     qint64 pasteboardChangeCount() override;
     std::optional<QString> pasteboardString() override;
     bool setPasteboardString(const QString& text) override;
@@ -161,7 +168,6 @@ private:
     bool hung(qint64 pid);
 
     std::shared_ptr<FakeAxWorld> m_world;
-    QPointF m_mouse;
 };
 
 /// The conformance app of tests/conformance in a FakeAxWorld: window "MDH Target App" with the

@@ -164,6 +164,10 @@ public:
     enum class MouseButton { Left, Right, Other };
     virtual bool postMouse(QPointF point, MouseButton button, bool down, int clickCount) = 0;
     virtual bool moveMouse(QPointF point) = 0;
+    /// A move with `button` held (kCGEvent{Left,Right,Other}MouseDragged): what apps see of a drag.
+    virtual bool dragMouse(QPointF point, MouseButton button) = 0;
+    /// Where the pointer is (CGEventGetLocation of a new event); nullopt when it cannot be read.
+    virtual std::optional<QPointF> mouseLocation() = 0;
 
     // The general pasteboard (NSPasteboard).
     virtual qint64 pasteboardChangeCount() = 0;

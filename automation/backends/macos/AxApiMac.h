@@ -53,6 +53,8 @@ public:
     bool postText(const QString& text) override;
     bool postMouse(QPointF point, MouseButton button, bool down, int clickCount) override;
     bool moveMouse(QPointF point) override;
+    bool dragMouse(QPointF point, MouseButton button) override;
+    std::optional<QPointF> mouseLocation() override;
 
     qint64 pasteboardChangeCount() override;
     std::optional<QString> pasteboardString() override;

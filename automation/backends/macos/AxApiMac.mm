@@ -885,6 +885,38 @@ bool AxApiMac::moveMouse(QPointF point)
     return true;
 }
 
+bool AxApiMac::dragMouse(QPointF point, MouseButton button)
+{
+    CGEventType type = kCGEventLeftMouseDragged;
+    CGMouseButton cgButton = kCGMouseButtonLeft;
+    switch (button) {
+    case MouseButton::Left:
+        break;
+    case MouseButton::Right:
+        type = kCGEventRightMouseDragged;
+        cgButton = kCGMouseButtonRight;
+        break;
+    case MouseButton::Other:
+        type = kCGEventOtherMouseDragged;
+        cgButton = kCGMouseButtonCenter;
+        break;
+    }
+    const Owned<CGEventRef> event(CGEventCreateMouseEvent(nullptr, type, CGPointMake(point.x(), point.y()), cgButton));
+    if (!event)
+        return false;
+    CGEventPost(kCGHIDEventTap, event.get());
+    return true;
+}
+
+std::optional<QPointF> AxApiMac::mouseLocation()
+{
+    const Owned<CGEventRef> event(CGEventCreate(nullptr));
+    if (!event)
+        return std::nullopt;
+    const CGPoint at = CGEventGetLocation(event.get());
+    return QPointF(at.x, at.y);
+}
+
 qint64 AxApiMac::pasteboardChangeCount()
 {
     @autoreleasepool {

@@ -1485,4 +1485,125 @@ Result<ActionOutcome> MacBackend::windowCommand(const ResolvedRoute& route, cons
                          v};
 }
 
+Result<ActionOutcome> MacBackend::pointer(const ResolvedRoute& route, const PointerGesture& gesture,
+                                          const CallContext& context)
+{
+    using Kind = PointerGesture::Kind;
+    using Button = AxApi::MouseButton;
+    if (auto stop = context.checkpoint())
+        return *stop;
+    const Button button = gesture.button == 3 ? Button::Right : gesture.button == 2 ? Button::Other : Button::Left;
+    // Sleeps in short slices; false once the call is cancelled.
+    const auto pause = [&context](int ms) {
+        QDeadlineTimer until(ms);
+        while (!until.hasExpired()) {
+            if (context.checkpoint())
+                return false;
+            QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(until.remainingTime(), 1, 20)));
+        }
+        return !context.checkpoint();
+    };
+    const Private::Baseline before = d->baseline(route, context);
+    if (auto stop = context.checkpoint())
+        return *stop;
+    QPointF heldAt;
+    bool held = false; // a button down now, released whatever happens next
+    const auto release = [&] {
+        if (held)
+            m_api->postMouse(heldAt, button, false, 1);
+        held = false;
+    };
+    const auto fail = [&](const QString& what) -> Error {
+        release();
+        if (auto stop = context.checkpoint())
+            return stop->withRetryable(false);
+        return Error::make(ErrorCode::PermissionMissing, what,
+                           QJsonObject{{QStringLiteral("permission"), QStringLiteral("accessibility")}})
+            .withRetryable(false);
+    };
+    const QString notPosted = QStringLiteral("the mouse event could not be posted (is accessibility granted?)");
+    const QPointF at(gesture.at);
+    if (!m_api->moveMouse(at))
+        return Error::make(ErrorCode::PermissionMissing, notPosted,
+                           QJsonObject{{QStringLiteral("permission"), QStringLiteral("accessibility")}});
+    QJsonObject details{{QStringLiteral("gesture"), gestureName(gesture.kind)},
+                        {QStringLiteral("at"),
+                         QJsonObject{{QStringLiteral("x"), gesture.at.x()}, {QStringLiteral("y"), gesture.at.y()}}},
+                        {QStringLiteral("button"), gesture.button}};
+    switch (gesture.kind) {
+    case Kind::Move:
+        break;
+    case Kind::Click:
+        // Timed like a person's clicks; each click carries its count (kCGMouseEventClickState),
+        // which is how macOS apps tell a double click.
+        for (int i = 1; i <= gesture.count; ++i) {
+            if ((i > 1 && !pause(80)) || !m_api->postMouse(at, button, true, i))
+                return fail(notPosted);
+            held = true;
+            heldAt = at;
+            if (!pause(30) || !m_api->postMouse(at, button, false, i))
+                return fail(notPosted);
+            held = false;
+        }
+        details.insert(QStringLiteral("count"), gesture.count);
+        break;
+    case Kind::Press:
+        if (!m_api->postMouse(at, button, true, 1))
+            return fail(notPosted);
+        held = true;
+        heldAt = at;
+        if (!pause(gesture.holdMs))
+            return fail(QStringLiteral("cancelled"));
+        release();
+        details.insert(QStringLiteral("holdMs"), gesture.holdMs);
+        break;
+    case Kind::Drag: {
+        if (!m_api->postMouse(at, button, true, 1))
+            return fail(notPosted);
+        held = true;
+        heldAt = at;
+        if (!pause(gesture.holdMs))
+            return fail(QStringLiteral("cancelled"));
+        // Steps of about 16 ms, as dragged events, so apps see a drag and not a jump.
+        const int steps = std::max(2, gesture.durationMs / 16);
+        for (int i = 1; i <= steps; ++i) {
+            const QPointF p(gesture.at.x() + (gesture.to.x() - gesture.at.x()) * i / double(steps),
+                            gesture.at.y() + (gesture.to.y() - gesture.at.y()) * i / double(steps));
+            if (!m_api->dragMouse(p, button))
+                return fail(notPosted);
+            heldAt = p;
+            if (!pause(gesture.durationMs / steps))
+                return fail(QStringLiteral("cancelled"));
+        }
+        release();
+        details.insert(QStringLiteral("to"),
+                       QJsonObject{{QStringLiteral("x"), gesture.to.x()}, {QStringLiteral("y"), gesture.to.y()}});
+        break;
+    }
+    }
+    Verification v;
+    if (gesture.kind == Kind::Move) {
+        // A hover has no effect of its own to look for: where the pointer is, read back.
+        const auto now = m_api->mouseLocation();
+        v.expected = QStringLiteral("the pointer at the point");
+        v.observed =
+            now ? QJsonObject{{QStringLiteral("x"), now->x()}, {QStringLiteral("y"), now->y()}} : QJsonObject{};
+        if (!now) {
+            v.effect = Effect::Unverifiable;
+            v.reason = QStringLiteral("the pointer's position could not be read");
+        } else if (std::abs(now->x() - at.x()) + std::abs(now->y() - at.y()) <= 2) {
+            v.effect = Effect::Confirmed;
+        } else {
+            v.effect = Effect::SuspectedNoop;
+            v.reason = QStringLiteral("the pointer is elsewhere");
+        }
+    } else {
+        v = d->verifyChange(route, before, QStringLiteral("a change in the app after the gesture"), kVerifyMs, context);
+    }
+    v.paths.append(QJsonObject{{QStringLiteral("path"), QStringLiteral("pointer")},
+                               {QStringLiteral("effect"), effectName(v.effect)},
+                               {QStringLiteral("observed"), v.observed}});
+    return ActionOutcome{QStringLiteral("pointer"), v.effect == Effect::Confirmed, details, v};
+}
+
 } // namespace Automation::Mac

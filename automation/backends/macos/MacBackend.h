@@ -44,6 +44,8 @@ public:
     Result<QList<WindowInfo>> windows(const CallContext& context) override;
     Result<ActionOutcome> windowCommand(const ResolvedRoute& route, const WindowCommand& command,
                                         const CallContext& context) override;
+    Result<ActionOutcome> pointer(const ResolvedRoute& route, const PointerGesture& gesture,
+                                  const CallContext& context) override;
 
     AxApi& api() { return *m_api; }
 
