@@ -11,6 +11,8 @@ ConfirmationController::ConfirmationController(Bridge::Host& host, QObject* pare
         m_dialog = std::make_unique<ConfirmationDialog>(*ask);
     if (auto* mcp = m_host.mcpAskProvider())
         m_mcpDialog = std::make_unique<ConfirmationDialog>(*mcp);
+    if (auto* remote = m_host.remoteAskProvider())
+        m_remoteDialog = std::make_unique<ConfirmationDialog>(*remote);
     // Direct: Host destroys the old provider right after the signal returns.
     connect(&m_host, &Bridge::Host::confirmationProviderChanged, this, &ConfirmationController::reattach,
             Qt::DirectConnection);

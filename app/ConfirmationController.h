@@ -27,6 +27,8 @@ public:
     ConfirmationDialog* dialog() const { return m_dialog.get(); }
     /// The dialog of the MCP front door's requests (its own ask provider), for the host's life.
     ConfirmationDialog* mcpDialog() const { return m_mcpDialog.get(); }
+    /// The dialog of the remote agent's ask policy (docs/remote.md).
+    ConfirmationDialog* remoteDialog() const { return m_remoteDialog.get(); }
 
 Q_SIGNALS:
     /// The dialog was replaced or removed.
@@ -38,6 +40,7 @@ private:
     Bridge::Host& m_host;
     std::unique_ptr<ConfirmationDialog> m_dialog;
     std::unique_ptr<ConfirmationDialog> m_mcpDialog;
+    std::unique_ptr<ConfirmationDialog> m_remoteDialog;
 };
 
 } // namespace App

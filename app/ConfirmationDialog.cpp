@@ -174,6 +174,9 @@ void ConfirmationDialog::fill(const Bridge::ApprovalRequest& request)
         m_who->setText(tr("MCP: %1 (%2), through %3 (pid %4)")
                            .arg(client, request.client.isEmpty() ? tr("unknown") : request.client, exe)
                            .arg(request.peer.pid));
+    } else if (request.via == QLatin1String("remote")) {
+        // A control server this host dialled out to (docs/remote.md): no local process asks.
+        m_who->setText(tr("Remote control server %1").arg(request.client));
     } else {
         m_who->setText(tr("%1 (pid %2, %3)").arg(exe).arg(request.peer.pid).arg(request.peer.executable));
     }

@@ -5,6 +5,7 @@
 #include "bridge/protocol/SocketPath.h"
 
 #include <QDir>
+#include <QRegularExpression>
 #include <QStandardPaths>
 
 #include <algorithm>
@@ -64,13 +65,66 @@ HostCommandLine::HostCommandLine()
       m_dataDir(QStringLiteral("data-dir"),
                 tr("Where the host keeps its data, e.g. the audit log audit.jsonl (default: %1).")
                     .arg(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)),
-                tr("dir"))
+                tr("dir")),
+      m_remoteHost(QStringLiteral("remote-host"),
+                   tr("Remote agent: dial this control server (off unless given here or in Settings)."), tr("host")),
+      m_remotePort(QStringLiteral("remote-port"), tr("Remote agent: the control server's TCP port."), tr("port")),
+      m_remoteTls(QStringLiteral("remote-tls"), tr("Remote agent: speak TLS to the control server.")),
+      m_remoteFingerprint(QStringLiteral("remote-fingerprint"),
+                          tr("Remote agent: trust only the server certificate with this SHA-256 digest (hex)."),
+                          tr("sha256")),
+      m_remoteBindCode(QStringLiteral("remote-bind-code"),
+                       tr("Remote agent: the one-time bind code for the first registration; the device token it "
+                          "gets is kept in the keyring."),
+                       tr("code")),
+      m_remoteWorkspace(QStringLiteral("remote-workspace"),
+                        tr("Remote agent: where the remote caller's evidence goes, inside the workspace root "
+                           "(default: <workspace root>/remote)."),
+                        tr("dir")),
+      m_remoteConfirmPolicy(QStringLiteral("remote-confirm-policy"),
+                            tr("Remote agent: who approves the control server's side effects: ask (default), auto "
+                               "or deny."),
+                            tr("ask|auto|deny")),
+      m_remoteRetryDelay(QStringLiteral("remote-retry-delay-ms"),
+                         tr("Remote agent: the first reconnection delay, doubled after each failure up to 30 s "
+                            "(default: 1000)."),
+                         tr("ms")),
+      m_remoteMaxRetries(QStringLiteral("remote-max-retries"),
+                         tr("Remote agent: give up after this many failed attempts in a row (default: 0, never)."),
+                         tr("count")),
+      m_remoteNoReconnect(QStringLiteral("remote-no-reconnect"),
+                          tr("Remote agent: one attempt only, no reconnection.")),
+      m_remoteDeviceName(QStringLiteral("remote-device-name"),
+                         tr("Remote agent: the device name the server shows (default: the host name)."), tr("name"))
 {
-    m_options = {m_headless,       m_socket,         m_workspaceRoot,         m_maxLine,
-                 m_partialTimeout, m_maxConnections, m_maxConnectionsPerPeer, m_firstRequestTimeout,
-                 m_queueCapacity,  m_insecureSocket, m_confirmPolicy,         m_mcpConfirmPolicy,
-                 m_requireToken,   m_maxTokenTtl,    m_approvalTimeout,       m_allowCaller,
-                 m_dataDir};
+    m_options = {m_headless,
+                 m_socket,
+                 m_workspaceRoot,
+                 m_maxLine,
+                 m_partialTimeout,
+                 m_maxConnections,
+                 m_maxConnectionsPerPeer,
+                 m_firstRequestTimeout,
+                 m_queueCapacity,
+                 m_insecureSocket,
+                 m_confirmPolicy,
+                 m_mcpConfirmPolicy,
+                 m_requireToken,
+                 m_maxTokenTtl,
+                 m_approvalTimeout,
+                 m_allowCaller,
+                 m_dataDir,
+                 m_remoteHost,
+                 m_remotePort,
+                 m_remoteTls,
+                 m_remoteFingerprint,
+                 m_remoteBindCode,
+                 m_remoteWorkspace,
+                 m_remoteConfirmPolicy,
+                 m_remoteRetryDelay,
+                 m_remoteMaxRetries,
+                 m_remoteNoReconnect,
+                 m_remoteDeviceName};
 }
 
 void HostCommandLine::configure(QCommandLineParser& parser) const
@@ -182,6 +236,53 @@ HostCommandLine::Outcome HostCommandLine::merge(const QCommandLineParser& parser
     options.keepTypedText = stored.keepTypedText;
     if (!out.headless)
         options.backendSettings = stored.backendSettings();
+
+    // The remote agent: off unless a control server is named (docs/remote.md).
+    Remote::RemoteConfig& remote = out.remote;
+    remote.host = parser.isSet(m_remoteHost) ? parser.value(m_remoteHost) : stored.remoteHost;
+    remote.port = static_cast<quint16>(stored.remotePort);
+    if (parser.isSet(m_remotePort)) {
+        bool ok = false;
+        const int port = parser.value(m_remotePort).toInt(&ok);
+        if (!ok || port < 1 || port > 65535)
+            return tr("msgcode-desktop-host: --remote-port takes 1-65535");
+        remote.port = static_cast<quint16>(port);
+    }
+    if (!remote.host.isEmpty() && remote.port == 0)
+        return tr("msgcode-desktop-host: --remote-host needs --remote-port");
+    remote.tls = parser.isSet(m_remoteTls) || (!parser.isSet(m_remoteHost) && stored.remoteTls);
+    remote.fingerprint =
+        parser.isSet(m_remoteFingerprint) ? parser.value(m_remoteFingerprint) : stored.remoteFingerprint;
+    if (QString pin = remote.fingerprint; !pin.remove(QLatin1Char(':')).isEmpty()) {
+        static const QRegularExpression sha256(QStringLiteral("^[0-9a-fA-F]{64}$"));
+        if (!sha256.match(pin).hasMatch())
+            return tr("msgcode-desktop-host: --remote-fingerprint takes a SHA-256 digest (64 hex digits)");
+        if (!remote.tls)
+            return tr("msgcode-desktop-host: --remote-fingerprint needs --remote-tls");
+    }
+    remote.retryDelayMs = static_cast<int>(std::min<qint64>(positive(m_remoteRetryDelay, 1000), 60000));
+    if (parser.isSet(m_remoteMaxRetries)) {
+        bool ok = false;
+        remote.maxRetries = parser.value(m_remoteMaxRetries).toInt(&ok);
+        if (!ok || remote.maxRetries < 0)
+            return tr("msgcode-desktop-host: --remote-max-retries takes 0 or more");
+    }
+    if (!usage.isEmpty())
+        return usage;
+    remote.reconnect = !parser.isSet(m_remoteNoReconnect);
+    remote.deviceName = parser.value(m_remoteDeviceName);
+    remote.workspace = parser.isSet(m_remoteWorkspace) ? QDir(parser.value(m_remoteWorkspace)).absolutePath()
+                       : options.workspaceRoot.isEmpty()
+                           ? QString()
+                           : QDir(options.workspaceRoot).absoluteFilePath(QStringLiteral("remote"));
+    out.remoteBindCode = parser.value(m_remoteBindCode);
+    security.remoteConfirmPolicy = out.headless ? Bridge::ConfirmPolicy::Ask : stored.remoteConfirmPolicy;
+    if (parser.isSet(m_remoteConfirmPolicy)) {
+        const auto policy = Bridge::SecuritySettings::policyFromName(parser.value(m_remoteConfirmPolicy));
+        if (!policy)
+            return tr("msgcode-desktop-host: --remote-confirm-policy takes ask, auto or deny");
+        security.remoteConfirmPolicy = *policy;
+    }
     return out;
 }
 

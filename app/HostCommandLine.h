@@ -2,6 +2,7 @@
 
 #include "app/HostSettings.h"
 #include "bridge/Host.h"
+#include "remote/RemoteAgent.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
@@ -39,6 +40,9 @@ public:
         Bridge::HostOptions host;
         bool headless = false;
         HostSettings stored;
+        /// The remote agent's configuration (not set: off) and a bind code given to start it.
+        Remote::RemoteConfig remote;
+        QString remoteBindCode;
     };
     /// A usage error, for stderr (exit code 2).
     using Outcome = std::variant<Merged, QString>;
@@ -71,6 +75,17 @@ private:
     QCommandLineOption m_approvalTimeout;
     QCommandLineOption m_allowCaller;
     QCommandLineOption m_dataDir;
+    QCommandLineOption m_remoteHost;
+    QCommandLineOption m_remotePort;
+    QCommandLineOption m_remoteTls;
+    QCommandLineOption m_remoteFingerprint;
+    QCommandLineOption m_remoteBindCode;
+    QCommandLineOption m_remoteWorkspace;
+    QCommandLineOption m_remoteConfirmPolicy;
+    QCommandLineOption m_remoteRetryDelay;
+    QCommandLineOption m_remoteMaxRetries;
+    QCommandLineOption m_remoteNoReconnect;
+    QCommandLineOption m_remoteDeviceName;
     QList<QCommandLineOption> m_options;
 };
 

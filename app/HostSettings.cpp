@@ -3,6 +3,7 @@
 #include "bridge/Host.h"
 
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSettings>
 
 namespace App {
@@ -21,6 +22,11 @@ const QString keyCallerAllowlist = QStringLiteral("callerAllowlist");
 const QString keyCmdKey = QStringLiteral("cmdKey");
 // The translations read this key at start (translations/Translations.h).
 const QString keyLanguage = QStringLiteral("language");
+const QString keyRemoteHost = QStringLiteral("remote/host");
+const QString keyRemotePort = QStringLiteral("remote/port");
+const QString keyRemoteTls = QStringLiteral("remote/tls");
+const QString keyRemoteFingerprint = QStringLiteral("remote/fingerprint");
+const QString keyRemoteConfirmPolicy = QStringLiteral("remote/confirmPolicy");
 
 template <typename T> T number(const QSettings& settings, const QString& key, T fallback)
 {
@@ -58,6 +64,16 @@ QList<HostSettings::Problem> HostSettings::validate() const
         else if (!file.isFile())
             problems.append({keyCallerAllowlist, tr("The allowed caller %1 is not a file.").arg(caller)});
     }
+    if (!remoteHost.trimmed().isEmpty() && (remotePort < 1 || remotePort > 65535))
+        problems.append({keyRemotePort, tr("The control server's port must be between 1 and 65535.")});
+    if (QString pin = remoteFingerprint; !pin.remove(QLatin1Char(':')).trimmed().isEmpty()) {
+        static const QRegularExpression sha256(QStringLiteral("^[0-9a-fA-F]{64}$"));
+        if (!sha256.match(pin.trimmed()).hasMatch())
+            problems.append({keyRemoteFingerprint, tr("The certificate fingerprint must be a SHA-256 digest: 64 "
+                                                      "hexadecimal digits.")});
+        else if (!remoteTls)
+            problems.append({keyRemoteFingerprint, tr("A pinned certificate needs TLS.")});
+    }
     if (!languages().contains(language))
         problems.append({keyLanguage, tr("Unknown language \"%1\".").arg(language)});
     return problems;
@@ -85,6 +101,12 @@ HostSettings HostSettings::load(QSettings& settings)
     out.callerAllowlist = settings.value(keyCallerAllowlist).toStringList();
     out.cmdKey = settings.value(keyCmdKey).toString() == QLatin1String("super") ? CmdKey::Super : CmdKey::Control;
     out.language = settings.value(keyLanguage).toString();
+    out.remoteHost = settings.value(keyRemoteHost).toString();
+    out.remotePort = number(settings, keyRemotePort, 0);
+    out.remoteTls = settings.value(keyRemoteTls, false).toBool();
+    out.remoteFingerprint = settings.value(keyRemoteFingerprint).toString();
+    if (const auto policy = Bridge::SecuritySettings::policyFromName(settings.value(keyRemoteConfirmPolicy).toString()))
+        out.remoteConfirmPolicy = *policy;
     return out;
 }
 
@@ -107,6 +129,11 @@ void HostSettings::save(QSettings& settings) const
     settings.setValue(keyCallerAllowlist, callerAllowlist);
     settings.setValue(keyCmdKey, cmdKeyName(cmdKey));
     settings.setValue(keyLanguage, language);
+    settings.setValue(keyRemoteHost, remoteHost);
+    settings.setValue(keyRemotePort, remotePort);
+    settings.setValue(keyRemoteTls, remoteTls);
+    settings.setValue(keyRemoteFingerprint, remoteFingerprint);
+    settings.setValue(keyRemoteConfirmPolicy, Bridge::SecuritySettings::policyName(remoteConfirmPolicy));
 }
 
 bool HostSettings::save(const QString& iniPath) const
@@ -125,6 +152,7 @@ Bridge::SecuritySettings HostSettings::securitySettings(Bridge::SecuritySettings
     base.maxTokenTtlMs = maxTokenTtlMs;
     base.approvalTimeoutMs = approvalTimeoutMs;
     base.callerAllowlist = callerAllowlist;
+    base.remoteConfirmPolicy = remoteConfirmPolicy;
     return base;
 }
 

@@ -51,6 +51,15 @@ public:
     CmdKey cmdKey = CmdKey::Control;
     /// "" (system), "en" or "zh_CN"; read by the translations at start.
     QString language;
+    /// The remote agent's control server (docs/remote.md); an empty host: off. Its device
+    /// token is never here: it lives in the keyring.
+    QString remoteHost;
+    int remotePort = 0;
+    bool remoteTls = false;
+    /// The server certificate's SHA-256 (hex), pinned; empty: the system's trust.
+    QString remoteFingerprint;
+    /// The remote caller's own policy: ask unless the person chose otherwise.
+    Bridge::ConfirmPolicy remoteConfirmPolicy = Bridge::ConfirmPolicy::Ask;
 
     /// One validation problem: which field and what is wrong, for a person.
     struct Problem

@@ -4,12 +4,15 @@
 #include "app/OnboardingWindow.h"
 #include "app/SettingsDialog.h"
 #include "bridge/Host.h"
+#include "remote/RemoteAgent.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLoggingCategory>
 #include <QMenu>
 #include <QPushButton>
@@ -64,7 +67,7 @@ void TrayController::buildMenu()
 {
     m_menu = std::make_unique<QMenu>();
     m_menu->setObjectName(QStringLiteral("trayMenu"));
-    for (int i = 0; i < 6; ++i) {
+    for (int i = 0; i < 7; ++i) {
         QAction* line = m_menu->addAction(QString());
         line->setEnabled(false);
         m_stateActions.append(line);
@@ -90,6 +93,8 @@ void TrayController::buildMenu()
     }
     m_stop = m_menu->addAction(tr("Stop all automation"), this, [this] { m_host.stop(); });
     m_resume = m_menu->addAction(tr("Resume automation"), this, [this] { m_host.resume(QStringLiteral("user")); });
+    m_bindCode = m_menu->addAction(tr("Enter the remote control's bind code…"), this, &TrayController::askBindCode);
+    m_bindCode->setVisible(false);
     m_menu->addSeparator();
     m_menu->addAction(tr("Settings…"), this, &TrayController::showSettings);
     m_menu->addSeparator();
@@ -192,6 +197,44 @@ void TrayController::showSettings()
     m_settings->raise();
 }
 
+void TrayController::setRemote(Remote::RemoteAgent* remote)
+{
+    m_remote = remote;
+    if (!remote)
+        return;
+    connect(remote, &Remote::RemoteAgent::stateChanged, this, &TrayController::refresh);
+    connect(remote, &Remote::RemoteAgent::bindCodeNeeded, this, [this](const QString& why) {
+        refresh();
+        if (m_tray)
+            m_tray->showMessage(tr("Remote control needs a bind code"), why, TrayState::icon(m_state.level), 15000);
+    });
+    if (m_menu)
+        refresh();
+}
+
+void TrayController::askBindCode()
+{
+    if (!m_remote)
+        return;
+    if (m_bindCodeDialog) {
+        m_bindCodeDialog->raise();
+        return;
+    }
+    // Non-modal: the GUI thread never waits in a nested loop for it.
+    auto* dialog = new QInputDialog();
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setObjectName(QStringLiteral("bindCodeDialog"));
+    dialog->setWindowTitle(tr("Remote control"));
+    dialog->setLabelText(tr("The bind code the control server %1 shows:").arg(m_remote->config().serverName()));
+    dialog->setTextEchoMode(QLineEdit::Normal);
+    connect(dialog, &QInputDialog::textValueSelected, this, [this](const QString& code) {
+        if (m_remote && !code.trimmed().isEmpty())
+            m_remote->useBindCode(code);
+    });
+    m_bindCodeDialog = dialog;
+    dialog->show();
+}
+
 void TrayController::refresh()
 {
     TrayState::Inputs inputs;
@@ -201,6 +244,11 @@ void TrayController::refresh()
     inputs.policy = Bridge::SecuritySettings::policyName(m_host.confirmPolicy());
     inputs.paused = m_host.dispatcher().isPaused();
     inputs.approverAttached = m_host.askProvider() && m_host.askProvider()->hasApprover();
+    if (m_remote) {
+        inputs.remoteState = Remote::RemoteAgent::stateName(m_remote->state());
+        inputs.remoteServer = m_remote->config().serverName();
+        inputs.remoteError = m_remote->lastError();
+    }
     const TrayState next = TrayState::evaluate(inputs);
     const bool levelChanged = !m_hasState || next.level != m_state.level;
     const TrayState previous = m_state;
@@ -214,6 +262,8 @@ void TrayController::refresh()
     }
     if (QAction* live = policyAction(inputs.policy))
         live->setChecked(true);
+    if (m_bindCode)
+        m_bindCode->setVisible(inputs.remoteState == QLatin1String("needs_bind_code"));
     m_stop->setVisible(!inputs.paused);
     m_resume->setVisible(inputs.paused);
     if (m_stopButton)

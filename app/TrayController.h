@@ -20,6 +20,9 @@ class QWidget;
 namespace Bridge {
 class Host;
 }
+namespace Remote {
+class RemoteAgent;
+}
 
 namespace App {
 
@@ -57,6 +60,10 @@ public:
     QAction* policyAction(const QString& name) const;
     /// What the "Confirmation policy" entries do: switches the live policy and saves it.
     void choosePolicy(Bridge::ConfirmPolicy policy);
+    /// Shows the remote agent's state and asks for a bind code when it needs one (not owned).
+    void setRemote(Remote::RemoteAgent* remote);
+    /// Opens the non-modal "bind code" prompt (the menu's "Enter bind code…").
+    void askBindCode();
 
 Q_SIGNALS:
     void stateChanged(App::TrayState::Level level);
@@ -84,6 +91,9 @@ private:
     QPointer<QWidget> m_stopButton;
     QPointer<QWidget> m_resumeButton;
     QPointer<OnboardingWindow> m_onboarding;
+    Remote::RemoteAgent* m_remote = nullptr;
+    QAction* m_bindCode = nullptr;
+    QPointer<QWidget> m_bindCodeDialog;
 };
 
 } // namespace App

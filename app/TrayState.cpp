@@ -23,8 +23,22 @@ TrayState TrayState::evaluate(const Inputs& in)
     else
         state.lines.append(tr("Confirmations: all refused"));
 
+    const QString& remote = in.remoteState;
+    if (remote == QLatin1String("connected"))
+        state.lines.append(tr("Remote control: connected to %1").arg(in.remoteServer));
+    else if (remote == QLatin1String("connecting") || remote == QLatin1String("authenticating"))
+        state.lines.append(tr("Remote control: connecting to %1").arg(in.remoteServer));
+    else if (remote == QLatin1String("waiting"))
+        state.lines.append(tr("Remote control: waiting to reconnect to %1").arg(in.remoteServer));
+    else if (remote == QLatin1String("needs_bind_code"))
+        state.lines.append(tr("Remote control: %1 needs a bind code").arg(in.remoteServer));
+    else if (remote == QLatin1String("failed"))
+        state.lines.append(tr("Remote control: not connected to %1").arg(in.remoteServer));
+
     if (!in.serving)
         state.problems.append(tr("The bridge is not serving: msgcode cannot reach the host."));
+    if (remote == QLatin1String("needs_bind_code") || remote == QLatin1String("failed"))
+        state.problems.append(tr("Remote control: %1").arg(in.remoteError));
     if (!accessibility)
         state.problems.append(in.permissions.accessibility.message);
     if (!capture)

@@ -25,6 +25,11 @@ public:
         QString policy; ///< "ask", "auto", "deny"
         bool paused = false;
         bool approverAttached = false;
+        /// The remote agent (docs/remote.md): its state name ("" or "off": not shown), server
+        /// and last error.
+        QString remoteState;
+        QString remoteServer;
+        QString remoteError;
     };
 
     Level level = Level::Red;

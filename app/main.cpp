@@ -4,11 +4,14 @@
 #include "app/HostCommandLine.h"
 #include "app/HostSettings.h"
 #include "app/TrayController.h"
+#include "remote/RemoteAgent.h"
 #include "translations/Translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QLoggingCategory>
 #include <QSocketNotifier>
@@ -120,7 +123,8 @@ int run(int argc, char** argv)
         printErr(*usage);
         return ExitUsage;
     }
-    Bridge::HostOptions options = std::get<App::HostCommandLine::Merged>(merged).host;
+    const auto& mergedOptions = std::get<App::HostCommandLine::Merged>(merged);
+    Bridge::HostOptions options = mergedOptions.host;
     // The MCP front door beside the host (installed), or in the build tree's mcp/.
     // A QStringList, not a braced list: that would hold QStringBuilder temporaries past their end.
     const QString here = QCoreApplication::applicationDirPath();
@@ -182,6 +186,25 @@ int run(int argc, char** argv)
     if (!security.callerAllowlist.isEmpty())
         qCInfo(lcApp).noquote() << HostText::tr("only these callers may connect: %1")
                                        .arg(host.server().callers().allowed().join(QStringLiteral(", ")));
+    // The remote agent (docs/remote.md): off unless a control server is configured. Its evidence
+    // directory is made private before it is used.
+    Remote::RemoteAgent remote(host.dispatcher(), Remote::TokenStore::keychain());
+    host.setRemoteControl(&remote);
+    remote.setScreenResolution([&host] {
+        // The display the backend sees (also without a QGuiApplication, --headless).
+        const QJsonObject screen = host.permissions().current().screenCapture.details;
+        const int width = screen.value(QStringLiteral("width")).toInt();
+        const int height = screen.value(QStringLiteral("height")).toInt();
+        return width > 0 && height > 0 ? QStringLiteral("%1x%2").arg(width).arg(height) : QString();
+    });
+    if (const QString dir = mergedOptions.remote.workspace; !dir.isEmpty() && QDir().mkpath(dir))
+        QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    if (mergedOptions.remote.isSet())
+        qCInfo(lcApp).noquote() << HostText::tr("remote agent: dialling %1, confirm policy %2, evidence in %3")
+                                       .arg(mergedOptions.remote.serverName(),
+                                            Bridge::SecuritySettings::policyName(security.remoteConfirmPolicy),
+                                            mergedOptions.remote.workspace);
+    remote.start(mergedOptions.remote, mergedOptions.remoteBindCode);
     // The face of the host: tray (or status window), onboarding, and the `ask` policy's human.
     std::unique_ptr<App::ConfirmationController> confirmations;
     std::unique_ptr<App::TrayController> tray;
@@ -195,8 +218,11 @@ int run(int argc, char** argv)
             QCoreApplication::quit();
         });
         tray->start();
+        tray->setRemote(&remote);
     }
     const int code = QCoreApplication::exec();
+    remote.stop();
+    host.setRemoteControl(nullptr);
     host.shutdown();
     tray.reset();
     confirmations.reset();

@@ -98,6 +98,8 @@ QJsonObject Diagnostics::health(const Caller& caller) const
                      {QStringLiteral("confirmPolicy"), m_gate.providerFor(caller)->policyName()},
                      {QStringLiteral("requireToken"), m_gate.settings().requireToken}}},
         {QStringLiteral("peer"), caller.peer.toJson()},
+        {QStringLiteral("remote"),
+         m_facts.remote ? m_facts.remote->status() : QJsonObject{{QStringLiteral("state"), QStringLiteral("off")}}},
     };
 }
 

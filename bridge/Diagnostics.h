@@ -1,6 +1,7 @@
 #pragma once
 
 #include "bridge/Executor.h"
+#include "bridge/RemoteControl.h"
 #include "bridge/protocol/Meta.h"
 #include "bridge/security/ConfirmationGate.h"
 #include "bridge/transport/Caller.h"
@@ -20,6 +21,8 @@ struct HostFacts
     QString socketPath;
     QString socketMode; ///< e.g. "0600"
     QDateTime startedAt;
+    /// The remote agent, when the host's owner attached one (Host::setRemoteControl).
+    RemoteControl* remote = nullptr;
 };
 
 /// What the host says about itself: desktop.health, desktop.doctor (each check with a status
@@ -35,6 +38,8 @@ public:
     QJsonObject doctor(const Caller& caller, const std::optional<QString>& workspacePath) const;
     /// env.json: host, OS, screen, permissions, backend and the caller.
     QJsonObject envJson(const Caller& caller) const;
+    /// The remote agent, or nullptr when there is none.
+    RemoteControl* remote() const { return m_facts.remote; }
 
 private:
     Executor& m_executor;

@@ -29,6 +29,8 @@ Host::Host(HostOptions options, QObject* parent) : QObject(parent), m_options(st
         qCWarning(lcHost) << "allowed caller" << entry << "does not exist; it can match no process";
     m_dispatcher->setKeepTypedText(m_options.keepTypedText);
     m_dispatcher->gate().setProviderFor(Transport::McpDoor, m_mcp.get());
+    m_remoteAsk = std::make_unique<AskConfirmationProvider>();
+    applyRemotePolicy(m_options.security.remoteConfirmPolicy);
     if (!m_options.backendSettings.isEmpty())
         configureBackend(m_options.backendSettings);
     m_server = std::make_unique<Server>(*m_dispatcher, m_options.server, callers);
@@ -78,6 +80,22 @@ std::unique_ptr<ConfirmationProvider> Host::makeProvider(ConfirmPolicy policy)
     return std::make_unique<DenyConfirmationProvider>();
 }
 
+void Host::applyRemotePolicy(ConfirmPolicy policy)
+{
+    if (policy == ConfirmPolicy::Ask) {
+        m_dispatcher->gate().setProviderFor(Transport::Remote, m_remoteAsk.get());
+        m_remoteOther.reset();
+        return;
+    }
+    // Auto and deny decide at once: nothing is pending with the provider replaced here.
+    std::unique_ptr<ConfirmationProvider> next =
+        policy == ConfirmPolicy::Auto
+            ? std::unique_ptr<ConfirmationProvider>(std::make_unique<AutoConfirmationProvider>())
+            : std::make_unique<DenyConfirmationProvider>();
+    m_dispatcher->gate().setProviderFor(Transport::Remote, next.get());
+    m_remoteOther = std::move(next);
+}
+
 void Host::applySecurity(const SecuritySettings& settings)
 {
     SecuritySettings next = settings;
@@ -93,6 +111,9 @@ void Host::applySecurity(const SecuritySettings& settings)
     const ConfirmPolicy mcpPolicy = next.mcpConfirmPolicy.value_or(next.confirmPolicy);
     const QString mcpFrom = m_mcp->policyName();
     m_mcp->setPolicy(mcpPolicy);
+    const QString remoteFrom = SecuritySettings::policyName(m_options.security.remoteConfirmPolicy);
+    if (next.remoteConfirmPolicy != m_options.security.remoteConfirmPolicy)
+        applyRemotePolicy(next.remoteConfirmPolicy);
     if (callersChanged) {
         const CallerPolicy callers(next.callerAllowlist);
         for (const QString& entry : callers.unresolved())
@@ -103,15 +124,18 @@ void Host::applySecurity(const SecuritySettings& settings)
     }
     const QString from = SecuritySettings::policyName(m_options.security.confirmPolicy);
     m_options.security = next;
-    m_audit->record(QStringLiteral("settings_changed"), nullptr,
-                    QJsonObject{{QStringLiteral("confirmPolicy"), SecuritySettings::policyName(next.confirmPolicy)},
-                                {QStringLiteral("previousConfirmPolicy"), from},
-                                {QStringLiteral("mcpConfirmPolicy"), SecuritySettings::policyName(mcpPolicy)},
-                                {QStringLiteral("previousMcpConfirmPolicy"), mcpFrom},
-                                {QStringLiteral("requireToken"), next.requireToken},
-                                {QStringLiteral("maxTokenTtlMs"), next.maxTokenTtlMs},
-                                {QStringLiteral("approvalTimeoutMs"), next.approvalTimeoutMs},
-                                {QStringLiteral("callerAllowlist"), QJsonArray::fromStringList(next.callerAllowlist)}});
+    m_audit->record(
+        QStringLiteral("settings_changed"), nullptr,
+        QJsonObject{{QStringLiteral("confirmPolicy"), SecuritySettings::policyName(next.confirmPolicy)},
+                    {QStringLiteral("previousConfirmPolicy"), from},
+                    {QStringLiteral("mcpConfirmPolicy"), SecuritySettings::policyName(mcpPolicy)},
+                    {QStringLiteral("previousMcpConfirmPolicy"), mcpFrom},
+                    {QStringLiteral("remoteConfirmPolicy"), SecuritySettings::policyName(next.remoteConfirmPolicy)},
+                    {QStringLiteral("previousRemoteConfirmPolicy"), remoteFrom},
+                    {QStringLiteral("requireToken"), next.requireToken},
+                    {QStringLiteral("maxTokenTtlMs"), next.maxTokenTtlMs},
+                    {QStringLiteral("approvalTimeoutMs"), next.approvalTimeoutMs},
+                    {QStringLiteral("callerAllowlist"), QJsonArray::fromStringList(next.callerAllowlist)}});
     if (policyChanged) {
         if (next.confirmPolicy == ConfirmPolicy::Auto)
             qCWarning(lcHost).noquote() << "confirm policy is now AUTO: every confirmation is approved without asking";

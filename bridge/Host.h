@@ -76,6 +76,12 @@ public:
     /// changes (following the host's, that is when the host's changes).
     AskConfirmationProvider* mcpAskProvider() { return m_mcpAsk.get(); }
     McpConfirmationProvider& mcpConfirmations() { return *m_mcp; }
+    /// Where the GUI attaches an Approver for the remote agent's ask policy (docs/remote.md):
+    /// its own provider, for the life of the host, used while the remote policy is ask.
+    AskConfirmationProvider* remoteAskProvider() { return m_remoteAsk.get(); }
+    /// Attaches the remote agent (not owned; it must outlive the host's use of it, or be
+    /// detached with nullptr first): desktop.remote.* and health reach it.
+    void setRemoteControl(RemoteControl* remote) { m_dispatcher->facts().remote = remote; }
     AuditLog& audit() { return *m_audit; }
 
     /// The live security settings (policy, token limits, allowlist).
@@ -102,6 +108,7 @@ Q_SIGNALS:
 
 private:
     std::unique_ptr<ConfirmationProvider> makeProvider(ConfirmPolicy policy);
+    void applyRemotePolicy(ConfirmPolicy policy);
 
     HostOptions m_options;
     std::unique_ptr<PermissionMonitor> m_permissions;
@@ -112,6 +119,9 @@ private:
     AskConfirmationProvider* m_askProvider = nullptr;
     std::unique_ptr<AskConfirmationProvider> m_mcpAsk;
     std::unique_ptr<McpConfirmationProvider> m_mcp;
+    std::unique_ptr<AskConfirmationProvider> m_remoteAsk;
+    /// The remote agent's provider when its policy is auto or deny.
+    std::unique_ptr<ConfirmationProvider> m_remoteOther;
     std::unique_ptr<Dispatcher> m_dispatcher;
     std::unique_ptr<Server> m_server;
     /// The caller policy as the XPC listener reads it, on an XPC queue: under its mutex.

@@ -197,6 +197,12 @@ QJsonObject confirmSchema()
         {QStringLiteral("approver"), typed(QStringLiteral("string"), {})}});
 }
 
+Error noRemoteAgent()
+{
+    return Error::make(Automation::ErrorCode::HostNotReady, QStringLiteral("this host runs no remote agent"),
+                       QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_remote_agent")}});
+}
+
 QJsonObject paramsSchema(QJsonObject properties, QStringList required = {})
 {
     properties.insert(QStringLiteral("meta"), metaSchema());
@@ -634,6 +640,73 @@ const MethodTable& MethodTable::contract()
                          QJsonObject{{QStringLiteral("resumed"), resumed}, {QStringLiteral("paused"), false}});
                  }
                  s.gate.resume(call.caller, call.meta, respond);
+             }},
+             {}});
+        // The remote agent (docs/remote.md): its state, and a person's or a local client's say
+        // over where it dials. The remote caller itself has no tool that reaches these.
+        add({QStringLiteral("desktop.remote.status"),
+             QStringLiteral("The remote agent's connection state"),
+             paramsSchema({}),
+             false,
+             true,
+             MethodKind::Immediate{[](Services& s, const Call&, const Respond& respond) {
+                 if (RemoteControl* remote = s.diagnostics.remote())
+                     return respond(remote->status());
+                 respond(QJsonObject{{QStringLiteral("state"), QStringLiteral("off")}});
+             }},
+             {}});
+        add({QStringLiteral("desktop.remote.connect"),
+             QStringLiteral("Dials a control server (the remote agent)"),
+             paramsSchema(QJsonObject{{QStringLiteral("host"), typed(QStringLiteral("string"), {})},
+                                      {QStringLiteral("port"), integer(1, 65535, {})},
+                                      {QStringLiteral("tls"), typed(QStringLiteral("boolean"), {})},
+                                      {QStringLiteral("fingerprint"), typed(QStringLiteral("string"), {})},
+                                      {QStringLiteral("bindCode"), typed(QStringLiteral("string"), {})},
+                                      {QStringLiteral("retryDelayMs"), integer(100, 60000, {})},
+                                      {QStringLiteral("maxRetries"), integer(0, 1000000, {})}},
+                          {QStringLiteral("host"), QStringLiteral("port")}),
+             false,
+             false,
+             MethodKind::Immediate{[](Services& s, const Call& call, const Respond& respond) {
+                 RemoteControl* remote = s.diagnostics.remote();
+                 if (!remote)
+                     return respond(noRemoteAgent());
+                 auto params = call.params;
+                 params.remove(QStringLiteral("meta"));
+                 const auto answer = remote->connectTo(params);
+                 if (answer)
+                     s.gate.audit(QStringLiteral("remote_connect"), call.caller.auditPeer(),
+                                  QJsonObject{{QStringLiteral("server"), answer->value(QStringLiteral("server"))},
+                                              {QStringLiteral("via"), call.caller.transportName()}});
+                 respond(answer);
+             }},
+             {}});
+        add({QStringLiteral("desktop.remote.disconnect"),
+             QStringLiteral("Hangs up the remote agent and stops it reconnecting"),
+             paramsSchema({}),
+             false,
+             true,
+             MethodKind::Immediate{[](Services& s, const Call& call, const Respond& respond) {
+                 RemoteControl* remote = s.diagnostics.remote();
+                 if (!remote)
+                     return respond(noRemoteAgent());
+                 s.gate.audit(QStringLiteral("remote_disconnect"), call.caller.auditPeer(),
+                              QJsonObject{{QStringLiteral("via"), call.caller.transportName()}});
+                 respond(remote->disconnect());
+             }},
+             {}});
+        add({QStringLiteral("desktop.remote.forget"),
+             QStringLiteral("Hangs up and removes the remote agent's device token from the keyring"),
+             paramsSchema({}),
+             false,
+             true,
+             MethodKind::Immediate{[](Services& s, const Call& call, const Respond& respond) {
+                 RemoteControl* remote = s.diagnostics.remote();
+                 if (!remote)
+                     return respond(noRemoteAgent());
+                 s.gate.audit(QStringLiteral("remote_forget"), call.caller.auditPeer(),
+                              QJsonObject{{QStringLiteral("via"), call.caller.transportName()}});
+                 remote->forget(respond);
              }},
              {}});
         return t;

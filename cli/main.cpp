@@ -35,10 +35,14 @@ public:
     bool json = false;
     int timeoutMs = 60000;
     std::optional<QString> workspace;
+    /// remote connect's params: host, port, tls, fingerprint, bindCode.
+    QJsonObject remoteParams;
 
     int run(const QStringList& args);
 
 private:
+    int remote(const QString& action);
+    std::optional<QJsonObject> remoteCall(const QString& method, const QJsonObject& params, int* code);
     int health();
     int doctor();
     int call(const QString& method, const QJsonObject& params);
@@ -247,9 +251,71 @@ int Ctl::resume()
     return ExitOk;
 }
 
+std::optional<QJsonObject> Ctl::remoteCall(const QString& method, const QJsonObject& params, int* code)
+{
+    const auto response = request(method, params, false, code);
+    if (!response)
+        return std::nullopt;
+    if (json) {
+        out(QString::fromUtf8(QJsonDocument(*response).toJson(QJsonDocument::Compact)));
+        *code = response->contains(QStringLiteral("error")) ? ExitHostError : ExitOk;
+        return std::nullopt;
+    }
+    if (response->contains(QStringLiteral("error"))) {
+        *code = reportError(*response);
+        return std::nullopt;
+    }
+    return response->value(QStringLiteral("result")).toObject();
+}
+
+int Ctl::remote(const QString& action)
+{
+    int code = ExitOk;
+    std::optional<QJsonObject> r;
+    if (action == QLatin1String("connect")) {
+        if (!remoteParams.contains(QStringLiteral("host")) || !remoteParams.contains(QStringLiteral("port"))) {
+            err(tr("usage: msgcode-desktopctl remote connect --host H --port P [--tls] [--fingerprint SHA256] "
+                   "[--bind-code C]"));
+            return ExitUsage;
+        }
+        r = remoteCall(QStringLiteral("desktop.remote.connect"), remoteParams, &code);
+    } else if (action == QLatin1String("status")) {
+        r = remoteCall(QStringLiteral("desktop.remote.status"), {}, &code);
+    } else if (action == QLatin1String("disconnect")) {
+        r = remoteCall(QStringLiteral("desktop.remote.disconnect"), {}, &code);
+    } else if (action == QLatin1String("forget")) {
+        r = remoteCall(QStringLiteral("desktop.remote.forget"), {}, &code);
+        if (r) {
+            out(r->value(QStringLiteral("forgotten")).toBool()
+                    ? tr("the device token was removed from the keyring; the next connection needs a bind code")
+                    : tr("no device token was stored"));
+            return ExitOk;
+        }
+        return code;
+    } else {
+        err(tr("usage: msgcode-desktopctl remote connect|status|disconnect|forget"));
+        return ExitUsage;
+    }
+    if (!r)
+        return code;
+    const QString state = r->value(QStringLiteral("state")).toString();
+    out(r->contains(QStringLiteral("server"))
+            ? tr("remote: %1 (%2)").arg(state, r->value(QStringLiteral("server")).toString())
+            : tr("remote: %1").arg(state));
+    if (const QString error = r->value(QStringLiteral("lastError")).toString(); !error.isEmpty())
+        out(tr("last error: %1").arg(error));
+    if (r->contains(QStringLiteral("deviceId")))
+        out(tr("device: %1").arg(r->value(QStringLiteral("deviceId")).toString()));
+    if (r->contains(QStringLiteral("confirmPolicy")))
+        out(tr("confirmations: %1").arg(r->value(QStringLiteral("confirmPolicy")).toString()));
+    return ExitOk;
+}
+
 int Ctl::run(const QStringList& args)
 {
     const QString command = args.value(0);
+    if (command == QLatin1String("remote") && args.size() == 2)
+        return remote(args.at(1));
     if (command == QLatin1String("health") && args.size() == 1)
         return health();
     if (command == QLatin1String("doctor") && args.size() == 1)
@@ -309,7 +375,9 @@ int main(int argc, char** argv)
                "  doctor                          every check, with what to fix\n"
                "  stop                            emergency stop: abort everything, pause side effects\n"
                "  resume                          resume after a stop (asks the host's confirmation policy)\n"
-               "  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in\n\n"
+               "  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in\n"
+               "  remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]\n"
+               "  remote status | disconnect | forget   the remote agent (docs/remote.md)\n\n"
                "msgcode's original commands (their own exit codes: 0 a result, 2 an error answer,\n"
                "10 the host cannot be reached):\n"
                "  rpc WORKSPACE --method M --params-json J   one request; the JSON-RPC answer on stdout\n"
@@ -343,7 +411,24 @@ int main(int argc, char** argv)
                                     QCoreApplication::translate("Ctl", "session: exit after this long without a "
                                                                        "request (default 60000)."),
                                     QCoreApplication::translate("Ctl", "ms"));
-    parser.addOptions({socket, json, timeout, workspace, method, paramsJson, idleMs});
+    const QCommandLineOption remoteHost(QStringLiteral("host"),
+                                        QCoreApplication::translate("Ctl", "remote connect: the control server."),
+                                        QCoreApplication::translate("Ctl", "host"));
+    const QCommandLineOption remotePort(QStringLiteral("port"),
+                                        QCoreApplication::translate("Ctl", "remote connect: its TCP port."),
+                                        QCoreApplication::translate("Ctl", "port"));
+    const QCommandLineOption remoteTls(QStringLiteral("tls"),
+                                       QCoreApplication::translate("Ctl", "remote connect: use TLS."));
+    const QCommandLineOption remoteFingerprint(
+        QStringLiteral("fingerprint"),
+        QCoreApplication::translate("Ctl", "remote connect: trust only this certificate (SHA-256, hex)."),
+        QCoreApplication::translate("Ctl", "sha256"));
+    const QCommandLineOption remoteBindCode(
+        QStringLiteral("bind-code"),
+        QCoreApplication::translate("Ctl", "remote connect: the server's one-time bind code."),
+        QCoreApplication::translate("Ctl", "code"));
+    parser.addOptions({socket, json, timeout, workspace, method, paramsJson, idleMs, remoteHost, remotePort, remoteTls,
+                       remoteFingerprint, remoteBindCode});
     parser.addPositionalArgument(QStringLiteral("command"),
                                  QCoreApplication::translate("Ctl", "health, doctor, stop, resume or call"));
     parser.process(app);
@@ -383,5 +468,15 @@ int main(int argc, char** argv)
     }
     if (parser.isSet(workspace))
         ctl.workspace = QDir(parser.value(workspace)).absolutePath();
+    if (parser.isSet(remoteHost))
+        ctl.remoteParams.insert(QStringLiteral("host"), parser.value(remoteHost));
+    if (parser.isSet(remotePort))
+        ctl.remoteParams.insert(QStringLiteral("port"), parser.value(remotePort).toInt());
+    if (parser.isSet(remoteTls))
+        ctl.remoteParams.insert(QStringLiteral("tls"), true);
+    if (parser.isSet(remoteFingerprint))
+        ctl.remoteParams.insert(QStringLiteral("fingerprint"), parser.value(remoteFingerprint));
+    if (parser.isSet(remoteBindCode))
+        ctl.remoteParams.insert(QStringLiteral("bindCode"), parser.value(remoteBindCode));
     return ctl.run(parser.positionalArguments());
 }

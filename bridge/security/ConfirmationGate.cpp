@@ -326,6 +326,8 @@ void ConfirmationGate::askApproval(ApprovalRequest request, const Caller& caller
     request.via = caller.transportName();
     if (caller.transport == Transport::McpDoor)
         request.client = caller.peer.parentExecutable;
+    else if (caller.transport == Transport::Remote)
+        request.client = caller.remoteServer;
     // The approval is bounded by the approval timeout and by the request's own meta.timeoutMs.
     request.timeoutMs = std::max(1, std::min(m_security.settings.approvalTimeoutMs,
                                              request.timeoutMs > 0 ? request.timeoutMs : Meta::kMaxTimeoutMs));

@@ -34,6 +34,8 @@ struct SecuritySettings
     QStringList callerAllowlist;
     /// The MCP front door's own policy (docs/msgcode.md); none: the host's confirmPolicy.
     std::optional<ConfirmPolicy> mcpConfirmPolicy;
+    /// The remote agent's own policy (docs/remote.md): ask unless set, whatever the host's is.
+    ConfirmPolicy remoteConfirmPolicy = ConfirmPolicy::Ask;
     /// The host's data directory (audit.jsonl); empty: no audit file, log lines only.
     QString dataDir;
 

@@ -19,6 +19,9 @@ enum class Transport {
     McpDoor,
     /// The XPC front door on macOS (XpcListener).
     Xpc,
+    /// The remote agent (docs/remote.md): a control server the host dialled out to, with a
+    /// confirmation policy of its own; `Caller::remoteServer` names it.
+    Remote,
 };
 
 /// Who sent a request: the transport, the connection (0 for in-process callers) and, for a
@@ -28,6 +31,8 @@ struct Caller
     quint64 connectionId = 0;
     PeerInfo peer;
     Transport transport = Transport::LocalSocket;
+    /// The remote agent's control server as a person reads it, e.g. "ctl.example.com:9876 (TLS)".
+    QString remoteServer;
 
     /// The person at the host's own windows.
     static Caller gui()
@@ -39,7 +44,7 @@ struct Caller
     bool isGui() const { return transport == Transport::Gui; }
     /// The peer for audit lines: none for the GUI (the line says `via: gui`).
     const PeerInfo* auditPeer() const { return isGui() ? nullptr : &peer; }
-    /// "local_socket", "gui" or "mcp", as audit lines and evidence name it.
+    /// "local_socket", "gui", "mcp", "xpc" or "remote", as audit lines and evidence name it.
     QString transportName() const
     {
         switch (transport) {
@@ -49,6 +54,8 @@ struct Caller
             return QStringLiteral("mcp");
         case Transport::Xpc:
             return QStringLiteral("xpc");
+        case Transport::Remote:
+            return QStringLiteral("remote");
         case Transport::LocalSocket:
             break;
         }

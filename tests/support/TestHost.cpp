@@ -144,6 +144,14 @@ void TestHost::attachMcpApprover(ScriptedApprover& approver)
     });
 }
 
+void TestHost::attachRemoteApprover(ScriptedApprover& approver)
+{
+    onHostThread([&](Bridge::Host& host) {
+        approver.provider = host.remoteAskProvider();
+        host.remoteAskProvider()->attach(&approver);
+    });
+}
+
 void TestHost::answerApproval(quint64 id, bool approved)
 {
     onHostThread([&](Bridge::Host& host) { host.askProvider()->answer(id, approved); });

@@ -89,6 +89,8 @@ public:
     void attachApprover(ScriptedApprover& approver);
     /// Attaches `approver` to the MCP front door's ask provider (Host::mcpAskProvider).
     void attachMcpApprover(ScriptedApprover& approver);
+    /// Attaches `approver` to the remote agent's ask provider (Host::remoteAskProvider).
+    void attachRemoteApprover(ScriptedApprover& approver);
     /// A person's answer to approval request `id`, as the GUI would give it.
     void answerApproval(quint64 id, bool approved);
     /// Stops the host now (what SIGTERM does in the executable).
