@@ -189,12 +189,26 @@ void RemoteAgent::dial()
         return;
     }
     const QString pin = normalizedFingerprint(m_config.fingerprint);
-    connect(socket, &QSslSocket::sslErrors, this, [this, socket, pin](const QList<QSslError>& errors) {
+    connect(socket, &QSslSocket::sslErrors, this, [this, socket, pin, generation](const QList<QSslError>& errors) {
         // A pinned certificate is trusted for itself (self-signed servers); nothing else is.
         const QString seen =
             QString::fromLatin1(socket->peerCertificate().digest(QCryptographicHash::Sha256).toHex());
-        if (!pin.isEmpty() && seen == pin)
+        if (!pin.isEmpty() && seen == pin) {
             socket->ignoreSslErrors(errors);
+            return;
+        }
+        if (generation != m_generation)
+            return;
+        // Not a passing fault: trying again would meet the same certificate.
+        QStringList why;
+        for (const QSslError& error : errors)
+            why.append(error.errorString());
+        hangUp({}, false);
+        setState(State::Failed, pin.isEmpty() ? tr("the server's certificate is not trusted (%1); pin it with its "
+                                                   "SHA-256 fingerprint %2 if it is the right one")
+                                                    .arg(why.join(QStringLiteral("; ")), seen)
+                                              : tr("the server's certificate (SHA-256 %1) is not the pinned one")
+                                                    .arg(seen));
     });
     connect(socket, &QSslSocket::encrypted, this, [this, socket, pin, generation] {
         if (generation != m_generation)

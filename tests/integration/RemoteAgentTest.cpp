@@ -632,3 +632,59 @@ TEST_F(RemoteAgentAskTest, AServerThatGoesAwayHasItsPendingApprovalWithdrawn)
     EXPECT_EQ(approver.withdrawn().size(), 1) << "nobody is left to act on the answer";
     EXPECT_TRUE(host.desktop().effects().isEmpty());
 }
+
+namespace {
+
+const QString kCertificate = QStringLiteral(MDH_SOURCE_DIR "/tests/data/remote/server-cert.pem");
+const QString kKey = QStringLiteral(MDH_SOURCE_DIR "/tests/data/remote/server-key.pem");
+const QString kFingerprint = QStringLiteral("7A:F7:6D:68:89:E0:23:49:C3:92:65:EF:D2:DD:75:A2:EE:BB:23:74:33:E3:CB:68:D3:"
+                                            "D7:F6:D1:48:5D:29:E3");
+
+} // namespace
+
+TEST_F(RemoteAgentTest, SpeaksTlsToAServerWithThePinnedCertificate)
+{
+    ASSERT_TRUE(server.useTls(kCertificate, kKey));
+    Remote::RemoteConfig c = config();
+    c.tls = true;
+    c.fingerprint = kFingerprint;
+    start(c);
+    ASSERT_TRUE(server.accept()) << server.tlsError().toStdString();
+    const auto auth = server.read();
+    ASSERT_TRUE(auth);
+    EXPECT_EQ(auth->value(QStringLiteral("params")).toObject().value(QStringLiteral("bindCode")).toString(),
+              QString::fromLatin1(kBindCode));
+    server.answerAuth(*auth);
+    ASSERT_TRUE(waitState(QStringLiteral("connected")));
+    EXPECT_TRUE(status().value(QStringLiteral("server")).toString().endsWith(QStringLiteral("(TLS)")));
+    EXPECT_TRUE(server.call(QStringLiteral("ping"), {}).value(QStringLiteral("result")).toObject().value(QStringLiteral("pong")).toBool());
+}
+
+TEST_F(RemoteAgentTest, RefusesACertificateThatIsNotThePinnedOne)
+{
+    ASSERT_TRUE(server.useTls(kCertificate, kKey));
+    Remote::RemoteConfig c = config();
+    c.tls = true;
+    c.fingerprint = QString(64, QLatin1Char('a'));
+    start(c);
+    server.accept(5000);
+    ASSERT_TRUE(waitState(QStringLiteral("failed")));
+    EXPECT_TRUE(status().value(QStringLiteral("lastError")).toString().contains(QStringLiteral("not the pinned one")))
+        << QJsonDocument(status()).toJson().toStdString();
+    EXPECT_FALSE(server.read(500)) << "no auth, no bind code sent to an unknown server";
+}
+
+TEST_F(RemoteAgentTest, AnUntrustedCertificateWithoutAPinIsNotSpokenTo)
+{
+    ASSERT_TRUE(server.useTls(kCertificate, kKey));
+    Remote::RemoteConfig c = config();
+    c.tls = true;
+    start(c);
+    server.accept(5000);
+    ASSERT_TRUE(waitState(QStringLiteral("failed"))) << QJsonDocument(status()).toJson().toStdString();
+    const QString error = status().value(QStringLiteral("lastError")).toString();
+    EXPECT_TRUE(error.contains(QStringLiteral("not trusted"))) << error.toStdString();
+    EXPECT_TRUE(error.contains(QStringLiteral("7af76d6889e02349"))) << "names the fingerprint to pin";
+    EXPECT_FALSE(server.read(500)) << "the handshake failed before any line";
+    EXPECT_TRUE(recordedDelays().isEmpty()) << "a certificate fault is not retried";
+}

@@ -1,10 +1,50 @@
 #include "ControlServer.h"
 
 #include <QDeadlineTimer>
+#include <QFile>
+#include <QSslCertificate>
+#include <QSslKey>
+#include <QSslSocket>
 #include <QJsonDocument>
 #include <QTimer>
 
 namespace Testing {
+
+// Hands every connection over as a QSslSocket that starts the server side of TLS when the
+// server has a certificate.
+class ControlServer::Listener final : public QTcpServer
+{
+public:
+    explicit Listener(const ControlServer& owner) : m_owner(owner) {}
+
+protected:
+    void incomingConnection(qintptr descriptor) override
+    {
+        auto* socket = new QSslSocket(this);
+        socket->setSocketDescriptor(descriptor);
+        if (!m_owner.m_certificate.isEmpty()) {
+            socket->setLocalCertificate(QSslCertificate(m_owner.m_certificate, QSsl::Pem));
+            socket->setPrivateKey(QSslKey(m_owner.m_key, QSsl::Rsa, QSsl::Pem));
+            socket->setPeerVerifyMode(QSslSocket::VerifyNone);
+            socket->startServerEncryption();
+        }
+        addPendingConnection(socket);
+    }
+
+private:
+    const ControlServer& m_owner;
+};
+
+bool ControlServer::useTls(const QString& certificatePath, const QString& keyPath)
+{
+    QFile certificate(certificatePath);
+    QFile key(keyPath);
+    if (!certificate.open(QIODevice::ReadOnly) || !key.open(QIODevice::ReadOnly))
+        return false;
+    m_certificate = certificate.readAll();
+    m_key = key.readAll();
+    return true;
+}
 
 ControlServer::ControlServer(quint16 port) : m_port(port)
 {
@@ -27,7 +67,7 @@ void ControlServer::stop()
 bool ControlServer::restart()
 {
     stop();
-    m_server = std::make_unique<QTcpServer>();
+    m_server = std::make_unique<Listener>(*this);
     if (!m_server->listen(QHostAddress::LocalHost, m_port))
         return false;
     m_port = m_server->serverPort();
@@ -43,6 +83,15 @@ bool ControlServer::accept(int timeoutMs)
     if (m_client)
         m_client->setParent(nullptr);
     m_buffer.clear();
+    m_tlsError.clear();
+    if (m_client && !m_certificate.isEmpty()) {
+        auto* tls = static_cast<QSslSocket*>(m_client.get());
+        if (!tls->waitForEncrypted(timeoutMs)) {
+            m_tlsError = tls->errorString();
+            closeClient();
+            return false;
+        }
+    }
     return m_client != nullptr;
 }
 

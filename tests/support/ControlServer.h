@@ -23,6 +23,10 @@ class ControlServer
 public:
     /// Listens on 127.0.0.1:`port` (0: a free one).
     explicit ControlServer(quint16 port = 0);
+    /// From now on, speaks TLS with this certificate and key (PEM files).
+    bool useTls(const QString& certificatePath, const QString& keyPath);
+    /// Why the last TLS handshake failed (empty when none did).
+    QString tlsError() const { return m_tlsError; }
     ~ControlServer();
 
     bool isListening() const { return m_server && m_server->isListening(); }
@@ -51,7 +55,11 @@ public:
     void refuseAuth(const QJsonObject& auth, const QString& message);
 
 private:
+    class Listener;
     std::unique_ptr<QTcpServer> m_server;
+    QByteArray m_certificate;
+    QByteArray m_key;
+    QString m_tlsError;
     std::unique_ptr<QTcpSocket> m_client;
     QByteArray m_buffer;
     quint16 m_port = 0;
