@@ -163,6 +163,41 @@ SettingsDialog::SettingsDialog(QString socketPath, QString iniPath, QWidget* par
                                               "settings apply when saved.")));
     layout->addWidget(host);
 
+    // Remote control (docs/remote.md).
+    auto* remote = new QGroupBox(tr("Remote control"), this);
+    auto* remoteForm = new QFormLayout(remote);
+    m_remoteHost = new QLineEdit(remote);
+    m_remoteHost->setObjectName(QStringLiteral("remoteHost"));
+    m_remoteHost->setPlaceholderText(tr("Off: no control server"));
+    remoteForm->addRow(tr("Control server:"), m_remoteHost);
+    m_remotePort = new QSpinBox(remote);
+    m_remotePort->setObjectName(QStringLiteral("remotePort"));
+    m_remotePort->setRange(0, 65535);
+    remoteForm->addRow(tr("Port:"), m_remotePort);
+    m_remoteTls = new QCheckBox(tr("Use TLS"), remote);
+    m_remoteTls->setObjectName(QStringLiteral("remoteTls"));
+    remoteForm->addRow(QString(), m_remoteTls);
+    m_remoteFingerprint = new QLineEdit(remote);
+    m_remoteFingerprint->setObjectName(QStringLiteral("remoteFingerprint"));
+    m_remoteFingerprint->setPlaceholderText(tr("Optional: the certificate's SHA-256, to trust only it"));
+    remoteForm->addRow(tr("Pinned certificate:"), m_remoteFingerprint);
+    m_remotePolicy = new QComboBox(remote);
+    m_remotePolicy->setObjectName(QStringLiteral("remoteConfirmPolicy"));
+    m_remotePolicy->addItem(tr("Ask a person (recommended)"), QStringLiteral("ask"));
+    m_remotePolicy->addItem(tr("Approve automatically"), QStringLiteral("auto"));
+    m_remotePolicy->addItem(tr("Deny everything"), QStringLiteral("deny"));
+    remoteForm->addRow(tr("Its actions:"), m_remotePolicy);
+    m_remoteError = errorLabel(remote, QStringLiteral("remoteError"));
+    remoteForm->addRow(QString(), m_remoteError);
+    auto* forget = new QPushButton(tr("Forget the device token"), remote);
+    forget->setObjectName(QStringLiteral("forgetRemoteToken"));
+    remoteForm->addRow(QString(), forget);
+    remoteForm->addRow(QString(), note(remote, tr("The host dials the server; its device token is kept in your "
+                                                  "keyring, never in a file. The first connection asks for the "
+                                                  "bind code the server shows.")));
+    layout->addWidget(remote);
+    connect(forget, &QPushButton::clicked, this, &SettingsDialog::forgetRemoteTokenRequested);
+
     m_message = new QLabel(this);
     m_message->setObjectName(QStringLiteral("messageLabel"));
     m_message->setWordWrap(true);
@@ -203,6 +238,12 @@ void SettingsDialog::setValues(const HostSettings& settings)
     m_callers->setPlainText(settings.callerAllowlist.join(QLatin1Char('\n')));
     m_cmdKey->setCurrentIndex(m_cmdKey->findData(HostSettings::cmdKeyName(settings.cmdKey)));
     m_language->setCurrentIndex(std::max(0, m_language->findData(settings.language)));
+    m_remoteHost->setText(settings.remoteHost);
+    m_remotePort->setValue(settings.remotePort);
+    m_remoteTls->setChecked(settings.remoteTls);
+    m_remoteFingerprint->setText(settings.remoteFingerprint);
+    m_remotePolicy->setCurrentIndex(
+        std::max(0, m_remotePolicy->findData(Bridge::SecuritySettings::policyName(settings.remoteConfirmPolicy))));
 }
 
 HostSettings SettingsDialog::values() const
@@ -225,6 +266,12 @@ HostSettings SettingsDialog::values() const
     out.cmdKey = m_cmdKey->currentData().toString() == QLatin1String("super") ? HostSettings::CmdKey::Super
                                                                               : HostSettings::CmdKey::Control;
     out.language = m_language->currentData().toString();
+    out.remoteHost = m_remoteHost->text().trimmed();
+    out.remotePort = m_remotePort->value();
+    out.remoteTls = m_remoteTls->isChecked();
+    out.remoteFingerprint = m_remoteFingerprint->text().trimmed();
+    out.remoteConfirmPolicy = Bridge::SecuritySettings::policyFromName(m_remotePolicy->currentData().toString())
+                                  .value_or(Bridge::ConfirmPolicy::Ask);
     return out;
 }
 
@@ -248,10 +295,12 @@ bool SettingsDialog::save()
 
 void SettingsDialog::showProblems(const QList<HostSettings::Problem>& problems)
 {
-    QStringList workspace, callers, all;
+    QStringList workspace, callers, remote, all;
     for (const auto& problem : problems) {
         all.append(problem.message);
-        if (problem.field == QLatin1String("workspaceRoot"))
+        if (problem.field.startsWith(QLatin1String("remote/")))
+            remote.append(problem.message);
+        else if (problem.field == QLatin1String("workspaceRoot"))
             workspace.append(problem.message);
         else if (problem.field == QLatin1String("callerAllowlist"))
             callers.append(problem.message);
@@ -260,6 +309,8 @@ void SettingsDialog::showProblems(const QList<HostSettings::Problem>& problems)
     m_workspaceError->setVisible(!workspace.isEmpty());
     m_callersError->setText(callers.join(QLatin1Char('\n')));
     m_callersError->setVisible(!callers.isEmpty());
+    m_remoteError->setText(remote.join(QLatin1Char('\n')));
+    m_remoteError->setVisible(!remote.isEmpty());
     if (!all.isEmpty()) {
         m_message->setStyleSheet(QStringLiteral("color: #b00020;"));
         m_message->setText(tr("Not saved: %1").arg(all.join(QLatin1Char(' '))));

@@ -39,6 +39,8 @@ public:
 
 Q_SIGNALS:
     void saved(const App::HostSettings& settings);
+    /// The person asked to remove the remote agent's device token from the keyring.
+    void forgetRemoteTokenRequested();
 
 private:
     void showProblems(const QList<HostSettings::Problem>& problems);
@@ -61,6 +63,12 @@ private:
     QLineEdit* m_socket = nullptr;
     QComboBox* m_cmdKey = nullptr;
     QComboBox* m_language = nullptr;
+    QLineEdit* m_remoteHost = nullptr;
+    QSpinBox* m_remotePort = nullptr;
+    QCheckBox* m_remoteTls = nullptr;
+    QLineEdit* m_remoteFingerprint = nullptr;
+    QComboBox* m_remotePolicy = nullptr;
+    QLabel* m_remoteError = nullptr;
     QLabel* m_message = nullptr;
     QPushButton* m_save = nullptr;
 };

@@ -180,7 +180,32 @@ void TrayController::showSettings()
     if (!m_settings) {
         m_settings = new SettingsDialog(m_host.server().socketPath(), m_settingsFile);
         m_settings->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_settings, &SettingsDialog::forgetRemoteTokenRequested, this, [this] {
+            if (!m_remote)
+                return;
+            m_remote->forget([this](const Automation::Result<QJsonObject>& done) {
+                if (m_settings)
+                    m_settings->messageLabel()->setText(
+                        done ? (done->value(QStringLiteral("forgotten")).toBool()
+                                    ? tr("The device token was removed from the keyring.")
+                                    : tr("No device token was stored."))
+                             : done.error().message);
+                refresh();
+            });
+        });
         connect(m_settings, &SettingsDialog::saved, this, [this](const HostSettings& settings) {
+            if (m_remote) {
+                // A changed server (or none) takes effect now; the same one keeps its connection.
+                Remote::RemoteConfig next = m_remote->config();
+                next.host = settings.remoteHost;
+                next.port = static_cast<quint16>(settings.remotePort);
+                next.tls = settings.remoteTls;
+                next.fingerprint = settings.remoteFingerprint;
+                const Remote::RemoteConfig& now = m_remote->config();
+                if (next.host != now.host || next.port != now.port || next.tls != now.tls ||
+                    next.fingerprint != now.fingerprint)
+                    m_remote->start(next);
+            }
             const auto problems = settings.applyTo(m_host);
             if (!problems.isEmpty() && m_settings) {
                 QStringList messages;

@@ -37,7 +37,7 @@ TEST_F(HostCommandLineTest, EveryOptionIsInTheTableAndInHelp)
     QStringList names;
     for (const auto& option : commandLine.options())
         names.append(option.names());
-    EXPECT_EQ(names.size(), 17);
+    EXPECT_EQ(names.size(), 28);
     EXPECT_TRUE(names.contains(QStringLiteral("confirm-policy")));
     EXPECT_TRUE(names.contains(QStringLiteral("mcp-confirm-policy")));
     QCommandLineParser parser;
@@ -156,3 +156,52 @@ TEST_F(HostCommandLineTest, StoredValuesOutOfRangeAreClamped)
 }
 
 } // namespace
+
+// The remote agent: off unless a server is named; the command line over what was saved; its
+// evidence below the workspace root; bad values are usage errors; its own policy is ask unless
+// told otherwise, whatever the host's policy is.
+TEST_F(HostCommandLineTest, TheRemoteAgentIsOffUntilAServerIsNamed)
+{
+    const auto off = merged(merge({}));
+    EXPECT_FALSE(off.remote.isSet());
+    EXPECT_EQ(off.host.security.remoteConfirmPolicy, Bridge::ConfirmPolicy::Ask);
+    EXPECT_EQ(off.remote.workspace, QStringLiteral("/env/root/remote"));
+
+    const auto on = merged(merge({QStringLiteral("--headless"), QStringLiteral("--confirm-policy"), QStringLiteral("auto"),
+                                  QStringLiteral("--remote-host"), QStringLiteral("ctl.example.com"),
+                                  QStringLiteral("--remote-port"), QStringLiteral("9876"), QStringLiteral("--remote-tls"),
+                                  QStringLiteral("--remote-bind-code"), QStringLiteral("ABC123"),
+                                  QStringLiteral("--remote-max-retries"), QStringLiteral("5"),
+                                  QStringLiteral("--remote-retry-delay-ms"), QStringLiteral("2000")}));
+    EXPECT_TRUE(on.remote.isSet());
+    EXPECT_EQ(on.remote.serverName(), QStringLiteral("ctl.example.com:9876 (TLS)"));
+    EXPECT_EQ(on.remoteBindCode, QStringLiteral("ABC123"));
+    EXPECT_EQ(on.remote.maxRetries, 5);
+    EXPECT_EQ(on.remote.retryDelayMs, 2000);
+    EXPECT_TRUE(on.remote.reconnect);
+    EXPECT_EQ(on.host.security.remoteConfirmPolicy, Bridge::ConfirmPolicy::Ask) << "not the host's auto";
+
+    HostSettings stored;
+    stored.remoteHost = QStringLiteral("saved.example.com");
+    stored.remotePort = 7000;
+    stored.remoteConfirmPolicy = Bridge::ConfirmPolicy::Deny;
+    const auto saved = merged(merge({QStringLiteral("--remote-workspace"), QStringLiteral("/elsewhere")}, stored));
+    EXPECT_EQ(saved.remote.serverName(), QStringLiteral("saved.example.com:7000"));
+    EXPECT_EQ(saved.remote.workspace, QStringLiteral("/elsewhere"));
+    EXPECT_EQ(saved.host.security.remoteConfirmPolicy, Bridge::ConfirmPolicy::Deny);
+    EXPECT_FALSE(merged(merge({QStringLiteral("--headless")}, stored)).remote.isSet()) << "headless reads no settings";
+
+    for (const QStringList& bad :
+         {QStringList{QStringLiteral("--remote-host"), QStringLiteral("h")},
+          QStringList{QStringLiteral("--remote-host"), QStringLiteral("h"), QStringLiteral("--remote-port"), QStringLiteral("70000")},
+          QStringList{QStringLiteral("--remote-host"), QStringLiteral("h"), QStringLiteral("--remote-port"), QStringLiteral("1"),
+                      QStringLiteral("--remote-fingerprint"), QStringLiteral("abcd"), QStringLiteral("--remote-tls")},
+          QStringList{QStringLiteral("--remote-host"), QStringLiteral("h"), QStringLiteral("--remote-port"), QStringLiteral("1"),
+                      QStringLiteral("--remote-fingerprint"), QString(64, QLatin1Char('a'))},
+          QStringList{QStringLiteral("--remote-confirm-policy"), QStringLiteral("maybe")},
+          QStringList{QStringLiteral("--remote-max-retries"), QStringLiteral("-1")}}) {
+        const auto outcome = merge(bad);
+        ASSERT_TRUE(std::holds_alternative<QString>(outcome)) << bad.join(QLatin1Char(' ')).toStdString();
+        EXPECT_TRUE(std::get<QString>(outcome).contains(QStringLiteral("--remote-"))) << std::get<QString>(outcome).toStdString();
+    }
+}

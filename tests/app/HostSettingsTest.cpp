@@ -43,6 +43,11 @@ HostSettings everythingChanged(const QTemporaryDir& dir)
     s.callerAllowlist = {QStringLiteral("/bin/sh"), QStringLiteral("/usr/bin/env")};
     s.cmdKey = HostSettings::CmdKey::Super;
     s.language = QStringLiteral("zh_CN");
+    s.remoteHost = QStringLiteral("ctl.example.com");
+    s.remotePort = 9876;
+    s.remoteTls = true;
+    s.remoteFingerprint = QString(64, QLatin1Char('b'));
+    s.remoteConfirmPolicy = Bridge::ConfirmPolicy::Deny;
     return s;
 }
 
@@ -127,6 +132,28 @@ TEST(HostSettings, RoundTripThroughAnIniFile)
     EXPECT_EQ(raw.value(QStringLiteral("language")).toString(), QStringLiteral("zh_CN"));
     EXPECT_EQ(raw.value(QStringLiteral("confirmPolicy")).toString(), QStringLiteral("deny"));
     EXPECT_EQ(raw.value(QStringLiteral("cmdKey")).toString(), QStringLiteral("super"));
+    // The remote agent's server is stored; its device token never is (it lives in the keyring).
+    EXPECT_EQ(raw.value(QStringLiteral("remote/host")).toString(), QStringLiteral("ctl.example.com"));
+    raw.beginGroup(QStringLiteral("remote"));
+    EXPECT_EQ(raw.childKeys().size(), 5);
+    for (const QString& key : raw.childKeys())
+        EXPECT_FALSE(key.contains(QStringLiteral("token"), Qt::CaseInsensitive)) << key.toStdString();
+}
+
+TEST(HostSettings, TheRemoteServerIsChecked)
+{
+    HostSettings s;
+    s.remoteHost = QStringLiteral("ctl.example.com");
+    EXPECT_EQ(s.validate().size(), 1) << "a server needs a port";
+    s.remotePort = 9876;
+    EXPECT_TRUE(s.validate().isEmpty());
+    s.remoteFingerprint = QStringLiteral("12:34");
+    EXPECT_EQ(s.validate().size(), 1);
+    s.remoteFingerprint = QString(64, QLatin1Char('c'));
+    EXPECT_EQ(s.validate().size(), 1) << "a pin needs TLS";
+    s.remoteTls = true;
+    EXPECT_TRUE(s.validate().isEmpty());
+    EXPECT_EQ(s.securitySettings({}).remoteConfirmPolicy, Bridge::ConfirmPolicy::Ask);
 }
 
 TEST(HostSettings, MissingOrMalformedValuesKeepDefaults)
