@@ -35,4 +35,14 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>Remote::RemoteAgent</name>
+    <message numerus="yes">
+        <source>gave up after %n retries: %1</source>
+        <translation>
+            <numerusform>gave up after %n retry: %1</numerusform>
+            <numerusform>gave up after %n retries: %1</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

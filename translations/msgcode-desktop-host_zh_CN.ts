@@ -157,6 +157,10 @@
         <source>unknown</source>
         <translation>未知</translation>
     </message>
+    <message>
+        <source>Remote control server %1</source>
+        <translation>远程控制服务器 %1</translation>
+    </message>
 </context>
 <context>
     <name>App::OnboardingWindow</name>
@@ -363,6 +367,46 @@
         <source>MCP door policy:</source>
         <translation>MCP 前门策略：</translation>
     </message>
+    <message>
+        <source>Remote control</source>
+        <translation>远程控制</translation>
+    </message>
+    <message>
+        <source>Off: no control server</source>
+        <translation>关闭：不连接控制服务器</translation>
+    </message>
+    <message>
+        <source>Control server:</source>
+        <translation>控制服务器：</translation>
+    </message>
+    <message>
+        <source>Port:</source>
+        <translation>端口：</translation>
+    </message>
+    <message>
+        <source>Use TLS</source>
+        <translation>使用 TLS</translation>
+    </message>
+    <message>
+        <source>Optional: the certificate&apos;s SHA-256, to trust only it</source>
+        <translation>可选：证书的 SHA-256，只信任该证书</translation>
+    </message>
+    <message>
+        <source>Pinned certificate:</source>
+        <translation>固定证书：</translation>
+    </message>
+    <message>
+        <source>Its actions:</source>
+        <translation>它的操作：</translation>
+    </message>
+    <message>
+        <source>Forget the device token</source>
+        <translation>忘记设备令牌</translation>
+    </message>
+    <message>
+        <source>The host dials the server; its device token is kept in your keyring, never in a file. The first connection asks for the bind code the server shows.</source>
+        <translation>由本程序主动连接服务器；设备令牌保存在你的密钥环中，绝不写入文件。首次连接时会要求输入服务器显示的绑定码。</translation>
+    </message>
 </context>
 <context>
     <name>App::TrayController</name>
@@ -409,6 +453,30 @@
     <message>
         <source>Settings…</source>
         <translation>设置…</translation>
+    </message>
+    <message>
+        <source>Enter the remote control&apos;s bind code…</source>
+        <translation>输入远程控制的绑定码…</translation>
+    </message>
+    <message>
+        <source>The device token was removed from the keyring.</source>
+        <translation>设备令牌已从密钥环中删除。</translation>
+    </message>
+    <message>
+        <source>No device token was stored.</source>
+        <translation>没有保存任何设备令牌。</translation>
+    </message>
+    <message>
+        <source>Remote control needs a bind code</source>
+        <translation>远程控制需要绑定码</translation>
+    </message>
+    <message>
+        <source>Remote control</source>
+        <translation>远程控制</translation>
+    </message>
+    <message>
+        <source>The bind code the control server %1 shows:</source>
+        <translation>控制服务器 %1 显示的绑定码：</translation>
     </message>
 </context>
 <context>
@@ -580,42 +648,6 @@
         <translation>错误：--timeout 的取值范围为 1 到 600000 毫秒</translation>
     </message>
     <message>
-        <source>Talks to a running msgcode-desktop-host.
-
-Commands:
-  health                          host version, permissions, queue
-  doctor                          every check, with what to fix
-  stop                            emergency stop: abort everything, pause side effects
-  resume                          resume after a stop (asks the host&apos;s confirmation policy)
-  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in
-
-msgcode&apos;s original commands (their own exit codes: 0 a result, 2 an error answer,
-10 the host cannot be reached):
-  rpc WORKSPACE --method M --params-json J   one request; the JSON-RPC answer on stdout
-  session WORKSPACE [--idle-ms N]            NDJSON requests on stdin, one envelope
-                                             {id, exitCode, stdout, stderr} per line
-
-Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
-4 no or malformed answer, 5 doctor found the host unhealthy.</source>
-        <translation>与正在运行的 msgcode-desktop-host 通信。
-
-命令：
-  health                          主机版本、权限、队列
-  doctor                          逐项检查，并说明如何修复
-  stop                            紧急停止：中止一切，暂停副作用
-  resume                          停止后恢复（按主机的确认策略询问）
-  call METHOD [PARAMS | @FILE | -] 任意桥接方法；自动填写 meta
-
-msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答，
-10 无法连接主机）：
-  rpc WORKSPACE --method M --params-json J   一次请求；JSON-RPC 应答写到 stdout
-  session WORKSPACE [--idle-ms N]            从 stdin 读取 NDJSON 请求，每行回一个
-                                             {id, exitCode, stdout, stderr} 信封
-
-退出码：0 成功，1 主机应答了错误，2 用法错误，3 主机未运行，
-4 无应答或应答格式错误，5 doctor 发现主机不健康。</translation>
-    </message>
-    <message>
         <source>rpc: the method, e.g. desktop.find.</source>
         <translation>rpc：方法名，例如 desktop.find。</translation>
     </message>
@@ -642,6 +674,118 @@ msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答�
     <message>
         <source>usage: msgcode-desktopctl session WORKSPACE [--idle-ms N]</source>
         <translation>用法：msgcode-desktopctl session WORKSPACE [--idle-ms N]</translation>
+    </message>
+    <message>
+        <source>usage: msgcode-desktopctl remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]</source>
+        <translation>用法：msgcode-desktopctl remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]</translation>
+    </message>
+    <message>
+        <source>the device token was removed from the keyring; the next connection needs a bind code</source>
+        <translation>设备令牌已从密钥环中删除；下次连接需要绑定码</translation>
+    </message>
+    <message>
+        <source>no device token was stored</source>
+        <translation>没有保存任何设备令牌</translation>
+    </message>
+    <message>
+        <source>usage: msgcode-desktopctl remote connect|status|disconnect|forget</source>
+        <translation>用法：msgcode-desktopctl remote connect|status|disconnect|forget</translation>
+    </message>
+    <message>
+        <source>remote: %1 (%2)</source>
+        <translation>远程：%1（%2）</translation>
+    </message>
+    <message>
+        <source>remote: %1</source>
+        <translation>远程：%1</translation>
+    </message>
+    <message>
+        <source>last error: %1</source>
+        <translation>最近的错误：%1</translation>
+    </message>
+    <message>
+        <source>device: %1</source>
+        <translation>设备：%1</translation>
+    </message>
+    <message>
+        <source>confirmations: %1</source>
+        <translation>确认：%1</translation>
+    </message>
+    <message>
+        <source>Talks to a running msgcode-desktop-host.
+
+Commands:
+  health                          host version, permissions, queue
+  doctor                          every check, with what to fix
+  stop                            emergency stop: abort everything, pause side effects
+  resume                          resume after a stop (asks the host&apos;s confirmation policy)
+  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in
+  remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]
+  remote status | disconnect | forget   the remote agent (docs/remote.md)
+
+msgcode&apos;s original commands (their own exit codes: 0 a result, 2 an error answer,
+10 the host cannot be reached):
+  rpc WORKSPACE --method M --params-json J   one request; the JSON-RPC answer on stdout
+  session WORKSPACE [--idle-ms N]            NDJSON requests on stdin, one envelope
+                                             {id, exitCode, stdout, stderr} per line
+
+Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
+4 no or malformed answer, 5 doctor found the host unhealthy.</source>
+        <translation>与正在运行的 msgcode-desktop-host 通信。
+
+命令：
+  health                          主机版本、权限、队列
+  doctor                          逐项检查，并说明如何修复
+  stop                            紧急停止：中止一切，暂停副作用
+  resume                          停止后恢复（按主机的确认策略询问）
+  call METHOD [PARAMS | @FILE | -] 任意桥接方法；自动填写 meta
+  remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]
+  remote status | disconnect | forget   远程代理（docs/remote.md）
+
+msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答，
+10 无法连接主机）：
+  rpc WORKSPACE --method M --params-json J   一次请求；JSON-RPC 应答写到 stdout
+  session WORKSPACE [--idle-ms N]            从 stdin 读取 NDJSON 请求，每行回一个
+                                             {id, exitCode, stdout, stderr} 信封
+
+退出码：0 成功，1 主机应答了错误，2 用法错误，3 主机未运行，
+4 无应答或应答格式错误，5 doctor 发现主机不健康。</translation>
+    </message>
+    <message>
+        <source>remote connect: the control server.</source>
+        <translation>remote connect：控制服务器。</translation>
+    </message>
+    <message>
+        <source>host</source>
+        <translation>主机名</translation>
+    </message>
+    <message>
+        <source>remote connect: its TCP port.</source>
+        <translation>remote connect：它的 TCP 端口。</translation>
+    </message>
+    <message>
+        <source>port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>remote connect: use TLS.</source>
+        <translation>remote connect：使用 TLS。</translation>
+    </message>
+    <message>
+        <source>remote connect: trust only this certificate (SHA-256, hex).</source>
+        <translation>remote connect：只信任此证书（SHA-256，十六进制）。</translation>
+    </message>
+    <message>
+        <source>sha256</source>
+        <translation>SHA-256 值</translation>
+    </message>
+    <message>
+        <source>remote connect: the server&apos;s one-time bind code.</source>
+        <translation>remote connect：服务器的一次性绑定码。</translation>
+    </message>
+    <message>
+        <source>code</source>
+        <translation>绑定码</translation>
     </message>
 </context>
 <context>
@@ -878,6 +1022,98 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
         <source>MCP DOOR CONFIRM POLICY IS AUTO: every action the MCP front door asks for is approved without asking anyone (each one is still audited and kept as evidence).</source>
         <translation>MCP 前门确认策略为 AUTO：MCP 前门请求的每个操作都会被自动批准，不询问任何人（每个操作仍会记入审计日志并保留证据）。</translation>
     </message>
+    <message>
+        <source>Remote agent: dial this control server (off unless given here or in Settings).</source>
+        <translation>远程代理：连接此控制服务器（除非在此处或设置中指定，否则关闭）。</translation>
+    </message>
+    <message>
+        <source>host</source>
+        <translation>主机名</translation>
+    </message>
+    <message>
+        <source>Remote agent: the control server&apos;s TCP port.</source>
+        <translation>远程代理：控制服务器的 TCP 端口。</translation>
+    </message>
+    <message>
+        <source>port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>Remote agent: speak TLS to the control server.</source>
+        <translation>远程代理：与控制服务器之间使用 TLS。</translation>
+    </message>
+    <message>
+        <source>Remote agent: trust only the server certificate with this SHA-256 digest (hex).</source>
+        <translation>远程代理：只信任 SHA-256 摘要（十六进制）为此值的服务器证书。</translation>
+    </message>
+    <message>
+        <source>sha256</source>
+        <translation>SHA-256 值</translation>
+    </message>
+    <message>
+        <source>Remote agent: the one-time bind code for the first registration; the device token it gets is kept in the keyring.</source>
+        <translation>远程代理：首次注册用的一次性绑定码；获得的设备令牌保存在密钥环中。</translation>
+    </message>
+    <message>
+        <source>code</source>
+        <translation>绑定码</translation>
+    </message>
+    <message>
+        <source>Remote agent: where the remote caller&apos;s evidence goes, inside the workspace root (default: &lt;workspace root&gt;/remote).</source>
+        <translation>远程代理：远程调用方的证据存放位置，须在工作区根目录之内（默认：&lt;工作区根目录&gt;/remote）。</translation>
+    </message>
+    <message>
+        <source>Remote agent: who approves the control server&apos;s side effects: ask (default), auto or deny.</source>
+        <translation>远程代理：由谁批准控制服务器的有副作用操作：ask（默认）、auto 或 deny。</translation>
+    </message>
+    <message>
+        <source>Remote agent: the first reconnection delay, doubled after each failure up to 30 s (default: 1000).</source>
+        <translation>远程代理：首次重连的延迟，每次失败后加倍，最多 30 秒（默认：1000）。</translation>
+    </message>
+    <message>
+        <source>Remote agent: give up after this many failed attempts in a row (default: 0, never).</source>
+        <translation>远程代理：连续失败这么多次后放弃（默认：0，永不放弃）。</translation>
+    </message>
+    <message>
+        <source>Remote agent: one attempt only, no reconnection.</source>
+        <translation>远程代理：只尝试一次，不重连。</translation>
+    </message>
+    <message>
+        <source>Remote agent: the device name the server shows (default: the host name).</source>
+        <translation>远程代理：服务器上显示的设备名称（默认：本机主机名）。</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --remote-port takes 1-65535</source>
+        <translation>msgcode-desktop-host：--remote-port 的取值范围为 1-65535</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --remote-host needs --remote-port</source>
+        <translation>msgcode-desktop-host：--remote-host 需要同时指定 --remote-port</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --remote-fingerprint takes a SHA-256 digest (64 hex digits)</source>
+        <translation>msgcode-desktop-host：--remote-fingerprint 只接受 SHA-256 摘要（64 位十六进制数字）</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --remote-fingerprint needs --remote-tls</source>
+        <translation>msgcode-desktop-host：--remote-fingerprint 需要同时指定 --remote-tls</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --remote-max-retries takes 0 or more</source>
+        <translation>msgcode-desktop-host：--remote-max-retries 只接受 0 或更大的数</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --remote-confirm-policy takes ask, auto or deny</source>
+        <translation>msgcode-desktop-host：--remote-confirm-policy 只接受 ask、auto 或 deny</translation>
+    </message>
+    <message>
+        <source>remote agent: dialling %1, confirm policy %2, evidence in %3</source>
+        <translation>远程代理：正在连接 %1，确认策略 %2，证据位于 %3</translation>
+    </message>
 </context>
 <context>
     <name>HostSettings</name>
@@ -916,6 +1152,18 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
     <message>
         <source>The host refused the workspace root: %1</source>
         <translation>主机拒绝了该工作区根目录：%1</translation>
+    </message>
+    <message>
+        <source>The control server&apos;s port must be between 1 and 65535.</source>
+        <translation>控制服务器的端口必须介于 1 到 65535 之间。</translation>
+    </message>
+    <message>
+        <source>The certificate fingerprint must be a SHA-256 digest: 64 hexadecimal digits.</source>
+        <translation>证书指纹必须是 SHA-256 摘要：64 位十六进制数字。</translation>
+    </message>
+    <message>
+        <source>A pinned certificate needs TLS.</source>
+        <translation>固定证书需要启用 TLS。</translation>
     </message>
 </context>
 <context>
@@ -1026,6 +1274,83 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
     </message>
 </context>
 <context>
+    <name>Remote::RemoteAgent</name>
+    <message>
+        <source>the server did not answer the authentication in time</source>
+        <translation>服务器未能及时应答认证请求</translation>
+    </message>
+    <message>
+        <source>the connection was not made in time</source>
+        <translation>未能及时建立连接</translation>
+    </message>
+    <message>
+        <source>this device has no token for %1 yet: enter the bind code the control server shows</source>
+        <translation>本设备还没有 %1 的令牌：请输入控制服务器显示的绑定码</translation>
+    </message>
+    <message>
+        <source>no keyring (secret service) is running, so the device token cannot be kept safely and the remote agent does not connect: %1</source>
+        <translation>没有运行中的密钥环（secret service），无法安全保存设备令牌，因此远程代理不会连接：%1</translation>
+    </message>
+    <message>
+        <source>the keyring refused to give the device token: %1</source>
+        <translation>密钥环拒绝提供设备令牌：%1</translation>
+    </message>
+    <message>
+        <source>the server&apos;s certificate is not trusted (%1); pin it with its SHA-256 fingerprint %2 if it is the right one</source>
+        <translation>服务器证书不受信任（%1）；如果它是正确的证书，请用其 SHA-256 指纹 %2 固定它</translation>
+    </message>
+    <message>
+        <source>the server&apos;s certificate (SHA-256 %1) is not the pinned one</source>
+        <translation>服务器证书（SHA-256 %1）不是固定的那一个</translation>
+    </message>
+    <message>
+        <source>the server sent a line over %1 bytes</source>
+        <translation>服务器发送的一行超过了 %1 字节</translation>
+    </message>
+    <message>
+        <source>the server closed the connection</source>
+        <translation>服务器关闭了连接</translation>
+    </message>
+    <message>
+        <source>the server refused the authentication: %1 (%2)</source>
+        <translation>服务器拒绝了认证：%1（%2）</translation>
+    </message>
+    <message>
+        <source>the server no longer accepts this device&apos;s token (%1): enter a new bind code</source>
+        <translation>服务器不再接受本设备的令牌（%1）：请输入新的绑定码</translation>
+    </message>
+    <message>
+        <source>the bind code was refused (%1): enter a new one</source>
+        <translation>绑定码被拒绝（%1）：请输入新的绑定码</translation>
+    </message>
+    <message>
+        <source>the server&apos;s answer to auth was not ok</source>
+        <translation>服务器对认证的应答不是 ok</translation>
+    </message>
+    <message>
+        <source>the device token could not be saved in the keyring (%1): the next start needs a new bind code</source>
+        <translation>无法将设备令牌保存到密钥环（%1）：下次启动需要新的绑定码</translation>
+    </message>
+    <message>
+        <source>%1; reconnecting is off</source>
+        <translation>%1；重连已关闭</translation>
+    </message>
+    <message numerus="yes">
+        <source>gave up after %n retries: %1</source>
+        <translation>
+            <numerusform>重试 %n 次后放弃：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1; next attempt in %2 ms</source>
+        <translation>%1；%2 毫秒后再次尝试</translation>
+    </message>
+    <message>
+        <source>the keyring could not remove the device token: %1</source>
+        <translation>密钥环无法删除设备令牌：%1</translation>
+    </message>
+</context>
+<context>
     <name>TrayState</name>
     <message>
         <source>Accessibility: granted</source>
@@ -1094,6 +1419,30 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
     <message>
         <source>msgcode Desktop Host is ready</source>
         <translation>msgcode Desktop Host 已就绪</translation>
+    </message>
+    <message>
+        <source>Remote control: connected to %1</source>
+        <translation>远程控制：已连接到 %1</translation>
+    </message>
+    <message>
+        <source>Remote control: connecting to %1</source>
+        <translation>远程控制：正在连接 %1</translation>
+    </message>
+    <message>
+        <source>Remote control: waiting to reconnect to %1</source>
+        <translation>远程控制：等待重新连接 %1</translation>
+    </message>
+    <message>
+        <source>Remote control: %1 needs a bind code</source>
+        <translation>远程控制：%1 需要绑定码</translation>
+    </message>
+    <message>
+        <source>Remote control: not connected to %1</source>
+        <translation>远程控制：未连接到 %1</translation>
+    </message>
+    <message>
+        <source>Remote control: %1</source>
+        <translation>远程控制：%1</translation>
     </message>
 </context>
 </TS>

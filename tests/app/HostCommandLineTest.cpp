@@ -167,12 +167,12 @@ TEST_F(HostCommandLineTest, TheRemoteAgentIsOffUntilAServerIsNamed)
     EXPECT_EQ(off.host.security.remoteConfirmPolicy, Bridge::ConfirmPolicy::Ask);
     EXPECT_EQ(off.remote.workspace, QStringLiteral("/env/root/remote"));
 
-    const auto on = merged(merge({QStringLiteral("--headless"), QStringLiteral("--confirm-policy"), QStringLiteral("auto"),
-                                  QStringLiteral("--remote-host"), QStringLiteral("ctl.example.com"),
-                                  QStringLiteral("--remote-port"), QStringLiteral("9876"), QStringLiteral("--remote-tls"),
-                                  QStringLiteral("--remote-bind-code"), QStringLiteral("ABC123"),
-                                  QStringLiteral("--remote-max-retries"), QStringLiteral("5"),
-                                  QStringLiteral("--remote-retry-delay-ms"), QStringLiteral("2000")}));
+    const auto on = merged(
+        merge({QStringLiteral("--headless"), QStringLiteral("--confirm-policy"), QStringLiteral("auto"),
+               QStringLiteral("--remote-host"), QStringLiteral("ctl.example.com"), QStringLiteral("--remote-port"),
+               QStringLiteral("9876"), QStringLiteral("--remote-tls"), QStringLiteral("--remote-bind-code"),
+               QStringLiteral("ABC123"), QStringLiteral("--remote-max-retries"), QStringLiteral("5"),
+               QStringLiteral("--remote-retry-delay-ms"), QStringLiteral("2000")}));
     EXPECT_TRUE(on.remote.isSet());
     EXPECT_EQ(on.remote.serverName(), QStringLiteral("ctl.example.com:9876 (TLS)"));
     EXPECT_EQ(on.remoteBindCode, QStringLiteral("ABC123"));
@@ -193,15 +193,18 @@ TEST_F(HostCommandLineTest, TheRemoteAgentIsOffUntilAServerIsNamed)
 
     for (const QStringList& bad :
          {QStringList{QStringLiteral("--remote-host"), QStringLiteral("h")},
-          QStringList{QStringLiteral("--remote-host"), QStringLiteral("h"), QStringLiteral("--remote-port"), QStringLiteral("70000")},
-          QStringList{QStringLiteral("--remote-host"), QStringLiteral("h"), QStringLiteral("--remote-port"), QStringLiteral("1"),
-                      QStringLiteral("--remote-fingerprint"), QStringLiteral("abcd"), QStringLiteral("--remote-tls")},
-          QStringList{QStringLiteral("--remote-host"), QStringLiteral("h"), QStringLiteral("--remote-port"), QStringLiteral("1"),
-                      QStringLiteral("--remote-fingerprint"), QString(64, QLatin1Char('a'))},
+          QStringList{QStringLiteral("--remote-host"), QStringLiteral("h"), QStringLiteral("--remote-port"),
+                      QStringLiteral("70000")},
+          QStringList{QStringLiteral("--remote-host"), QStringLiteral("h"), QStringLiteral("--remote-port"),
+                      QStringLiteral("1"), QStringLiteral("--remote-fingerprint"), QStringLiteral("abcd"),
+                      QStringLiteral("--remote-tls")},
+          QStringList{QStringLiteral("--remote-host"), QStringLiteral("h"), QStringLiteral("--remote-port"),
+                      QStringLiteral("1"), QStringLiteral("--remote-fingerprint"), QString(64, QLatin1Char('a'))},
           QStringList{QStringLiteral("--remote-confirm-policy"), QStringLiteral("maybe")},
           QStringList{QStringLiteral("--remote-max-retries"), QStringLiteral("-1")}}) {
         const auto outcome = merge(bad);
         ASSERT_TRUE(std::holds_alternative<QString>(outcome)) << bad.join(QLatin1Char(' ')).toStdString();
-        EXPECT_TRUE(std::get<QString>(outcome).contains(QStringLiteral("--remote-"))) << std::get<QString>(outcome).toStdString();
+        EXPECT_TRUE(std::get<QString>(outcome).contains(QStringLiteral("--remote-")))
+            << std::get<QString>(outcome).toStdString();
     }
 }

@@ -637,8 +637,9 @@ namespace {
 
 const QString kCertificate = QStringLiteral(MDH_SOURCE_DIR "/tests/data/remote/server-cert.pem");
 const QString kKey = QStringLiteral(MDH_SOURCE_DIR "/tests/data/remote/server-key.pem");
-const QString kFingerprint = QStringLiteral("7A:F7:6D:68:89:E0:23:49:C3:92:65:EF:D2:DD:75:A2:EE:BB:23:74:33:E3:CB:68:D3:"
-                                            "D7:F6:D1:48:5D:29:E3");
+const QString kFingerprint =
+    QStringLiteral("7A:F7:6D:68:89:E0:23:49:C3:92:65:EF:D2:DD:75:A2:EE:BB:23:74:33:E3:CB:68:D3:"
+                   "D7:F6:D1:48:5D:29:E3");
 
 } // namespace
 
@@ -657,7 +658,11 @@ TEST_F(RemoteAgentTest, SpeaksTlsToAServerWithThePinnedCertificate)
     server.answerAuth(*auth);
     ASSERT_TRUE(waitState(QStringLiteral("connected")));
     EXPECT_TRUE(status().value(QStringLiteral("server")).toString().endsWith(QStringLiteral("(TLS)")));
-    EXPECT_TRUE(server.call(QStringLiteral("ping"), {}).value(QStringLiteral("result")).toObject().value(QStringLiteral("pong")).toBool());
+    EXPECT_TRUE(server.call(QStringLiteral("ping"), {})
+                    .value(QStringLiteral("result"))
+                    .toObject()
+                    .value(QStringLiteral("pong"))
+                    .toBool());
 }
 
 TEST_F(RemoteAgentTest, RefusesACertificateThatIsNotThePinnedOne)

@@ -2,10 +2,10 @@
 
 #include <QDeadlineTimer>
 #include <QFile>
+#include <QJsonDocument>
 #include <QSslCertificate>
 #include <QSslKey>
 #include <QSslSocket>
-#include <QJsonDocument>
 #include <QTimer>
 
 namespace Testing {

@@ -16,17 +16,19 @@ TEST(MethodTable, ServesTheContractsMethodsThePlansPrimitivesAndTheStop)
     QStringList names;
     for (const MethodEntry& entry : MethodTable::contract().entries())
         names.append(entry.name);
-    EXPECT_EQ(names, (QStringList{QStringLiteral("desktop.health"),        QStringLiteral("desktop.doctor"),
-                                  QStringLiteral("desktop.observe"),       QStringLiteral("desktop.find"),
-                                  QStringLiteral("desktop.click"),         QStringLiteral("desktop.typeText"),
-                                  QStringLiteral("desktop.hotkey"),        QStringLiteral("desktop.waitUntil"),
-                                  QStringLiteral("desktop.dumpTree"),      QStringLiteral("desktop.capture"),
-                                  QStringLiteral("desktop.readText"),      QStringLiteral("desktop.scroll"),
-                                  QStringLiteral("desktop.menuPick"),      QStringLiteral("desktop.pointer"),
-                                  QStringLiteral("desktop.windows"),       QStringLiteral("desktop.window"),
-                                  QStringLiteral("desktop.elementAt"),     QStringLiteral("desktop.abort"),
-                                  QStringLiteral("desktop.confirm.issue"), QStringLiteral("desktop.stop"),
-                                  QStringLiteral("desktop.resume")}));
+    EXPECT_EQ(names, (QStringList{QStringLiteral("desktop.health"),         QStringLiteral("desktop.doctor"),
+                                  QStringLiteral("desktop.observe"),        QStringLiteral("desktop.find"),
+                                  QStringLiteral("desktop.click"),          QStringLiteral("desktop.typeText"),
+                                  QStringLiteral("desktop.hotkey"),         QStringLiteral("desktop.waitUntil"),
+                                  QStringLiteral("desktop.dumpTree"),       QStringLiteral("desktop.capture"),
+                                  QStringLiteral("desktop.readText"),       QStringLiteral("desktop.scroll"),
+                                  QStringLiteral("desktop.menuPick"),       QStringLiteral("desktop.pointer"),
+                                  QStringLiteral("desktop.windows"),        QStringLiteral("desktop.window"),
+                                  QStringLiteral("desktop.elementAt"),      QStringLiteral("desktop.abort"),
+                                  QStringLiteral("desktop.confirm.issue"),  QStringLiteral("desktop.stop"),
+                                  QStringLiteral("desktop.resume"),         QStringLiteral("desktop.remote.status"),
+                                  QStringLiteral("desktop.remote.connect"), QStringLiteral("desktop.remote.disconnect"),
+                                  QStringLiteral("desktop.remote.forget")}));
     EXPECT_EQ(MethodTable::contract().find(QStringLiteral("desktop.fly")), nullptr);
 }
 
