@@ -2,7 +2,7 @@
 #   Lint.Format  every C++ file of the project is formatted as clang-format 14 (Debian 12's,
 #                pinned: another version formats differently) does it with .clang-format;
 #                `cmake --build --preset default --target format` reformats the tree.
-#   Lint.Tidy    clang-tidy 14 with .clang-tidy over the production code (app, automation,
+#   Lint.Tidy    clang-tidy 14 with .clang-tidy over the production code (app, automation, remote,
 #                bridge, cli); any finding fails it (docs/testing.md, "Lint").
 #   Lint.MacosSdk scripts/check-macos: every macOS source compiled against the macOS SDK that
 #                MACOS_SDK names at configure time (docs/macos.md); no entry when it is unset.
@@ -40,7 +40,7 @@ if(MDH_BUILD_TESTS AND MDH_CLANG_TIDY AND MDH_RUN_CLANG_TIDY)
     cmake_host_system_information(RESULT mdh_cores QUERY NUMBER_OF_LOGICAL_CORES)
     add_test(NAME Lint.Tidy
         COMMAND ${MDH_RUN_CLANG_TIDY} -quiet -clang-tidy-binary ${MDH_CLANG_TIDY} -p ${CMAKE_BINARY_DIR}
-                -j ${mdh_cores} "${PROJECT_SOURCE_DIR}/(app|automation|bridge|cli|mcp)/.*\\.cpp$"
+                -j ${mdh_cores} "${PROJECT_SOURCE_DIR}/(app|automation|bridge|cli|mcp|remote)/.*\\.cpp$"
         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
     set_tests_properties(Lint.Tidy PROPERTIES LABELS lint TIMEOUT 1800)
 elseif(MDH_BUILD_TESTS)

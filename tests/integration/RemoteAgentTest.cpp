@@ -394,7 +394,7 @@ TEST_F(RemoteAgentTest, AHugeLineIsRefusedAndTheAgentReconnects)
     start(config());
     ASSERT_FALSE(connectAgent().isEmpty());
     // 20 MB on one line: refused once the agent's limit is passed, the connection closed.
-    const QByteArray chunk(1024 * 1024, 'x');
+    const QByteArray chunk(qsizetype(1024) * 1024, 'x');
     QByteArray huge = "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1,\"pad\":\"";
     for (int i = 0; i < 20; ++i)
         huge += chunk;
