@@ -75,7 +75,7 @@ public:
 
     /// The longest line accepted from the server; a longer one is answered -32600 and the
     /// connection closed.
-    static constexpr qsizetype kMaxLineBytes = 4 * 1024 * 1024;
+    static constexpr qsizetype kMaxLineBytes = qsizetype(4) * 1024 * 1024;
     /// Tool calls running at once on one connection; more are answered -32003.
     static constexpr int kMaxCallsInFlight = 16;
     static constexpr int kConnectTimeoutMs = 10000;
