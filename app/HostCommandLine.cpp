@@ -95,7 +95,9 @@ HostCommandLine::HostCommandLine()
       m_remoteNoReconnect(QStringLiteral("remote-no-reconnect"),
                           tr("Remote agent: one attempt only, no reconnection.")),
       m_remoteDeviceName(QStringLiteral("remote-device-name"),
-                         tr("Remote agent: the device name the server shows (default: the host name)."), tr("name"))
+                         tr("Remote agent: the device name the server shows (default: the host name)."), tr("name")),
+      m_inspector(QStringLiteral("inspector"),
+                  tr("Open the accessibility inspector; when a host already runs, ask it to open its inspector."))
 {
     m_options = {m_headless,
                  m_socket,
@@ -239,8 +241,10 @@ HostCommandLine::Outcome HostCommandLine::merge(const QCommandLineParser& parser
 
     // The remote agent: off unless a control server is named (docs/remote.md).
     Remote::RemoteConfig& remote = out.remote;
-    remote.host = parser.isSet(m_remoteHost) ? parser.value(m_remoteHost) : stored.remoteHost;
-    remote.port = static_cast<quint16>(stored.remotePort);
+    // A server named on the command line takes nothing of the one in Settings.
+    const bool remoteFromCommandLine = parser.isSet(m_remoteHost);
+    remote.host = remoteFromCommandLine ? parser.value(m_remoteHost) : stored.remoteHost;
+    remote.port = remoteFromCommandLine ? 0 : static_cast<quint16>(stored.remotePort);
     if (parser.isSet(m_remotePort)) {
         bool ok = false;
         const int port = parser.value(m_remotePort).toInt(&ok);
@@ -250,9 +254,10 @@ HostCommandLine::Outcome HostCommandLine::merge(const QCommandLineParser& parser
     }
     if (!remote.host.isEmpty() && remote.port == 0)
         return tr("msgcode-desktop-host: --remote-host needs --remote-port");
-    remote.tls = parser.isSet(m_remoteTls) || (!parser.isSet(m_remoteHost) && stored.remoteTls);
-    remote.fingerprint =
-        parser.isSet(m_remoteFingerprint) ? parser.value(m_remoteFingerprint) : stored.remoteFingerprint;
+    remote.tls = parser.isSet(m_remoteTls) || (!remoteFromCommandLine && stored.remoteTls);
+    remote.fingerprint = parser.isSet(m_remoteFingerprint) ? parser.value(m_remoteFingerprint)
+                         : remoteFromCommandLine           ? QString()
+                                                           : stored.remoteFingerprint;
     if (QString pin = remote.fingerprint; !pin.remove(QLatin1Char(':')).isEmpty()) {
         static const QRegularExpression sha256(QStringLiteral("^[0-9a-fA-F]{64}$"));
         if (!sha256.match(pin).hasMatch())
@@ -276,6 +281,9 @@ HostCommandLine::Outcome HostCommandLine::merge(const QCommandLineParser& parser
                            ? QString()
                            : QDir(options.workspaceRoot).absoluteFilePath(QStringLiteral("remote"));
     out.remoteBindCode = parser.value(m_remoteBindCode);
+    out.openInspector = parser.isSet(m_inspector);
+    if (out.openInspector && out.headless)
+        return tr("msgcode-desktop-host: --inspector needs the tray app (not --headless)");
     security.remoteConfirmPolicy = out.headless ? Bridge::ConfirmPolicy::Ask : stored.remoteConfirmPolicy;
     if (parser.isSet(m_remoteConfirmPolicy)) {
         const auto policy = Bridge::SecuritySettings::policyFromName(parser.value(m_remoteConfirmPolicy));

@@ -43,6 +43,8 @@ public:
         /// The remote agent's configuration (not set: off) and a bind code given to start it.
         Remote::RemoteConfig remote;
         QString remoteBindCode;
+        /// --inspector: open the inspector (in the running host, when one already serves).
+        bool openInspector = false;
     };
     /// A usage error, for stderr (exit code 2).
     using Outcome = std::variant<Merged, QString>;
@@ -86,6 +88,7 @@ private:
     QCommandLineOption m_remoteMaxRetries;
     QCommandLineOption m_remoteNoReconnect;
     QCommandLineOption m_remoteDeviceName;
+    QCommandLineOption m_inspector;
     QList<QCommandLineOption> m_options;
 };
 

@@ -4,6 +4,7 @@
 #include "app/OnboardingWindow.h"
 #include "app/SettingsDialog.h"
 #include "bridge/Host.h"
+#include "inspector/InspectorWindow.h"
 #include "remote/RemoteAgent.h"
 
 #include <QAction>
@@ -27,6 +28,7 @@ TrayController::TrayController(Bridge::Host& host, QObject* parent) : QObject(pa
 
 TrayController::~TrayController()
 {
+    delete m_inspector;
     delete m_statusWindow;
     delete m_onboarding;
     delete m_settings;
@@ -96,6 +98,7 @@ void TrayController::buildMenu()
     m_bindCode = m_menu->addAction(tr("Enter the remote control's bind code…"), this, &TrayController::askBindCode);
     m_bindCode->setVisible(false);
     m_menu->addSeparator();
+    m_menu->addAction(tr("Inspector…"), this, &TrayController::showInspector);
     m_menu->addAction(tr("Settings…"), this, &TrayController::showSettings);
     m_menu->addSeparator();
     m_menu->addAction(tr("Quit"), this, &TrayController::quitRequested);
@@ -175,37 +178,54 @@ void TrayController::choosePolicy(Bridge::ConfirmPolicy policy)
     refresh();
 }
 
+void TrayController::showInspector()
+{
+    if (!m_inspector) {
+        m_inspector = new Inspector::InspectorWindow(m_host);
+        m_inspector->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_inspector->show();
+    m_inspector->raise();
+    m_inspector->activateWindow();
+}
+
 void TrayController::showSettings()
 {
     if (!m_settings) {
+        m_savedRemote = HostSettings::load(m_settingsFile);
         m_settings = new SettingsDialog(m_host.server().socketPath(), m_settingsFile);
         m_settings->setAttribute(Qt::WA_DeleteOnClose);
         connect(m_settings, &SettingsDialog::forgetRemoteTokenRequested, this, [this] {
             if (!m_remote)
                 return;
-            m_remote->forget([this](const Automation::Result<QJsonObject>& done) {
-                if (m_settings)
-                    m_settings->messageLabel()->setText(
+            QPointer<TrayController> self(this);
+            m_remote->forget([self](const Automation::Result<QJsonObject>& done) {
+                if (!self)
+                    return;
+                if (self->m_settings)
+                    self->m_settings->messageLabel()->setText(
                         done ? (done->value(QStringLiteral("forgotten")).toBool()
                                     ? tr("The device token was removed from the keyring.")
                                     : tr("No device token was stored."))
                              : done.error().message);
-                refresh();
+                self->refresh();
             });
         });
         connect(m_settings, &SettingsDialog::saved, this, [this](const HostSettings& settings) {
-            if (m_remote) {
-                // A changed server (or none) takes effect now; the same one keeps its connection.
+            // The server takes effect when the person changed it here; saving other settings
+            // leaves a server from the command line or `remote connect` alone.
+            if (m_remote &&
+                (settings.remoteHost != m_savedRemote.remoteHost || settings.remotePort != m_savedRemote.remotePort ||
+                 settings.remoteTls != m_savedRemote.remoteTls ||
+                 settings.remoteFingerprint != m_savedRemote.remoteFingerprint)) {
                 Remote::RemoteConfig next = m_remote->config();
                 next.host = settings.remoteHost;
                 next.port = static_cast<quint16>(settings.remotePort);
                 next.tls = settings.remoteTls;
                 next.fingerprint = settings.remoteFingerprint;
-                const Remote::RemoteConfig& now = m_remote->config();
-                if (next.host != now.host || next.port != now.port || next.tls != now.tls ||
-                    next.fingerprint != now.fingerprint)
-                    m_remote->start(next);
+                m_remote->start(next);
             }
+            m_savedRemote = settings;
             const auto problems = settings.applyTo(m_host);
             if (!problems.isEmpty() && m_settings) {
                 QStringList messages;

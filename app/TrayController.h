@@ -4,6 +4,7 @@
 #include "app/SettingsDialog.h"
 #include "app/TrayState.h"
 #include "bridge/security/SecuritySettings.h"
+#include "inspector/InspectorWindow.h"
 
 #include <QObject>
 #include <QPointer>
@@ -53,6 +54,9 @@ public:
     /// Opens (or raises) the settings dialog, non-modal.
     void showSettings();
     SettingsDialog* settingsDialog() const { return m_settings; }
+    /// Opens (or raises) the accessibility inspector (docs/inspector.md).
+    void showInspector();
+    Inspector::InspectorWindow* inspector() const { return m_inspector; }
     /// Where policy changes and the dialog store settings: empty is the user's QSettings (tests
     /// pass an ini file).
     void setSettingsFile(const QString& iniPath) { m_settingsFile = iniPath; }
@@ -77,6 +81,9 @@ private:
     Bridge::Host& m_host;
     QString m_settingsFile;
     QPointer<SettingsDialog> m_settings;
+    /// The settings as stored when the dialog opened or last saved (to tell a changed server).
+    HostSettings m_savedRemote;
+    QPointer<Inspector::InspectorWindow> m_inspector;
     QActionGroup* m_policyGroup = nullptr;
     TrayState m_state;
     bool m_hasState = false;

@@ -4,6 +4,7 @@
 #include "app/HostCommandLine.h"
 #include "app/HostSettings.h"
 #include "app/TrayController.h"
+#include "bridge/protocol/Client.h"
 #include "remote/RemoteAgent.h"
 #include "translations/Translations.h"
 
@@ -62,6 +63,29 @@ class HostText
 void printErr(const QString& text)
 {
     std::fprintf(stderr, "%s\n", qPrintable(text));
+}
+
+// --inspector while another host serves the socket: that host opens its inspector.
+int openInspectorOfRunningHost(const QString& socketPath)
+{
+    Bridge::Client client;
+    if (!client.connectToServer(socketPath, 3000)) {
+        printErr(HostText::tr("msgcode-desktop-host: cannot reach the running host: %1").arg(client.errorString()));
+        return ExitStartFailed;
+    }
+    Bridge::MetaFill fill;
+    fill.timeoutMs = 10000;
+    client.setMetaFill(fill);
+    const auto reply = client.call(QStringLiteral("desktop.gui.open"),
+                                   QJsonObject{{QStringLiteral("window"), QStringLiteral("inspector")}}, 15000);
+    const QJsonObject error = reply.response.value(QStringLiteral("error")).toObject();
+    if (!reply.ok() || !error.isEmpty()) {
+        printErr(HostText::tr("msgcode-desktop-host: the running host did not open its inspector: %1")
+                     .arg(reply.ok() ? error.value(QStringLiteral("message")).toString() : reply.errorString));
+        return ExitStartFailed;
+    }
+    std::printf("%s\n", qPrintable(HostText::tr("the running host opened its inspector")));
+    return ExitOk;
 }
 
 } // namespace
@@ -143,6 +167,8 @@ int run(int argc, char** argv)
     QString error;
     bool alreadyServed = false;
     if (!host.start(&error, &alreadyServed)) {
+        if (alreadyServed && mergedOptions.openInspector)
+            return openInspectorOfRunningHost(options.server.socketPath);
         printErr(QStringLiteral("msgcode-desktop-host: ") + error);
         return alreadyServed ? ExitAlreadyRunning : ExitStartFailed;
     }
@@ -197,8 +223,16 @@ int run(int argc, char** argv)
         const int height = screen.value(QStringLiteral("height")).toInt();
         return width > 0 && height > 0 ? QStringLiteral("%1x%2").arg(width).arg(height) : QString();
     });
-    if (const QString dir = mergedOptions.remote.workspace; !dir.isEmpty() && QDir().mkpath(dir))
-        QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    if (const QString dir = mergedOptions.remote.workspace; mergedOptions.remote.isSet() && !dir.isEmpty()) {
+        if (QDir().mkpath(dir))
+            QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        // Like every workspace, it must lie inside the workspace root: said now, not at each call.
+        if (const auto checked = host.dispatcher().workspace().check(dir); !checked) {
+            printErr(HostText::tr("msgcode-desktop-host: the remote workspace %1 cannot be used: %2")
+                         .arg(dir, checked.error().message));
+            return ExitUsage;
+        }
+    }
     if (mergedOptions.remote.isSet())
         qCInfo(lcApp).noquote() << HostText::tr("remote agent: dialling %1, confirm policy %2, evidence in %3")
                                        .arg(mergedOptions.remote.serverName(),
@@ -219,8 +253,15 @@ int run(int argc, char** argv)
         });
         tray->start();
         tray->setRemote(&remote);
+        host.setWindowOpener([&tray](const QString&) {
+            tray->showInspector();
+            return true;
+        });
+        if (mergedOptions.openInspector)
+            tray->showInspector();
     }
     const int code = QCoreApplication::exec();
+    host.setWindowOpener({});
     remote.stop();
     host.setRemoteControl(nullptr);
     host.shutdown();

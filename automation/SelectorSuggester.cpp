@@ -60,7 +60,8 @@ QList<SelectorSuggestion> SelectorSuggester::candidates(const Snapshot& snapshot
         scoped.byRole = node.role;
         scoped.title = containing(node.title);
         if (!snapshot.windowTitle.isEmpty())
-            scoped.inWindow = QStringLiteral("^") + QRegularExpression::escape(snapshot.windowTitle) + QStringLiteral("$");
+            scoped.inWindow =
+                QStringLiteral("^") + QRegularExpression::escape(snapshot.windowTitle) + QStringLiteral("$");
         out.append(judged(snapshot, index, QStringLiteral("roleTitleInWindow"), scoped,
                           QStringLiteral("its role and the title it contains, in this window only")));
     }

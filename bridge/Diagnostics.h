@@ -9,6 +9,7 @@
 #include <QDateTime>
 #include <QJsonObject>
 
+#include <functional>
 #include <optional>
 
 namespace Bridge {
@@ -23,6 +24,8 @@ struct HostFacts
     QDateTime startedAt;
     /// The remote agent, when the host's owner attached one (Host::setRemoteControl).
     RemoteControl* remote = nullptr;
+    /// Opens one of the host's windows ("inspector") for desktop.gui.open; unset without a GUI.
+    std::function<bool(const QString& window)> openWindow;
 };
 
 /// What the host says about itself: desktop.health, desktop.doctor (each check with a status
@@ -40,6 +43,13 @@ public:
     QJsonObject envJson(const Caller& caller) const;
     /// The remote agent, or nullptr when there is none.
     RemoteControl* remote() const { return m_facts.remote; }
+    /// desktop.gui.open: nullopt when the host has no windows (--headless), else whether it opened.
+    std::optional<bool> openWindow(const QString& window) const
+    {
+        if (!m_facts.openWindow)
+            return std::nullopt;
+        return m_facts.openWindow(window);
+    }
 
 private:
     Executor& m_executor;

@@ -82,6 +82,11 @@ public:
     /// Attaches the remote agent (not owned; it must outlive the host's use of it, or be
     /// detached with nullptr first): desktop.remote.* and health reach it.
     void setRemoteControl(RemoteControl* remote) { m_dispatcher->facts().remote = remote; }
+    /// What desktop.gui.open calls to open one of the GUI's windows ("inspector"); the GUI sets it.
+    void setWindowOpener(std::function<bool(const QString& window)> opener)
+    {
+        m_dispatcher->facts().openWindow = std::move(opener);
+    }
     AuditLog& audit() { return *m_audit; }
 
     /// The live security settings (policy, token limits, allowlist).

@@ -671,6 +671,18 @@ const MethodTable& MethodTable::contract()
                  RemoteControl* remote = s.diagnostics.remote();
                  if (!remote)
                      return respond(noRemoteAgent());
+                 // A server's actions approved without asking: only a person may choose that server.
+                 Caller remoteCaller;
+                 remoteCaller.transport = Transport::Remote;
+                 if (!call.caller.isGui() && s.gate.providerFor(remoteCaller)->policyName() == QLatin1String("auto")) {
+                     s.gate.audit(QStringLiteral("remote_connect_refused"), call.caller.auditPeer(),
+                                  QJsonObject{{QStringLiteral("reason"), QStringLiteral("remote_policy_auto")}});
+                     return respond(Error::make(
+                         Automation::ErrorCode::ConfirmRequired,
+                         QStringLiteral("the remote policy approves every action without asking, so only a person "
+                                        "(Settings, or the host's command line) may choose the control server"),
+                         QJsonObject{{QStringLiteral("reason"), QStringLiteral("remote_policy_auto")}}));
+                 }
                  auto params = call.params;
                  params.remove(QStringLiteral("meta"));
                  const auto answer = remote->connectTo(params);
@@ -707,6 +719,28 @@ const MethodTable& MethodTable::contract()
                  s.gate.audit(QStringLiteral("remote_forget"), call.caller.auditPeer(),
                               QJsonObject{{QStringLiteral("via"), call.caller.transportName()}});
                  remote->forget(respond);
+             }},
+             {}});
+        // The GUI's windows, for `msgcode-desktop-host --inspector` when a host already runs.
+        add({QStringLiteral("desktop.gui.open"),
+             QStringLiteral("Opens one of the host's windows (the inspector) on the desktop"),
+             paramsSchema(QJsonObject{{QStringLiteral("window"),
+                                       QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                                                   {QStringLiteral("enum"), QJsonArray{QStringLiteral("inspector")}}}}},
+                          {QStringLiteral("window")}),
+             false,
+             false,
+             MethodKind::Immediate{[](Services& s, const Call& call, const Respond& respond) {
+                 const QString window = call.params.value(QStringLiteral("window")).toString();
+                 if (window != QLatin1String("inspector"))
+                     return respond(
+                         Error::invalidParam(QStringLiteral("window"), QStringLiteral("window must be \"inspector\"")));
+                 const auto opened = s.diagnostics.openWindow(window);
+                 if (!opened)
+                     return respond(Error::make(Automation::ErrorCode::HostNotReady,
+                                                QStringLiteral("this host runs without windows (--headless)"),
+                                                QJsonObject{{QStringLiteral("reason"), QStringLiteral("headless")}}));
+                 respond(QJsonObject{{QStringLiteral("opened"), *opened}, {QStringLiteral("window"), window}});
              }},
              {}});
         return t;

@@ -4,6 +4,8 @@
 #include "bridge/protocol/Meta.h"
 
 #include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
 #include <QGuiApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -48,7 +50,12 @@ QString RemoteConfig::serverName() const
 
 QString RemoteConfig::tokenKey() const
 {
-    return QStringLiteral("remote-device-token/%1:%2").arg(host).arg(port);
+    // The token is bound to how the server was reached: a token got over TLS (with a pin) is
+    // never sent over plain TCP, or to a server whose certificate is not that pin.
+    QString transport = tls ? QStringLiteral("tls") : QStringLiteral("tcp");
+    if (const QString pin = normalizedFingerprint(fingerprint); tls && !pin.isEmpty())
+        transport += QStringLiteral("-") + pin.left(16);
+    return QStringLiteral("remote-device-token/%1/%2:%3").arg(transport, host).arg(port);
 }
 
 RemoteAgent::RemoteAgent(Bridge::Dispatcher& dispatcher, std::unique_ptr<TokenStore> tokens, QObject* parent)
@@ -101,11 +108,12 @@ void RemoteAgent::setState(State state, const QString& error)
     Q_EMIT stateChanged(state);
 }
 
-void RemoteAgent::start(const RemoteConfig& config, const QString& bindCode)
+void RemoteAgent::start(const RemoteConfig& config, const QString& bindCode, BindCodeUse use)
 {
     hangUp({}, false);
     m_config = config;
     m_bindCode = bindCode.trimmed();
+    m_bindCodeWins = use == BindCodeUse::Always && !m_bindCode.isEmpty();
     m_token.clear();
     m_retries = 0;
     m_lastError.clear();
@@ -115,6 +123,10 @@ void RemoteAgent::start(const RemoteConfig& config, const QString& bindCode)
         setState(State::Off);
         return;
     }
+    // The remote caller's evidence directory, private to this user.
+    if (!m_config.workspace.isEmpty() && !QDir(m_config.workspace).exists() && QDir().mkpath(m_config.workspace))
+        QFile::setPermissions(m_config.workspace,
+                              QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     readTokenThenDial();
 }
 
@@ -124,6 +136,7 @@ void RemoteAgent::useBindCode(const QString& bindCode)
         return;
     hangUp({}, false);
     m_bindCode = bindCode.trimmed();
+    m_bindCodeWins = true;
     m_retries = 0;
     dial();
 }
@@ -137,7 +150,7 @@ void RemoteAgent::stop()
 void RemoteAgent::readTokenThenDial()
 {
     setState(State::Connecting);
-    if (!m_token.isEmpty())
+    if (!m_token.isEmpty() || m_bindCodeWins)
         return dial();
     const quint64 generation = ++m_generation;
     QPointer<RemoteAgent> self(this);
@@ -252,7 +265,7 @@ QJsonObject RemoteAgent::deviceInfo() const
 void RemoteAgent::onConnected()
 {
     setState(State::Authenticating);
-    m_authWithToken = !m_token.isEmpty();
+    m_authWithToken = !m_token.isEmpty() && !m_bindCodeWins;
     QJsonObject params{{QStringLiteral("deviceInfo"), deviceInfo()}};
     if (m_authWithToken)
         params.insert(QStringLiteral("deviceToken"), m_token);
@@ -340,6 +353,7 @@ void RemoteAgent::handleAuthAnswer(const QJsonObject& message)
                      tr("the server no longer accepts this device's token (%1): enter a new bind code").arg(text));
         } else {
             m_bindCode.clear();
+            m_bindCodeWins = false;
             setState(State::NeedsBindCode, tr("the bind code was refused (%1): enter a new one").arg(text));
         }
         Q_EMIT bindCodeNeeded(m_lastError);
@@ -363,6 +377,7 @@ void RemoteAgent::handleAuthAnswer(const QJsonObject& message)
         });
     }
     m_bindCode.clear();
+    m_bindCodeWins = false;
     m_retries = 0;
     m_connectedAt = QDateTime::currentDateTimeUtc();
     m_connectionId = kConnectionIdBase + ++g_nextConnection;
@@ -540,7 +555,7 @@ void RemoteAgent::call(const QString& method, const QJsonObject& params, bool si
         dispatch(QStringLiteral("desktop.confirm.issue"),
                  QJsonObject{{QStringLiteral("intent"),
                               QJsonObject{{QStringLiteral("method"), method}, {QStringLiteral("params"), params}}}},
-                 m_dispatcher.security().approvalTimeoutMs + 5000,
+                 std::min(m_dispatcher.security().approvalTimeoutMs + 5000, Bridge::Meta::kMaxTimeoutMs),
                  [this, method, params, timeoutMs, reply](const QJsonObject& issued) {
                      if (issued.contains(QStringLiteral("error")))
                          return reply(issued);
@@ -645,7 +660,7 @@ Automation::Result<QJsonObject> RemoteAgent::connectTo(const QJsonObject& params
         return Error::invalidParam(QStringLiteral("fingerprint"), QStringLiteral("a fingerprint needs tls: true"));
     next.retryDelayMs = params.value(QStringLiteral("retryDelayMs")).toInt(next.retryDelayMs);
     next.maxRetries = params.value(QStringLiteral("maxRetries")).toInt(next.maxRetries);
-    start(next, params.value(QStringLiteral("bindCode")).toString());
+    start(next, params.value(QStringLiteral("bindCode")).toString(), BindCodeUse::Always);
     return status();
 }
 
@@ -661,6 +676,10 @@ void RemoteAgent::forget(const Respond& respond)
     m_token.clear();
     if (!m_config.isSet())
         return respond(QJsonObject{{QStringLiteral("forgotten"), false}, {QStringLiteral("state"), stateName(m_state)}});
+    // The server is still configured: the next connection needs a person's bind code.
+    setState(State::NeedsBindCode, tr("the device token was forgotten: enter a bind code to connect to %1 again")
+                                       .arg(m_config.serverName()));
+    Q_EMIT bindCodeNeeded(m_lastError);
     QPointer<RemoteAgent> self(this);
     m_tokens->remove(m_config.tokenKey(), [self, respond](const TokenStore::Outcome& outcome) {
         if (outcome.status == TokenStore::Status::Ok || outcome.status == TokenStore::Status::NotFound)

@@ -45,7 +45,7 @@ struct RemoteConfig
     bool isSet() const { return !host.isEmpty() && port != 0; }
     /// "host:port", with " (TLS)" when encrypted: what the dialog and the tray show.
     QString serverName() const;
-    /// The keyring entry's key: one token per server.
+    /// The keyring entry's key: one token per server and way of reaching it (TCP, TLS, the pin).
     QString tokenKey() const;
 };
 
@@ -91,8 +91,13 @@ public:
     /// primary screen of a QGuiApplication, when there is one.
     void setScreenResolution(std::function<QString()> resolution) { m_screenResolution = std::move(resolution); }
 
+    /// How a bind code given to start() is used.
+    enum class BindCodeUse {
+        IfNoToken, ///< only when the keyring holds no token for the server (the command line's)
+        Always,    ///< instead of a stored token: a deliberate new registration (remote connect)
+    };
     /// Starts with `config` (a bind code for a first registration). Replaces any connection.
-    void start(const RemoteConfig& config, const QString& bindCode = {});
+    void start(const RemoteConfig& config, const QString& bindCode = {}, BindCodeUse use = BindCodeUse::IfNoToken);
     /// A person typed a bind code (the tray's prompt): dials with it now.
     void useBindCode(const QString& bindCode);
     /// Hangs up; no more attempts until start().
@@ -148,6 +153,8 @@ private:
     Scheduler m_schedule;
     RemoteConfig m_config;
     QString m_bindCode;
+    /// The bind code goes first, even with a token stored (a person's or a client's new binding).
+    bool m_bindCodeWins = false;
     /// The token of this run, once read or received (also kept in the keyring).
     QString m_token;
     bool m_authWithToken = false;

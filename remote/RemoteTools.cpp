@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 
 namespace Remote {
@@ -80,10 +81,17 @@ QJsonObject resultOf(const QJsonObject& response)
     return response.value(QStringLiteral("result")).toObject();
 }
 
-// A host error as the tool's failure: the code and message first, the whole error as facts.
+// A host error as the tool's failure: the code and message first, the whole error as facts. The
+// host's refusal of the params (-32602: nothing was asked or done) is the tool's -32602.
 ToolOutcome hostFailure(const QJsonObject& response)
 {
     const QJsonObject error = response.value(QStringLiteral("error")).toObject();
+    const QJsonObject details = error.value(QStringLiteral("details")).toObject();
+    if (error.value(QStringLiteral("code")).toString() == QLatin1String("DESKTOP_INVALID_REQUEST") &&
+        details.value(QStringLiteral("jsonrpcCode")).toInt() == ToolOutcome::kInvalidParams)
+        return ToolOutcome::error(ToolOutcome::kInvalidParams,
+                                  QStringLiteral("Invalid params: %1").arg(error.value(QStringLiteral("message")).toString()),
+                                  details);
     return ToolOutcome::of(toolResult(QStringLiteral("Error: %1: %2")
                                           .arg(error.value(QStringLiteral("code")).toString(),
                                                error.value(QStringLiteral("message")).toString()),
@@ -108,13 +116,19 @@ ToolOutcome sideEffectOutcome(const QJsonObject& response, const QString& doneKe
             facts.insert(QLatin1String(key), result.value(QLatin1String(key)));
     }
     const QString effect = result.value(QStringLiteral("effect")).toString();
-    if (!result.value(doneKey).toBool() || effect == QLatin1String("suspected_noop")) {
-        const QString reason =
-            result.value(QStringLiteral("verification")).toObject().value(QStringLiteral("reason")).toString();
-        return ToolOutcome::of(toolResult(QStringLiteral("Error: %1 was sent but the app showed no effect%2")
-                                              .arg(what, reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(reason)),
-                                          facts, true));
-    }
+    const QString reason =
+        result.value(QStringLiteral("verification")).toObject().value(QStringLiteral("reason")).toString();
+    const QString because = reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(reason);
+    if (effect == QLatin1String("partial"))
+        return ToolOutcome::of(
+            toolResult(QStringLiteral("Error: %1 only partly took effect%2").arg(what, because), facts, true));
+    if (!result.value(doneKey).toBool() || effect == QLatin1String("suspected_noop"))
+        return ToolOutcome::of(
+            toolResult(QStringLiteral("Error: %1 was sent but the app showed no effect%2").arg(what, because), facts, true));
+    // Delivered, and the app gives no way to see the effect: not an error, and not claimed either.
+    if (effect == QLatin1String("unverifiable"))
+        return ToolOutcome::of(toolResult(
+            QStringLiteral("%1 delivered; its effect could not be verified%2").arg(what, because), facts, false));
     return ToolOutcome::of(toolResult(QStringLiteral("%1 done (%2)").arg(what, effect.isEmpty() ? QStringLiteral("ok") : effect),
                                       facts, false));
 }
@@ -380,10 +394,10 @@ void windowAction(const QString& action, const QJsonObject& route, QJsonObject p
                   const ToolDone& done)
 {
     params.insert(QStringLiteral("action"), action);
-    if (!route.isEmpty())
-        params.insert(QStringLiteral("route"), route);
+    // desktop.window always names its window; an empty route is the frontmost one.
+    params.insert(QStringLiteral("route"), route);
     engine.call(QStringLiteral("desktop.window"), params, true, timeoutMs, [done, action](const QJsonObject& response) {
-        done(sideEffectOutcome(response, QStringLiteral("performed"), QStringLiteral("Window %1").arg(action)));
+        done(sideEffectOutcome(response, QStringLiteral("done"), QStringLiteral("Window %1").arg(action)));
     });
 }
 
@@ -409,13 +423,16 @@ void window(const QJsonObject& a, Engine& engine, const ToolDone& done)
                      QJsonObject{{QStringLiteral("titlePattern"), QRegularExpression::escape(title)}});
     QJsonObject params;
     if (action == QLatin1String("move") || action == QLatin1String("resize")) {
-        const QStringList keys = action == QLatin1String("move") ? QStringList{QStringLiteral("x"), QStringLiteral("y")}
-                                                                  : QStringList{QStringLiteral("width"), QStringLiteral("height")};
+        const bool move = action == QLatin1String("move");
+        const QStringList keys = move ? QStringList{QStringLiteral("x"), QStringLiteral("y")}
+                                      : QStringList{QStringLiteral("width"), QStringLiteral("height")};
+        QJsonObject value;
         for (const QString& key : keys) {
             if (!a.contains(key))
                 return done(badArgument(QStringLiteral("%1 is required to %2 a window").arg(key, action)));
-            params.insert(key, a.value(key).toInt());
+            value.insert(key, a.value(key).toInt());
         }
+        params.insert(move ? QStringLiteral("position") : QStringLiteral("size"), value);
     }
     windowAction(action, route, params, engine, timeoutOf(a), done);
 }
@@ -487,7 +504,7 @@ void wait(const QJsonObject& a, Engine& engine, const ToolDone& done)
         withRoute(QJsonObject{{QStringLiteral("condition"), QJsonObject{{kind, titled(str(a, "query"))}}},
                               {QStringLiteral("timeoutMs"), timeoutMs}},
                   str(a, "app"));
-    engine.call(QStringLiteral("desktop.waitUntil"), params, false, timeoutMs + 5000,
+    engine.call(QStringLiteral("desktop.waitUntil"), params, false, std::min(timeoutMs + 5000, 600000),
                 [done](const QJsonObject& response) {
                     if (failed(response))
                         return done(hostFailure(response));
@@ -632,7 +649,8 @@ QList<Tool> makeTools()
                              {QStringLiteral("type")}),
                 list});
     out.append({QStringLiteral("permissions"), QStringLiteral("The accessibility and screen-capture permissions' state"),
-                objectSchema({{QStringLiteral("action"), choice({QStringLiteral("status")}, QStringLiteral("Only status: a remote server cannot grant them"))}}),
+                objectSchema({{QStringLiteral("action"), choice({QStringLiteral("status")}, QStringLiteral("Only status: a remote server cannot grant them"))},
+                              {QStringLiteral("timeout_ms"), timeoutArg()}}),
                 [](const QJsonObject&, Engine& e, const ToolDone& d) { permissionsOf(e, d); }});
     out.append({QStringLiteral("sleep"), QStringLiteral("Wait a while before the next command"),
                 objectSchema({{QStringLiteral("ms"), ranged(QStringLiteral("integer"), 0, 60000, QStringLiteral("How long"))}},

@@ -122,7 +122,7 @@ TEST_F(RemoteAgentDesktop, BindsKeepsTheTokenInTheKeyringAndDrivesTheFixture)
 {
     ControlServer server;
     ASSERT_TRUE(server.isListening());
-    const QString key = QStringLiteral("remote-device-token/127.0.0.1:%1").arg(server.port());
+    const QString key = QStringLiteral("remote-device-token/tcp/127.0.0.1:%1").arg(server.port());
     keyringClear(key);
     const QString token = QStringLiteral("e2e-token-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
 

@@ -134,7 +134,7 @@ protected:
         return *auth;
     }
 
-    QString tokenKey() const { return QStringLiteral("remote-device-token/127.0.0.1:%1").arg(server.port()); }
+    QString tokenKey() const { return QStringLiteral("remote-device-token/tcp/127.0.0.1:%1").arg(server.port()); }
 
     QString storedToken() const
     {
@@ -321,6 +321,26 @@ TEST_F(RemoteAgentTest, ToolsCallActsOnTheDesktopAndKeepsEvidenceInTheRemoteWork
     EXPECT_FALSE(isToolError(chord)) << firstText(chord).toStdString();
     EXPECT_TRUE(host.desktop().effects().contains(QStringLiteral("chord:ctrl+s")))
         << host.desktop().effects().join(QLatin1Char(' ')).toStdString();
+
+    host.desktop().clearEffects();
+    const QJsonObject minimized =
+        callTool(QStringLiteral("window"), QJsonObject{{QStringLiteral("action"), QStringLiteral("minimize")}});
+    EXPECT_FALSE(isToolError(minimized)) << firstText(minimized).toStdString();
+    EXPECT_TRUE(host.desktop().effects().contains(QStringLiteral("window:minimize")))
+        << host.desktop().effects().join(QLatin1Char(' ')).toStdString();
+    host.desktop().clearEffects();
+    const QJsonObject moved =
+        callTool(QStringLiteral("window"), QJsonObject{{QStringLiteral("action"), QStringLiteral("move")},
+                                                       {QStringLiteral("title"), QStringLiteral("Fake Window")},
+                                                       {QStringLiteral("x"), 40},
+                                                       {QStringLiteral("y"), 50}});
+    EXPECT_FALSE(isToolError(moved)) << firstText(moved).toStdString();
+    EXPECT_TRUE(host.desktop().effects().join(QLatin1Char(' ')).contains(QStringLiteral("window:move")))
+        << host.desktop().effects().join(QLatin1Char(' ')).toStdString();
+    // A chord the host cannot press is the tool's bad argument, not a failed run.
+    EXPECT_EQ(rpcErrorCode(callTool(QStringLiteral("hotkey"),
+                                    QJsonObject{{QStringLiteral("keys"), QStringLiteral("ctrl,nosuchkey")}})),
+              -32602);
 
     const QJsonObject seen = callTool(QStringLiteral("see"), {});
     const QJsonArray content =
@@ -556,6 +576,23 @@ TEST_F(RemoteAgentTest, HealthAndTheRemoteMethodsShowAndSteerTheConnection)
     EXPECT_EQ(off.value(QStringLiteral("state")).toString(), QStringLiteral("off"));
     EXPECT_TRUE(server.waitClosed());
 
+    // Under the auto policy, only a person may choose the server.
+    const QJsonObject refusedConnect =
+        local.call(QStringLiteral("desktop.remote.connect"),
+                   TestClient::withMeta(QJsonObject{{QStringLiteral("host"), QStringLiteral("127.0.0.1")},
+                                                    {QStringLiteral("port"), server.port()}},
+                                        host.workspace()));
+    EXPECT_EQ(errorCode(refusedConnect), QStringLiteral("DESKTOP_CONFIRM_REQUIRED"));
+    EXPECT_EQ(
+        errorOf(refusedConnect).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+        QStringLiteral("remote_policy_auto"));
+    EXPECT_EQ(status().value(QStringLiteral("state")).toString(), QStringLiteral("off"));
+    host.onHostThread([](Bridge::Host& h) {
+        Bridge::SecuritySettings next = h.security();
+        next.remoteConfirmPolicy = Bridge::ConfirmPolicy::Ask;
+        h.applySecurity(next);
+    });
+
     const QJsonObject again =
         local.call(QStringLiteral("desktop.remote.connect"),
                    TestClient::withMeta(QJsonObject{{QStringLiteral("host"), QStringLiteral("127.0.0.1")},
@@ -584,8 +621,26 @@ TEST_F(RemoteAgentTest, HealthAndTheRemoteMethodsShowAndSteerTheConnection)
         resultOf(local.call(QStringLiteral("desktop.remote.forget"), TestClient::withMeta({}, host.workspace())));
     EXPECT_TRUE(forgotten.value(QStringLiteral("forgotten")).toBool());
     EXPECT_TRUE(storedToken().isEmpty());
-    EXPECT_EQ(status().value(QStringLiteral("state")).toString(), QStringLiteral("off"));
+    EXPECT_EQ(status().value(QStringLiteral("state")).toString(), QStringLiteral("needs_bind_code"))
+        << "the server is still configured: a bind code is asked for";
     EXPECT_EQ(host.auditLines(QStringLiteral("remote_forget")).size(), 1);
+
+    // A bind code given to remote connect is a new registration, even with a token stored.
+    {
+        QMutexLocker lock(&tokens->mutex);
+        tokens->tokens.insert(tokenKey(), QStringLiteral("old-token"));
+    }
+    local.call(QStringLiteral("desktop.remote.connect"),
+               TestClient::withMeta(QJsonObject{{QStringLiteral("host"), QStringLiteral("127.0.0.1")},
+                                                {QStringLiteral("port"), server.port()},
+                                                {QStringLiteral("bindCode"), QStringLiteral("REBIND")}},
+                                    host.workspace()));
+    ASSERT_TRUE(server.accept());
+    const auto rebind = server.read();
+    ASSERT_TRUE(rebind);
+    EXPECT_EQ(rebind->value(QStringLiteral("params")).toObject().value(QStringLiteral("bindCode")).toString(),
+              QStringLiteral("REBIND"));
+    EXPECT_FALSE(rebind->value(QStringLiteral("params")).toObject().contains(QStringLiteral("deviceToken")));
 }
 
 TEST_F(RemoteAgentAskTest, ThePersonIsAskedAndTheDialogNamesTheServer)
@@ -646,12 +701,21 @@ const QString kFingerprint =
 TEST_F(RemoteAgentTest, SpeaksTlsToAServerWithThePinnedCertificate)
 {
     ASSERT_TRUE(server.useTls(kCertificate, kKey));
+    {
+        // A token got over plain TCP belongs to that way of reaching the server only.
+        QMutexLocker lock(&tokens->mutex);
+        tokens->tokens.insert(tokenKey(), QStringLiteral("tcp-token"));
+    }
     Remote::RemoteConfig c = config();
     c.tls = true;
     c.fingerprint = kFingerprint;
     start(c);
     ASSERT_TRUE(server.accept()) << server.tlsError().toStdString();
     const auto auth = server.read();
+    EXPECT_FALSE(auth.value_or(QJsonObject())
+                     .value(QStringLiteral("params"))
+                     .toObject()
+                     .contains(QStringLiteral("deviceToken")));
     ASSERT_TRUE(auth);
     EXPECT_EQ(auth->value(QStringLiteral("params")).toObject().value(QStringLiteral("bindCode")).toString(),
               QString::fromLatin1(kBindCode));

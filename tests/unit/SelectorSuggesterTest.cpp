@@ -83,8 +83,8 @@ TEST(SelectorSuggester, TwinTitlesFallThroughToWhatTellsThemApart)
 TEST(SelectorSuggester, ALabelRelationNamesAnUntitledField)
 {
     QList<Node> nodes = Testing::FakeDesktop::defaultTree();
-    nodes[1].title.clear(); // the field has no name of its own...
-    nodes[4].labelFor = {1}; // ...but "Status" is its label
+    nodes[1].title.clear();               // the field has no name of its own...
+    nodes[4].labelFor = {1};              // ...but "Status" is its label
     nodes[5].frame = {400, 300, 300, 24}; // and the password field is not on Status's row or below it
     Snapshot snapshot = fakeWindow(nodes);
     for (Node& node : snapshot.nodes)

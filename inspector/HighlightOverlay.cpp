@@ -1,0 +1,70 @@
+#include "inspector/HighlightOverlay.h"
+
+#include <QPainter>
+#include <QRegion>
+
+namespace Inspector {
+
+FrameWindow::FrameWindow()
+    : QWidget(nullptr, Qt::Window | Qt::FramelessWindowHint | Qt::WindowStaysOnTopHint | Qt::X11BypassWindowManagerHint |
+                           Qt::WindowTransparentForInput | Qt::WindowDoesNotAcceptFocus | Qt::Tool)
+{
+    setObjectName(QStringLiteral("inspectorHighlight"));
+    setAttribute(Qt::WA_ShowWithoutActivating);
+    setAttribute(Qt::WA_TransparentForMouseEvents);
+    setFocusPolicy(Qt::NoFocus);
+}
+
+void FrameWindow::frame(const QRect& target, const QColor& color)
+{
+    m_target = target;
+    m_color = color;
+    const QRect outer = target.adjusted(-kBorder, -kBorder, kBorder, kBorder);
+    setGeometry(outer);
+    // Only the border belongs to this window: the inside shows (and is) the app.
+    const QRect local(QPoint(0, 0), outer.size());
+    setMask(QRegion(local).subtracted(QRegion(local.adjusted(kBorder, kBorder, -kBorder, -kBorder))));
+    update();
+}
+
+void FrameWindow::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    painter.fillRect(rect(), m_color);
+}
+
+HighlightOverlay::HighlightOverlay() = default;
+HighlightOverlay::~HighlightOverlay() = default;
+
+void HighlightOverlay::show(const QList<QRect>& targets, int emphasised)
+{
+    std::size_t used = 0;
+    for (int i = 0; i < targets.size(); ++i) {
+        const QRect& target = targets.at(i);
+        if (target.isEmpty())
+            continue;
+        if (used == m_frames.size())
+            m_frames.push_back(std::make_unique<FrameWindow>());
+        FrameWindow& window = *m_frames.at(used++);
+        window.frame(target, i == emphasised ? QColor(220, 20, 60) : QColor(255, 165, 0));
+        window.show();
+        window.raise();
+    }
+    while (m_frames.size() > used)
+        m_frames.pop_back();
+}
+
+void HighlightOverlay::hide()
+{
+    m_frames.clear();
+}
+
+QList<const FrameWindow*> HighlightOverlay::frames() const
+{
+    QList<const FrameWindow*> out;
+    for (const auto& frame : m_frames)
+        out.append(frame.get());
+    return out;
+}
+
+} // namespace Inspector

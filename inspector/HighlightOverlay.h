@@ -1,0 +1,55 @@
+#pragma once
+
+#include <QColor>
+#include <QList>
+#include <QRect>
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+namespace Inspector {
+
+/// A frame drawn around one screen rectangle: a frameless, always-on-top window that takes no
+/// input and is shaped (QWidget::setMask) to the frame's border alone, so it looks right without
+/// a compositor and every pixel inside the frame stays the app's.
+class FrameWindow final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    static constexpr int kBorder = 3;
+
+    FrameWindow();
+    /// Frames `target` (screen coordinates) in `color`, the border drawn just outside it.
+    void frame(const QRect& target, const QColor& color);
+    QRect target() const { return m_target; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    QRect m_target;
+    QColor m_color;
+};
+
+/// The inspector's highlight: the selected node's frame, or every candidate's frame while a
+/// selector is tested, the best one emphasised.
+class HighlightOverlay
+{
+public:
+    HighlightOverlay();
+    ~HighlightOverlay();
+
+    /// Shows a frame around each of `targets`; the one at `emphasised` (or none, -1) in the strong
+    /// colour, the others lighter. Empty rectangles are skipped.
+    void show(const QList<QRect>& targets, int emphasised = 0);
+    void hide();
+    /// The frames showing now (tests).
+    QList<const FrameWindow*> frames() const;
+
+private:
+    std::vector<std::unique_ptr<FrameWindow>> m_frames;
+};
+
+} // namespace Inspector

@@ -1,0 +1,567 @@
+#include "inspector/InspectorWindow.h"
+
+#include "bridge/Host.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QCursor>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace Inspector {
+
+namespace {
+
+constexpr int kLiveIntervalMs = 1500;
+constexpr int kTestDebounceMs = 300;
+
+QRect rectOf(const Automation::Frame& frame)
+{
+    return {frame.x, frame.y, frame.width, frame.height};
+}
+
+QString compact(const QJsonValue& value)
+{
+    if (value.isObject())
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    if (value.isArray())
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    return value.toVariant().toString();
+}
+
+// A shell word for a JSON text: single quotes, a single quote inside written '\''.
+QString shellQuoted(const QString& text)
+{
+    QString quoted = text;
+    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+}
+
+} // namespace
+
+InspectorWindow::InspectorWindow(Bridge::Host& host, QWidget* parent)
+    : QMainWindow(parent), m_host(host), m_service(host.executor())
+{
+    setObjectName(QStringLiteral("inspectorWindow"));
+    setWindowTitle(tr("Accessibility Inspector"));
+    buildUi();
+    m_liveTimer.setInterval(kLiveIntervalMs);
+    connect(&m_liveTimer, &QTimer::timeout, this, [this] {
+        if (isVisible() && !m_treeReadInFlight)
+            refreshTree();
+    });
+    m_testDebounce.setSingleShot(true);
+    m_testDebounce.setInterval(kTestDebounceMs);
+    connect(&m_testDebounce, &QTimer::timeout, this, &InspectorWindow::runTest);
+    m_pickCountdown.setInterval(1000);
+    connect(&m_pickCountdown, &QTimer::timeout, this, [this] {
+        if (--m_pickLeft > 0) {
+            m_pick->setText(tr("Picking in %1…").arg(m_pickLeft));
+            return;
+        }
+        m_pickCountdown.stop();
+        m_pick->setText(tr("Pick under the mouse (3 s)"));
+        const QPoint at = QCursor::pos();
+        ++m_pending;
+        QPointer<InspectorWindow> self(this);
+        m_service.elementAt(at, [self, at](const Automation::Result<Automation::Operations::ElementAtResult>& found) {
+            if (!self)
+                return;
+            --self->m_pending;
+            if (!found || found->index < 0) {
+                self->showBanner(found ? tr("No accessible element under (%1, %2).").arg(at.x()).arg(at.y())
+                                       : tr("Could not read the element under the mouse: %1").arg(found.error().message),
+                                 true);
+                return;
+            }
+            self->m_model.setSnapshot(found->snapshot);
+            self->m_tree->expandToDepth(0);
+            self->selectNode(found->index);
+            self->showBanner(tr("Picked %1 \"%2\" at (%3, %4).")
+                                 .arg(found->snapshot.nodes.at(found->index).role,
+                                      found->snapshot.nodes.at(found->index).title)
+                                 .arg(at.x())
+                                 .arg(at.y()),
+                             false);
+            Q_EMIT self->treeLoaded();
+        });
+    });
+    refreshWindows();
+}
+
+InspectorWindow::~InspectorWindow() = default;
+
+void InspectorWindow::buildUi()
+{
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Window:"), central));
+    m_picker = new QComboBox(central);
+    m_picker->setObjectName(QStringLiteral("windowPicker"));
+    m_picker->setMinimumContentsLength(40);
+    top->addWidget(m_picker, 1);
+    auto* reload = new QPushButton(tr("Reload"), central);
+    reload->setObjectName(QStringLiteral("reloadButton"));
+    top->addWidget(reload);
+    m_live = new QCheckBox(tr("Live"), central);
+    m_live->setObjectName(QStringLiteral("liveCheck"));
+    m_live->setToolTip(tr("Read the tree again every %1 s while this window is open.").arg(kLiveIntervalMs / 1000.0));
+    m_live->setChecked(true);
+    top->addWidget(m_live);
+    m_pick = new QPushButton(tr("Pick under the mouse (3 s)"), central);
+    m_pick->setObjectName(QStringLiteral("pickButton"));
+    top->addWidget(m_pick);
+    layout->addLayout(top);
+
+    m_banner = new QLabel(central);
+    m_banner->setObjectName(QStringLiteral("banner"));
+    m_banner->setWordWrap(true);
+    m_banner->hide();
+    layout->addWidget(m_banner);
+
+    auto* split = new QSplitter(Qt::Horizontal, central);
+    auto* left = new QWidget(split);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    m_search = new QLineEdit(left);
+    m_search->setObjectName(QStringLiteral("treeSearch"));
+    m_search->setPlaceholderText(tr("Search the loaded nodes by role or title"));
+    leftLayout->addWidget(m_search);
+    m_tree = new QTreeView(left);
+    m_tree->setObjectName(QStringLiteral("axTree"));
+    m_tree->setModel(&m_model);
+    m_tree->setUniformRowHeights(true);
+    m_tree->header()->setSectionResizeMode(QHeaderView::Interactive);
+    m_tree->setColumnWidth(AxTreeModel::RoleColumn, 170);
+    m_tree->setColumnWidth(AxTreeModel::TitleColumn, 220);
+    leftLayout->addWidget(m_tree);
+    split->addWidget(left);
+
+    auto* right = new QSplitter(Qt::Vertical, split);
+    m_properties = new QTreeWidget(right);
+    m_properties->setObjectName(QStringLiteral("properties"));
+    m_properties->setColumnCount(2);
+    m_properties->setHeaderLabels({tr("Property"), tr("Value")});
+    m_properties->setColumnWidth(0, 160);
+    right->addWidget(m_properties);
+
+    auto* tester = new QGroupBox(tr("Selector tester (what desktop.find accepts)"), right);
+    auto* testerLayout = new QVBoxLayout(tester);
+    m_editor = new QPlainTextEdit(tester);
+    m_editor->setObjectName(QStringLiteral("selectorEditor"));
+    m_editor->setPlaceholderText(
+        tr("{\"selector\": {\"byRole\": \"AXButton\", \"titleContains\": \"Send\"}}  (without a route: the window above)"));
+    m_editor->setMaximumHeight(m_editor->fontMetrics().lineSpacing() * 5 + 12);
+    testerLayout->addWidget(m_editor);
+    m_testStatus = new QLabel(tester);
+    m_testStatus->setObjectName(QStringLiteral("testStatus"));
+    m_testStatus->setWordWrap(true);
+    testerLayout->addWidget(m_testStatus);
+    m_results = new QTableWidget(0, 5, tester);
+    m_results->setObjectName(QStringLiteral("testResults"));
+    m_results->setHorizontalHeaderLabels({tr("Rank"), tr("Score"), tr("Role"), tr("Title"), tr("Why")});
+    m_results->horizontalHeader()->setStretchLastSection(true);
+    m_results->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_results->setSelectionBehavior(QAbstractItemView::SelectRows);
+    testerLayout->addWidget(m_results);
+    auto* suggestRow = new QHBoxLayout;
+    auto* suggest = new QPushButton(tr("Suggest selector"), tester);
+    suggest->setObjectName(QStringLiteral("suggestButton"));
+    suggestRow->addWidget(suggest);
+    auto* copyJson = new QPushButton(tr("Copy JSON"), tester);
+    copyJson->setObjectName(QStringLiteral("copyJson"));
+    suggestRow->addWidget(copyJson);
+    auto* copyCtl = new QPushButton(tr("Copy desktopctl line"), tester);
+    copyCtl->setObjectName(QStringLiteral("copyCtl"));
+    suggestRow->addWidget(copyCtl);
+    suggestRow->addStretch(1);
+    testerLayout->addLayout(suggestRow);
+    m_suggestion = new QLabel(tester);
+    m_suggestion->setObjectName(QStringLiteral("suggestion"));
+    m_suggestion->setWordWrap(true);
+    m_suggestion->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    testerLayout->addWidget(m_suggestion);
+    right->addWidget(tester);
+    split->addWidget(right);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    setCentralWidget(central);
+    resize(1100, 720);
+
+    connect(m_picker, &QComboBox::currentIndexChanged, this, [this](int) {
+        m_selectedPath.reset();
+        refreshTree();
+    });
+    connect(reload, &QPushButton::clicked, this, [this] {
+        refreshWindows();
+        refreshTree();
+    });
+    connect(m_live, &QCheckBox::toggled, this, [this](bool on) {
+        if (on)
+            m_liveTimer.start();
+        else
+            m_liveTimer.stop();
+    });
+    connect(m_pick, &QPushButton::clicked, this, [this] { pickUnderPointer(); });
+    connect(m_search, &QLineEdit::textChanged, this, &InspectorWindow::filterTree);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) {
+                const int node = current.data(AxTreeModel::NodeIndexRole).isValid()
+                                     ? current.data(AxTreeModel::NodeIndexRole).toInt()
+                                     : -1;
+                showNode(node);
+            });
+    connect(m_editor, &QPlainTextEdit::textChanged, this, [this] { m_testDebounce.start(); });
+    connect(suggest, &QPushButton::clicked, this, &InspectorWindow::suggestForSelection);
+    connect(copyJson, &QPushButton::clicked, this, [this] {
+        if (m_lastSuggestion)
+            QApplication::clipboard()->setText(compact(m_lastSuggestion->json));
+    });
+    connect(copyCtl, &QPushButton::clicked, this, [this] {
+        if (!m_lastSuggestion)
+            return;
+        QJsonObject params{{QStringLiteral("selector"), m_lastSuggestion->json}};
+        if (const auto route = currentRoute())
+            params.insert(QStringLiteral("route"), route->toJson());
+        QApplication::clipboard()->setText(QStringLiteral("msgcode-desktopctl call desktop.find ") +
+                                           shellQuoted(compact(params)));
+    });
+    if (m_live->isChecked())
+        m_liveTimer.start();
+}
+
+void InspectorWindow::hideEvent(QHideEvent* event)
+{
+    m_highlight.hide();
+    QMainWindow::hideEvent(event);
+}
+
+void InspectorWindow::showBanner(const QString& text, bool problem)
+{
+    m_banner->setText(text);
+    m_banner->setStyleSheet(problem ? QStringLiteral("background: #fde2e1; color: #8a1f11; padding: 4px;")
+                                    : QStringLiteral("background: #e8f0fe; color: #174ea6; padding: 4px;"));
+    m_banner->setVisible(!text.isEmpty());
+}
+
+void InspectorWindow::refreshWindows()
+{
+    if (const QString busy = m_service.busyText(); !busy.isEmpty())
+        showBanner(busy, false);
+    ++m_pending;
+    QPointer<InspectorWindow> self(this);
+    m_service.windows([self](const Automation::Result<QList<Automation::WindowInfo>>& listed) {
+        if (!self)
+            return;
+        --self->m_pending;
+        if (!listed) {
+            self->showBanner(tr("Could not list the windows: %1").arg(listed.error().message), true);
+            return;
+        }
+        const qint64 own = QCoreApplication::applicationPid();
+        QList<Automation::WindowInfo> windows;
+        for (const auto& window : listed.value()) {
+            if (window.pid != own)
+                windows.append(window);
+        }
+        const QString current = self->m_picker->currentData().toString();
+        const QSignalBlocker block(self->m_picker);
+        self->m_picker->clear();
+        self->m_windows = windows;
+        for (int i = 0; i < windows.size(); ++i) {
+            const auto& window = windows.at(i);
+            const QString key = QStringLiteral("%1|%2").arg(window.pid).arg(window.title);
+            self->m_picker->addItem(tr("%1 — %2 (pid %3, %4)")
+                                        .arg(window.title, window.appName.isEmpty() ? window.executable : window.appName)
+                                        .arg(window.pid)
+                                        .arg(window.executable),
+                                    key);
+        }
+        const int keep = self->m_picker->findData(current);
+        self->m_picker->setCurrentIndex(keep >= 0 ? keep : (windows.isEmpty() ? -1 : 0));
+        Q_EMIT self->windowsLoaded();
+        if (keep < 0 && !windows.isEmpty())
+            self->refreshTree();
+    });
+}
+
+bool InspectorWindow::chooseWindow(qint64 pid, const QString& title)
+{
+    const int at = m_picker->findData(QStringLiteral("%1|%2").arg(pid).arg(title));
+    if (at < 0)
+        return false;
+    if (at == m_picker->currentIndex())
+        refreshTree();
+    else
+        m_picker->setCurrentIndex(at);
+    return true;
+}
+
+std::optional<Automation::Route> InspectorWindow::currentRoute() const
+{
+    const int at = m_picker->currentIndex();
+    if (at < 0 || at >= m_windows.size())
+        return std::nullopt;
+    return InspectorService::routeFor(m_windows.at(at));
+}
+
+void InspectorWindow::refreshTree()
+{
+    const auto route = currentRoute();
+    if (!route)
+        return;
+    if (const QString busy = m_service.busyText(); !busy.isEmpty())
+        showBanner(busy + tr("; the tree below is the last one read."), false);
+    m_treeReadInFlight = true;
+    ++m_pending;
+    QPointer<InspectorWindow> self(this);
+    m_service.tree(*route, [self](const Automation::Result<Automation::Operations::DumpTreeResult>& read) {
+        if (!self)
+            return;
+        --self->m_pending;
+        self->m_treeReadInFlight = false;
+        if (!read) {
+            // A hung or vanished app: say so and keep the last tree.
+            const bool hung = read.error().code == Automation::ErrorCode::Timeout ||
+                              read.error().code == Automation::ErrorCode::TargetUnresponsive;
+            self->showBanner(hung ? tr("The app does not answer (%1); the tree below is the last one read.")
+                                        .arg(read.error().message)
+                                  : tr("Could not read the window: %1").arg(read.error().message),
+                             true);
+            Q_EMIT self->treeLoaded();
+            return;
+        }
+        self->m_model.setSnapshot(read->snapshot);
+        self->m_tree->expandToDepth(0);
+        const QStringList gone = self->m_model.gone();
+        if (!gone.isEmpty())
+            self->showBanner(tr("%n node(s) disappeared since the last read: %1", nullptr, static_cast<int>(gone.size()))
+                                 .arg(QStringList(gone.mid(0, 5)).join(QStringLiteral(", "))),
+                             false);
+        else
+            self->showBanner(read->snapshot.truncated ? tr("The tree was cut (%1).").arg(read->snapshot.truncatedReason)
+                                                      : QString(),
+                             false);
+        // The selection survives a refresh when its node is still there.
+        if (self->m_selectedPath) {
+            const auto& nodes = self->m_model.snapshot().nodes;
+            for (int i = 0; i < nodes.size(); ++i) {
+                if (nodes.at(i).path == *self->m_selectedPath) {
+                    self->selectNode(i);
+                    break;
+                }
+            }
+        }
+        Q_EMIT self->treeLoaded();
+    });
+}
+
+void InspectorWindow::selectNode(int nodeIndex)
+{
+    const QModelIndex index = m_model.indexOfNode(nodeIndex);
+    if (!index.isValid())
+        return;
+    m_tree->scrollTo(index);
+    m_tree->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    showNode(nodeIndex);
+}
+
+void InspectorWindow::showNode(int nodeIndex)
+{
+    m_properties->clear();
+    const auto& nodes = m_model.snapshot().nodes;
+    if (nodeIndex < 0 || nodeIndex >= nodes.size()) {
+        m_highlight.hide();
+        return;
+    }
+    const Automation::Node& node = nodes.at(nodeIndex);
+    m_selectedPath = node.path;
+    QStringList path;
+    for (int step : node.path)
+        path.append(QString::number(step));
+    QStringList labelledBy;
+    for (const auto& other : nodes) {
+        if (other.labelFor.contains(nodeIndex))
+            labelledBy.append(other.title);
+    }
+    const QList<std::pair<QString, QString>> rows{
+        {tr("Role"), node.role},
+        {tr("Native role"), node.nativeRole},
+        {tr("Subrole"), node.subrole},
+        {tr("Title"), node.title},
+        {tr("Value"), node.isSecure() ? tr("(secure: never read)") : (node.hasValue ? node.value : tr("(not read)"))},
+        {tr("Identifier"), node.identifier},
+        {tr("Description"), node.description},
+        {tr("States"), node.stateNames().join(QStringLiteral(", "))},
+        {tr("Actions"), node.actions.join(QStringLiteral(", "))},
+        {tr("Frame (screen)"),
+         QStringLiteral("x %1, y %2, %3 × %4").arg(node.frame.x).arg(node.frame.y).arg(node.frame.width).arg(node.frame.height)},
+        {tr("Path"), path.join(QLatin1Char('/'))},
+        {tr("Fingerprint"), Automation::fingerprintOf(node)},
+        {tr("Labelled by"), labelledBy.join(QStringLiteral(", "))},
+        {tr("Children"), QString::number(node.children.size())},
+    };
+    for (const auto& [name, value] : rows) {
+        auto* item = new QTreeWidgetItem(m_properties, {name, value});
+        item->setToolTip(1, value);
+    }
+    m_highlight.show({rectOf(node.frame)}, 0);
+}
+
+void InspectorWindow::filterTree(const QString& text)
+{
+    if (text.trimmed().isEmpty())
+        return;
+    const auto& nodes = m_model.snapshot().nodes;
+    for (int i = 0; i < nodes.size(); ++i) {
+        if (nodes.at(i).title.contains(text, Qt::CaseInsensitive) || nodes.at(i).role.contains(text, Qt::CaseInsensitive)) {
+            selectNode(i);
+            return;
+        }
+    }
+}
+
+void InspectorWindow::testSelector(const QString& json)
+{
+    const QSignalBlocker block(m_editor);
+    m_editor->setPlainText(json);
+    runTest();
+}
+
+void InspectorWindow::runTest()
+{
+    const QString text = m_editor->toPlainText().trimmed();
+    if (text.isEmpty())
+        return;
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &error);
+    if (error.error != QJsonParseError::NoError || !document.isObject()) {
+        m_testStatus->setText(tr("Not a JSON object: %1").arg(error.errorString()));
+        return;
+    }
+    QJsonObject params = document.object();
+    // A selector alone is taken as {"selector": …}.
+    if (!params.contains(QStringLiteral("selector")))
+        params = QJsonObject{{QStringLiteral("selector"), params}};
+    if (!params.contains(QStringLiteral("route"))) {
+        const auto route = currentRoute();
+        if (!route) {
+            m_testStatus->setText(tr("Choose a window first, or give a route."));
+            return;
+        }
+        params.insert(QStringLiteral("route"), route->toJson());
+    }
+    m_testStatus->setText(tr("Searching…"));
+    ++m_pending;
+    QPointer<InspectorWindow> self(this);
+    m_service.find(params, [self](const Automation::Result<InspectorService::FindAnswer>& answer) {
+        if (!self)
+            return;
+        --self->m_pending;
+        self->m_results->setRowCount(0);
+        if (!answer) {
+            self->m_lastTestCount = -1;
+            self->m_testStatus->setText(tr("%1: %2").arg(Automation::errorCodeName(answer.error().code),
+                                                         answer.error().message));
+            self->m_highlight.hide();
+            Q_EMIT self->testFinished();
+            return;
+        }
+        const auto& found = answer->found;
+        self->m_lastTestCount = static_cast<int>(found.candidates.size());
+        self->m_testStatus->setText(tr("%n match(es) in %1 ms", nullptr, self->m_lastTestCount).arg(answer->elapsedMs));
+        QList<QRect> frames;
+        for (int i = 0; i < found.candidates.size(); ++i) {
+            const auto& candidate = found.candidates.at(i);
+            const auto& node = found.snapshot.nodes.at(candidate.nodeIndex);
+            self->m_results->insertRow(i);
+            const QStringList cells{QString::number(i + 1), QString::number(candidate.score), node.role, node.title,
+                                    candidate.reasons.join(QStringLiteral("; "))};
+            for (int c = 0; c < cells.size(); ++c)
+                self->m_results->setItem(i, c, new QTableWidgetItem(cells.at(c)));
+            frames.append(rectOf(node.frame));
+        }
+        self->m_highlight.show(frames, 0);
+        Q_EMIT self->testFinished();
+    });
+}
+
+void InspectorWindow::suggestForSelection()
+{
+    const QModelIndex current = m_tree->currentIndex();
+    if (!current.isValid())
+        return;
+    const int nodeIndex = current.data(AxTreeModel::NodeIndexRole).toInt();
+    const Automation::Snapshot snapshot = m_model.snapshot();
+    m_lastSuggestion = Automation::SelectorSuggester::suggest(snapshot, nodeIndex);
+    m_suggestionConfirmed = false;
+    if (!m_lastSuggestion) {
+        m_suggestion->setText(tr("No selector matches this node alone."));
+        Q_EMIT suggestionReady();
+        return;
+    }
+    const auto route = currentRoute();
+    QJsonObject params{{QStringLiteral("selector"), m_lastSuggestion->json}};
+    if (route)
+        params.insert(QStringLiteral("route"), route->toJson());
+    const QList<int> wantedPath = snapshot.nodes.at(nodeIndex).path;
+    m_suggestion->setText(tr("Checking %1 against the live tree…").arg(compact(m_lastSuggestion->json)));
+    ++m_pending;
+    QPointer<InspectorWindow> self(this);
+    m_service.find(params, [self, wantedPath](const Automation::Result<InspectorService::FindAnswer>& answer) {
+        if (!self || !self->m_lastSuggestion)
+            return;
+        --self->m_pending;
+        const auto& suggestion = *self->m_lastSuggestion;
+        const bool alone = answer && answer->found.candidates.size() == 1 &&
+                           answer->found.snapshot.nodes.at(answer->found.candidates.constFirst().nodeIndex).path ==
+                               wantedPath;
+        self->m_suggestionConfirmed = alone;
+        const QString json = compact(suggestion.json);
+        if (alone)
+            self->m_suggestion->setText(tr("%1\nMatches this node alone in the live tree. Chosen for %2.").arg(json, suggestion.why));
+        else
+            self->m_suggestion->setText(
+                tr("%1\nNot confirmed: the live tree gave %2 match(es)%3. The tree may have changed; reload and try again.")
+                    .arg(json)
+                    .arg(answer ? static_cast<int>(answer->found.candidates.size()) : 0)
+                    .arg(answer ? QString() : QStringLiteral(" (") + answer.error().message + QLatin1Char(')')));
+        {
+            const QSignalBlocker block(self->m_editor);
+            self->m_editor->setPlainText(QString::fromUtf8(
+                QJsonDocument(QJsonObject{{QStringLiteral("selector"), suggestion.json}}).toJson(QJsonDocument::Indented)));
+        }
+        Q_EMIT self->suggestionReady();
+    });
+}
+
+void InspectorWindow::pickUnderPointer(int delayMs)
+{
+    m_pickLeft = std::max(1, delayMs / 1000);
+    m_pick->setText(tr("Picking in %1…").arg(m_pickLeft));
+    if (delayMs < 1000) {
+        m_pickLeft = 1;
+        m_pickCountdown.start(delayMs);
+        return;
+    }
+    m_pickCountdown.start(1000);
+}
+
+} // namespace Inspector

@@ -1,0 +1,118 @@
+#pragma once
+
+#include "automation/SelectorSuggester.h"
+#include "inspector/AxTreeModel.h"
+#include "inspector/HighlightOverlay.h"
+#include "inspector/InspectorService.h"
+
+#include <QMainWindow>
+#include <QTimer>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QTableWidget;
+class QTreeView;
+class QTreeWidget;
+
+namespace Bridge {
+class Host;
+}
+
+namespace Inspector {
+
+/// The inspector (docs/inspector.md): any app's accessibility tree, live; a node's every
+/// property; its frame highlighted on screen; a selector tester running the engine's own search;
+/// and "Suggest selector", checked against the live tree before it is offered. Everything it
+/// reads goes through InspectorService (the host's worker); the GUI thread never waits.
+class InspectorWindow final : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    explicit InspectorWindow(Bridge::Host& host, QWidget* parent = nullptr);
+    ~InspectorWindow() override;
+
+    /// Re-reads the list of windows (the picker).
+    void refreshWindows();
+    /// Chooses the window of `pid` whose title is `title` (the picker's entry), and reads its tree.
+    bool chooseWindow(qint64 pid, const QString& title);
+    /// Re-reads the chosen window's tree.
+    void refreshTree();
+    /// Selects node `nodeIndex` of the tree shown.
+    void selectNode(int nodeIndex);
+    /// Puts `json` (desktop.find's params, or a selector alone) in the tester and runs it now.
+    void testSelector(const QString& json);
+    /// Suggests a selector for the selected node and checks it against the live tree.
+    void suggestForSelection();
+    /// Picks the node under the mouse pointer after `delayMs`.
+    void pickUnderPointer(int delayMs = 3000);
+
+    AxTreeModel& model() { return m_model; }
+    const HighlightOverlay& highlight() const { return m_highlight; }
+    QTreeView* treeView() const { return m_tree; }
+    QLabel* banner() const { return m_banner; }
+    QLabel* testStatus() const { return m_testStatus; }
+    QTableWidget* testResults() const { return m_results; }
+    QLabel* suggestionLabel() const { return m_suggestion; }
+    QPlainTextEdit* selectorEditor() const { return m_editor; }
+    QTreeWidget* properties() const { return m_properties; }
+    /// The last suggestion and whether the live tree confirmed it matches the node alone.
+    std::optional<Automation::SelectorSuggestion> lastSuggestion() const { return m_lastSuggestion; }
+    bool lastSuggestionConfirmed() const { return m_suggestionConfirmed; }
+    /// The last tester answer: how many matched, and their node indexes in its own snapshot.
+    int lastTestCount() const { return m_lastTestCount; }
+    /// Reads in flight (tests wait for 0).
+    int pendingReads() const { return m_pending; }
+
+Q_SIGNALS:
+    void treeLoaded();
+    void testFinished();
+    void suggestionReady();
+    void windowsLoaded();
+
+protected:
+    void hideEvent(QHideEvent* event) override;
+
+private:
+    void buildUi();
+    void showBanner(const QString& text, bool problem);
+    void showNode(int nodeIndex);
+    void runTest();
+    QString currentRouteText() const;
+    std::optional<Automation::Route> currentRoute() const;
+    void filterTree(const QString& text);
+
+    Bridge::Host& m_host;
+    InspectorService m_service;
+    AxTreeModel m_model;
+    HighlightOverlay m_highlight;
+    QList<Automation::WindowInfo> m_windows;
+    QComboBox* m_picker = nullptr;
+    QCheckBox* m_live = nullptr;
+    QPushButton* m_pick = nullptr;
+    QLabel* m_banner = nullptr;
+    QLineEdit* m_search = nullptr;
+    QTreeView* m_tree = nullptr;
+    QTreeWidget* m_properties = nullptr;
+    QPlainTextEdit* m_editor = nullptr;
+    QLabel* m_testStatus = nullptr;
+    QTableWidget* m_results = nullptr;
+    QLabel* m_suggestion = nullptr;
+    QTimer m_liveTimer;
+    QTimer m_testDebounce;
+    QTimer m_pickCountdown;
+    int m_pickLeft = 0;
+    int m_pending = 0;
+    bool m_treeReadInFlight = false;
+    int m_lastTestCount = -1;
+    std::optional<Automation::SelectorSuggestion> m_lastSuggestion;
+    bool m_suggestionConfirmed = false;
+    /// The selected node's path, kept across refreshes.
+    std::optional<QList<int>> m_selectedPath;
+};
+
+} // namespace Inspector
