@@ -126,7 +126,8 @@ HostCommandLine::HostCommandLine()
                  m_remoteRetryDelay,
                  m_remoteMaxRetries,
                  m_remoteNoReconnect,
-                 m_remoteDeviceName};
+                 m_remoteDeviceName,
+                 m_inspector};
 }
 
 void HostCommandLine::configure(QCommandLineParser& parser) const
