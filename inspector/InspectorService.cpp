@@ -30,7 +30,20 @@ void InspectorService::tree(const Automation::Route& route,
     request.bounds.maxNodes = kMaxNodes;
     request.bounds.maxWallTimeMs = kReadTimeoutMs;
     m_executor.inspect<Ops::DumpTreeResult>(
-        kReadTimeoutMs, [request](JobContext& ctx) { return Ops::dumpTree(ctx, request); }, std::move(done));
+        kReadTimeoutMs,
+        [request](JobContext& ctx) -> Result<Ops::DumpTreeResult> {
+            auto read = Ops::dumpTree(ctx, request);
+            // The window manager's title is not always the accessible window's name (GTK names
+            // some windows otherwise): then the app's own window, by its pid alone.
+            if (!read && request.route.windowTitlePattern &&
+                read.error().details.value(QStringLiteral("reason")).toString() == QLatin1String("window_not_found")) {
+                Ops::DumpTreeRequest byPid = request;
+                byPid.route.windowTitlePattern.reset();
+                return Ops::dumpTree(ctx, byPid);
+            }
+            return read;
+        },
+        std::move(done));
 }
 
 void InspectorService::find(const QJsonObject& params, std::function<void(const Result<FindAnswer>&)> done)

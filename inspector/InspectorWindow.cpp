@@ -16,6 +16,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTreeView>
@@ -288,10 +289,13 @@ void InspectorWindow::refreshWindows()
         for (int i = 0; i < windows.size(); ++i) {
             const auto& window = windows.at(i);
             const QString key = QStringLiteral("%1|%2").arg(window.pid).arg(window.title);
-            self->m_picker->addItem(tr("%1 — %2 (pid %3, %4)")
-                                        .arg(window.title, window.appName.isEmpty() ? window.executable : window.appName)
-                                        .arg(window.pid)
-                                        .arg(window.executable),
+            const QString app = window.appName.isEmpty() ? window.executable : window.appName;
+            self->m_picker->addItem(window.executable.isEmpty() || window.executable == app
+                                        ? tr("%1 — %2 (pid %3)").arg(window.title, app).arg(window.pid)
+                                        : tr("%1 — %2 (pid %3, %4)")
+                                              .arg(window.title, app)
+                                              .arg(window.pid)
+                                              .arg(window.executable),
                                     key);
         }
         const int keep = self->m_picker->findData(current);
@@ -314,12 +318,29 @@ bool InspectorWindow::chooseWindow(qint64 pid, const QString& title)
     return true;
 }
 
+bool InspectorWindow::chooseApp(qint64 pid)
+{
+    for (const auto& window : m_windows) {
+        if (window.pid == pid)
+            return chooseWindow(pid, window.title);
+    }
+    return false;
+}
+
 std::optional<Automation::Route> InspectorWindow::currentRoute() const
 {
     const int at = m_picker->currentIndex();
     if (at < 0 || at >= m_windows.size())
         return std::nullopt;
-    return InspectorService::routeFor(m_windows.at(at));
+    Automation::Route route = InspectorService::routeFor(m_windows.at(at));
+    // Once its tree was read, the window as its accessible element names it.
+    const Automation::Snapshot& shown = m_model.snapshot();
+    if (shown.pid == m_windows.at(at).pid && !shown.nodes.isEmpty())
+        route.windowTitlePattern = shown.windowTitle.isEmpty()
+                                       ? std::nullopt
+                                       : std::optional(QStringLiteral("^") + QRegularExpression::escape(shown.windowTitle) +
+                                                       QStringLiteral("$"));
+    return route;
 }
 
 void InspectorWindow::refreshTree()

@@ -40,6 +40,8 @@ public:
     void refreshWindows();
     /// Chooses the window of `pid` whose title is `title` (the picker's entry), and reads its tree.
     bool chooseWindow(qint64 pid, const QString& title);
+    /// Chooses the first window of the app with process id `pid`; false when it has none listed.
+    bool chooseApp(qint64 pid);
     /// Re-reads the chosen window's tree.
     void refreshTree();
     /// Selects node `nodeIndex` of the tree shown.

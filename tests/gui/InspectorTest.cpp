@@ -1,0 +1,451 @@
+// The inspector (docs/inspector.md) in the headless desktop: its tree model under
+// QAbstractItemModelTester, the highlight as a shaped frame whose inside stays the app's pixels,
+// and the window against a host with the fake backend: the window list, the tree, a node's
+// properties and frame, the selector tester answering what desktop.find answers, suggested
+// selectors checked against the live tree, a hung target shown in a banner while the window
+// stays responsive. Screenshots go to gui-screenshots/ in the build tree.
+#include "FakeBackend.h"
+#include "TestHost.h"
+#include "app/TrayController.h"
+#include "automation/PlatformBackend.h"
+#include "automation/SelectorSuggester.h"
+#include "bridge/Host.h"
+#include "inspector/AxTreeModel.h"
+#include "inspector/HighlightOverlay.h"
+#include "inspector/InspectorWindow.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QCheckBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QMenu>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QScreen>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+#include <QTreeWidget>
+
+#include <gtest/gtest.h>
+
+#include <future>
+
+using namespace Testing;
+using Automation::Node;
+
+namespace {
+
+QString screenshotPath(const QString& name)
+{
+    QDir().mkpath(QStringLiteral(MDH_SCREENSHOT_DIR));
+    return QStringLiteral(MDH_SCREENSHOT_DIR) + QLatin1Char('/') + name + QStringLiteral(".png");
+}
+
+void screenshot(const QString& name)
+{
+    QApplication::processEvents();
+    QTest::qWait(150);
+    QGuiApplication::primaryScreen()->grabWindow(0).save(screenshotPath(name));
+}
+
+bool hasDisplay()
+{
+    return !qEnvironmentVariableIsEmpty("DISPLAY") && !qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS");
+}
+
+// A grid of `rows` × `columns` cells under a window and a table: 1 + 1 + rows * (1 + columns) nodes.
+QList<Node> gridTree(int rows, int columns)
+{
+    QList<Node> nodes;
+    Node window;
+    window.role = QStringLiteral("AXWindow");
+    window.title = QStringLiteral("Fake Window");
+    window.frame = {0, 0, 800, 600};
+    window.states = Automation::StateVisible | Automation::StateShowing | Automation::StateEnabled;
+    nodes.append(window);
+    Node table = window;
+    table.role = QStringLiteral("AXTable");
+    table.title = QStringLiteral("Grid");
+    table.parent = 0;
+    nodes.append(table);
+    for (int r = 0; r < rows; ++r) {
+        Node row = table;
+        row.role = QStringLiteral("AXRow");
+        row.title = QStringLiteral("Row %1").arg(r);
+        row.parent = 1;
+        nodes.append(row);
+        const int rowIndex = static_cast<int>(nodes.size()) - 1;
+        for (int c = 0; c < columns; ++c) {
+            Node cell = row;
+            cell.role = QStringLiteral("AXCell");
+            cell.title = QStringLiteral("R%1C%2").arg(r).arg(c);
+            cell.parent = rowIndex;
+            nodes.append(cell);
+        }
+    }
+    return nodes;
+}
+
+Automation::Snapshot snapshotOf(QList<Node> nodes)
+{
+    FakeDesktop desktop;
+    desktop.setTree(std::move(nodes));
+    return desktop.snapshotNow();
+}
+
+class InspectorTest : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        if (!hasDisplay())
+            GTEST_SKIP() << "needs the headless desktop of scripts/test";
+    }
+
+    void startHost(bool realBackend = false)
+    {
+        QDir(m_dir.path()).mkpath(QStringLiteral("root/ws"));
+        m_workspace = m_dir.path() + QStringLiteral("/root/ws");
+        Bridge::HostOptions options;
+        options.server.socketPath = m_dir.path() + QStringLiteral("/run/bridge.sock");
+        options.workspaceRoot = m_dir.path() + QStringLiteral("/root");
+        if (realBackend)
+            options.backendFactory = &Automation::createPlatformBackend;
+        else
+            options.backendFactory = [desktop = m_desktop] { return std::make_unique<FakeBackend>(desktop); };
+        options.security.confirmPolicy = Bridge::ConfirmPolicy::Deny;
+        options.security.dataDir = m_dir.path() + QStringLiteral("/data");
+        m_host = std::make_unique<Bridge::Host>(options);
+        QString error;
+        ASSERT_TRUE(m_host->start(&error)) << error.toStdString();
+    }
+
+    std::unique_ptr<Inspector::InspectorWindow> openInspector(bool waitForTree = true)
+    {
+        auto window = std::make_unique<Inspector::InspectorWindow>(*m_host);
+        window->show();
+        EXPECT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+        if (waitForTree)
+            EXPECT_TRUE(
+                QTest::qWaitFor([&] { return window->pendingReads() == 0 && window->model().rowCount() > 0; }, 10000));
+        return window;
+    }
+
+    // The inspector shows a real app's tree: choose its window, wait for a node titled `title`.
+    bool showsRealApp(Inspector::InspectorWindow& window, qint64 pid, const QString& title)
+    {
+        const auto listed = [&] {
+            window.refreshWindows();
+            QTest::qWaitFor([&] { return window.pendingReads() == 0; }, 10000);
+            return window.chooseApp(pid);
+        };
+        if (!QTest::qWaitFor(listed, 15000))
+            return false;
+        return QTest::qWaitFor(
+            [&] {
+                for (const auto& node : window.model().snapshot().nodes) {
+                    if (node.title == title)
+                        return window.model().snapshot().pid == pid;
+                }
+                return false;
+            },
+            15000);
+    }
+
+    // desktop.find over the socket, from another thread (the host runs on this one).
+    QJsonObject findOverSocket(const QJsonObject& selector)
+    {
+        const QString socket = m_host->server().socketPath();
+        const QString workspace = m_workspace;
+        auto answer = std::async(std::launch::async, [socket, workspace, selector] {
+            TestClient client(socket);
+            return client.call(QStringLiteral("desktop.find"),
+                               TestClient::withMeta({{QStringLiteral("selector"), selector}}, workspace), 20000);
+        });
+        EXPECT_TRUE(QTest::qWaitFor(
+            [&] { return answer.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }, 20000));
+        return answer.get();
+    }
+
+    QTemporaryDir m_dir;
+    QString m_workspace;
+    std::shared_ptr<FakeDesktop> m_desktop = std::make_shared<FakeDesktop>();
+    std::unique_ptr<Bridge::Host> m_host;
+};
+
+} // namespace
+
+TEST_F(InspectorTest, TheTreeModelPassesTheModelTesterAndLoadsChildrenOnExpand)
+{
+    Inspector::AxTreeModel model;
+    model.setSnapshot(snapshotOf(gridTree(50, 6)));
+    // Attached after the reset: Qt 6.4's tester fetches more while it still counts a reset as in
+    // flight, which it then reports against any lazy model; every later change is checked.
+    ASSERT_EQ(model.rowCount(), 1);
+    const QModelIndex window = model.index(0, 0);
+    EXPECT_EQ(window.data().toString(), QStringLiteral("AXWindow"));
+    EXPECT_TRUE(model.hasChildren(window));
+    EXPECT_EQ(model.rowCount(window), 0) << "children are handed over on expand";
+    ASSERT_TRUE(model.canFetchMore(window));
+    model.fetchMore(window);
+    EXPECT_EQ(model.rowCount(window), 1);
+    auto tester =
+        std::make_unique<QAbstractItemModelTester>(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    // A deep node is reached through its ancestors.
+    const int cell = static_cast<int>(model.snapshot().nodes.size()) - 1;
+    const QModelIndex deep = model.indexOfNode(cell);
+    ASSERT_TRUE(deep.isValid());
+    EXPECT_EQ(model.index(deep.row(), Inspector::AxTreeModel::TitleColumn, deep.parent()).data().toString(),
+              QStringLiteral("R49C5"));
+    EXPECT_EQ(deep.data(Inspector::AxTreeModel::NodeIndexRole).toInt(), cell);
+    // A new tree of the same window: what vanished is said.
+    tester.reset();
+    model.setSnapshot(snapshotOf(gridTree(49, 6)));
+    tester = std::make_unique<QAbstractItemModelTester>(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    EXPECT_EQ(model.gone().size(), 7);
+    EXPECT_TRUE(model.gone().contains(QStringLiteral("AXRow Row 49")));
+}
+
+TEST_F(InspectorTest, TheHighlightIsAShapedFrameAndTheInsideStaysTheApps)
+{
+    // "The app": a window painted solid green.
+    QWidget app(nullptr, Qt::FramelessWindowHint | Qt::WindowStaysOnTopHint);
+    app.setAutoFillBackground(true);
+    QPalette palette = app.palette();
+    palette.setColor(QPalette::Window, QColor(0, 200, 0));
+    app.setPalette(palette);
+    app.setGeometry(200, 200, 300, 200);
+    app.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&app));
+    const QRect target(250, 250, 120, 60);
+    Inspector::HighlightOverlay overlay;
+    overlay.show({target}, 0);
+    ASSERT_EQ(overlay.frames().size(), 1);
+    const Inspector::FrameWindow* frame = overlay.frames().constFirst();
+    const int b = Inspector::FrameWindow::kBorder;
+    EXPECT_EQ(frame->geometry(), target.adjusted(-b, -b, b, b));
+    EXPECT_FALSE(frame->mask().contains(QPoint(b + 10, b + 10))) << "the inside is not the overlay's";
+    EXPECT_TRUE(frame->mask().contains(QPoint(1, 1)));
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(const_cast<Inspector::FrameWindow*>(frame)));
+    QTest::qWait(300);
+    const QImage screen = QGuiApplication::primaryScreen()->grabWindow(0).toImage();
+    screenshot(QStringLiteral("inspector-highlight"));
+    const QColor inside = screen.pixelColor(target.center());
+    EXPECT_EQ(inside, QColor(0, 200, 0)) << "inside the frame: the app's own pixels";
+    const QColor border = screen.pixelColor(target.left() - 2, target.center().y());
+    EXPECT_EQ(border, QColor(220, 20, 60)) << "the border: the highlight";
+    overlay.hide();
+    EXPECT_TRUE(overlay.frames().isEmpty());
+}
+
+TEST_F(InspectorTest, ShowsTheFakeWindowItsNodesAndTestsSelectorsAsDesktopFindDoes)
+{
+    startHost();
+    auto window = openInspector();
+    EXPECT_EQ(window->model().snapshot().windowTitle, QStringLiteral("Fake Window"));
+    window->treeView()->expandAll();
+    // The Send button: its properties and its frame, highlighted.
+    int send = -1;
+    const auto& nodes = window->model().snapshot().nodes;
+    for (int i = 0; i < nodes.size(); ++i) {
+        if (nodes.at(i).title == QLatin1String("Send"))
+            send = i;
+    }
+    ASSERT_GE(send, 0);
+    window->selectNode(send);
+    QStringList properties;
+    for (int i = 0; i < window->properties()->topLevelItemCount(); ++i)
+        properties.append(window->properties()->topLevelItem(i)->text(0) + QLatin1Char('=') +
+                          window->properties()->topLevelItem(i)->text(1));
+    EXPECT_TRUE(properties.contains(QStringLiteral("Title=Send"))) << properties.join(QLatin1Char(' ')).toStdString();
+    EXPECT_TRUE(properties.contains(QStringLiteral("Role=AXButton")));
+    ASSERT_EQ(window->highlight().frames().size(), 1);
+    const auto& frame = nodes.at(send).frame;
+    EXPECT_EQ(window->highlight().frames().constFirst()->target(), QRect(frame.x, frame.y, frame.width, frame.height));
+    // The password field's value is never shown.
+    for (int i = 0; i < nodes.size(); ++i) {
+        if (nodes.at(i).isSecure()) {
+            const QModelIndex at = window->model().indexOfNode(i);
+            EXPECT_EQ(
+                window->model().index(at.row(), Inspector::AxTreeModel::ValueColumn, at.parent()).data().toString(),
+                QStringLiteral("(secure)"));
+        }
+    }
+    screenshot(QStringLiteral("inspector-fake-window"));
+
+    // The tester answers what desktop.find answers for the same selector.
+    for (const QJsonObject& selector : {QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")}},
+                                        QJsonObject{{QStringLiteral("titleContains"), QStringLiteral("e")}},
+                                        QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                                                    {QStringLiteral("titleEquals"), QStringLiteral("Send")}}}) {
+        window->testSelector(
+            QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("selector"), selector}}).toJson()));
+        ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0; }, 10000));
+        const QJsonObject found = findOverSocket(selector);
+        const int expected =
+            resultOf(found)
+                .value(QStringLiteral("matched"))
+                .toInt(static_cast<int>(resultOf(found).value(QStringLiteral("elementRefs")).toArray().size()));
+        EXPECT_EQ(window->lastTestCount(), expected) << QJsonDocument(found).toJson().toStdString();
+        EXPECT_EQ(window->testResults()->rowCount(), window->lastTestCount());
+        EXPECT_EQ(window->highlight().frames().size(), window->lastTestCount());
+    }
+    window->testSelector(QStringLiteral("{\"selector\": {\"byRol\": \"AXButton\"}}"));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0; }, 10000));
+    EXPECT_TRUE(window->testStatus()->text().contains(QStringLiteral("byRol")))
+        << window->testStatus()->text().toStdString();
+    window->testSelector(QStringLiteral("{not json"));
+    EXPECT_TRUE(window->testStatus()->text().contains(QStringLiteral("Not a JSON object")));
+    screenshot(QStringLiteral("inspector-selector-tester"));
+}
+
+TEST_F(InspectorTest, SuggestedSelectorsMatchTheirNodeAloneInTheLiveTree)
+{
+    startHost();
+    auto window = openInspector();
+    const auto nodes = window->model().snapshot().nodes;
+    int checked = 0;
+    for (int i = 0; i < nodes.size(); ++i) {
+        if (nodes.at(i).actions.isEmpty() && !nodes.at(i).has(Automation::StateEditable))
+            continue; // the interactive nodes
+        window->selectNode(i);
+        window->suggestForSelection();
+        ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0; }, 10000));
+        ASSERT_TRUE(window->lastSuggestion()) << nodes.at(i).title.toStdString();
+        EXPECT_TRUE(window->lastSuggestionConfirmed())
+            << nodes.at(i).title.toStdString() << ": " << window->suggestionLabel()->text().toStdString();
+        // And desktop.find over the socket finds exactly one element with it.
+        const QJsonObject found = findOverSocket(window->lastSuggestion()->json);
+        EXPECT_EQ(resultOf(found).value(QStringLiteral("elementRefs")).toArray().size(), 1)
+            << QJsonDocument(found).toJson().toStdString();
+        ++checked;
+    }
+    EXPECT_GE(checked, 3);
+    screenshot(QStringLiteral("inspector-suggestion"));
+}
+
+TEST_F(InspectorTest, ANodeTheAppAddsAppearsWithoutAManualRefresh)
+{
+    startHost();
+    auto window = openInspector();
+    QList<Node> nodes = FakeDesktop::defaultTree();
+    Node added = nodes.at(2);
+    added.title = QStringLiteral("Added later");
+    added.frame = {320, 300, 120, 24};
+    nodes.append(added);
+    m_desktop->setTree(nodes);
+    const auto seen = [&] {
+        for (const auto& node : window->model().snapshot().nodes) {
+            if (node.title == QLatin1String("Added later"))
+                return true;
+        }
+        return false;
+    };
+    EXPECT_TRUE(QTest::qWaitFor(seen, 10000)) << "the live tree follows the app";
+}
+
+TEST_F(InspectorTest, AHungTargetShowsTheBannerAndTheWindowStaysResponsive)
+{
+    startHost();
+    auto window = openInspector();
+    // The app stops answering: every tree read is stuck longer than the inspector waits.
+    m_desktop->setDelay(QStringLiteral("snapshot"), FakeDesktop::Delay{8000, true});
+    QElapsedTimer clock;
+    clock.start();
+    qint64 longestStall = 0;
+    qint64 last = clock.elapsed();
+    QTimer tick;
+    QObject::connect(&tick, &QTimer::timeout, &tick, [&] {
+        const qint64 now = clock.elapsed();
+        longestStall = std::max(longestStall, now - last);
+        last = now;
+    });
+    tick.start(5);
+    window->refreshTree();
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] {
+            return window->banner()->isVisible() &&
+                   window->banner()->text().contains(QStringLiteral("does not answer"));
+        },
+        15000))
+        << window->banner()->text().toStdString();
+    tick.stop();
+    std::printf("inspector: longest GUI-thread stall while the target hangs: %lld ms\n",
+                static_cast<long long>(longestStall));
+    EXPECT_EQ(window->model().snapshot().windowTitle, QStringLiteral("Fake Window")) << "the last tree is kept";
+    screenshot(QStringLiteral("inspector-hung-target"));
+    m_desktop->setDelay(QStringLiteral("snapshot"), FakeDesktop::Delay{});
+}
+
+TEST_F(InspectorTest, TheTrayOpensTheInspector)
+{
+    startHost();
+    App::TrayController tray(*m_host);
+    tray.start();
+    tray.showInspector();
+    ASSERT_NE(tray.inspector(), nullptr);
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(tray.inspector()));
+    bool listed = false;
+    for (QAction* action : tray.menu()->actions())
+        listed = listed || action->text().startsWith(QStringLiteral("Inspector"));
+    EXPECT_TRUE(listed);
+}
+
+TEST_F(InspectorTest, ShowsTheTreesOfTheQtFixtureAndOfARealGtkApp)
+{
+    startHost(true);
+    QProcess fixture;
+    fixture.start(QStringLiteral(MDH_FIXTURE_BINARY), {});
+    ASSERT_TRUE(fixture.waitForStarted(10000));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return fixture.readAllStandardOutput().contains("\"ready\""); }, 15000));
+    QProcess gtk;
+    gtk.start(QStringLiteral("gtk3-widget-factory"), {});
+    ASSERT_TRUE(gtk.waitForStarted(10000)) << "scripts/setup installs gtk-3-examples";
+    auto window = openInspector(false);
+    EXPECT_TRUE(showsRealApp(*window, fixture.processId(), QStringLiteral("Send")))
+        << window->banner()->text().toStdString();
+    window->treeView()->expandToDepth(2);
+    screenshot(QStringLiteral("inspector-qt-fixture"));
+    // Every interactive node of the fixture gets a selector that the live tree confirms matches
+    // that node alone.
+    window->findChild<QCheckBox*>(QStringLiteral("liveCheck"))->setChecked(false);
+    const auto nodes = window->model().snapshot().nodes;
+    int interactive = 0;
+    QStringList unconfirmed;
+    for (int i = 0; i < nodes.size(); ++i) {
+        const Node& node = nodes.at(i);
+        if (node.actions.isEmpty() && !node.has(Automation::StateEditable))
+            continue;
+        ++interactive;
+        window->selectNode(i);
+        window->suggestForSelection();
+        ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0; }, 15000));
+        if (!window->lastSuggestionConfirmed())
+            unconfirmed.append(node.role + QLatin1Char(' ') + node.title + QStringLiteral(": ") +
+                               window->suggestionLabel()->text());
+    }
+    EXPECT_GE(interactive, 5);
+    EXPECT_TRUE(unconfirmed.isEmpty()) << unconfirmed.join(QLatin1Char('\n')).toStdString();
+    window->findChild<QCheckBox*>(QStringLiteral("liveCheck"))->setChecked(true);
+    EXPECT_TRUE(showsRealApp(*window, gtk.processId(), QStringLiteral("togglebutton")))
+        << window->banner()->text().toStdString() << " | shown: pid " << window->model().snapshot().pid << ", "
+        << window->model().snapshot().nodes.size() << " nodes of \""
+        << window->model().snapshot().windowTitle.toStdString() << "\"";
+    window->raise();
+    window->activateWindow();
+    window->treeView()->expandToDepth(2);
+    screenshot(QStringLiteral("inspector-gtk-widget-factory"));
+    window.reset();
+    gtk.terminate();
+    fixture.terminate();
+    gtk.waitForFinished(5000);
+    fixture.waitForFinished(5000);
+}
