@@ -7,6 +7,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QCursor>
+#include <QDir>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -21,6 +22,7 @@
 #include <QTableWidget>
 #include <QTreeView>
 #include <QTreeWidget>
+#include <QUuid>
 #include <QVBoxLayout>
 
 namespace Inspector {
@@ -199,6 +201,30 @@ void InspectorWindow::buildUi()
     m_suggestion->setTextInteractionFlags(Qt::TextSelectableByMouse);
     testerLayout->addWidget(m_suggestion);
     right->addWidget(tester);
+
+    auto* actions = new QGroupBox(tr("Try an action on the selected node"), right);
+    auto* actionsLayout = new QVBoxLayout(actions);
+    auto* actionRow = new QHBoxLayout;
+    auto* click = new QPushButton(tr("Click"), actions);
+    click->setObjectName(QStringLiteral("tryClick"));
+    actionRow->addWidget(click);
+    m_typeText = new QLineEdit(actions);
+    m_typeText->setObjectName(QStringLiteral("tryText"));
+    m_typeText->setPlaceholderText(tr("Text to type into it"));
+    actionRow->addWidget(m_typeText, 1);
+    auto* type = new QPushButton(tr("Type"), actions);
+    type->setObjectName(QStringLiteral("tryType"));
+    actionRow->addWidget(type);
+    actionsLayout->addLayout(actionRow);
+    m_actionAnswer = new QLabel(actions);
+    m_actionAnswer->setObjectName(QStringLiteral("actionAnswer"));
+    m_actionAnswer->setWordWrap(true);
+    m_actionAnswer->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    actionsLayout->addWidget(m_actionAnswer);
+    right->addWidget(actions);
+    connect(click, &QPushButton::clicked, this, [this] { tryAction(QStringLiteral("desktop.click")); });
+    connect(type, &QPushButton::clicked, this,
+            [this] { tryAction(QStringLiteral("desktop.typeText"), m_typeText->text()); });
     split->addWidget(right);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -571,6 +597,65 @@ void InspectorWindow::suggestForSelection()
         }
         Q_EMIT self->suggestionReady();
     });
+}
+
+void InspectorWindow::tryAction(const QString& method, const QString& text)
+{
+    const QModelIndex current = m_tree->currentIndex();
+    const auto route = currentRoute();
+    if (!current.isValid() || !route) {
+        m_actionAnswer->setText(tr("Select a node first."));
+        return;
+    }
+    const int nodeIndex = current.data(AxTreeModel::NodeIndexRole).toInt();
+    // The node as a selector that matches it alone, else its path.
+    const auto suggestion = Automation::SelectorSuggester::suggest(m_model.snapshot(), nodeIndex);
+    if (!suggestion) {
+        m_actionAnswer->setText(tr("No selector names this node alone."));
+        return;
+    }
+    // The person's own actions keep their evidence beside the workspace root's other callers'.
+    const QString workspace = m_host.dispatcher().workspace().rootRealPath() + QStringLiteral("/inspector");
+    if (!m_host.dispatcher().workspace().isConfigured() || !QDir().mkpath(workspace)) {
+        m_actionAnswer->setText(tr("No workspace root is set, so no action can keep its evidence."));
+        return;
+    }
+    QJsonObject params{{QStringLiteral("route"), route->toJson()},
+                       {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), suggestion->json}}},
+                       {QStringLiteral("meta"),
+                        QJsonObject{{QStringLiteral("schemaVersion"), 1},
+                                    {QStringLiteral("requestId"), QUuid::createUuid().toString(QUuid::WithoutBraces)},
+                                    {QStringLiteral("workspacePath"), workspace},
+                                    {QStringLiteral("timeoutMs"), 20000}}}};
+    if (method == QLatin1String("desktop.typeText"))
+        params.insert(QStringLiteral("text"), text);
+    m_actionAnswer->setText(tr("%1 running…").arg(method));
+    ++m_pending;
+    QPointer<InspectorWindow> self(this);
+    m_host.dispatcher().call(Bridge::Caller::gui(), method, params,
+                             [self, method](const Automation::Result<QJsonObject>& answer) {
+                                 if (!self)
+                                     return;
+                                 --self->m_pending;
+                                 if (!answer) {
+                                     self->m_actionAnswer->setText(
+                                         tr("%1: %2").arg(Automation::errorCodeName(answer.error().code),
+                                                          answer.error().message));
+                                 } else {
+                                     const QJsonObject verification =
+                                         answer->value(QStringLiteral("verification")).toObject();
+                                     self->m_actionAnswer->setText(
+                                         tr("%1: effect %2 (%3); evidence in %4")
+                                             .arg(method, answer->value(QStringLiteral("effect")).toString(),
+                                                  verification.value(QStringLiteral("reason")).toString(),
+                                                  answer->value(QStringLiteral("evidence"))
+                                                      .toObject()
+                                                      .value(QStringLiteral("dir"))
+                                                      .toString()));
+                                 }
+                                 Q_EMIT self->actionFinished();
+                                 self->refreshTree();
+                             });
 }
 
 void InspectorWindow::pickUnderPointer(int delayMs)

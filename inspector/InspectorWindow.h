@@ -52,6 +52,11 @@ public:
     void suggestForSelection();
     /// Picks the node under the mouse pointer after `delayMs`.
     void pickUnderPointer(int delayMs = 3000);
+    /// Tries an action on the selected node as the person at this window (the GUI caller: the
+    /// click on the button is the approval; a stopped host refuses it): desktop.click, or
+    /// desktop.typeText with `text`. The answer shows under the buttons.
+    void tryAction(const QString& method, const QString& text = {});
+    QLabel* actionAnswer() const { return m_actionAnswer; }
 
     AxTreeModel& model() { return m_model; }
     const HighlightOverlay& highlight() const { return m_highlight; }
@@ -74,6 +79,7 @@ Q_SIGNALS:
     void treeLoaded();
     void testFinished();
     void suggestionReady();
+    void actionFinished();
     void windowsLoaded();
 
 protected:
@@ -104,6 +110,8 @@ private:
     QLabel* m_testStatus = nullptr;
     QTableWidget* m_results = nullptr;
     QLabel* m_suggestion = nullptr;
+    QLineEdit* m_typeText = nullptr;
+    QLabel* m_actionAnswer = nullptr;
     QTimer m_liveTimer;
     QTimer m_testDebounce;
     QTimer m_pickCountdown;

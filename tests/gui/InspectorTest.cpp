@@ -23,6 +23,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QPainter>
 #include <QPlainTextEdit>
@@ -332,6 +333,37 @@ TEST_F(InspectorTest, SuggestedSelectorsMatchTheirNodeAloneInTheLiveTree)
     screenshot(QStringLiteral("inspector-suggestion"));
 }
 
+TEST_F(InspectorTest, AnActionTriedOnANodeIsThePersonsAndAStoppedHostRefusesIt)
+{
+    startHost();
+    auto window = openInspector();
+    int send = -1;
+    const auto& nodes = window->model().snapshot().nodes;
+    for (int i = 0; i < nodes.size(); ++i) {
+        if (nodes.at(i).title == QLatin1String("Send"))
+            send = i;
+    }
+    ASSERT_GE(send, 0);
+    window->selectNode(send);
+    m_desktop->clearEffects();
+    window->tryAction(QStringLiteral("desktop.click"));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0; }, 15000));
+    EXPECT_EQ(m_desktop->effects(), QStringList{QStringLiteral("press:Send")});
+    EXPECT_TRUE(window->actionAnswer()->text().contains(QStringLiteral("effect")))
+        << window->actionAnswer()->text().toStdString();
+    screenshot(QStringLiteral("inspector-try-action"));
+    // Stopped: the person's own click is refused like any other side effect.
+    m_host->stop();
+    m_desktop->clearEffects();
+    window->selectNode(send);
+    window->tryAction(QStringLiteral("desktop.click"));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0; }, 15000));
+    EXPECT_TRUE(m_desktop->effects().isEmpty());
+    EXPECT_TRUE(window->actionAnswer()->text().contains(QStringLiteral("DESKTOP_CONFIRM_REQUIRED")))
+        << window->actionAnswer()->text().toStdString();
+    m_host->resume();
+}
+
 TEST_F(InspectorTest, ANodeTheAppAddsAppearsWithoutAManualRefresh)
 {
     startHost();
@@ -434,6 +466,21 @@ TEST_F(InspectorTest, ShowsTheTreesOfTheQtFixtureAndOfARealGtkApp)
     }
     EXPECT_GE(interactive, 5);
     EXPECT_TRUE(unconfirmed.isEmpty()) << unconfirmed.join(QLatin1Char('\n')).toStdString();
+    // A click tried from the inspector reaches the app.
+    for (int i = 0; i < nodes.size(); ++i) {
+        if (nodes.at(i).title == QLatin1String("Send") && nodes.at(i).role == QLatin1String("AXButton"))
+            window->selectNode(i);
+    }
+    fixture.readAllStandardOutput();
+    window->tryAction(QStringLiteral("desktop.click"));
+    QByteArray events;
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] {
+            events += fixture.readAllStandardOutput();
+            return events.contains("\"clicked\"") && events.contains("Send");
+        },
+        15000))
+        << window->actionAnswer()->text().toStdString();
     window->findChild<QCheckBox*>(QStringLiteral("liveCheck"))->setChecked(true);
     EXPECT_TRUE(showsRealApp(*window, gtk.processId(), QStringLiteral("togglebutton")))
         << window->banner()->text().toStdString() << " | shown: pid " << window->model().snapshot().pid << ", "
