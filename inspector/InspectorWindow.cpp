@@ -18,7 +18,9 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -170,8 +172,23 @@ void InspectorWindow::buildUi()
     m_editor->setObjectName(QStringLiteral("selectorEditor"));
     m_editor->setPlaceholderText(
         tr("{\"selector\": {\"byRole\": \"AXButton\", \"titleContains\": \"Send\"}}  (without a route: the window above)"));
-    m_editor->setMaximumHeight(m_editor->fontMetrics().lineSpacing() * 5 + 12);
-    testerLayout->addWidget(m_editor);
+    // The same selector, as JSON or as a form that writes the JSON.
+    auto* ways = new QTabWidget(tester);
+    ways->setObjectName(QStringLiteral("selectorWays"));
+    ways->addTab(m_editor, tr("JSON"));
+    m_form = new SelectorForm(ways);
+    auto* formScroll = new QScrollArea(ways);
+    formScroll->setWidget(m_form);
+    formScroll->setWidgetResizable(true);
+    ways->addTab(formScroll, tr("Form"));
+    ways->setMaximumHeight(260);
+    testerLayout->addWidget(ways);
+    connect(m_form, &SelectorForm::selectorChanged, this, [this](const QJsonObject& selector) {
+        if (selector.isEmpty())
+            return;
+        m_editor->setPlainText(QString::fromUtf8(
+            QJsonDocument(QJsonObject{{QStringLiteral("selector"), selector}}).toJson(QJsonDocument::Indented)));
+    });
     m_testStatus = new QLabel(tester);
     m_testStatus->setObjectName(QStringLiteral("testStatus"));
     m_testStatus->setWordWrap(true);
@@ -230,7 +247,7 @@ void InspectorWindow::buildUi()
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
     setCentralWidget(central);
-    resize(1100, 720);
+    resize(1200, 800);
 
     connect(m_picker, &QComboBox::currentIndexChanged, this, [this](int) {
         m_selectedPath.reset();

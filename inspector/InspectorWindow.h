@@ -4,6 +4,7 @@
 #include "inspector/AxTreeModel.h"
 #include "inspector/HighlightOverlay.h"
 #include "inspector/InspectorService.h"
+#include "inspector/SelectorForm.h"
 
 #include <QMainWindow>
 #include <QTimer>
@@ -67,6 +68,7 @@ public:
     QLabel* suggestionLabel() const { return m_suggestion; }
     QPlainTextEdit* selectorEditor() const { return m_editor; }
     QTreeWidget* properties() const { return m_properties; }
+    SelectorForm* selectorForm() const { return m_form; }
     /// The last suggestion and whether the live tree confirmed it matches the node alone.
     std::optional<Automation::SelectorSuggestion> lastSuggestion() const { return m_lastSuggestion; }
     bool lastSuggestionConfirmed() const { return m_suggestionConfirmed; }
@@ -107,6 +109,7 @@ private:
     QTreeView* m_tree = nullptr;
     QTreeWidget* m_properties = nullptr;
     QPlainTextEdit* m_editor = nullptr;
+    SelectorForm* m_form = nullptr;
     QLabel* m_testStatus = nullptr;
     QTableWidget* m_results = nullptr;
     QLabel* m_suggestion = nullptr;

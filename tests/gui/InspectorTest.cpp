@@ -299,6 +299,15 @@ TEST_F(InspectorTest, ShowsTheFakeWindowItsNodesAndTestsSelectorsAsDesktopFindDo
         EXPECT_EQ(window->testResults()->rowCount(), window->lastTestCount());
         EXPECT_EQ(window->highlight().frames().size(), window->lastTestCount());
     }
+    // The form writes what the JSON says, and the tester runs it.
+    window->selectorForm()->findChild<QLineEdit*>(QStringLiteral("formRole"))->setText(QStringLiteral("AXButton"));
+    window->selectorForm()->findChild<QLineEdit*>(QStringLiteral("formTitle"))->setText(QStringLiteral("Sen"));
+    EXPECT_EQ(window->selectorForm()->selector(),
+              (QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                           {QStringLiteral("titleContains"), QStringLiteral("Sen")}}));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window->lastTestCount() == 1 && window->pendingReads() == 0; }, 10000))
+        << window->testStatus()->text().toStdString();
+    EXPECT_EQ(window->testResults()->item(0, 3)->text(), QStringLiteral("Send"));
     window->testSelector(QStringLiteral("{\"selector\": {\"byRol\": \"AXButton\"}}"));
     ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0; }, 10000));
     EXPECT_TRUE(window->testStatus()->text().contains(QStringLiteral("byRol")))
