@@ -1,5 +1,7 @@
 #include "app/ConfirmationDialog.h"
 
+#include "automation/Types.h"
+
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QDialogButtonBox>
@@ -10,6 +12,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace App {
@@ -86,7 +89,27 @@ ConfirmationDialog::ConfirmationDialog(Bridge::AskConfirmationProvider& provider
     }
     form->addRow(tr("Who asks:"), m_who);
     form->addRow(tr("Action:"), m_what);
-    form->addRow(tr("Target:"), m_target);
+    auto* targetColumn = new QVBoxLayout;
+    targetColumn->addWidget(m_target);
+    m_showRaw = new QToolButton(this);
+    m_showRaw->setObjectName(QStringLiteral("showSelector"));
+    m_showRaw->setText(tr("Show the selector"));
+    m_showRaw->setCheckable(true);
+    m_showRaw->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_showRaw->setArrowType(Qt::RightArrow);
+    targetColumn->addWidget(m_showRaw, 0, Qt::AlignLeft);
+    m_raw = new QLabel(this);
+    m_raw->setObjectName(QStringLiteral("rawTarget"));
+    m_raw->setWordWrap(true);
+    m_raw->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_raw->hide();
+    targetColumn->addWidget(m_raw);
+    connect(m_showRaw, &QToolButton::toggled, this, [this](bool on) {
+        m_showRaw->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+        m_raw->setVisible(on);
+        adjustSize();
+    });
+    form->addRow(tr("Target:"), targetColumn);
     form->addRow(tr("Details:"), m_detail);
     layout->addLayout(form);
     m_countdown = new QLabel(this);
@@ -183,7 +206,31 @@ void ConfirmationDialog::fill(const Bridge::ApprovalRequest& request)
     m_grant->setChecked(false);
     m_grantRow->setVisible(request.offerGrant);
     m_what->setText(tr("%1 (%2)").arg(describeMethod(request.method), request.method));
-    m_target->setText(describeTarget(request.target));
+    // What the action lands on, as a person recognises it; the request's own words folded below.
+    const QJsonObject& resolved = request.resolved;
+    if (!resolved.isEmpty()) {
+        QString element = resolved.value(QStringLiteral("title")).toString().isEmpty()
+                              ? resolved.value(QStringLiteral("role")).toString()
+                              : tr("%1 \"%2\"")
+                                    .arg(resolved.value(QStringLiteral("role")).toString(),
+                                         resolved.value(QStringLiteral("title")).toString());
+        QString text = tr("%1 in the window \"%2\" of %3")
+                           .arg(element, resolved.value(QStringLiteral("window")).toString(),
+                                resolved.value(QStringLiteral("app")).toString());
+        if (const int matches = resolved.value(QStringLiteral("matches")).toInt(); matches > 1)
+            text += QLatin1Char('\n') + tr("(the best of %n matching elements)", nullptr, matches);
+        m_target->setText(text);
+    } else {
+        m_target->setText(describeTarget(request.target));
+    }
+    m_raw->setText(describeTarget(request.target));
+    m_showRaw->setVisible(!resolved.isEmpty());
+    m_showRaw->setChecked(false);
+    if (const auto frame = Automation::Frame::fromJson(resolved.value(QStringLiteral("frame")).toObject());
+        frame && !frame->isEmpty())
+        m_highlight.show({QRect(frame->x, frame->y, frame->width, frame->height)}, 0);
+    else
+        m_highlight.hide();
     QString detail;
     if (!request.keys.isEmpty())
         detail = tr("Keys: %1").arg(request.keys.join(QStringLiteral(" + ")));
@@ -208,6 +255,7 @@ void ConfirmationDialog::showNext()
     m_tick.stop();
     if (m_queue.empty()) {
         m_current.reset();
+        m_highlight.hide();
         hide();
         return;
     }
@@ -225,6 +273,9 @@ void ConfirmationDialog::showNext()
     // typing into. show() + WA_ShowWithoutActivating brings it to the front without that; Deny is
     // its focus widget for when the person clicks into it.
     m_deny->setFocus();
+    // Sized for what it says: nothing cut, at least wide enough for a long title.
+    setMinimumWidth(560);
+    adjustSize();
     if (!isVisible())
         show();
     raise();

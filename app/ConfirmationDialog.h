@@ -2,6 +2,8 @@
 
 #include "bridge/security/ConfirmationProvider.h"
 
+#include "inspector/HighlightOverlay.h"
+
 #include <QDialog>
 #include <QElapsedTimer>
 #include <QTimer>
@@ -12,6 +14,7 @@
 class QCheckBox;
 class QLabel;
 class QSpinBox;
+class QToolButton;
 class QPushButton;
 
 namespace App {
@@ -69,6 +72,16 @@ private:
     QLabel* m_who = nullptr;
     QLabel* m_what = nullptr;
     QLabel* m_target = nullptr;
+    /// The selector or elementRef as the request gave it, folded under the target.
+public:
+    const Inspector::HighlightOverlay& highlight() const { return m_highlight; }
+    QLabel* targetLabel() const { return m_target; }
+
+private:
+    QToolButton* m_showRaw = nullptr;
+    QLabel* m_raw = nullptr;
+    /// The resolved target's frame on screen while its request is shown.
+    Inspector::HighlightOverlay m_highlight;
     QLabel* m_detail = nullptr;
     QLabel* m_countdown = nullptr;
     QLabel* m_queueLabel = nullptr;

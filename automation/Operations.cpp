@@ -613,8 +613,25 @@ Result<WaitResult> waitUntil(JobContext& ctx, const WaitRequest& request)
 
 Result<SecureLook> secureTarget(JobContext& ctx, const TypeRequest& request)
 {
-    const auto answer = [](bool secure, const QString& why, const Node* node = nullptr) {
-        return SecureLook{secure, why, node ? node->role : QString()};
+    // Filled in once the route is resolved; the node's frame is read when the look has time.
+    ResolvedRoute resolved;
+    int matched = 0;
+    const auto answer = [&resolved, &matched, &ctx](bool secure, const QString& why, const Node* node = nullptr,
+                                                    Snapshot* snapshot = nullptr, int index = -1) {
+        SecureLook look{secure,
+                        why,
+                        node ? node->role : QString(),
+                        node ? node->title : QString(),
+                        {},
+                        resolved.windowTitle,
+                        resolved.appName,
+                        matched};
+        if (node && node->detailed && !node->frame.isEmpty())
+            look.frame = node->frame;
+        else if (snapshot && index >= 0 && ctx.backend.completeNodes(*snapshot, {index}, ctx.call) &&
+                 !snapshot->nodes.at(index).frame.isEmpty())
+            look.frame = snapshot->nodes.at(index).frame;
+        return look;
     };
     Route routeSpec = request.route;
     std::optional<ElementCache::Entry> cached;
@@ -628,6 +645,7 @@ Result<SecureLook> secureTarget(JobContext& ctx, const TypeRequest& request)
     auto route = ctx.backend.resolveRoute(routeSpec, ctx.call);
     if (!route)
         return route.error();
+    resolved = route.value();
 
     if (!request.target) {
         // Untargeted text goes to the focused element: look at it now.
@@ -650,9 +668,12 @@ Result<SecureLook> secureTarget(JobContext& ctx, const TypeRequest& request)
     if (!snapshot)
         return snapshot.error();
     if (cached) {
-        for (const Node& node : snapshot->nodes) {
-            if (!node.handle.isEmpty() && node.handle == cached->node.handle)
-                return answer(node.isSecure(), QStringLiteral("elementRef"), &node);
+        for (int i = 0; i < snapshot->nodes.size(); ++i) {
+            const Node& node = snapshot->nodes.at(i);
+            if (!node.handle.isEmpty() && node.handle == cached->node.handle) {
+                matched = 1;
+                return answer(node.isSecure(), QStringLiteral("elementRef"), &node, &snapshot.value(), i);
+            }
         }
     }
     if (!target.selector)
@@ -663,12 +684,14 @@ Result<SecureLook> secureTarget(JobContext& ctx, const TypeRequest& request)
         SelectorEngine::match(snapshot.value(), SelectorEngine::relaxed(*target.selector));
     if (candidates.isEmpty())
         return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no element matches the selector"));
+    matched = static_cast<int>(candidates.size());
     for (const Candidate& candidate : candidates) {
         const Node& node = snapshot->nodes.at(candidate.nodeIndex);
         if (node.isSecure())
-            return answer(true, QStringLiteral("selector"), &node);
+            return answer(true, QStringLiteral("selector"), &node, &snapshot.value(), candidate.nodeIndex);
     }
-    return answer(false, QStringLiteral("selector"), &snapshot->nodes.at(candidates.first().nodeIndex));
+    const int first = candidates.first().nodeIndex;
+    return answer(false, QStringLiteral("selector"), &snapshot->nodes.at(first), &snapshot.value(), first);
 }
 
 } // namespace Automation::Operations

@@ -123,6 +123,14 @@ struct SecureLook
     bool secure = false;
     QString why; ///< "elementRef", "selector" or "focused"
     QString role;
+    /// The element as a person would recognise it, for the confirmation dialog: its title, its
+    /// frame (when it could be read), its window and app, and how many elements the selector
+    /// could land on.
+    QString title;
+    std::optional<Frame> frame;
+    QString windowTitle;
+    QString appName;
+    int matches = 0;
 };
 
 struct DumpTreeRequest

@@ -49,6 +49,44 @@ TargetSpec targetSpec(const TargetParams& params)
 
 } // namespace
 
+std::optional<Ops::TypeRequest> targetLook(const QString& method, const QJsonObject& params)
+{
+    Ops::TypeRequest look;
+    if (method == QLatin1String("desktop.typeText")) {
+        auto typed = Params::typeText(params);
+        if (!typed)
+            return std::nullopt;
+        look = typeRequest(typed.value());
+        look.text.clear();
+        return look;
+    }
+    if (method == QLatin1String("desktop.click")) {
+        auto click = Params::click(params);
+        if (!click)
+            return std::nullopt;
+        look.route = click->route;
+        look.target = targetSpec(click->target);
+        return look;
+    }
+    if (method == QLatin1String("desktop.scroll")) {
+        auto scroll = Params::scroll(params);
+        if (!scroll)
+            return std::nullopt;
+        look.route = scroll->route;
+        look.target = targetSpec(scroll->target);
+        return look;
+    }
+    if (method == QLatin1String("desktop.pointer")) {
+        auto pointer = Params::pointer(params);
+        if (!pointer || !pointer->target)
+            return std::nullopt;
+        look.route = pointer->route;
+        look.target = targetSpec(*pointer->target);
+        return look;
+    }
+    return std::nullopt;
+}
+
 Ops::TypeRequest typeRequest(const TypeTextParams& params)
 {
     Ops::TypeRequest request;

@@ -37,5 +37,9 @@ void recordEnvironment(Automation::JobContext& context, Evidence::ExecutionRecor
 /// The engine's request for typeText params (also used for the read-only look at its target
 /// before a confirmation dialog shows the text).
 Automation::Operations::TypeRequest typeRequest(const TypeTextParams& params);
+/// What a side effect's params say it acts on, as a read-only look can resolve it (the route and
+/// the target of desktop.click, desktop.typeText, desktop.scroll and a targeted desktop.pointer);
+/// nullopt for the others, or params that do not parse.
+std::optional<Automation::Operations::TypeRequest> targetLook(const QString& method, const QJsonObject& params);
 
 } // namespace Bridge::Methods

@@ -265,33 +265,40 @@ void ConfirmationGate::issue(const Caller& caller, const Meta& meta, const QJson
     // Typed text is previewed only when nothing says the target is secure: the params (a secure
     // role, a password-like title) or, failing that, a read-only look at the element it would
     // go to. A target that cannot be looked at in time counts as secure (docs/architecture.md,
-    // "Secure elements").
-    if (request.textPreview && !request.textMasked) {
-        if (auto typed = Params::typeText(params)) {
-            const int lookMs = std::clamp(meta.timeoutMs / 4, 100, kSecureLookMs);
-            QPointer<ConfirmationGate> self(this);
-            auto look = [target = Methods::typeRequest(typed.value())](JobContext& context) {
-                return Automation::Operations::secureTarget(context, target);
-            };
-            m_executor.inspect<Automation::Operations::SecureLook>(
-                lookMs, look,
-                [self, request, caller, respond,
-                 onApproved](const Result<Automation::Operations::SecureLook>& looked) mutable {
-                    if (!self)
-                        return;
-                    // Stopped while looking: nothing is asked any more.
-                    if (self->m_paused)
-                        return respond(pausedError());
-                    if (!looked)
-                        request.maskText(QStringLiteral("unresolved"));
-                    else if (looked->secure)
-                        request.maskText(QStringLiteral("secure_element"));
-                    self->askApproval(request, caller, respond, std::move(onApproved));
-                });
-            return;
-        }
-        request.maskText(QStringLiteral("unresolved"));
+    // "Secure elements"). The same look shows the person what the action lands on.
+    const bool textToCheck = request.textPreview && !request.textMasked;
+    if (const auto look = Methods::targetLook(method, params)) {
+        const int lookMs = std::clamp(meta.timeoutMs / 4, 100, kSecureLookMs);
+        QPointer<ConfirmationGate> self(this);
+        m_executor.inspect<Automation::Operations::SecureLook>(
+            lookMs,
+            [target = *look](JobContext& context) { return Automation::Operations::secureTarget(context, target); },
+            [self, request, caller, respond, onApproved,
+             textToCheck](const Result<Automation::Operations::SecureLook>& looked) mutable {
+                if (!self)
+                    return;
+                // Stopped while looking: nothing is asked any more.
+                if (self->m_paused)
+                    return respond(pausedError());
+                if (textToCheck && !looked)
+                    request.maskText(QStringLiteral("unresolved"));
+                else if (textToCheck && looked->secure)
+                    request.maskText(QStringLiteral("secure_element"));
+                if (looked) {
+                    request.resolved = QJsonObject{{QStringLiteral("role"), looked->role},
+                                                   {QStringLiteral("title"), looked->title},
+                                                   {QStringLiteral("window"), looked->windowTitle},
+                                                   {QStringLiteral("app"), looked->appName},
+                                                   {QStringLiteral("matches"), looked->matches}};
+                    if (looked->frame)
+                        request.resolved.insert(QStringLiteral("frame"), looked->frame->toJson());
+                }
+                self->askApproval(request, caller, respond, std::move(onApproved));
+            });
+        return;
     }
+    if (textToCheck)
+        request.maskText(QStringLiteral("unresolved"));
     askApproval(request, caller, respond, std::move(onApproved));
 }
 

@@ -105,6 +105,8 @@ QJsonObject ApprovalRequest::toJson() const
         out.insert(QStringLiteral("offerGrant"), true);
     if (!target.isEmpty())
         out.insert(QStringLiteral("target"), target);
+    if (!resolved.isEmpty())
+        out.insert(QStringLiteral("resolved"), resolved);
     if (!keys.isEmpty())
         out.insert(QStringLiteral("keys"), QJsonArray::fromStringList(keys));
     if (textPreview)

@@ -43,6 +43,9 @@ struct ApprovalRequest
     /// "secret_words" (a title or identifier like "password"), "secure_element" (resolving the
     /// target found a secure element), "unresolved" (the target could not be looked at).
     QString textMaskReason;
+    /// The target as a read-only look resolved it before asking (role, title, window, app,
+    /// frame, matches); empty when it could not be looked at.
+    QJsonObject resolved;
     int timeoutMs = 0;   ///< no answer within this long counts as denied
     QDateTime expiresAt; ///< when the request times out (UTC)
 

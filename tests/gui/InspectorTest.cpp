@@ -6,6 +6,7 @@
 // stays responsive. Screenshots go to gui-screenshots/ in the build tree.
 #include "FakeBackend.h"
 #include "TestHost.h"
+#include "app/ConfirmationDialog.h"
 #include "app/TrayController.h"
 #include "automation/PlatformBackend.h"
 #include "automation/SelectorSuggester.h"
@@ -28,6 +29,7 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QScreen>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -111,7 +113,7 @@ protected:
             GTEST_SKIP() << "needs the headless desktop of scripts/test";
     }
 
-    void startHost(bool realBackend = false)
+    void startHost(bool realBackend = false, Bridge::ConfirmPolicy policy = Bridge::ConfirmPolicy::Deny)
     {
         QDir(m_dir.path()).mkpath(QStringLiteral("root/ws"));
         m_workspace = m_dir.path() + QStringLiteral("/root/ws");
@@ -122,7 +124,7 @@ protected:
             options.backendFactory = &Automation::createPlatformBackend;
         else
             options.backendFactory = [desktop = m_desktop] { return std::make_unique<FakeBackend>(desktop); };
-        options.security.confirmPolicy = Bridge::ConfirmPolicy::Deny;
+        options.security.confirmPolicy = policy;
         options.security.dataDir = m_dir.path() + QStringLiteral("/data");
         m_host = std::make_unique<Bridge::Host>(options);
         QString error;
@@ -504,4 +506,41 @@ TEST_F(InspectorTest, ShowsTheTreesOfTheQtFixtureAndOfARealGtkApp)
     fixture.terminate();
     gtk.waitForFinished(5000);
     fixture.waitForFinished(5000);
+}
+
+TEST_F(InspectorTest, TheConfirmationDialogShowsTheResolvedElementAndHighlightsIt)
+{
+    startHost(false, Bridge::ConfirmPolicy::Ask);
+    App::ConfirmationDialog dialog(*m_host->askProvider());
+    const QString socket = m_host->server().socketPath();
+    const QString workspace = m_workspace;
+    auto answer = std::async(std::launch::async, [socket, workspace] {
+        TestClient client(socket);
+        const QJsonObject intent{
+            {QStringLiteral("method"), QStringLiteral("desktop.click")},
+            {QStringLiteral("params"),
+             QJsonObject{{QStringLiteral("target"),
+                          QJsonObject{{QStringLiteral("selector"),
+                                       QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                                                   {QStringLiteral("titleEquals"), QStringLiteral("Send")}}}}}}}};
+        return client.call(QStringLiteral("desktop.confirm.issue"),
+                           TestClient::withMeta({{QStringLiteral("intent"), intent}}, workspace), 60000);
+    });
+    ASSERT_TRUE(QTest::qWaitFor([&] { return dialog.isVisible(); }, 10000));
+    EXPECT_TRUE(dialog.targetLabel()->text().contains(QStringLiteral("AXButton \"Send\"")))
+        << dialog.targetLabel()->text().toStdString();
+    EXPECT_TRUE(dialog.targetLabel()->text().contains(QStringLiteral("Fake Window")));
+    ASSERT_EQ(dialog.highlight().frames().size(), 1);
+    EXPECT_EQ(dialog.highlight().frames().constFirst()->target(), QRect(320, 10, 80, 24));
+    // Nothing is cut: every label fits the dialog's width.
+    for (const QLabel* label : dialog.findChildren<QLabel*>()) {
+        if (label->isVisible())
+            EXPECT_LE(label->sizeHint().width(), dialog.width()) << label->text().toStdString();
+    }
+    screenshot(QStringLiteral("confirmation-resolved-target"));
+    dialog.findChild<QPushButton*>(QStringLiteral("denyButton"))->click();
+    ASSERT_TRUE(
+        QTest::qWaitFor([&] { return answer.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }, 10000));
+    EXPECT_EQ(errorCode(answer.get()), QStringLiteral("DESKTOP_CONFIRM_REQUIRED"));
+    EXPECT_TRUE(dialog.highlight().frames().isEmpty()) << "the highlight goes with the request";
 }
