@@ -24,6 +24,13 @@
             <numerusform>Denied automatically in %n seconds</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>(the best of %n matching elements)</source>
+        <translation>
+            <numerusform>(%n matching element)</numerusform>
+            <numerusform>(the best of %n matching elements)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Ctl</name>
@@ -32,6 +39,23 @@
         <translation>
             <numerusform>stopped: %n execution aborted</numerusform>
             <numerusform>stopped: %n executions aborted</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::InspectorWindow</name>
+    <message numerus="yes">
+        <source>%n node(s) disappeared since the last read: %1</source>
+        <translation>
+            <numerusform>%n node disappeared since the last read: %1</numerusform>
+            <numerusform>%n nodes disappeared since the last read: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es) in %1 ms</source>
+        <translation>
+            <numerusform>%n match in %1 ms</numerusform>
+            <numerusform>%n matches in %1 ms</numerusform>
         </translation>
     </message>
 </context>

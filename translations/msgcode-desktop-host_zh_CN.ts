@@ -161,6 +161,24 @@
         <source>Remote control server %1</source>
         <translation>远程控制服务器 %1</translation>
     </message>
+    <message>
+        <source>Show the selector</source>
+        <translation>显示选择器</translation>
+    </message>
+    <message>
+        <source>%1 &quot;%2&quot;</source>
+        <translation>%1“%2”</translation>
+    </message>
+    <message>
+        <source>%1 in the window &quot;%2&quot; of %3</source>
+        <translation>%3 的窗口“%2”中的 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>(the best of %n matching elements)</source>
+        <translation>
+            <numerusform>（%n 个匹配元素中最好的一个）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>App::OnboardingWindow</name>
@@ -477,6 +495,10 @@
     <message>
         <source>The bind code the control server %1 shows:</source>
         <translation>控制服务器 %1 显示的绑定码：</translation>
+    </message>
+    <message>
+        <source>Inspector…</source>
+        <translation>检查器…</translation>
     </message>
 </context>
 <context>
@@ -1114,6 +1136,30 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
         <source>remote agent: dialling %1, confirm policy %2, evidence in %3</source>
         <translation>远程代理：正在连接 %1，确认策略 %2，证据位于 %3</translation>
     </message>
+    <message>
+        <source>Open the accessibility inspector; when a host already runs, ask it to open its inspector.</source>
+        <translation>打开辅助功能检查器；如果已有主机在运行，则请它打开自己的检查器。</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --inspector needs the tray app (not --headless)</source>
+        <translation>msgcode-desktop-host：--inspector 需要托盘程序（不能与 --headless 同用）</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: cannot reach the running host: %1</source>
+        <translation>msgcode-desktop-host：无法连接正在运行的主机：%1</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: the running host did not open its inspector: %1</source>
+        <translation>msgcode-desktop-host：正在运行的主机没有打开检查器：%1</translation>
+    </message>
+    <message>
+        <source>the running host opened its inspector</source>
+        <translation>正在运行的主机已打开检查器</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: the remote workspace %1 cannot be used: %2</source>
+        <translation>msgcode-desktop-host：无法使用远程工作区 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>HostSettings</name>
@@ -1164,6 +1210,414 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
     <message>
         <source>A pinned certificate needs TLS.</source>
         <translation>固定证书需要启用 TLS。</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::AxTreeModel</name>
+    <message>
+        <source>(secure)</source>
+        <translation>（安全字段）</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>States</source>
+        <translation>状态</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::InspectorService</name>
+    <message>
+        <source>waiting: %1 running</source>
+        <translation>等待中：%1 正在运行</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::InspectorWindow</name>
+    <message>
+        <source>Accessibility Inspector</source>
+        <translation>辅助功能检查器</translation>
+    </message>
+    <message>
+        <source>Picking in %1…</source>
+        <translation>%1 秒后拾取…</translation>
+    </message>
+    <message>
+        <source>Pick under the mouse (3 s)</source>
+        <translation>拾取鼠标下的元素（3 秒）</translation>
+    </message>
+    <message>
+        <source>No accessible element under (%1, %2).</source>
+        <translation>(%1, %2) 处没有可访问的元素。</translation>
+    </message>
+    <message>
+        <source>Could not read the element under the mouse: %1</source>
+        <translation>无法读取鼠标下的元素：%1</translation>
+    </message>
+    <message>
+        <source>Picked %1 &quot;%2&quot; at (%3, %4).</source>
+        <translation>已拾取 (%3, %4) 处的 %1“%2”。</translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation>窗口：</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新读取</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>实时</translation>
+    </message>
+    <message>
+        <source>Read the tree again every %1 s while this window is open.</source>
+        <translation>本窗口打开期间，每 %1 秒重新读取一次树。</translation>
+    </message>
+    <message>
+        <source>Search the loaded nodes by role or title</source>
+        <translation>按角色或标题搜索已加载的节点</translation>
+    </message>
+    <message>
+        <source>Property</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Selector tester (what desktop.find accepts)</source>
+        <translation>选择器测试（接受 desktop.find 所接受的内容）</translation>
+    </message>
+    <message>
+        <source>{&quot;selector&quot;: {&quot;byRole&quot;: &quot;AXButton&quot;, &quot;titleContains&quot;: &quot;Send&quot;}}  (without a route: the window above)</source>
+        <translation>{&quot;selector&quot;: {&quot;byRole&quot;: &quot;AXButton&quot;, &quot;titleContains&quot;: &quot;Send&quot;}}（不写 route 时：上面选中的窗口）</translation>
+    </message>
+    <message>
+        <source>JSON</source>
+        <translation>JSON 文本</translation>
+    </message>
+    <message>
+        <source>Form</source>
+        <translation>表单</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>排名</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Suggest selector</source>
+        <translation>建议选择器</translation>
+    </message>
+    <message>
+        <source>Copy JSON</source>
+        <translation>复制 JSON 文本</translation>
+    </message>
+    <message>
+        <source>Copy desktopctl line</source>
+        <translation>复制 desktopctl 命令行</translation>
+    </message>
+    <message>
+        <source>Try an action on the selected node</source>
+        <translation>对选中的节点试一个操作</translation>
+    </message>
+    <message>
+        <source>Click</source>
+        <translation>点击</translation>
+    </message>
+    <message>
+        <source>Text to type into it</source>
+        <translation>要输入的文本</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Could not list the windows: %1</source>
+        <translation>无法列出窗口：%1</translation>
+    </message>
+    <message>
+        <source>%1 — %2 (pid %3)</source>
+        <translation>%1 — %2（进程 %3）</translation>
+    </message>
+    <message>
+        <source>%1 — %2 (pid %3, %4)</source>
+        <translation>%1 — %2（进程 %3，%4）</translation>
+    </message>
+    <message>
+        <source>; the tree below is the last one read.</source>
+        <translation>；下面的树是最近一次读取的结果。</translation>
+    </message>
+    <message>
+        <source>The app does not answer (%1); the tree below is the last one read.</source>
+        <translation>应用没有响应（%1）；下面的树是最近一次读取的结果。</translation>
+    </message>
+    <message>
+        <source>Could not read the window: %1</source>
+        <translation>无法读取窗口：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s) disappeared since the last read: %1</source>
+        <translation>
+            <numerusform>自上次读取以来有 %n 个节点消失：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The tree was cut (%1).</source>
+        <translation>树被截断（%1）。</translation>
+    </message>
+    <message>
+        <source>Native role</source>
+        <translation>原生角色</translation>
+    </message>
+    <message>
+        <source>Subrole</source>
+        <translation>子角色</translation>
+    </message>
+    <message>
+        <source>(secure: never read)</source>
+        <translation>（安全字段：从不读取）</translation>
+    </message>
+    <message>
+        <source>(not read)</source>
+        <translation>（未读取）</translation>
+    </message>
+    <message>
+        <source>Identifier</source>
+        <translation>标识符</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>States</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Actions</source>
+        <translation>动作</translation>
+    </message>
+    <message>
+        <source>Frame (screen)</source>
+        <translation>框架（屏幕坐标）</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Fingerprint</source>
+        <translation>指纹</translation>
+    </message>
+    <message>
+        <source>Labelled by</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Children</source>
+        <translation>子节点</translation>
+    </message>
+    <message>
+        <source>Not a JSON object: %1</source>
+        <translation>不是 JSON 对象：%1</translation>
+    </message>
+    <message>
+        <source>Choose a window first, or give a route.</source>
+        <translation>请先选择一个窗口，或给出 route。</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es) in %1 ms</source>
+        <translation>
+            <numerusform>%n 个匹配，用时 %1 毫秒</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No selector matches this node alone.</source>
+        <translation>没有只匹配此节点的选择器。</translation>
+    </message>
+    <message>
+        <source>Checking %1 against the live tree…</source>
+        <translation>正在用实时树检查 %1…</translation>
+    </message>
+    <message>
+        <source>%1
+Matches this node alone in the live tree. Chosen for %2.</source>
+        <translation>%1
+在实时树中只匹配此节点。选择理由：%2。</translation>
+    </message>
+    <message>
+        <source>%1
+Not confirmed: the live tree gave %2 match(es)%3. The tree may have changed; reload and try again.</source>
+        <translation>%1
+未确认：实时树中有 %2 个匹配%3。树可能已经变化；请重新读取后再试。</translation>
+    </message>
+    <message>
+        <source>Select a node first.</source>
+        <translation>请先选择一个节点。</translation>
+    </message>
+    <message>
+        <source>No selector names this node alone.</source>
+        <translation>没有只指向此节点的选择器。</translation>
+    </message>
+    <message>
+        <source>No workspace root is set, so no action can keep its evidence.</source>
+        <translation>未设置工作区根目录，因此任何操作都无法保存证据。</translation>
+    </message>
+    <message>
+        <source>%1 running…</source>
+        <translation>%1 正在运行…</translation>
+    </message>
+    <message>
+        <source>%1: effect %2 (%3); evidence in %4</source>
+        <translation>%1：效果 %2（%3）；证据位于 %4</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::SelectorForm</name>
+    <message>
+        <source>AXButton, or the platform&apos;s role</source>
+        <translation>AXButton，或平台自己的角色名</translation>
+    </message>
+    <message>
+        <source>Role:</source>
+        <translation>角色：</translation>
+    </message>
+    <message>
+        <source>Title:</source>
+        <translation>标题：</translation>
+    </message>
+    <message>
+        <source>Value:</source>
+        <translation>值：</translation>
+    </message>
+    <message>
+        <source>Description:</source>
+        <translation>描述：</translation>
+    </message>
+    <message>
+        <source>the identifier, exactly</source>
+        <translation>标识符（完全一致）</translation>
+    </message>
+    <message>
+        <source>Identifier:</source>
+        <translation>标识符：</translation>
+    </message>
+    <message>
+        <source>child indexes from the window, e.g. 0/2/1</source>
+        <translation>从窗口起的子节点序号，例如 0/2/1</translation>
+    </message>
+    <message>
+        <source>Path:</source>
+        <translation>路径：</translation>
+    </message>
+    <message>
+        <source>x, y, width, height: its centre lies inside</source>
+        <translation>x, y, 宽, 高：元素中心位于其中</translation>
+    </message>
+    <message>
+        <source>Rectangle:</source>
+        <translation>矩形：</translation>
+    </message>
+    <message>
+        <source>the title of its label</source>
+        <translation>其标签的标题</translation>
+    </message>
+    <message>
+        <source>Labelled by:</source>
+        <translation>标签：</translation>
+    </message>
+    <message>
+        <source>the title of an element near it</source>
+        <translation>附近某个元素的标题</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> 像素</translation>
+    </message>
+    <message>
+        <source>Near:</source>
+        <translation>附近：</translation>
+    </message>
+    <message>
+        <source>0 the first match, -1 the last</source>
+        <translation>0 为第一个匹配，-1 为最后一个</translation>
+    </message>
+    <message>
+        <source>Only match number:</source>
+        <translation>只取第几个匹配：</translation>
+    </message>
+    <message>
+        <source>a regular expression over the window title</source>
+        <translation>匹配窗口标题的正则表达式</translation>
+    </message>
+    <message>
+        <source>In window:</source>
+        <translation>所在窗口：</translation>
+    </message>
+    <message>
+        <source>Enabled only</source>
+        <translation>仅限已启用</translation>
+    </message>
+    <message>
+        <source>Visible only</source>
+        <translation>仅限可见</translation>
+    </message>
+    <message>
+        <source>Case sensitive</source>
+        <translation>区分大小写</translation>
+    </message>
+    <message>
+        <source>Answer at most:</source>
+        <translation>最多返回：</translation>
+    </message>
+    <message>
+        <source>contains</source>
+        <translation>包含</translation>
+    </message>
+    <message>
+        <source>equals</source>
+        <translation>等于</translation>
+    </message>
+    <message>
+        <source>matches (regular expression)</source>
+        <translation>匹配（正则表达式）</translation>
     </message>
 </context>
 <context>
@@ -1348,6 +1802,10 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
     <message>
         <source>the keyring could not remove the device token: %1</source>
         <translation>密钥环无法删除设备令牌：%1</translation>
+    </message>
+    <message>
+        <source>the device token was forgotten: enter a bind code to connect to %1 again</source>
+        <translation>设备令牌已被忘记：请输入绑定码以再次连接 %1</translation>
     </message>
 </context>
 <context>
