@@ -14,6 +14,7 @@
 #include "inspector/AxTreeModel.h"
 #include "inspector/HighlightOverlay.h"
 #include "inspector/InspectorWindow.h"
+#include "translations/Translations.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -543,4 +544,17 @@ TEST_F(InspectorTest, TheConfirmationDialogShowsTheResolvedElementAndHighlightsI
         QTest::qWaitFor([&] { return answer.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }, 10000));
     EXPECT_EQ(errorCode(answer.get()), QStringLiteral("DESKTOP_CONFIRM_REQUIRED"));
     EXPECT_TRUE(dialog.highlight().frames().isEmpty()) << "the highlight goes with the request";
+}
+
+TEST_F(InspectorTest, TheInspectorInSimplifiedChinese)
+{
+    qputenv(Translations::kEnvironmentVariable, "zh_CN");
+    Translations::install();
+    startHost();
+    auto window = openInspector();
+    EXPECT_EQ(window->windowTitle(), QStringLiteral("辅助功能检查器"));
+    window->selectNode(2);
+    screenshot(QStringLiteral("inspector-zh_CN"));
+    qputenv(Translations::kEnvironmentVariable, "C");
+    Translations::install();
 }
