@@ -60,7 +60,7 @@ QModelIndex AxTreeModel::index(int row, int column, const QModelIndex& parent) c
 {
     if (column < 0 || column >= ColumnCount || row < 0 || row >= rowCount(parent))
         return {};
-    return createIndex(row, column, static_cast<quintptr>(childrenOf(nodeOf(parent)).at(row) + 1));
+    return createIndex(row, column, static_cast<quintptr>(childrenOf(nodeOf(parent)).at(row)) + 1);
 }
 
 QModelIndex AxTreeModel::parent(const QModelIndex& child) const
@@ -73,7 +73,7 @@ QModelIndex AxTreeModel::parent(const QModelIndex& child) const
         return {};
     const int grand = m_snapshot.nodes.at(parentNode).parent;
     const int row = static_cast<int>(childrenOf(grand).indexOf(parentNode));
-    return row < 0 ? QModelIndex() : createIndex(row, 0, static_cast<quintptr>(parentNode + 1));
+    return row < 0 ? QModelIndex() : createIndex(row, 0, static_cast<quintptr>(parentNode) + 1);
 }
 
 int AxTreeModel::rowCount(const QModelIndex& parent) const

@@ -329,8 +329,7 @@ void InspectorWindow::refreshWindows()
         const QSignalBlocker block(self->m_picker);
         self->m_picker->clear();
         self->m_windows = windows;
-        for (int i = 0; i < windows.size(); ++i) {
-            const auto& window = windows.at(i);
+        for (const auto& window : std::as_const(windows)) {
             const QString key = QStringLiteral("%1|%2").arg(window.pid).arg(window.title);
             const QString app = window.appName.isEmpty() ? window.executable : window.appName;
             self->m_picker->addItem(window.executable.isEmpty() || window.executable == app
