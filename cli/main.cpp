@@ -2,6 +2,7 @@
 #include "bridge/protocol/JsonRpc.h"
 #include "bridge/protocol/Meta.h"
 #include "bridge/protocol/SocketPath.h"
+#include "cli/EvidenceCommands.h"
 #include "cli/LegacyCommands.h"
 #include "translations/Translations.h"
 
@@ -377,7 +378,8 @@ int main(int argc, char** argv)
                "  resume                          resume after a stop (asks the host's confirmation policy)\n"
                "  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in\n"
                "  remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]\n"
-               "  remote status | disconnect | forget   the remote agent (docs/remote.md)\n\n"
+               "  remote status | disconnect | forget   the remote agent (docs/remote.md)\n"
+               "  evidence list [--method M] [--errors] | evidence show ID   the workspace's evidence\n\n"
                "msgcode's original commands (their own exit codes: 0 a result, 2 an error answer,\n"
                "10 the host cannot be reached):\n"
                "  rpc WORKSPACE --method M --params-json J   one request; the JSON-RPC answer on stdout\n"
@@ -401,9 +403,10 @@ int main(int argc, char** argv)
                                        QCoreApplication::translate("Ctl", "meta.workspacePath (default: the current "
                                                                           "directory)."),
                                        QCoreApplication::translate("Ctl", "dir"));
-    const QCommandLineOption method(QStringLiteral("method"),
-                                    QCoreApplication::translate("Ctl", "rpc: the method, e.g. desktop.find."),
-                                    QCoreApplication::translate("Ctl", "name"));
+    const QCommandLineOption method(
+        QStringLiteral("method"),
+        QCoreApplication::translate("Ctl", "rpc: the method, e.g. desktop.find; evidence list: only this method."),
+        QCoreApplication::translate("Ctl", "name"));
     const QCommandLineOption paramsJson(QStringLiteral("params-json"),
                                         QCoreApplication::translate("Ctl", "rpc: the params as a JSON object."),
                                         QCoreApplication::translate("Ctl", "json"));
@@ -427,6 +430,10 @@ int main(int argc, char** argv)
         QStringLiteral("bind-code"),
         QCoreApplication::translate("Ctl", "remote connect: the server's one-time bind code."),
         QCoreApplication::translate("Ctl", "code"));
+    const QCommandLineOption errorsOnly(
+        QStringLiteral("errors"),
+        QCoreApplication::translate("Ctl", "evidence list: only executions that answered an error or never answered."));
+    parser.addOption(errorsOnly);
     parser.addOptions({socket, json, timeout, workspace, method, paramsJson, idleMs, remoteHost, remotePort, remoteTls,
                        remoteFingerprint, remoteBindCode});
     parser.addPositionalArgument(QStringLiteral("command"),
@@ -445,6 +452,22 @@ int main(int argc, char** argv)
                 QT_TRANSLATE_NOOP("Ctl", "usage: msgcode-desktopctl rpc WORKSPACE --method M --params-json J"));
         return LegacyCommands::rpc(socketPath, QDir(positional.at(1)).absolutePath(), parser.value(method),
                                    parser.value(paramsJson));
+    }
+    if (positional.value(0) == QLatin1String("evidence")) {
+        EvidenceCommands::Options evidence;
+        evidence.workspace =
+            parser.isSet(workspace) ? QDir(parser.value(workspace)).absolutePath() : QDir::currentPath();
+        evidence.json = parser.isSet(json);
+        evidence.method = parser.value(method);
+        evidence.errorsOnly = parser.isSet(errorsOnly);
+        if (positional.size() == 2 && positional.at(1) == QLatin1String("list"))
+            return EvidenceCommands::list(evidence);
+        if (positional.size() == 3 && positional.at(1) == QLatin1String("show"))
+            return EvidenceCommands::show(evidence, positional.at(2));
+        return usage(QT_TRANSLATE_NOOP(
+            "Ctl",
+            "usage: msgcode-desktopctl [--workspace DIR] [--json] evidence list [--method M] [--errors] | evidence "
+            "show EXECUTION_ID"));
     }
     if (positional.value(0) == QLatin1String("session")) {
         bool ok = !parser.isSet(idleMs);
