@@ -97,7 +97,9 @@ HostCommandLine::HostCommandLine()
       m_remoteDeviceName(QStringLiteral("remote-device-name"),
                          tr("Remote agent: the device name the server shows (default: the host name)."), tr("name")),
       m_inspector(QStringLiteral("inspector"),
-                  tr("Open the accessibility inspector; when a host already runs, ask it to open its inspector."))
+                  tr("Open the accessibility inspector; when a host already runs, ask it to open its inspector.")),
+      m_evidence(QStringLiteral("evidence"),
+                 tr("Only browse the evidence kept in a workspace or workspace root (no host is started)."), tr("dir"))
 {
     m_options = {m_headless,
                  m_socket,
@@ -127,7 +129,8 @@ HostCommandLine::HostCommandLine()
                  m_remoteMaxRetries,
                  m_remoteNoReconnect,
                  m_remoteDeviceName,
-                 m_inspector};
+                 m_inspector,
+                 m_evidence};
 }
 
 void HostCommandLine::configure(QCommandLineParser& parser) const
@@ -283,6 +286,8 @@ HostCommandLine::Outcome HostCommandLine::merge(const QCommandLineParser& parser
                            : QDir(options.workspaceRoot).absoluteFilePath(QStringLiteral("remote"));
     out.remoteBindCode = parser.value(m_remoteBindCode);
     out.openInspector = parser.isSet(m_inspector);
+    if (parser.isSet(m_evidence))
+        out.evidenceDir = QDir(parser.value(m_evidence)).absolutePath();
     if (out.openInspector && out.headless)
         return tr("msgcode-desktop-host: --inspector needs the tray app (not --headless)");
     security.remoteConfirmPolicy = out.headless ? Bridge::ConfirmPolicy::Ask : stored.remoteConfirmPolicy;

@@ -45,6 +45,8 @@ public:
         QString remoteBindCode;
         /// --inspector: open the inspector (in the running host, when one already serves).
         bool openInspector = false;
+        /// --evidence DIR: only the evidence browser, on DIR (no host is started).
+        QString evidenceDir;
     };
     /// A usage error, for stderr (exit code 2).
     using Outcome = std::variant<Merged, QString>;
@@ -89,6 +91,7 @@ private:
     QCommandLineOption m_remoteNoReconnect;
     QCommandLineOption m_remoteDeviceName;
     QCommandLineOption m_inspector;
+    QCommandLineOption m_evidence;
     QList<QCommandLineOption> m_options;
 };
 

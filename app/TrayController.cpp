@@ -29,6 +29,7 @@ TrayController::TrayController(Bridge::Host& host, QObject* parent) : QObject(pa
 TrayController::~TrayController()
 {
     delete m_inspector;
+    delete m_evidence;
     delete m_statusWindow;
     delete m_onboarding;
     delete m_settings;
@@ -99,6 +100,7 @@ void TrayController::buildMenu()
     m_bindCode->setVisible(false);
     m_menu->addSeparator();
     m_menu->addAction(tr("Inspector…"), this, &TrayController::showInspector);
+    m_menu->addAction(tr("Evidence…"), this, &TrayController::showEvidence);
     m_menu->addAction(tr("Settings…"), this, &TrayController::showSettings);
     m_menu->addSeparator();
     m_menu->addAction(tr("Quit"), this, &TrayController::quitRequested);
@@ -187,6 +189,17 @@ void TrayController::showInspector()
     m_inspector->show();
     m_inspector->raise();
     m_inspector->activateWindow();
+}
+
+void TrayController::showEvidence()
+{
+    if (!m_evidence) {
+        m_evidence = new EvidenceViewer::EvidenceWindow({m_host.dispatcher().workspace().rootRealPath()});
+        m_evidence->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_evidence->show();
+    m_evidence->raise();
+    m_evidence->activateWindow();
 }
 
 void TrayController::showSettings()

@@ -4,6 +4,7 @@
 #include "app/SettingsDialog.h"
 #include "app/TrayState.h"
 #include "bridge/security/SecuritySettings.h"
+#include "evidence-viewer/EvidenceWindow.h"
 #include "inspector/InspectorWindow.h"
 
 #include <QObject>
@@ -56,6 +57,9 @@ public:
     SettingsDialog* settingsDialog() const { return m_settings; }
     /// Opens (or raises) the accessibility inspector (docs/inspector.md).
     void showInspector();
+    /// Opens (or raises) the evidence browser on the workspace root (docs/evidence-viewer.md).
+    void showEvidence();
+    EvidenceViewer::EvidenceWindow* evidence() const { return m_evidence; }
     Inspector::InspectorWindow* inspector() const { return m_inspector; }
     /// Where policy changes and the dialog store settings: empty is the user's QSettings (tests
     /// pass an ini file).
@@ -84,6 +88,7 @@ private:
     /// The settings as stored when the dialog opened or last saved (to tell a changed server).
     HostSettings m_savedRemote;
     QPointer<Inspector::InspectorWindow> m_inspector;
+    QPointer<EvidenceViewer::EvidenceWindow> m_evidence;
     QActionGroup* m_policyGroup = nullptr;
     TrayState m_state;
     bool m_hasState = false;

@@ -5,6 +5,7 @@
 #include "app/HostSettings.h"
 #include "app/TrayController.h"
 #include "bridge/protocol/Client.h"
+#include "evidence-viewer/EvidenceWindow.h"
 #include "remote/RemoteAgent.h"
 #include "translations/Translations.h"
 
@@ -148,6 +149,16 @@ int run(int argc, char** argv)
         return ExitUsage;
     }
     const auto& mergedOptions = std::get<App::HostCommandLine::Merged>(merged);
+    // The evidence browser on its own, like a trace viewer: no host, no socket.
+    if (!mergedOptions.evidenceDir.isEmpty()) {
+        if (headlessMode) {
+            printErr(HostText::tr("msgcode-desktop-host: --evidence needs a display (not --headless)"));
+            return ExitUsage;
+        }
+        EvidenceViewer::EvidenceWindow viewer({mergedOptions.evidenceDir});
+        viewer.show();
+        return QCoreApplication::exec();
+    }
     Bridge::HostOptions options = mergedOptions.host;
     // The MCP front door beside the host (installed), or in the build tree's mcp/.
     // A QStringList, not a braced list: that would hold QStringBuilder temporaries past their end.

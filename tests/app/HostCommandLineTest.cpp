@@ -37,7 +37,7 @@ TEST_F(HostCommandLineTest, EveryOptionIsInTheTableAndInHelp)
     QStringList names;
     for (const auto& option : commandLine.options())
         names.append(option.names());
-    EXPECT_EQ(names.size(), 29);
+    EXPECT_EQ(names.size(), 30);
     EXPECT_TRUE(names.contains(QStringLiteral("confirm-policy")));
     EXPECT_TRUE(names.contains(QStringLiteral("mcp-confirm-policy")));
     QCommandLineParser parser;

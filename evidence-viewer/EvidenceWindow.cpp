@@ -1,0 +1,605 @@
+#include "evidence-viewer/EvidenceWindow.h"
+
+#include "automation/SelectorEngine.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSet>
+#include <QSplitter>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace EvidenceViewer {
+
+namespace {
+
+constexpr int kReloadDebounceMs = 500;
+/// Request and response files read for the free-text search, at most this big.
+constexpr qint64 kSearchFileBytes = 256 * 1024;
+/// Nodes of a recorded tree shown in the Tree tab.
+constexpr int kMaxTreeRows = 20000;
+
+QString pretty(const std::optional<QJsonObject>& object)
+{
+    return object ? QString::fromUtf8(QJsonDocument(*object).toJson(QJsonDocument::Indented)) : QString();
+}
+
+std::optional<QRect> frameOf(const QJsonValue& value)
+{
+    const QJsonObject frame = value.toObject();
+    if (!frame.contains(QStringLiteral("width")))
+        return std::nullopt;
+    const QRect rect(frame.value(QStringLiteral("x")).toInt(), frame.value(QStringLiteral("y")).toInt(),
+                     frame.value(QStringLiteral("width")).toInt(), frame.value(QStringLiteral("height")).toInt());
+    return rect.isEmpty() ? std::nullopt : std::optional(rect);
+}
+
+// Where the execution acted: the target's frame (or the first element found) and the point.
+std::pair<std::optional<QRect>, std::optional<QPoint>> targetOf(const std::optional<QJsonObject>& response)
+{
+    if (!response)
+        return {};
+    const QJsonObject result = response->value(QStringLiteral("result")).toObject();
+    std::optional<QRect> frame =
+        frameOf(result.value(QStringLiteral("target")).toObject().value(QStringLiteral("frame")));
+    if (!frame)
+        frame = frameOf(result.value(QStringLiteral("elementRefs")).toArray().at(0).toObject().value(QStringLiteral("frame")));
+    std::optional<QPoint> point;
+    const QJsonObject at = result.value(QStringLiteral("at")).toObject();
+    if (at.contains(QStringLiteral("x")))
+        point = QPoint(at.value(QStringLiteral("x")).toInt(), at.value(QStringLiteral("y")).toInt());
+    else if (frame)
+        point = frame->center();
+    return {frame, point};
+}
+
+} // namespace
+
+// --- IndexModel -------------------------------------------------------------------------------
+
+IndexModel::IndexModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void IndexModel::setRows(QList<Row> rows)
+{
+    beginResetModel();
+    m_rows = std::move(rows);
+    m_search.clear();
+    endResetModel();
+}
+
+QString IndexModel::outcomeOf(const Evidence::ExecutionInfo& info)
+{
+    if (info.interrupted)
+        return QStringLiteral("interrupted");
+    if (!info.answered)
+        return QStringLiteral("unanswered");
+    return info.outcome;
+}
+
+int IndexModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int IndexModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant IndexModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_rows.size())
+        return {};
+    const Evidence::ExecutionInfo& info = m_rows.at(index.row()).info;
+    if (role == SearchTextRole)
+        return QString(info.executionId + QLatin1Char(' ') + info.method + QLatin1Char(' ') + outcomeOf(info) +
+                       QLatin1Char(' ') + m_search.value(index.row()));
+    if (role == Qt::ForegroundRole && index.column() == OutcomeColumn && outcomeOf(info) != QLatin1String("ok"))
+        return QColor(176, 0, 32);
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case WhenColumn:
+        return info.receivedAt.isValid() ? info.receivedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                                         : info.date.toString(Qt::ISODate);
+    case MethodColumn:
+        return info.method;
+    case OutcomeColumn:
+        return outcomeOf(info);
+    case DurationColumn:
+        return info.durationMs >= 0 ? tr("%1 ms").arg(info.durationMs) : QString();
+    case IdColumn:
+        return info.executionId;
+    default:
+        break;
+    }
+    return {};
+}
+
+QVariant IndexModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case WhenColumn:
+        return tr("When");
+    case MethodColumn:
+        return tr("Method");
+    case OutcomeColumn:
+        return tr("Outcome");
+    case DurationColumn:
+        return tr("Duration");
+    case IdColumn:
+        return tr("Execution");
+    default:
+        break;
+    }
+    return {};
+}
+
+// --- IndexFilter ------------------------------------------------------------------------------
+
+void IndexFilter::setOutcome(const QString& outcome)
+{
+    m_outcome = outcome;
+    invalidateFilter();
+}
+
+void IndexFilter::setMethod(const QString& method)
+{
+    m_method = method;
+    invalidateFilter();
+}
+
+void IndexFilter::setText(const QString& text)
+{
+    m_text = text.trimmed();
+    invalidateFilter();
+}
+
+bool IndexFilter::filterAcceptsRow(int sourceRow, const QModelIndex&) const
+{
+    const auto* model = static_cast<const IndexModel*>(sourceModel());
+    const Evidence::ExecutionInfo& info = model->row(sourceRow).info;
+    const QString outcome = IndexModel::outcomeOf(info);
+    if (m_outcome == QLatin1String("ok") && outcome != QLatin1String("ok"))
+        return false;
+    if (m_outcome == QLatin1String("errors") && (outcome == QLatin1String("ok") || info.interrupted))
+        return false;
+    if (m_outcome == QLatin1String("interrupted") && !info.interrupted)
+        return false;
+    if (!m_method.isEmpty() && info.method != m_method)
+        return false;
+    if (!m_text.isEmpty() &&
+        !model->index(sourceRow, 0).data(IndexModel::SearchTextRole).toString().contains(m_text, Qt::CaseInsensitive))
+        return false;
+    return true;
+}
+
+// --- EvidenceWindow ---------------------------------------------------------------------------
+
+EvidenceWindow::EvidenceWindow(QStringList workspaces, QWidget* parent)
+    : QMainWindow(parent), m_workspaces(expandWorkspaces(workspaces))
+{
+    setObjectName(QStringLiteral("evidenceWindow"));
+    setWindowTitle(tr("Evidence"));
+    m_filter.setSourceModel(&m_index);
+    buildUi();
+    m_reloadDebounce.setSingleShot(true);
+    m_reloadDebounce.setInterval(kReloadDebounceMs);
+    connect(&m_reloadDebounce, &QTimer::timeout, this, &EvidenceWindow::reload);
+    // New executions appear as they are written: a change in a watched folder reloads the index.
+    connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, [this] { m_reloadDebounce.start(); });
+    reload();
+}
+
+EvidenceWindow::~EvidenceWindow() = default;
+
+QStringList EvidenceWindow::expandWorkspaces(const QStringList& given) const
+{
+    QStringList out;
+    const auto hasEvidence = [](const QString& dir) {
+        const QFileInfo artifacts(dir + QStringLiteral("/artifacts/desktop"));
+        return artifacts.isDir() && !artifacts.isSymLink();
+    };
+    for (const QString& dir : given) {
+        const QString absolute = QDir(dir).absolutePath();
+        if (hasEvidence(absolute))
+            out.append(absolute);
+        // A workspace root: its workspaces are its direct subdirectories (links not followed).
+        for (const QFileInfo& child : QDir(absolute).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks)) {
+            if (hasEvidence(child.absoluteFilePath()))
+                out.append(child.absoluteFilePath());
+        }
+    }
+    out.removeDuplicates();
+    return out;
+}
+
+void EvidenceWindow::buildUi()
+{
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    auto* top = new QHBoxLayout;
+    m_search = new QLineEdit(central);
+    m_search->setObjectName(QStringLiteral("evidenceSearch"));
+    m_search->setPlaceholderText(tr("Search ids, methods, outcomes, requests and responses"));
+    top->addWidget(m_search, 1);
+    m_outcome = new QComboBox(central);
+    m_outcome->setObjectName(QStringLiteral("outcomeFilter"));
+    m_outcome->addItem(tr("All outcomes"), QStringLiteral("all"));
+    m_outcome->addItem(tr("Succeeded"), QStringLiteral("ok"));
+    m_outcome->addItem(tr("Failed"), QStringLiteral("errors"));
+    m_outcome->addItem(tr("Interrupted"), QStringLiteral("interrupted"));
+    top->addWidget(m_outcome);
+    m_method = new QComboBox(central);
+    m_method->setObjectName(QStringLiteral("methodFilter"));
+    top->addWidget(m_method);
+    auto* reloadButton = new QPushButton(tr("Reload"), central);
+    top->addWidget(reloadButton);
+    m_count = new QLabel(central);
+    top->addWidget(m_count);
+    layout->addLayout(top);
+
+    auto* split = new QSplitter(Qt::Horizontal, central);
+    m_table = new QTableView(split);
+    m_table->setObjectName(QStringLiteral("evidenceIndex"));
+    m_table->setModel(&m_filter);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->verticalHeader()->hide();
+    m_table->setColumnWidth(IndexModel::WhenColumn, 150);
+    m_table->setColumnWidth(IndexModel::MethodColumn, 140);
+    m_table->setColumnWidth(IndexModel::OutcomeColumn, 190);
+    split->addWidget(m_table);
+
+    auto* right = new QWidget(split);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    m_banner = new QLabel(right);
+    m_banner->setObjectName(QStringLiteral("executionBanner"));
+    m_banner->setWordWrap(true);
+    m_banner->hide();
+    rightLayout->addWidget(m_banner);
+    m_tabs = new QTabWidget(right);
+    m_tabs->setObjectName(QStringLiteral("executionTabs"));
+    m_timeline = new QTreeWidget(m_tabs);
+    m_timeline->setObjectName(QStringLiteral("timeline"));
+    m_timeline->setHeaderLabels({tr("Step"), tr("At (ms)"), tr("Took (ms)"), tr("OK"), tr("Details")});
+    m_timeline->setRootIsDecorated(false);
+    m_tabs->addTab(m_timeline, tr("Timeline"));
+    const auto jsonView = [this](const QString& name) {
+        auto* view = new QPlainTextEdit(m_tabs);
+        view->setObjectName(name);
+        view->setReadOnly(true);
+        view->setLineWrapMode(QPlainTextEdit::NoWrap);
+        return view;
+    };
+    m_request = jsonView(QStringLiteral("requestView"));
+    m_tabs->addTab(m_request, tr("Request"));
+    m_response = jsonView(QStringLiteral("responseView"));
+    m_tabs->addTab(m_response, tr("Response"));
+    m_env = jsonView(QStringLiteral("envView"));
+    m_tabs->addTab(m_env, tr("Environment"));
+    auto* shots = new QWidget(m_tabs);
+    auto* shotsLayout = new QHBoxLayout(shots);
+    m_before = new QLabel(shots);
+    m_before->setObjectName(QStringLiteral("beforeShot"));
+    m_after = new QLabel(shots);
+    m_after->setObjectName(QStringLiteral("afterShot"));
+    for (QLabel* shot : {m_before, m_after}) {
+        shot->setAlignment(Qt::AlignCenter);
+        shot->setMinimumSize(200, 150);
+        shotsLayout->addWidget(shot, 1);
+    }
+    m_tabs->addTab(shots, tr("Screenshots"));
+    m_tree = new QTreeWidget(m_tabs);
+    m_tree->setObjectName(QStringLiteral("recordedTree"));
+    m_tree->setHeaderLabels({tr("Role"), tr("Title"), tr("Frame")});
+    m_tabs->addTab(m_tree, tr("Tree"));
+    m_candidates = new QTableWidget(0, 5, m_tabs);
+    m_candidates->setObjectName(QStringLiteral("candidateTable"));
+    m_candidates->setHorizontalHeaderLabels({tr("Rank"), tr("Score"), tr("Role"), tr("Title"), tr("Why")});
+    m_candidates->horizontalHeader()->setStretchLastSection(true);
+    m_candidates->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_tabs->addTab(m_candidates, tr("Candidates"));
+
+    auto* lab = new QWidget(m_tabs);
+    auto* labLayout = new QVBoxLayout(lab);
+    labLayout->addWidget(new QLabel(tr("A selector, run against the recorded tree of every execution in view:"), lab));
+    m_labSelector = new QPlainTextEdit(lab);
+    m_labSelector->setObjectName(QStringLiteral("labSelector"));
+    m_labSelector->setPlaceholderText(QStringLiteral("{\"byRole\": \"AXButton\", \"titleContains\": \"Send\"}"));
+    m_labSelector->setMaximumHeight(90);
+    labLayout->addWidget(m_labSelector);
+    auto* run = new QPushButton(tr("Run against every tree"), lab);
+    run->setObjectName(QStringLiteral("labRun"));
+    labLayout->addWidget(run, 0, Qt::AlignLeft);
+    m_labStatus = new QLabel(lab);
+    m_labStatus->setObjectName(QStringLiteral("labStatus"));
+    m_labStatus->setWordWrap(true);
+    labLayout->addWidget(m_labStatus);
+    m_lab = new QTableWidget(0, 5, lab);
+    m_lab->setObjectName(QStringLiteral("labResults"));
+    m_lab->setHorizontalHeaderLabels({tr("When"), tr("Method"), tr("Matches"), tr("Winner"), tr("Tree")});
+    m_lab->horizontalHeader()->setStretchLastSection(true);
+    m_lab->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    labLayout->addWidget(m_lab, 1);
+    m_tabs->addTab(lab, tr("Selector lab"));
+    rightLayout->addWidget(m_tabs, 1);
+    split->addWidget(right);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({560, 690});
+    layout->addWidget(split, 1);
+    setCentralWidget(central);
+    resize(1250, 800);
+
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
+        // The request and response files are read once, when a search first needs them.
+        if (!text.trimmed().isEmpty()) {
+            for (int i = 0; i < m_index.rowCount(); ++i) {
+                if (!m_index.index(i, 0).data(IndexModel::SearchTextRole).toString().endsWith(QLatin1Char('\n'))) {
+                    const Row& row = m_index.row(i);
+                    const Evidence::EvidenceReader reader(row.workspace);
+                    QString files;
+                    for (const char* file : {"request.json", "response.json"}) {
+                        if (const auto bytes = reader.readFile(row.info, QLatin1String(file), kSearchFileBytes))
+                            files += QString::fromUtf8(bytes.value()) + QLatin1Char(' ');
+                    }
+                    m_index.setSearchText(i, files + QLatin1Char('\n'));
+                }
+            }
+        }
+        m_filter.setText(text);
+        m_count->setText(tr("%n execution(s)", nullptr, m_filter.rowCount()));
+    });
+    connect(m_outcome, &QComboBox::currentIndexChanged, this, [this](int) {
+        m_filter.setOutcome(m_outcome->currentData().toString());
+        m_count->setText(tr("%n execution(s)", nullptr, m_filter.rowCount()));
+    });
+    connect(m_method, &QComboBox::currentIndexChanged, this, [this](int) {
+        m_filter.setMethod(m_method->currentData().toString());
+        m_count->setText(tr("%n execution(s)", nullptr, m_filter.rowCount()));
+    });
+    connect(reloadButton, &QPushButton::clicked, this, &EvidenceWindow::reload);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showRow(current.row()); });
+    connect(run, &QPushButton::clicked, this, [this] { runLab(m_labSelector->toPlainText()); });
+}
+
+void EvidenceWindow::watch(const QStringList& directories)
+{
+    if (!m_watcher.directories().isEmpty())
+        m_watcher.removePaths(m_watcher.directories());
+    if (!directories.isEmpty())
+        m_watcher.addPaths(directories);
+}
+
+void EvidenceWindow::reload()
+{
+    QList<Row> rows;
+    QStringList watched;
+    QStringList skipped;
+    QSet<QString> methods;
+    for (const QString& workspace : std::as_const(m_workspaces)) {
+        const Evidence::EvidenceReader reader(workspace);
+        const auto listing = reader.list();
+        const QString artifacts = workspace + QStringLiteral("/artifacts/desktop");
+        watched.append(artifacts);
+        for (const QFileInfo& day : QDir(artifacts).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks))
+            watched.append(day.absoluteFilePath());
+        if (!listing) {
+            skipped.append(tr("%1: %2").arg(workspace, listing.error().message));
+            continue;
+        }
+        for (const auto& info : listing->executions) {
+            rows.append(Row{workspace, info});
+            methods.insert(info.method);
+        }
+        for (const auto& entry : listing->skipped)
+            skipped.append(tr("%1 (%2)").arg(entry.relativePath, entry.reason));
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+        return a.info.receivedAt > b.info.receivedAt;
+    });
+    m_index.setRows(rows);
+    watch(watched);
+    {
+        const QString current = m_method->currentData().toString();
+        const QSignalBlocker block(m_method);
+        m_method->clear();
+        m_method->addItem(tr("All methods"), QString());
+        QStringList sorted(methods.begin(), methods.end());
+        sorted.sort();
+        for (const QString& method : sorted)
+            m_method->addItem(method, method);
+        m_method->setCurrentIndex(std::max(0, m_method->findData(current)));
+    }
+    m_filter.setMethod(m_method->currentData().toString());
+    m_count->setText(tr("%n execution(s)", nullptr, m_filter.rowCount()));
+    if (!skipped.isEmpty()) {
+        m_banner->setStyleSheet(QStringLiteral("background: #fff4ce; padding: 4px;"));
+        m_banner->setText(tr("Not shown, damaged or not evidence (links are never followed): %1")
+                              .arg(skipped.join(QStringLiteral("; "))));
+        m_banner->show();
+    }
+    Q_EMIT reloaded();
+}
+
+void EvidenceWindow::showRow(int row)
+{
+    m_timeline->clear();
+    m_tree->clear();
+    m_candidates->setRowCount(0);
+    m_before->clear();
+    m_after->clear();
+    m_drawnFrame = {};
+    const QModelIndex at = m_filter.index(row, 0);
+    if (!at.isValid())
+        return;
+    const Row& source = m_index.row(m_filter.mapToSource(at).row());
+    const Evidence::EvidenceReader reader(source.workspace);
+    const auto loaded = reader.load(source.info);
+    if (!loaded) {
+        m_banner->setStyleSheet(QStringLiteral("background: #fde2e1; padding: 4px;"));
+        m_banner->setText(tr("This execution cannot be read: %1").arg(loaded.error().message));
+        m_banner->show();
+        return;
+    }
+    const Evidence::Execution& execution = loaded.value();
+    QStringList notes;
+    if (execution.info.interrupted)
+        notes.append(tr("Interrupted: the host stopped before this execution answered (the next host marked it)."));
+    else if (!execution.info.answered)
+        notes.append(tr("Unanswered: the trace has no answer."));
+    for (const auto& problem : execution.problems)
+        notes.append(tr("Damaged: %1: %2").arg(problem.file, problem.message));
+    m_banner->setStyleSheet(QStringLiteral("background: #fde2e1; padding: 4px;"));
+    m_banner->setText(notes.join(QLatin1Char('\n')));
+    m_banner->setVisible(!notes.isEmpty());
+
+    for (const auto& step : execution.trace) {
+        auto* item = new QTreeWidgetItem(
+            m_timeline, {step.step, step.sinceStartMs >= 0 ? QString::number(step.sinceStartMs) : QString(),
+                         QString::number(step.ms), step.ok ? QStringLiteral("✓") : QStringLiteral("✗"),
+                         QString::fromUtf8(QJsonDocument(step.details).toJson(QJsonDocument::Compact))});
+        if (!step.ok)
+            for (int c = 0; c < 5; ++c)
+                item->setForeground(c, QColor(176, 0, 32));
+    }
+    for (int c = 0; c < 4; ++c)
+        m_timeline->resizeColumnToContents(c);
+    m_request->setPlainText(pretty(execution.request));
+    m_response->setPlainText(pretty(execution.response));
+    m_env->setPlainText(pretty(execution.env));
+
+    // The screenshots, with where the execution acted drawn on them (they show the whole screen).
+    const auto [frame, point] = targetOf(execution.response);
+    const auto draw = [&](const QString& file, QLabel* label) {
+        const auto bytes = reader.readFile(execution.info, file);
+        if (!bytes)
+            return false;
+        QImage image = QImage::fromData(bytes.value(), "PNG");
+        if (image.isNull())
+            return false;
+        image = image.convertToFormat(QImage::Format_RGB32);
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        if (frame) {
+            painter.setPen(QPen(QColor(220, 20, 60), 3));
+            painter.drawRect(*frame);
+            m_drawnFrame = *frame;
+        }
+        if (point) {
+            painter.setPen(QPen(QColor(30, 144, 255), 3));
+            painter.drawEllipse(*point, 9, 9);
+            painter.drawLine(*point - QPoint(14, 0), *point + QPoint(14, 0));
+            painter.drawLine(*point - QPoint(0, 14), *point + QPoint(0, 14));
+        }
+        painter.end();
+        label->setPixmap(QPixmap::fromImage(image.scaled(560, 420, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+        label->setToolTip(file);
+        return true;
+    };
+    if (!draw(QStringLiteral("before.png"), m_before))
+        draw(QStringLiteral("observe.png"), m_before);
+    draw(QStringLiteral("after.png"), m_after);
+
+    // The recorded tree, nested as it was read.
+    if (execution.snapshot) {
+        const auto& nodes = execution.snapshot->nodes;
+        QList<QTreeWidgetItem*> items(nodes.size(), nullptr);
+        for (int i = 0; i < nodes.size() && i < kMaxTreeRows; ++i) {
+            const auto& node = nodes.at(i);
+            const QStringList cells{node.role, node.title,
+                                    node.detailed ? QStringLiteral("%1,%2 %3×%4")
+                                                        .arg(node.frame.x)
+                                                        .arg(node.frame.y)
+                                                        .arg(node.frame.width)
+                                                        .arg(node.frame.height)
+                                                  : QString()};
+            items[i] = node.parent >= 0 && node.parent < i && items.at(node.parent)
+                           ? new QTreeWidgetItem(items.at(node.parent), cells)
+                           : new QTreeWidgetItem(m_tree, cells);
+        }
+        m_tree->expandToDepth(1);
+    }
+    if (const auto bytes = reader.readFile(execution.info, QStringLiteral("selectors/candidates.json"))) {
+        const QJsonArray list =
+            QJsonDocument::fromJson(bytes.value()).object().value(QStringLiteral("candidates")).toArray();
+        for (int i = 0; i < list.size(); ++i) {
+            const QJsonObject c = list.at(i).toObject();
+            m_candidates->insertRow(i);
+            const QStringList cells{QString::number(c.value(QStringLiteral("rank")).toInt()),
+                                    QString::number(c.value(QStringLiteral("score")).toInt()),
+                                    c.value(QStringLiteral("role")).toString(), c.value(QStringLiteral("title")).toString(),
+                                    c.value(QStringLiteral("reasons")).toVariant().toStringList().join(QStringLiteral("; "))};
+            for (int col = 0; col < cells.size(); ++col)
+                m_candidates->setItem(i, col, new QTableWidgetItem(cells.at(col)));
+        }
+    }
+}
+
+void EvidenceWindow::runLab(const QString& selectorJson)
+{
+    m_lab->setRowCount(0);
+    const QJsonDocument document = QJsonDocument::fromJson(selectorJson.toUtf8());
+    if (!document.isObject()) {
+        m_labStatus->setText(tr("The selector must be a JSON object."));
+        return;
+    }
+    QJsonObject selectorObject = document.object();
+    if (selectorObject.contains(QStringLiteral("selector")))
+        selectorObject = selectorObject.value(QStringLiteral("selector")).toObject();
+    const auto selector = Automation::Selector::fromJson(selectorObject);
+    if (!selector) {
+        m_labStatus->setText(tr("%1").arg(selector.error().message));
+        return;
+    }
+    int trees = 0;
+    for (int row = 0; row < m_filter.rowCount(); ++row) {
+        const Row& source = m_index.row(m_filter.mapToSource(m_filter.index(row, 0)).row());
+        const Evidence::EvidenceReader reader(source.workspace);
+        const auto snapshot = reader.snapshot(source.info);
+        if (!snapshot)
+            continue;
+        ++trees;
+        const QList<Automation::Candidate> found = Automation::SelectorEngine::match(snapshot.value(), selector.value());
+        // A find keeps the tree it searched, which may hold no frames or states: matches that
+        // need them are undecided there, not absent.
+        bool partial = false;
+        for (const auto& node : snapshot->nodes)
+            partial = partial || !node.detailed;
+        const int at = m_lab->rowCount();
+        m_lab->insertRow(at);
+        const QString winner = found.isEmpty() ? QString()
+                                               : QStringLiteral("%1 \"%2\"").arg(
+                                                     snapshot->nodes.at(found.constFirst().nodeIndex).role,
+                                                     snapshot->nodes.at(found.constFirst().nodeIndex).title);
+        const QStringList cells{m_filter.index(row, IndexModel::WhenColumn).data().toString(), source.info.method,
+                                found.isEmpty() ? tr("0") : found.size() == 1 ? tr("1") : tr("%1 (many)").arg(found.size()),
+                                winner, partial ? tr("partial tree") : tr("full tree")};
+        for (int col = 0; col < cells.size(); ++col)
+            m_lab->setItem(at, col, new QTableWidgetItem(cells.at(col)));
+        m_lab->item(at, 0)->setData(Qt::UserRole, static_cast<int>(found.size()));
+    }
+    m_labStatus->setText(tr("Ran against %n recorded tree(s).", nullptr, trees));
+}
+
+} // namespace EvidenceViewer

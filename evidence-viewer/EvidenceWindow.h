@@ -1,0 +1,150 @@
+#pragma once
+
+#include "bridge/evidence/EvidenceReader.h"
+
+#include <QAbstractTableModel>
+#include <QFileSystemWatcher>
+#include <QHash>
+#include <QMainWindow>
+#include <QSortFilterProxyModel>
+#include <QTimer>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QTableView;
+class QTableWidget;
+class QTabWidget;
+class QTreeWidget;
+
+namespace EvidenceViewer {
+
+/// One execution of the index, with the workspace it lives in.
+struct Row
+{
+    QString workspace;
+    Evidence::ExecutionInfo info;
+};
+
+/// The index of executions across workspaces: when, method, outcome, duration, id.
+class IndexModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column { WhenColumn, MethodColumn, OutcomeColumn, DurationColumn, IdColumn, ColumnCount };
+    enum DataRole { SearchTextRole = Qt::UserRole + 1 };
+
+    explicit IndexModel(QObject* parent = nullptr);
+    void setRows(QList<Row> rows);
+    const Row& row(int index) const { return m_rows.at(index); }
+    /// The text the free-text search looks in: id, method, outcome and, once read, the
+    /// request and response files (small ones only).
+    void setSearchText(int index, const QString& text) { m_search[index] = text; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    /// "ok", the error code, "interrupted" or "unanswered".
+    static QString outcomeOf(const Evidence::ExecutionInfo& info);
+
+private:
+    QList<Row> m_rows;
+    QHash<int, QString> m_search;
+};
+
+/// The filters: outcome ("all", "ok", "errors", "interrupted"), method (empty: all) and free text.
+class IndexFilter final : public QSortFilterProxyModel
+{
+    Q_OBJECT
+
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    void setOutcome(const QString& outcome);
+    void setMethod(const QString& method);
+    void setText(const QString& text);
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+
+private:
+    QString m_outcome = QStringLiteral("all");
+    QString m_method;
+    QString m_text;
+};
+
+/// The evidence browser (docs/evidence-viewer.md): every execution kept in one or more
+/// workspaces, filtered and searched, new ones appearing as they are written; one execution's
+/// timeline, request, response, environment, screenshots with the target's frame and the click
+/// point drawn, its tree and candidates; and the selector lab, which runs a selector against the
+/// recorded tree of every execution in view. Read-only: it never writes into the evidence.
+class EvidenceWindow final : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    /// `workspaces`: directories that hold artifacts/desktop (a workspace root's direct
+    /// subdirectories are looked in too).
+    explicit EvidenceWindow(QStringList workspaces, QWidget* parent = nullptr);
+    ~EvidenceWindow() override;
+
+    /// Lists every workspace again.
+    void reload();
+    /// Shows the execution at `row` of the filtered index.
+    void showRow(int row);
+    /// Runs `selectorJson` against the recorded tree of every execution in view.
+    void runLab(const QString& selectorJson);
+
+    IndexModel& index() { return m_index; }
+    IndexFilter& filter() { return m_filter; }
+    QTableView* indexView() const { return m_table; }
+    QLineEdit* searchBox() const { return m_search; }
+    QComboBox* outcomeBox() const { return m_outcome; }
+    QTabWidget* tabs() const { return m_tabs; }
+    QTreeWidget* timeline() const { return m_timeline; }
+    QLabel* banner() const { return m_banner; }
+    QLabel* beforeShot() const { return m_before; }
+    QLabel* afterShot() const { return m_after; }
+    QTableWidget* labResults() const { return m_lab; }
+    QTableWidget* candidates() const { return m_candidates; }
+    /// The frame drawn on the screenshots of the execution shown (empty when none).
+    QRect drawnFrame() const { return m_drawnFrame; }
+
+Q_SIGNALS:
+    void reloaded();
+
+private:
+    void buildUi();
+    void watch(const QStringList& directories);
+    QStringList expandWorkspaces(const QStringList& given) const;
+
+    QStringList m_workspaces;
+    IndexModel m_index;
+    IndexFilter m_filter;
+    QFileSystemWatcher m_watcher;
+    QTimer m_reloadDebounce;
+    QLineEdit* m_search = nullptr;
+    QComboBox* m_outcome = nullptr;
+    QComboBox* m_method = nullptr;
+    QLabel* m_count = nullptr;
+    QTableView* m_table = nullptr;
+    QLabel* m_banner = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QTreeWidget* m_timeline = nullptr;
+    QPlainTextEdit* m_request = nullptr;
+    QPlainTextEdit* m_response = nullptr;
+    QPlainTextEdit* m_env = nullptr;
+    QLabel* m_before = nullptr;
+    QLabel* m_after = nullptr;
+    QTreeWidget* m_tree = nullptr;
+    QTableWidget* m_candidates = nullptr;
+    QPlainTextEdit* m_labSelector = nullptr;
+    QLabel* m_labStatus = nullptr;
+    QTableWidget* m_lab = nullptr;
+    QRect m_drawnFrame;
+};
+
+} // namespace EvidenceViewer

@@ -1,0 +1,236 @@
+// The evidence browser (docs/evidence-viewer.md) on evidence real executions left (a host with
+// the fake backend on this thread, called over its socket): the index, its filters and search,
+// an execution's panes, the frame drawn where the element was, the selector lab's counts against
+// what the find itself recorded, an interrupted execution, a damaged file and a planted link.
+// Screenshots go to gui-screenshots/ in the build tree.
+#include "FakeBackend.h"
+#include "TestHost.h"
+#include "bridge/Host.h"
+#include "bridge/evidence/EvidenceLayout.h"
+#include "evidence-viewer/EvidenceWindow.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScreen>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <QUuid>
+
+#include <gtest/gtest.h>
+
+#include <future>
+
+using namespace Testing;
+
+namespace {
+
+void screenshot(const QString& name)
+{
+    QApplication::processEvents();
+    QTest::qWait(150);
+    QDir().mkpath(QStringLiteral(MDH_SCREENSHOT_DIR));
+    QGuiApplication::primaryScreen()->grabWindow(0).save(QStringLiteral(MDH_SCREENSHOT_DIR) + QLatin1Char('/') + name +
+                                                         QStringLiteral(".png"));
+}
+
+class EvidenceViewerTest : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        if (qEnvironmentVariableIsEmpty("DISPLAY"))
+            GTEST_SKIP() << "needs the headless desktop of scripts/test";
+        QDir(m_dir.path()).mkpath(QStringLiteral("root/ws"));
+        m_workspace = m_dir.path() + QStringLiteral("/root/ws");
+        Bridge::HostOptions options;
+        options.server.socketPath = m_dir.path() + QStringLiteral("/run/bridge.sock");
+        options.workspaceRoot = m_dir.path() + QStringLiteral("/root");
+        options.backendFactory = [desktop = m_desktop] { return std::make_unique<FakeBackend>(desktop); };
+        options.security.confirmPolicy = Bridge::ConfirmPolicy::Auto;
+        options.security.dataDir = m_dir.path() + QStringLiteral("/data");
+        m_host = std::make_unique<Bridge::Host>(options);
+        QString error;
+        ASSERT_TRUE(m_host->start(&error)) << error.toStdString();
+    }
+
+    // A request over the socket from another thread (the host runs on this one); a side effect
+    // gets its token first.
+    QJsonObject call(const QString& method, const QJsonObject& params, bool sideEffect = false)
+    {
+        const QString socket = m_host->server().socketPath();
+        const QString workspace = m_workspace;
+        auto answer = std::async(std::launch::async, [=] {
+            TestClient client(socket);
+            QJsonObject sent = params;
+            if (sideEffect) {
+                const QJsonObject issued = client.call(
+                    QStringLiteral("desktop.confirm.issue"),
+                    TestClient::withMeta({{QStringLiteral("intent"), QJsonObject{{QStringLiteral("method"), method},
+                                                                                 {QStringLiteral("params"), params}}}},
+                                         workspace));
+                sent.insert(QStringLiteral("confirm"),
+                            QJsonObject{{QStringLiteral("token"), resultOf(issued).value(QStringLiteral("token"))}});
+            }
+            return client.call(method, TestClient::withMeta(sent, workspace), 20000);
+        });
+        EXPECT_TRUE(QTest::qWaitFor(
+            [&] { return answer.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }, 20000));
+        return answer.get();
+    }
+
+    int rowOf(EvidenceViewer::EvidenceWindow& window, const QString& executionId)
+    {
+        for (int row = 0; row < window.filter().rowCount(); ++row) {
+            if (window.filter().index(row, EvidenceViewer::IndexModel::IdColumn).data().toString() == executionId)
+                return row;
+        }
+        return -1;
+    }
+
+    QTemporaryDir m_dir;
+    QString m_workspace;
+    std::shared_ptr<FakeDesktop> m_desktop = std::make_shared<FakeDesktop>();
+    std::unique_ptr<Bridge::Host> m_host;
+};
+
+} // namespace
+
+TEST_F(EvidenceViewerTest, IndexesFiltersAndShowsRealExecutions)
+{
+    const QJsonObject sendSelector{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                                   {QStringLiteral("titleContains"), QStringLiteral("Send")}};
+    const QJsonObject found = call(QStringLiteral("desktop.find"), {{QStringLiteral("selector"), sendSelector}});
+    const QString findId = resultOf(found).value(QStringLiteral("executionId")).toString();
+    ASSERT_FALSE(findId.isEmpty()) << QJsonDocument(found).toJson().toStdString();
+    const QJsonObject pressed =
+        call(QStringLiteral("desktop.pointer"),
+             {{QStringLiteral("gesture"), QStringLiteral("click")},
+              {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), sendSelector}}}},
+             true);
+    const QString pointerId = resultOf(pressed).value(QStringLiteral("executionId")).toString();
+    ASSERT_FALSE(pointerId.isEmpty()) << QJsonDocument(pressed).toJson().toStdString();
+    const QJsonObject missing =
+        call(QStringLiteral("desktop.click"),
+             {{QStringLiteral("target"),
+               QJsonObject{{QStringLiteral("selector"),
+                            QJsonObject{{QStringLiteral("titleEquals"), QStringLiteral("Nowhere")}}}}}},
+             true);
+    call(QStringLiteral("desktop.observe"), {});
+
+    EvidenceViewer::EvidenceWindow window({m_dir.path() + QStringLiteral("/root")});
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    const int all = window.filter().rowCount();
+    EXPECT_GE(all, 3);
+    ASSERT_GE(rowOf(window, findId), 0);
+    ASSERT_GE(rowOf(window, pointerId), 0);
+
+    // Filters and the free-text search (which reads requests and responses).
+    window.outcomeBox()->setCurrentIndex(window.outcomeBox()->findData(QStringLiteral("errors")));
+    for (int row = 0; row < window.filter().rowCount(); ++row)
+        EXPECT_NE(window.filter().index(row, EvidenceViewer::IndexModel::OutcomeColumn).data().toString(),
+                  QStringLiteral("ok"));
+    window.outcomeBox()->setCurrentIndex(0);
+    window.searchBox()->setText(QStringLiteral("Nowhere"));
+    EXPECT_EQ(window.filter().rowCount(), missing.contains(QStringLiteral("error")) ? 1 : 1);
+    window.searchBox()->clear();
+    EXPECT_EQ(window.filter().rowCount(), all);
+
+    // The pointer click: its timeline, its screenshots with the target's frame drawn.
+    window.showRow(rowOf(window, pointerId));
+    QStringList steps;
+    for (int i = 0; i < window.timeline()->topLevelItemCount(); ++i)
+        steps.append(window.timeline()->topLevelItem(i)->text(0));
+    EXPECT_TRUE(steps.contains(QStringLiteral("answer"))) << steps.join(QLatin1Char(' ')).toStdString();
+    EXPECT_EQ(window.drawnFrame(), QRect(320, 10, 80, 24));
+    EXPECT_FALSE(window.beforeShot()->pixmap().isNull());
+    window.tabs()->setCurrentIndex(4); // Screenshots
+    screenshot(QStringLiteral("evidence-screenshots"));
+
+    // The find: its candidates, and the lab's count on its tree equals what the find recorded.
+    window.showRow(rowOf(window, findId));
+    const int recorded = window.candidates()->rowCount();
+    EXPECT_GE(recorded, 1);
+    window.runLab(QString::fromUtf8(QJsonDocument(sendSelector).toJson()));
+    bool seen = false;
+    for (int row = 0; row < window.labResults()->rowCount(); ++row) {
+        if (window.labResults()->item(row, 1)->text() == QLatin1String("desktop.find")) {
+            EXPECT_EQ(window.labResults()->item(row, 0)->data(Qt::UserRole).toInt(), recorded);
+            seen = true;
+        }
+    }
+    EXPECT_TRUE(seen);
+    window.tabs()->setCurrentIndex(window.tabs()->count() - 1);
+    screenshot(QStringLiteral("evidence-selector-lab"));
+}
+
+TEST_F(EvidenceViewerTest, InterruptedDamagedAndPlantedEntriesAreShownAsSuch)
+{
+    const QJsonObject found =
+        call(QStringLiteral("desktop.find"),
+             {{QStringLiteral("selector"), QJsonObject{{QStringLiteral("titleContains"), QStringLiteral("Send")}}}});
+    const QString dir =
+        resultOf(found).value(QStringLiteral("evidence")).toObject().value(QStringLiteral("dir")).toString();
+    ASSERT_FALSE(dir.isEmpty());
+    // An execution the host never answered, marked by the next host's recovery.
+    const QString day = QFileInfo(dir.chopped(1)).path();
+    const QString crashedId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    QDir(day).mkpath(crashedId);
+    {
+        QFile request(day + QLatin1Char('/') + crashedId + QLatin1Char('/') + Evidence::Layout::requestFile());
+        ASSERT_TRUE(request.open(QIODevice::WriteOnly));
+        request.write(R"({"jsonrpc":"2.0","id":"1","method":"desktop.click","params":{}})");
+        QFile trace(day + QLatin1Char('/') + crashedId + QLatin1Char('/') + Evidence::Layout::traceFile());
+        ASSERT_TRUE(trace.open(QIODevice::WriteOnly));
+        const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+        trace.write(QStringLiteral("{\"t\":\"%1\",\"sinceStartMs\":0,\"step\":\"start\",\"ms\":0,\"ok\":true}\n"
+                                   "{\"t\":\"%1\",\"step\":\"%2\",\"ms\":0,\"ok\":false}\n")
+                        .arg(now, Evidence::Layout::interruptedStep())
+                        .toUtf8());
+    }
+    // A damaged response, and a link planted in the evidence.
+    QFile response(dir + Evidence::Layout::responseFile());
+    ASSERT_TRUE(response.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    response.write("{\"jsonrpc\": \"2.0\", \"res");
+    response.close();
+    ASSERT_TRUE(QFile::link(QStringLiteral("/etc"), day + QStringLiteral("/planted")));
+
+    EvidenceViewer::EvidenceWindow window({m_workspace});
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("symlink"))) << window.banner()->text().toStdString();
+    const int crashed = rowOf(window, crashedId);
+    ASSERT_GE(crashed, 0);
+    EXPECT_EQ(window.filter().index(crashed, EvidenceViewer::IndexModel::OutcomeColumn).data().toString(),
+              QStringLiteral("interrupted"));
+    window.showRow(crashed);
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("Interrupted")))
+        << window.banner()->text().toStdString();
+    screenshot(QStringLiteral("evidence-interrupted"));
+    const QString foundId = resultOf(found).value(QStringLiteral("executionId")).toString();
+    window.showRow(rowOf(window, foundId));
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("Damaged: response.json")))
+        << window.banner()->text().toStdString();
+    window.outcomeBox()->setCurrentIndex(window.outcomeBox()->findData(QStringLiteral("interrupted")));
+    EXPECT_EQ(window.filter().rowCount(), 1);
+}
+
+TEST_F(EvidenceViewerTest, ANewExecutionAppearsWithoutAReload)
+{
+    call(QStringLiteral("desktop.observe"), {});
+    EvidenceViewer::EvidenceWindow window({m_workspace});
+    const int before = window.filter().rowCount();
+    call(QStringLiteral("desktop.observe"), {});
+    EXPECT_TRUE(QTest::qWaitFor([&] { return window.filter().rowCount() == before + 1; }, 10000));
+}
