@@ -569,7 +569,7 @@ void EvidenceWindow::runLab(const QString& selectorJson)
         selectorObject = selectorObject.value(QStringLiteral("selector")).toObject();
     const auto selector = Automation::Selector::fromJson(selectorObject);
     if (!selector) {
-        m_labStatus->setText(tr("%1").arg(selector.error().message));
+        m_labStatus->setText(selector.error().message);
         return;
     }
     int trees = 0;
@@ -593,7 +593,7 @@ void EvidenceWindow::runLab(const QString& selectorJson)
                                                      snapshot->nodes.at(found.constFirst().nodeIndex).role,
                                                      snapshot->nodes.at(found.constFirst().nodeIndex).title);
         const QStringList cells{m_filter.index(row, IndexModel::WhenColumn).data().toString(), source.info.method,
-                                found.isEmpty() ? tr("0") : found.size() == 1 ? tr("1") : tr("%1 (many)").arg(found.size()),
+                                found.size() > 1 ? tr("%1 (many)").arg(found.size()) : QString::number(found.size()),
                                 winner, partial ? tr("partial tree") : tr("full tree")};
         for (int col = 0; col < cells.size(); ++col)
             m_lab->setItem(at, col, new QTableWidgetItem(cells.at(col)));

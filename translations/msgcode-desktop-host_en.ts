@@ -41,6 +41,30 @@
             <numerusform>stopped: %n executions aborted</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n execution(s) in %1</source>
+        <translation>
+            <numerusform>%n execution in %1</numerusform>
+            <numerusform>%n executions in %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>EvidenceViewer::EvidenceWindow</name>
+    <message numerus="yes">
+        <source>%n execution(s)</source>
+        <translation>
+            <numerusform>%n execution</numerusform>
+            <numerusform>%n executions</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Ran against %n recorded tree(s).</source>
+        <translation>
+            <numerusform>Ran against %n recorded tree.</numerusform>
+            <numerusform>Ran against %n recorded trees.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Inspector::InspectorWindow</name>

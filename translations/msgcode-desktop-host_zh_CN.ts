@@ -500,6 +500,10 @@
         <source>Inspector…</source>
         <translation>检查器…</translation>
     </message>
+    <message>
+        <source>Evidence…</source>
+        <translation>证据…</translation>
+    </message>
 </context>
 <context>
     <name>Ctl</name>
@@ -670,10 +674,6 @@
         <translation>错误：--timeout 的取值范围为 1 到 600000 毫秒</translation>
     </message>
     <message>
-        <source>rpc: the method, e.g. desktop.find.</source>
-        <translation>rpc：方法名，例如 desktop.find。</translation>
-    </message>
-    <message>
         <source>name</source>
         <translation>名称</translation>
     </message>
@@ -734,46 +734,6 @@
         <translation>确认：%1</translation>
     </message>
     <message>
-        <source>Talks to a running msgcode-desktop-host.
-
-Commands:
-  health                          host version, permissions, queue
-  doctor                          every check, with what to fix
-  stop                            emergency stop: abort everything, pause side effects
-  resume                          resume after a stop (asks the host&apos;s confirmation policy)
-  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in
-  remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]
-  remote status | disconnect | forget   the remote agent (docs/remote.md)
-
-msgcode&apos;s original commands (their own exit codes: 0 a result, 2 an error answer,
-10 the host cannot be reached):
-  rpc WORKSPACE --method M --params-json J   one request; the JSON-RPC answer on stdout
-  session WORKSPACE [--idle-ms N]            NDJSON requests on stdin, one envelope
-                                             {id, exitCode, stdout, stderr} per line
-
-Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
-4 no or malformed answer, 5 doctor found the host unhealthy.</source>
-        <translation>与正在运行的 msgcode-desktop-host 通信。
-
-命令：
-  health                          主机版本、权限、队列
-  doctor                          逐项检查，并说明如何修复
-  stop                            紧急停止：中止一切，暂停副作用
-  resume                          停止后恢复（按主机的确认策略询问）
-  call METHOD [PARAMS | @FILE | -] 任意桥接方法；自动填写 meta
-  remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]
-  remote status | disconnect | forget   远程代理（docs/remote.md）
-
-msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答，
-10 无法连接主机）：
-  rpc WORKSPACE --method M --params-json J   一次请求；JSON-RPC 应答写到 stdout
-  session WORKSPACE [--idle-ms N]            从 stdin 读取 NDJSON 请求，每行回一个
-                                             {id, exitCode, stdout, stderr} 信封
-
-退出码：0 成功，1 主机应答了错误，2 用法错误，3 主机未运行，
-4 无应答或应答格式错误，5 doctor 发现主机不健康。</translation>
-    </message>
-    <message>
         <source>remote connect: the control server.</source>
         <translation>remote connect：控制服务器。</translation>
     </message>
@@ -808,6 +768,102 @@ msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答�
     <message>
         <source>code</source>
         <translation>绑定码</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <source>unanswered</source>
+        <translation>未应答</translation>
+    </message>
+    <message>
+        <source>error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n execution(s) in %1</source>
+        <translation>
+            <numerusform>%1 中有 %n 个执行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>skipped %1 (%2)</source>
+        <translation>已跳过 %1（%2）</translation>
+    </message>
+    <message>
+        <source>execution %1: %2, %3</source>
+        <translation>执行 %1：%2，%3</translation>
+    </message>
+    <message>
+        <source>received %1, %2 ms</source>
+        <translation>收到于 %1，耗时 %2 毫秒</translation>
+    </message>
+    <message>
+        <source>directory %1</source>
+        <translation>目录 %1</translation>
+    </message>
+    <message>
+        <source>files: %1</source>
+        <translation>文件：%1</translation>
+    </message>
+    <message>
+        <source>damaged: %1: %2</source>
+        <translation>已损坏：%1：%2</translation>
+    </message>
+    <message>
+        <source>Talks to a running msgcode-desktop-host.
+
+Commands:
+  health                          host version, permissions, queue
+  doctor                          every check, with what to fix
+  stop                            emergency stop: abort everything, pause side effects
+  resume                          resume after a stop (asks the host&apos;s confirmation policy)
+  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in
+  remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]
+  remote status | disconnect | forget   the remote agent (docs/remote.md)
+  evidence list [--method M] [--errors] | evidence show ID   the workspace&apos;s evidence
+
+msgcode&apos;s original commands (their own exit codes: 0 a result, 2 an error answer,
+10 the host cannot be reached):
+  rpc WORKSPACE --method M --params-json J   one request; the JSON-RPC answer on stdout
+  session WORKSPACE [--idle-ms N]            NDJSON requests on stdin, one envelope
+                                             {id, exitCode, stdout, stderr} per line
+
+Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
+4 no or malformed answer, 5 doctor found the host unhealthy.</source>
+        <translation>与正在运行的 msgcode-desktop-host 通信。
+
+命令：
+  health                          主机版本、权限、队列
+  doctor                          逐项检查，并说明如何修复
+  stop                            紧急停止：中止一切，暂停副作用
+  resume                          停止后恢复（按主机的确认策略询问）
+  call METHOD [PARAMS | @FILE | -] 任意桥接方法；自动填写 meta
+  remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]
+  remote status | disconnect | forget   远程代理（docs/remote.md）
+  evidence list [--method M] [--errors] | evidence show ID   工作区中的证据
+
+msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答，
+10 无法连接主机）：
+  rpc WORKSPACE --method M --params-json J   一次请求；JSON-RPC 应答写到 stdout
+  session WORKSPACE [--idle-ms N]            从 stdin 读取 NDJSON 请求，每行回一个
+                                             {id, exitCode, stdout, stderr} 信封
+
+退出码：0 成功，1 主机应答了错误，2 用法错误，3 主机未运行，
+4 无应答或应答格式错误，5 doctor 发现主机不健康。</translation>
+    </message>
+    <message>
+        <source>rpc: the method, e.g. desktop.find; evidence list: only this method.</source>
+        <translation>rpc：方法名，例如 desktop.find；evidence list：只列出此方法。</translation>
+    </message>
+    <message>
+        <source>evidence list: only executions that answered an error or never answered.</source>
+        <translation>evidence list：只列出应答了错误或从未应答的执行。</translation>
+    </message>
+    <message>
+        <source>usage: msgcode-desktopctl [--workspace DIR] [--json] evidence list [--method M] [--errors] | evidence show EXECUTION_ID</source>
+        <translation>用法：msgcode-desktopctl [--workspace DIR] [--json] evidence list [--method M] [--errors] | evidence show EXECUTION_ID</translation>
     </message>
 </context>
 <context>
@@ -892,6 +948,224 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
     <message>
         <source>The host stopped before this execution answered: trace.jsonl shows how far it got.</source>
         <translation>主机在此次执行应答之前停止：trace.jsonl 记录了执行进行到哪一步。</translation>
+    </message>
+</context>
+<context>
+    <name>EvidenceViewer::EvidenceWindow</name>
+    <message>
+        <source>Evidence</source>
+        <translation>证据</translation>
+    </message>
+    <message>
+        <source>Search ids, methods, outcomes, requests and responses</source>
+        <translation>搜索 ID、方法、结果、请求和应答</translation>
+    </message>
+    <message>
+        <source>All outcomes</source>
+        <translation>全部结果</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新读取</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>At (ms)</source>
+        <translation>时刻（毫秒）</translation>
+    </message>
+    <message>
+        <source>Took (ms)</source>
+        <translation>用时（毫秒）</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Response</source>
+        <translation>应答</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境</translation>
+    </message>
+    <message>
+        <source>Screenshots</source>
+        <translation>截图</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Frame</source>
+        <translation>框架</translation>
+    </message>
+    <message>
+        <source>Tree</source>
+        <translation>树</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>排名</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Candidates</source>
+        <translation>候选</translation>
+    </message>
+    <message>
+        <source>A selector, run against the recorded tree of every execution in view:</source>
+        <translation>一个选择器，将在列表中每个执行所记录的树上运行：</translation>
+    </message>
+    <message>
+        <source>Run against every tree</source>
+        <translation>在每棵树上运行</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>Matches</source>
+        <translation>匹配数</translation>
+    </message>
+    <message>
+        <source>Winner</source>
+        <translation>胜出者</translation>
+    </message>
+    <message>
+        <source>Selector lab</source>
+        <translation>选择器实验室</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n execution(s)</source>
+        <translation>
+            <numerusform>%n 个执行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>All methods</source>
+        <translation>全部方法</translation>
+    </message>
+    <message>
+        <source>Not shown, damaged or not evidence (links are never followed): %1</source>
+        <translation>未显示：已损坏或不是证据（从不跟随链接）：%1</translation>
+    </message>
+    <message>
+        <source>This execution cannot be read: %1</source>
+        <translation>无法读取此执行：%1</translation>
+    </message>
+    <message>
+        <source>Interrupted: the host stopped before this execution answered (the next host marked it).</source>
+        <translation>已中断：主机在此执行应答前停止（由下一次启动的主机标记）。</translation>
+    </message>
+    <message>
+        <source>Unanswered: the trace has no answer.</source>
+        <translation>未应答：跟踪记录中没有应答。</translation>
+    </message>
+    <message>
+        <source>Damaged: %1: %2</source>
+        <translation>已损坏：%1：%2</translation>
+    </message>
+    <message>
+        <source>The selector must be a JSON object.</source>
+        <translation>选择器必须是 JSON 对象。</translation>
+    </message>
+    <message>
+        <source>%1 (many)</source>
+        <translation>%1（多个）</translation>
+    </message>
+    <message>
+        <source>partial tree</source>
+        <translation>部分树</translation>
+    </message>
+    <message>
+        <source>full tree</source>
+        <translation>完整树</translation>
+    </message>
+    <message numerus="yes">
+        <source>Ran against %n recorded tree(s).</source>
+        <translation>
+            <numerusform>已在 %n 棵记录的树上运行。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>EvidenceViewer::IndexModel</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Execution</source>
+        <translation>执行</translation>
     </message>
 </context>
 <context>
@@ -1159,6 +1433,14 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
     <message>
         <source>msgcode-desktop-host: the remote workspace %1 cannot be used: %2</source>
         <translation>msgcode-desktop-host：无法使用远程工作区 %1：%2</translation>
+    </message>
+    <message>
+        <source>Only browse the evidence kept in a workspace or workspace root (no host is started).</source>
+        <translation>只浏览工作区或工作区根目录中保存的证据（不启动主机）。</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --evidence needs a display (not --headless)</source>
+        <translation>msgcode-desktop-host：--evidence 需要显示器（不能与 --headless 同用）</translation>
     </message>
 </context>
 <context>
