@@ -196,6 +196,7 @@ void TrayController::showEvidence()
     if (!m_evidence) {
         m_evidence = new EvidenceViewer::EvidenceWindow({m_host.dispatcher().workspace().rootRealPath()});
         m_evidence->setAttribute(Qt::WA_DeleteOnClose);
+        m_evidence->setDispatcher(&m_host.dispatcher());
     }
     m_evidence->show();
     m_evidence->raise();

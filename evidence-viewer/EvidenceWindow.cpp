@@ -1,6 +1,7 @@
 #include "evidence-viewer/EvidenceWindow.h"
 
 #include "automation/SelectorEngine.h"
+#include "bridge/Dispatcher.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -21,6 +22,7 @@
 #include <QTableWidget>
 #include <QTabWidget>
 #include <QTreeWidget>
+#include <QUuid>
 #include <QVBoxLayout>
 
 namespace EvidenceViewer {
@@ -341,6 +343,27 @@ void EvidenceWindow::buildUi()
     m_lab->setEditTriggers(QAbstractItemView::NoEditTriggers);
     labLayout->addWidget(m_lab, 1);
     m_tabs->addTab(lab, tr("Selector lab"));
+
+    auto* replay = new QWidget(m_tabs);
+    auto* replayLayout = new QVBoxLayout(replay);
+    m_replayButton = new QPushButton(tr("Replay this request"), replay);
+    m_replayButton->setObjectName(QStringLiteral("replayButton"));
+    m_replayButton->setToolTip(tr("Sends the recorded request again, as you, with fresh meta; your click is the "
+                                  "approval."));
+    replayLayout->addWidget(m_replayButton, 0, Qt::AlignLeft);
+    m_replayStatus = new QLabel(replay);
+    m_replayStatus->setObjectName(QStringLiteral("replayStatus"));
+    m_replayStatus->setWordWrap(true);
+    replayLayout->addWidget(m_replayStatus);
+    m_replay = new QTableWidget(0, 3, replay);
+    m_replay->setObjectName(QStringLiteral("replayTable"));
+    m_replay->setHorizontalHeaderLabels({QString(), tr("Recorded"), tr("Replayed")});
+    m_replay->horizontalHeader()->setStretchLastSection(true);
+    m_replay->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    replayLayout->addWidget(m_replay, 1);
+    m_tabs->addTab(replay, tr("Replay"));
+    connect(m_replayButton, &QPushButton::clicked, this, &EvidenceWindow::replayShown);
+    m_replayButton->setEnabled(false);
     rightLayout->addWidget(m_tabs, 1);
     split->addWidget(right);
     split->setStretchFactor(0, 2);
@@ -462,6 +485,10 @@ void EvidenceWindow::showRow(int row)
         m_banner->show();
         return;
     }
+    m_shown = loaded.value();
+    m_replay->setRowCount(0);
+    m_replayStatus->clear();
+    m_replayButton->setEnabled(m_dispatcher != nullptr && m_shown->request.has_value());
     const Evidence::Execution& execution = loaded.value();
     QStringList notes;
     if (execution.info.interrupted)
@@ -554,6 +581,83 @@ void EvidenceWindow::showRow(int row)
                 m_candidates->setItem(i, col, new QTableWidgetItem(cells.at(col)));
         }
     }
+}
+
+void EvidenceWindow::setDispatcher(Bridge::Dispatcher* dispatcher)
+{
+    m_dispatcher = dispatcher;
+    m_replayButton->setEnabled(m_dispatcher != nullptr && m_shown && m_shown->request.has_value());
+}
+
+namespace {
+
+// What the replay table compares of an answer: outcome, effect, the element acted on, how it was
+// checked, and the evidence.
+QStringList facts(const QJsonObject& response)
+{
+    const QJsonObject result = response.value(QStringLiteral("result")).toObject();
+    const QJsonObject error = response.value(QStringLiteral("error")).toObject();
+    const QJsonObject target = result.value(QStringLiteral("target")).toObject();
+    return {error.isEmpty() ? QStringLiteral("ok") : error.value(QStringLiteral("code")).toString(),
+            result.value(QStringLiteral("effect")).toString(),
+            target.isEmpty() ? QString()
+                             : QStringLiteral("%1 \"%2\"").arg(target.value(QStringLiteral("role")).toString(),
+                                                                target.value(QStringLiteral("title")).toString()),
+            result.value(QStringLiteral("verification")).toObject().value(QStringLiteral("reason")).toString(),
+            error.isEmpty() ? result.value(QStringLiteral("evidence")).toObject().value(QStringLiteral("dir")).toString()
+                            : error.value(QStringLiteral("message")).toString()};
+}
+
+} // namespace
+
+void EvidenceWindow::replayShown()
+{
+    if (!m_dispatcher || !m_shown || !m_shown->request)
+        return;
+    const QJsonObject request = *m_shown->request;
+    const QString method = request.value(QStringLiteral("method")).toString();
+    QJsonObject params = request.value(QStringLiteral("params")).toObject();
+    if (params.value(QStringLiteral("text")).toObject().value(QStringLiteral("redacted")).toBool()) {
+        m_replayStatus->setText(tr("This typeText cannot be replayed: its text was not kept (only its length and "
+                                   "SHA-256 are in the evidence)."));
+        return;
+    }
+    const QJsonObject oldMeta = params.value(QStringLiteral("meta")).toObject();
+    params.remove(QStringLiteral("confirm"));
+    params.insert(QStringLiteral("meta"),
+                  QJsonObject{{QStringLiteral("schemaVersion"), 1},
+                              {QStringLiteral("requestId"), QUuid::createUuid().toString(QUuid::WithoutBraces)},
+                              {QStringLiteral("workspacePath"), oldMeta.value(QStringLiteral("workspacePath"))},
+                              {QStringLiteral("timeoutMs"), oldMeta.value(QStringLiteral("timeoutMs")).toInt(20000)}});
+    const QJsonObject recorded = m_shown->response.value_or(QJsonObject());
+    m_replayStatus->setText(tr("%1 running…").arg(method));
+    QPointer<EvidenceWindow> self(this);
+    m_dispatcher->call(Bridge::Caller::gui(), method, params,
+                       [self, recorded, method](const Automation::Result<QJsonObject>& answer) {
+                           if (!self)
+                               return;
+                           const QJsonObject now =
+                               answer ? QJsonObject{{QStringLiteral("result"), answer.value()}}
+                                      : QJsonObject{{QStringLiteral("error"), answer.error().toJson()}};
+                           const QStringList before = facts(recorded);
+                           const QStringList after = facts(now);
+                           const QStringList names{tr("Outcome"), tr("Effect"), tr("Element"), tr("Verification"),
+                                                   tr("Evidence or message")};
+                           self->m_replay->setRowCount(0);
+                           for (int i = 0; i < names.size(); ++i) {
+                               self->m_replay->insertRow(i);
+                               self->m_replay->setItem(i, 0, new QTableWidgetItem(names.at(i)));
+                               self->m_replay->setItem(i, 1, new QTableWidgetItem(before.at(i)));
+                               self->m_replay->setItem(i, 2, new QTableWidgetItem(after.at(i)));
+                               if (before.at(i) != after.at(i) && i < 4)
+                                   self->m_replay->item(i, 2)->setForeground(QColor(176, 0, 32));
+                           }
+                           self->m_replayStatus->setText(
+                               answer ? tr("Replayed %1: a new execution, %2.")
+                                            .arg(method, answer->value(QStringLiteral("executionId")).toString())
+                                      : tr("Replayed %1: %2").arg(method, answer.error().message));
+                           Q_EMIT self->replayed();
+                       });
 }
 
 void EvidenceWindow::runLab(const QString& selectorJson)

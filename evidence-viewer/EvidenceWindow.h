@@ -13,10 +13,15 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QPushButton;
 class QTableView;
 class QTableWidget;
 class QTabWidget;
 class QTreeWidget;
+
+namespace Bridge {
+class Dispatcher;
+}
 
 namespace EvidenceViewer {
 
@@ -89,6 +94,15 @@ public:
     /// `workspaces`: directories that hold artifacts/desktop (a workspace root's direct
     /// subdirectories are looked in too).
     explicit EvidenceWindow(QStringList workspaces, QWidget* parent = nullptr);
+    /// Replay sends a recorded request again through this dispatcher, as the person at the host's
+    /// window (the GUI caller: the click on Replay is the approval). Without one (the browser on
+    /// its own, --evidence) there is no replay.
+    void setDispatcher(Bridge::Dispatcher* dispatcher);
+    /// Replays the execution shown: its request with fresh meta; the answer beside the recorded
+    /// one. A typeText whose text was not kept cannot be replayed, and says so.
+    void replayShown();
+    QTableWidget* replayTable() const { return m_replay; }
+    QLabel* replayStatus() const { return m_replayStatus; }
     ~EvidenceWindow() override;
 
     /// Lists every workspace again.
@@ -115,6 +129,7 @@ public:
 
 Q_SIGNALS:
     void reloaded();
+    void replayed();
 
 private:
     void buildUi();
@@ -145,6 +160,11 @@ private:
     QLabel* m_labStatus = nullptr;
     QTableWidget* m_lab = nullptr;
     QRect m_drawnFrame;
+    Bridge::Dispatcher* m_dispatcher = nullptr;
+    std::optional<Evidence::Execution> m_shown;
+    QPushButton* m_replayButton = nullptr;
+    QLabel* m_replayStatus = nullptr;
+    QTableWidget* m_replay = nullptr;
 };
 
 } // namespace EvidenceViewer

@@ -234,3 +234,59 @@ TEST_F(EvidenceViewerTest, ANewExecutionAppearsWithoutAReload)
     call(QStringLiteral("desktop.observe"), {});
     EXPECT_TRUE(QTest::qWaitFor([&] { return window.filter().rowCount() == before + 1; }, 10000));
 }
+
+TEST_F(EvidenceViewerTest, ReplaySendsTheRequestAgainAsThePersonAndComparesTheAnswers)
+{
+    const QJsonObject sendSelector{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                                   {QStringLiteral("titleContains"), QStringLiteral("Send")}};
+    const QJsonObject clicked =
+        call(QStringLiteral("desktop.click"),
+             {{QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), sendSelector}}}}, true);
+    const QString clickId = resultOf(clicked).value(QStringLiteral("executionId")).toString();
+    ASSERT_FALSE(clickId.isEmpty()) << QJsonDocument(clicked).toJson().toStdString();
+    const QJsonObject typed =
+        call(QStringLiteral("desktop.typeText"),
+             {{QStringLiteral("text"), QStringLiteral("secret words")},
+              {QStringLiteral("target"),
+               QJsonObject{{QStringLiteral("selector"),
+                            QJsonObject{{QStringLiteral("titleEquals"), QStringLiteral("Message")}}}}}},
+             true);
+    const QString typeId = resultOf(typed).value(QStringLiteral("executionId")).toString();
+    ASSERT_FALSE(typeId.isEmpty()) << QJsonDocument(typed).toJson().toStdString();
+
+    EvidenceViewer::EvidenceWindow window({m_workspace});
+    window.setDispatcher(&m_host->dispatcher());
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+
+    m_desktop->clearEffects();
+    window.showRow(rowOf(window, clickId));
+    window.replayShown();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.replayTable()->rowCount() > 0; }, 15000))
+        << window.replayStatus()->text().toStdString();
+    EXPECT_EQ(m_desktop->effects(), QStringList{QStringLiteral("press:Send")}) << "the replay acted again";
+    EXPECT_EQ(window.replayTable()->item(0, 1)->text(), QStringLiteral("ok"));
+    EXPECT_EQ(window.replayTable()->item(0, 2)->text(), QStringLiteral("ok"));
+    EXPECT_EQ(window.replayTable()->item(2, 2)->text(), window.replayTable()->item(2, 1)->text()) << "the same element";
+    window.tabs()->setCurrentIndex(window.tabs()->count() - 1);
+    screenshot(QStringLiteral("evidence-replay"));
+    // The replay is a new execution, and it shows up.
+    EXPECT_TRUE(QTest::qWaitFor([&] { return window.filter().rowCount() == 3; }, 10000));
+
+    // Typed text that was not kept cannot be replayed.
+    m_desktop->clearEffects();
+    window.showRow(rowOf(window, typeId));
+    window.replayShown();
+    EXPECT_TRUE(window.replayStatus()->text().contains(QStringLiteral("cannot be replayed")))
+        << window.replayStatus()->text().toStdString();
+    EXPECT_TRUE(m_desktop->effects().isEmpty());
+
+    // A stopped host refuses the person's replay like any other side effect.
+    m_host->stop();
+    window.showRow(rowOf(window, clickId));
+    window.replayShown();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.replayTable()->rowCount() > 0; }, 15000));
+    EXPECT_EQ(window.replayTable()->item(0, 2)->text(), QStringLiteral("DESKTOP_CONFIRM_REQUIRED"));
+    EXPECT_TRUE(m_desktop->effects().isEmpty());
+    m_host->resume();
+}
