@@ -40,7 +40,7 @@ if(MDH_BUILD_TESTS AND MDH_CLANG_TIDY AND MDH_RUN_CLANG_TIDY)
     cmake_host_system_information(RESULT mdh_cores QUERY NUMBER_OF_LOGICAL_CORES)
     add_test(NAME Lint.Tidy
         COMMAND ${MDH_RUN_CLANG_TIDY} -quiet -clang-tidy-binary ${MDH_CLANG_TIDY} -p ${CMAKE_BINARY_DIR}
-                -j ${mdh_cores} "${PROJECT_SOURCE_DIR}/(app|automation|bridge|cli|inspector|mcp|remote)/.*\\.cpp$"
+                -j ${mdh_cores} "${PROJECT_SOURCE_DIR}/(app|automation|bridge|cli|evidence-viewer|inspector|mcp|remote)/.*\\.cpp$"
         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
     set_tests_properties(Lint.Tidy PROPERTIES LABELS lint TIMEOUT 1800)
 elseif(MDH_BUILD_TESTS)

@@ -1140,6 +1140,62 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
             <numerusform>已在 %n 棵记录的树上运行。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Replay this request</source>
+        <translation>重放此请求</translation>
+    </message>
+    <message>
+        <source>Sends the recorded request again, as you, with fresh meta; your click is the approval.</source>
+        <translation>以你的身份、用新的 meta 再次发送记录的请求；你的点击即是批准。</translation>
+    </message>
+    <message>
+        <source>Recorded</source>
+        <translation>记录的</translation>
+    </message>
+    <message>
+        <source>Replayed</source>
+        <translation>重放的</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>重放</translation>
+    </message>
+    <message>
+        <source>This typeText cannot be replayed: its text was not kept (only its length and SHA-256 are in the evidence).</source>
+        <translation>此 typeText 无法重放：其文本没有保留（证据中只有长度和 SHA-256）。</translation>
+    </message>
+    <message>
+        <source>%1 running…</source>
+        <translation>%1 正在运行…</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Effect</source>
+        <translation>效果</translation>
+    </message>
+    <message>
+        <source>Element</source>
+        <translation>元素</translation>
+    </message>
+    <message>
+        <source>Verification</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>Evidence or message</source>
+        <translation>证据或消息</translation>
+    </message>
+    <message>
+        <source>Replayed %1: a new execution, %2.</source>
+        <translation>已重放 %1：新的执行 %2。</translation>
+    </message>
+    <message>
+        <source>Replayed %1: %2</source>
+        <translation>已重放 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>EvidenceViewer::IndexModel</name>
