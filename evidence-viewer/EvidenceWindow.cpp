@@ -31,7 +31,7 @@ namespace {
 
 constexpr int kReloadDebounceMs = 500;
 /// Request and response files read for the free-text search, at most this big.
-constexpr qint64 kSearchFileBytes = 256 * 1024;
+constexpr qint64 kSearchFileBytes = qint64{256} * 1024;
 /// Nodes of a recorded tree shown in the Tree tab.
 constexpr int kMaxTreeRows = 20000;
 
@@ -517,7 +517,9 @@ void EvidenceWindow::showRow(int row)
     m_env->setPlainText(pretty(execution.env));
 
     // The screenshots, with where the execution acted drawn on them (they show the whole screen).
-    const auto [frame, point] = targetOf(execution.response);
+    const auto acted = targetOf(execution.response);
+    const std::optional<QRect> frame = acted.first;
+    const std::optional<QPoint> point = acted.second;
     const auto draw = [&](const QString& file, QLabel* label) {
         const auto bytes = reader.readFile(execution.info, file);
         if (!bytes)
