@@ -21,37 +21,6 @@ using Automation::Node;
 
 namespace {
 
-QList<Node> grid(int rows, int columns)
-{
-    QList<Node> nodes;
-    Node window;
-    window.role = QStringLiteral("AXWindow");
-    window.title = QStringLiteral("Fake Window");
-    window.frame = {0, 0, 800, 600};
-    window.states = Automation::StateVisible | Automation::StateShowing | Automation::StateEnabled;
-    nodes.append(window);
-    Node table = window;
-    table.role = QStringLiteral("AXTable");
-    table.parent = 0;
-    nodes.append(table);
-    for (int r = 0; r < rows; ++r) {
-        Node row = table;
-        row.role = QStringLiteral("AXRow");
-        row.title = QStringLiteral("Row %1").arg(r);
-        row.parent = 1;
-        nodes.append(row);
-        const int at = static_cast<int>(nodes.size()) - 1;
-        for (int c = 0; c < columns; ++c) {
-            Node cell = row;
-            cell.role = QStringLiteral("AXCell");
-            cell.title = QStringLiteral("R%1C%2").arg(r).arg(c);
-            cell.parent = at;
-            nodes.append(cell);
-        }
-    }
-    return nodes;
-}
-
 // Paints `view` now (the grab renders every visible row) and returns the elapsed ms since `clock` started.
 double painted(QTreeView& view, const QElapsedTimer& clock)
 {
@@ -171,7 +140,7 @@ int main(int argc, char** argv)
     }
     QApplication app(argc, argv);
     Testing::FakeDesktop desktop;
-    desktop.setTree(grid(333, 8));
+    desktop.setTree(Testing::FakeDesktop::gridTree(333, 8));
     const Automation::Snapshot snapshot = desktop.snapshotNow();
     std::printf("inspector tree: %lld nodes (a window, a table, 333 rows of 8 cells)\n",
                 static_cast<long long>(snapshot.nodes.size()));

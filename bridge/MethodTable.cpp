@@ -203,6 +203,20 @@ Error noRemoteAgent()
                        QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_remote_agent")}});
 }
 
+// A desktop.remote.* method that only acts: the remote agent (or the answer that there is
+// none), the audit line `event`, then `act`.
+MethodKind::Immediate remoteAction(const QString& event,
+                                   std::function<void(RemoteControl& remote, const Respond& respond)> act)
+{
+    return MethodKind::Immediate{[event, act](Services& s, const Call& call, const Respond& respond) {
+        RemoteControl* remote = s.diagnostics.remote();
+        if (!remote)
+            return respond(noRemoteAgent());
+        s.gate.audit(event, call.caller.auditPeer(), QJsonObject{{QStringLiteral("via"), call.caller.transportName()}});
+        act(*remote, respond);
+    }};
+}
+
 QJsonObject paramsSchema(QJsonObject properties, QStringList required = {})
 {
     properties.insert(QStringLiteral("meta"), metaSchema());
@@ -698,28 +712,16 @@ const MethodTable& MethodTable::contract()
              paramsSchema({}),
              false,
              true,
-             MethodKind::Immediate{[](Services& s, const Call& call, const Respond& respond) {
-                 RemoteControl* remote = s.diagnostics.remote();
-                 if (!remote)
-                     return respond(noRemoteAgent());
-                 s.gate.audit(QStringLiteral("remote_disconnect"), call.caller.auditPeer(),
-                              QJsonObject{{QStringLiteral("via"), call.caller.transportName()}});
-                 respond(remote->disconnect());
-             }},
+             remoteAction(QStringLiteral("remote_disconnect"),
+                          [](RemoteControl& remote, const Respond& respond) { respond(remote.disconnect()); }),
              {}});
         add({QStringLiteral("desktop.remote.forget"),
              QStringLiteral("Hangs up and removes the remote agent's device token from the keyring"),
              paramsSchema({}),
              false,
              true,
-             MethodKind::Immediate{[](Services& s, const Call& call, const Respond& respond) {
-                 RemoteControl* remote = s.diagnostics.remote();
-                 if (!remote)
-                     return respond(noRemoteAgent());
-                 s.gate.audit(QStringLiteral("remote_forget"), call.caller.auditPeer(),
-                              QJsonObject{{QStringLiteral("via"), call.caller.transportName()}});
-                 remote->forget(respond);
-             }},
+             remoteAction(QStringLiteral("remote_forget"),
+                          [](RemoteControl& remote, const Respond& respond) { remote.forget(respond); }),
              {}});
         // The GUI's windows, for `msgcode-desktop-host --inspector` when a host already runs.
         add({QStringLiteral("desktop.gui.open"),

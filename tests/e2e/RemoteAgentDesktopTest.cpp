@@ -45,23 +45,6 @@ void keyringClear(const QString& key)
     tool.waitForFinished(10000);
 }
 
-QString firstText(const QJsonObject& response)
-{
-    return response.value(QStringLiteral("result"))
-        .toObject()
-        .value(QStringLiteral("content"))
-        .toArray()
-        .at(0)
-        .toObject()
-        .value(QStringLiteral("text"))
-        .toString();
-}
-
-bool isToolError(const QJsonObject& response)
-{
-    return response.value(QStringLiteral("result")).toObject().value(QStringLiteral("isError")).toBool(false);
-}
-
 QJsonObject toolCall(ControlServer& server, const QString& name, const QJsonObject& arguments, int timeoutMs = 40000)
 {
     return server.call(QStringLiteral("tools/call"),
@@ -189,7 +172,7 @@ TEST_F(RemoteAgentDesktop, BindsKeepsTheTokenInTheKeyringAndDrivesTheFixture)
     const QJsonObject clicked =
         toolCall(server, QStringLiteral("click"),
                  QJsonObject{{QStringLiteral("query"), QStringLiteral("Send")}, {QStringLiteral("app"), appName}});
-    EXPECT_FALSE(isToolError(clicked)) << dump(clicked);
+    EXPECT_FALSE(toolIsError(clicked)) << dump(clicked);
     EXPECT_TRUE(
         app.waitEvent(QStringLiteral("clicked"), {{QStringLiteral("name"), QStringLiteral("Send")}}).has_value());
 
@@ -198,7 +181,7 @@ TEST_F(RemoteAgentDesktop, BindsKeepsTheTokenInTheKeyringAndDrivesTheFixture)
                                                    {QStringLiteral("target"), QStringLiteral("Message")},
                                                    {QStringLiteral("clear"), true},
                                                    {QStringLiteral("app"), appName}});
-    EXPECT_FALSE(isToolError(typed)) << dump(typed);
+    EXPECT_FALSE(toolIsError(typed)) << dump(typed);
     const auto changed =
         app.waitEvent(QStringLiteral("textChanged"), {{QStringLiteral("name"), QStringLiteral("Message")},
                                                       {QStringLiteral("text"), QStringLiteral("from afar")}});
@@ -206,21 +189,21 @@ TEST_F(RemoteAgentDesktop, BindsKeepsTheTokenInTheKeyringAndDrivesTheFixture)
 
     const QJsonObject seen =
         toolCall(server, QStringLiteral("see"), QJsonObject{{QStringLiteral("app_target"), appName}});
-    EXPECT_FALSE(isToolError(seen)) << dump(seen);
+    EXPECT_FALSE(toolIsError(seen)) << dump(seen);
     const QJsonArray content =
         seen.value(QStringLiteral("result")).toObject().value(QStringLiteral("content")).toArray();
     ASSERT_EQ(content.size(), 2);
     EXPECT_TRUE(QByteArray::fromBase64(content.at(1).toObject().value(QStringLiteral("data")).toString().toLatin1())
                     .startsWith("\x89PNG"));
-    EXPECT_TRUE(firstText(seen).contains(session.host().workspaceRoot() + QStringLiteral("/remote")))
-        << "evidence goes to the remote workspace: " << firstText(seen).toStdString();
+    EXPECT_TRUE(toolText(seen).contains(session.host().workspaceRoot() + QStringLiteral("/remote")))
+        << "evidence goes to the remote workspace: " << toolText(seen).toStdString();
 
     // A tool that ran and failed: the facts, isError.
     const QJsonObject missing = toolCall(
         server, QStringLiteral("click"),
         QJsonObject{{QStringLiteral("query"), QStringLiteral("No such button")}, {QStringLiteral("app"), appName}});
-    EXPECT_TRUE(isToolError(missing));
-    EXPECT_TRUE(firstText(missing).contains(QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"))) << dump(missing);
+    EXPECT_TRUE(toolIsError(missing));
+    EXPECT_TRUE(toolText(missing).contains(QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"))) << dump(missing);
 
     // Status through desktopctl.
     const Ctl status =
@@ -259,8 +242,8 @@ TEST_F(RemoteAgentDesktop, BindsKeepsTheTokenInTheKeyringAndDrivesTheFixture)
     const auto aborted = server.read(20000);
     ASSERT_TRUE(aborted);
     EXPECT_EQ(aborted->value(QStringLiteral("id")), QJsonValue(777));
-    EXPECT_TRUE(isToolError(*aborted));
-    EXPECT_TRUE(firstText(*aborted).contains(QStringLiteral("DESKTOP_ABORTED"))) << dump(*aborted);
+    EXPECT_TRUE(toolIsError(*aborted));
+    EXPECT_TRUE(toolText(*aborted).contains(QStringLiteral("DESKTOP_ABORTED"))) << dump(*aborted);
 
     // forget: the token leaves the keyring.
     const Ctl forget = desktopctl(socket, {QStringLiteral("remote"), QStringLiteral("forget")});

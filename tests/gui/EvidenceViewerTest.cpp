@@ -4,6 +4,7 @@
 // what the find itself recorded, an interrupted execution, a damaged file and a planted link.
 // Screenshots go to gui-screenshots/ in the build tree.
 #include "FakeBackend.h"
+#include "GuiSupport.h"
 #include "TestHost.h"
 #include "bridge/Host.h"
 #include "bridge/evidence/EvidenceLayout.h"
@@ -34,15 +35,6 @@
 using namespace Testing;
 
 namespace {
-
-void screenshot(const QString& name)
-{
-    QApplication::processEvents();
-    QTest::qWait(150);
-    QDir().mkpath(QStringLiteral(MDH_SCREENSHOT_DIR));
-    QGuiApplication::primaryScreen()->grabWindow(0).save(QStringLiteral(MDH_SCREENSHOT_DIR) + QLatin1Char('/') + name +
-                                                         QStringLiteral(".png"));
-}
 
 class EvidenceViewerTest : public ::testing::Test
 {

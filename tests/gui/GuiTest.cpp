@@ -2,6 +2,7 @@
 // (trayer), the real permission probe against the session's AT-SPI bus, the confirmation
 // dialog answering confirm.issue over the socket. Each test saves what it shows under
 // gui-screenshots/ in the build tree.
+#include "GuiSupport.h"
 #include "TestHost.h"
 #include "app/ConfirmationDialog.h"
 #include "app/OnboardingWindow.h"
@@ -36,19 +37,6 @@
 using namespace Testing;
 
 namespace {
-
-QString screenshotPath(const QString& name)
-{
-    QDir().mkpath(QStringLiteral(MDH_SCREENSHOT_DIR));
-    return QStringLiteral(MDH_SCREENSHOT_DIR) + QLatin1Char('/') + name + QStringLiteral(".png");
-}
-
-void screenshot(const QString& name)
-{
-    QApplication::processEvents();
-    QTest::qWait(150);
-    QGuiApplication::primaryScreen()->grabWindow(0).save(screenshotPath(name));
-}
 
 bool setAccessibility(bool enabled)
 {

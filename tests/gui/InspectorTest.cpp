@@ -5,6 +5,7 @@
 // selectors checked against the live tree, a hung target shown in a banner while the window
 // stays responsive. Screenshots go to gui-screenshots/ in the build tree.
 #include "FakeBackend.h"
+#include "GuiSupport.h"
 #include "TestHost.h"
 #include "app/ConfirmationDialog.h"
 #include "app/TrayController.h"
@@ -47,55 +48,9 @@ using Automation::Node;
 
 namespace {
 
-QString screenshotPath(const QString& name)
-{
-    QDir().mkpath(QStringLiteral(MDH_SCREENSHOT_DIR));
-    return QStringLiteral(MDH_SCREENSHOT_DIR) + QLatin1Char('/') + name + QStringLiteral(".png");
-}
-
-void screenshot(const QString& name)
-{
-    QApplication::processEvents();
-    QTest::qWait(150);
-    QGuiApplication::primaryScreen()->grabWindow(0).save(screenshotPath(name));
-}
-
 bool hasDisplay()
 {
     return !qEnvironmentVariableIsEmpty("DISPLAY") && !qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS");
-}
-
-// A grid of `rows` × `columns` cells under a window and a table: 1 + 1 + rows * (1 + columns) nodes.
-QList<Node> gridTree(int rows, int columns)
-{
-    QList<Node> nodes;
-    Node window;
-    window.role = QStringLiteral("AXWindow");
-    window.title = QStringLiteral("Fake Window");
-    window.frame = {0, 0, 800, 600};
-    window.states = Automation::StateVisible | Automation::StateShowing | Automation::StateEnabled;
-    nodes.append(window);
-    Node table = window;
-    table.role = QStringLiteral("AXTable");
-    table.title = QStringLiteral("Grid");
-    table.parent = 0;
-    nodes.append(table);
-    for (int r = 0; r < rows; ++r) {
-        Node row = table;
-        row.role = QStringLiteral("AXRow");
-        row.title = QStringLiteral("Row %1").arg(r);
-        row.parent = 1;
-        nodes.append(row);
-        const int rowIndex = static_cast<int>(nodes.size()) - 1;
-        for (int c = 0; c < columns; ++c) {
-            Node cell = row;
-            cell.role = QStringLiteral("AXCell");
-            cell.title = QStringLiteral("R%1C%2").arg(r).arg(c);
-            cell.parent = rowIndex;
-            nodes.append(cell);
-        }
-    }
-    return nodes;
 }
 
 Automation::Snapshot snapshotOf(QList<Node> nodes)
@@ -190,7 +145,7 @@ protected:
 TEST_F(InspectorTest, TheTreeModelPassesTheModelTesterAndLoadsChildrenOnExpand)
 {
     Inspector::AxTreeModel model;
-    model.setSnapshot(snapshotOf(gridTree(50, 6)));
+    model.setSnapshot(snapshotOf(FakeDesktop::gridTree(50, 6)));
     // Attached after the reset: Qt 6.4's tester fetches more while it still counts a reset as in
     // flight, which it then reports against any lazy model; every later change is checked.
     ASSERT_EQ(model.rowCount(), 1);
@@ -212,7 +167,7 @@ TEST_F(InspectorTest, TheTreeModelPassesTheModelTesterAndLoadsChildrenOnExpand)
     EXPECT_EQ(deep.data(Inspector::AxTreeModel::NodeIndexRole).toInt(), cell);
     // A new tree of the same window: what vanished is said.
     tester.reset();
-    model.setSnapshot(snapshotOf(gridTree(49, 6)));
+    model.setSnapshot(snapshotOf(FakeDesktop::gridTree(49, 6)));
     tester = std::make_unique<QAbstractItemModelTester>(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     EXPECT_EQ(model.gone().size(), 7);
     EXPECT_TRUE(model.gone().contains(QStringLiteral("AXRow Row 49")));

@@ -31,23 +31,6 @@ TestHost::Options withRemotePolicy(Bridge::ConfirmPolicy policy)
     return options;
 }
 
-QString firstText(const QJsonObject& response)
-{
-    return response.value(QStringLiteral("result"))
-        .toObject()
-        .value(QStringLiteral("content"))
-        .toArray()
-        .at(0)
-        .toObject()
-        .value(QStringLiteral("text"))
-        .toString();
-}
-
-bool isToolError(const QJsonObject& response)
-{
-    return response.value(QStringLiteral("result")).toObject().value(QStringLiteral("isError")).toBool(false);
-}
-
 int rpcErrorCode(const QJsonObject& response)
 {
     return response.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt();
@@ -299,10 +282,10 @@ TEST_F(RemoteAgentTest, ToolsCallActsOnTheDesktopAndKeepsEvidenceInTheRemoteWork
     const QJsonObject clicked =
         callTool(QStringLiteral("click"), QJsonObject{{QStringLiteral("query"), QStringLiteral("Send")}});
     ASSERT_TRUE(clicked.contains(QStringLiteral("result"))) << QJsonDocument(clicked).toJson().toStdString();
-    EXPECT_FALSE(isToolError(clicked)) << firstText(clicked).toStdString();
+    EXPECT_FALSE(toolIsError(clicked)) << toolText(clicked).toStdString();
     EXPECT_TRUE(host.desktop().effects().contains(QStringLiteral("press:Send")))
         << host.desktop().effects().join(QLatin1Char(' ')).toStdString();
-    const QString text = firstText(clicked);
+    const QString text = toolText(clicked);
     EXPECT_TRUE(text.contains(host.workspace())) << "the evidence is in the remote workspace: " << text.toStdString();
 
     host.desktop().clearEffects();
@@ -310,7 +293,7 @@ TEST_F(RemoteAgentTest, ToolsCallActsOnTheDesktopAndKeepsEvidenceInTheRemoteWork
         callTool(QStringLiteral("type"), QJsonObject{{QStringLiteral("text"), QStringLiteral("hi")},
                                                      {QStringLiteral("target"), QStringLiteral("Message")}});
     ASSERT_TRUE(typed.contains(QStringLiteral("result")));
-    EXPECT_FALSE(isToolError(typed)) << firstText(typed).toStdString();
+    EXPECT_FALSE(toolIsError(typed)) << toolText(typed).toStdString();
     EXPECT_TRUE(host.desktop().effects().join(QLatin1Char(' ')).contains(QStringLiteral("type:Message")))
         << host.desktop().effects().join(QLatin1Char(' ')).toStdString();
 
@@ -318,14 +301,14 @@ TEST_F(RemoteAgentTest, ToolsCallActsOnTheDesktopAndKeepsEvidenceInTheRemoteWork
     const QJsonObject chord =
         callTool(QStringLiteral("hotkey"), QJsonObject{{QStringLiteral("keys"), QStringLiteral("ctrl,s")}});
     ASSERT_TRUE(chord.contains(QStringLiteral("result")));
-    EXPECT_FALSE(isToolError(chord)) << firstText(chord).toStdString();
+    EXPECT_FALSE(toolIsError(chord)) << toolText(chord).toStdString();
     EXPECT_TRUE(host.desktop().effects().contains(QStringLiteral("chord:ctrl+s")))
         << host.desktop().effects().join(QLatin1Char(' ')).toStdString();
 
     host.desktop().clearEffects();
     const QJsonObject minimized =
         callTool(QStringLiteral("window"), QJsonObject{{QStringLiteral("action"), QStringLiteral("minimize")}});
-    EXPECT_FALSE(isToolError(minimized)) << firstText(minimized).toStdString();
+    EXPECT_FALSE(toolIsError(minimized)) << toolText(minimized).toStdString();
     EXPECT_TRUE(host.desktop().effects().contains(QStringLiteral("window:minimize")))
         << host.desktop().effects().join(QLatin1Char(' ')).toStdString();
     host.desktop().clearEffects();
@@ -334,7 +317,7 @@ TEST_F(RemoteAgentTest, ToolsCallActsOnTheDesktopAndKeepsEvidenceInTheRemoteWork
                                                        {QStringLiteral("title"), QStringLiteral("Fake Window")},
                                                        {QStringLiteral("x"), 40},
                                                        {QStringLiteral("y"), 50}});
-    EXPECT_FALSE(isToolError(moved)) << firstText(moved).toStdString();
+    EXPECT_FALSE(toolIsError(moved)) << toolText(moved).toStdString();
     EXPECT_TRUE(host.desktop().effects().join(QLatin1Char(' ')).contains(QStringLiteral("window:move")))
         << host.desktop().effects().join(QLatin1Char(' ')).toStdString();
     // A chord the host cannot press is the tool's bad argument, not a failed run.
@@ -359,8 +342,8 @@ TEST_F(RemoteAgentTest, AToolThatRanAndFailedIsAnErrorResultWithTheFacts)
     host.desktop().clearEffects();
     const QJsonObject missing =
         callTool(QStringLiteral("click"), QJsonObject{{QStringLiteral("query"), QStringLiteral("No such button")}});
-    EXPECT_TRUE(isToolError(missing)) << QJsonDocument(missing).toJson().toStdString();
-    EXPECT_TRUE(firstText(missing).contains(QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND")));
+    EXPECT_TRUE(toolIsError(missing)) << QJsonDocument(missing).toJson().toStdString();
+    EXPECT_TRUE(toolText(missing).contains(QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND")));
     EXPECT_TRUE(host.desktop().effects().isEmpty());
 }
 
@@ -548,13 +531,13 @@ TEST_F(RemoteAgentTest, DesktopStopAbortsARemoteCall)
     const auto answer = server.read();
     ASSERT_TRUE(answer);
     EXPECT_EQ(answer->value(QStringLiteral("id")), QJsonValue(id));
-    EXPECT_TRUE(isToolError(*answer));
-    EXPECT_TRUE(firstText(*answer).contains(QStringLiteral("DESKTOP_ABORTED"))) << firstText(*answer).toStdString();
+    EXPECT_TRUE(toolIsError(*answer));
+    EXPECT_TRUE(toolText(*answer).contains(QStringLiteral("DESKTOP_ABORTED"))) << toolText(*answer).toStdString();
     // Paused: a side effect from the server is refused until a person resumes.
     host.desktop().clearEffects();
     const QJsonObject refused =
         callTool(QStringLiteral("click"), QJsonObject{{QStringLiteral("query"), QStringLiteral("Send")}});
-    EXPECT_TRUE(isToolError(refused));
+    EXPECT_TRUE(toolIsError(refused));
     EXPECT_TRUE(host.desktop().effects().isEmpty());
     host.onHostThread([](Bridge::Host& h) { h.resume(); });
 }
@@ -652,9 +635,9 @@ TEST_F(RemoteAgentAskTest, ThePersonIsAskedAndTheDialogNamesTheServer)
     host.desktop().clearEffects();
     const QJsonObject denied =
         callTool(QStringLiteral("click"), QJsonObject{{QStringLiteral("query"), QStringLiteral("Send")}});
-    EXPECT_TRUE(isToolError(denied));
-    EXPECT_TRUE(firstText(denied).contains(QStringLiteral("DESKTOP_CONFIRM_REQUIRED")))
-        << firstText(denied).toStdString();
+    EXPECT_TRUE(toolIsError(denied));
+    EXPECT_TRUE(toolText(denied).contains(QStringLiteral("DESKTOP_CONFIRM_REQUIRED")))
+        << toolText(denied).toStdString();
     ASSERT_EQ(approver.asked().size(), 1);
     const Bridge::ApprovalRequest asked = approver.asked().constFirst();
     EXPECT_EQ(asked.via, QStringLiteral("remote"));

@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QMutex>
 #include <QTcpServer>
@@ -65,6 +66,25 @@ private:
     quint16 m_port = 0;
     int m_nextId = 100;
 };
+
+/// The first text item of a tools/call answer (the sentence and the facts).
+inline QString toolText(const QJsonObject& response)
+{
+    return response.value(QStringLiteral("result"))
+        .toObject()
+        .value(QStringLiteral("content"))
+        .toArray()
+        .at(0)
+        .toObject()
+        .value(QStringLiteral("text"))
+        .toString();
+}
+
+/// Whether a tools/call answer is a result with isError: true.
+inline bool toolIsError(const QJsonObject& response)
+{
+    return response.value(QStringLiteral("result")).toObject().value(QStringLiteral("isError")).toBool(false);
+}
 
 /// A token store in memory, for the agent's tests that do not exercise the keyring itself;
 /// answers arrive through the event loop like the keychain's. Thread-safe: the agent calls it

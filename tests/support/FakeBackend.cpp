@@ -67,6 +67,38 @@ QList<Node> FakeDesktop::defaultTree()
     return nodes;
 }
 
+QList<Node> FakeDesktop::gridTree(int rows, int columns)
+{
+    QList<Node> nodes;
+    Node window;
+    window.role = QStringLiteral("AXWindow");
+    window.title = QStringLiteral("Fake Window");
+    window.frame = {0, 0, 800, 600};
+    window.states = StateVisible | StateShowing | StateEnabled;
+    nodes.append(window);
+    Node table = window;
+    table.role = QStringLiteral("AXTable");
+    table.title = QStringLiteral("Grid");
+    table.parent = 0;
+    nodes.append(table);
+    for (int r = 0; r < rows; ++r) {
+        Node row = table;
+        row.role = QStringLiteral("AXRow");
+        row.title = QStringLiteral("Row %1").arg(r);
+        row.parent = 1;
+        nodes.append(row);
+        const int rowIndex = static_cast<int>(nodes.size()) - 1;
+        for (int c = 0; c < columns; ++c) {
+            Node cell = row;
+            cell.role = QStringLiteral("AXCell");
+            cell.title = QStringLiteral("R%1C%2").arg(r).arg(c);
+            cell.parent = rowIndex;
+            nodes.append(cell);
+        }
+    }
+    return nodes;
+}
+
 void FakeDesktop::setTree(QList<Node> nodes)
 {
     QMutexLocker lock(&m_mutex);

@@ -30,6 +30,9 @@ public:
     /// The default tree: window "Fake Window" > text field "Message", buttons "Send" and
     /// "Cancel" (disabled), a static text "Status", a secure field "Password", an image without actions.
     static QList<Automation::Node> defaultTree();
+    /// A big window: a table of `rows` rows of `columns` cells ("R<r>C<c>"), so 2 + rows * (1 +
+    /// columns) nodes (the inspector's and its benchmark's large trees).
+    static QList<Automation::Node> gridTree(int rows, int columns);
     Automation::Snapshot snapshotNow();
     /// "resolveRoute", "snapshot", "press", ...; "perKey": the pause after each typed key.
     void setDelay(const QString& operation, Delay delay);
