@@ -99,7 +99,9 @@ HostCommandLine::HostCommandLine()
       m_inspector(QStringLiteral("inspector"),
                   tr("Open the accessibility inspector; when a host already runs, ask it to open its inspector.")),
       m_evidence(QStringLiteral("evidence"),
-                 tr("Only browse the evidence kept in a workspace or workspace root (no host is started)."), tr("dir"))
+                 tr("Only browse the evidence kept in a workspace or workspace root, or exported as a zip (no host "
+                    "is started)."),
+                 tr("dir|zip"))
 {
     m_options = {m_headless,
                  m_socket,

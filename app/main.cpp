@@ -4,6 +4,7 @@
 #include "app/HostCommandLine.h"
 #include "app/HostSettings.h"
 #include "app/TrayController.h"
+#include "bridge/evidence/EvidenceArchive.h"
 #include "bridge/protocol/Client.h"
 #include "evidence-viewer/EvidenceWindow.h"
 #include "remote/RemoteAgent.h"
@@ -18,6 +19,7 @@
 #include <QLoggingCategory>
 #include <QSocketNotifier>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 
 #include <csignal>
 #include <cstdio>
@@ -155,7 +157,20 @@ int run(int argc, char** argv)
             printErr(HostText::tr("msgcode-desktop-host: --evidence needs a display (not --headless)"));
             return ExitUsage;
         }
-        EvidenceViewer::EvidenceWindow viewer({mergedOptions.evidenceDir});
+        // A zip from elsewhere is unpacked, every entry checked first, into a private temporary
+        // directory, and browsed from there.
+        QTemporaryDir unpacked;
+        QString browsed = mergedOptions.evidenceDir;
+        if (QFileInfo(browsed).isFile()) {
+            const auto opened = Evidence::Archive::open(browsed, unpacked.path());
+            if (!opened) {
+                printErr(
+                    HostText::tr("msgcode-desktop-host: %1 cannot be opened: %2").arg(browsed, opened.error().message));
+                return ExitUsage;
+            }
+            browsed = unpacked.path();
+        }
+        EvidenceViewer::EvidenceWindow viewer({browsed});
         viewer.show();
         return QCoreApplication::exec();
     }

@@ -1,8 +1,10 @@
 #include "cli/EvidenceCommands.h"
 
+#include "bridge/evidence/EvidenceArchive.h"
 #include "bridge/evidence/EvidenceReader.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -102,6 +104,42 @@ int list(const Options& options)
     out(Text::tr("%n execution(s) in %1", nullptr, static_cast<int>(shown.size())).arg(reader.workspace()));
     for (const auto& entry : listing->skipped)
         err(Text::tr("skipped %1 (%2)").arg(entry.relativePath, entry.reason));
+    return 0;
+}
+
+int exportZip(const Options& options, const QStringList& executionIds, const QString& zipPath)
+{
+    const Evidence::EvidenceReader reader(options.workspace);
+    QList<Evidence::ExecutionInfo> chosen;
+    if (executionIds.isEmpty()) {
+        const auto listing = reader.list();
+        if (!listing)
+            return failed(listing.error(), options.json);
+        for (const auto& info : listing->executions) {
+            if (!options.method.isEmpty() && info.method != options.method)
+                continue;
+            if (options.errorsOnly && !(info.isError() || !info.answered))
+                continue;
+            chosen.append(info);
+        }
+    } else {
+        for (const QString& id : executionIds) {
+            const auto found = reader.find(id);
+            if (!found)
+                return failed(found.error(), options.json);
+            chosen.append(found.value());
+        }
+    }
+    const auto manifest = Evidence::Archive::write(reader, chosen, zipPath);
+    if (!manifest)
+        return failed(manifest.error(), options.json);
+    if (options.json)
+        out(QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("zip"), QFileInfo(zipPath).absoluteFilePath()},
+                                                        {QStringLiteral("manifest"), manifest.value()}})
+                                  .toJson(QJsonDocument::Compact)));
+    else
+        out(Text::tr("%n execution(s) exported to %1", nullptr, static_cast<int>(chosen.size()))
+                .arg(QFileInfo(zipPath).absoluteFilePath()));
     return 0;
 }
 

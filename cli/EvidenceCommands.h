@@ -18,5 +18,8 @@ struct Options
 
 int list(const Options& options);
 int show(const Options& options, const QString& executionId);
+/// The executions named (none: every one the filters keep) as a zip at `zipPath`, with a
+/// manifest of hashes (Evidence::Archive).
+int exportZip(const Options& options, const QStringList& executionIds, const QString& zipPath);
 
 } // namespace EvidenceCommands

@@ -379,7 +379,8 @@ int main(int argc, char** argv)
                "  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in\n"
                "  remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]\n"
                "  remote status | disconnect | forget   the remote agent (docs/remote.md)\n"
-               "  evidence list [--method M] [--errors] | evidence show ID   the workspace's evidence\n\n"
+               "  evidence list [--method M] [--errors] | evidence show ID   the workspace's evidence\n"
+               "  evidence export --out FILE.zip [ID...]   as a zip with a manifest of hashes\n\n"
                "msgcode's original commands (their own exit codes: 0 a result, 2 an error answer,\n"
                "10 the host cannot be reached):\n"
                "  rpc WORKSPACE --method M --params-json J   one request; the JSON-RPC answer on stdout\n"
@@ -434,6 +435,10 @@ int main(int argc, char** argv)
         QStringLiteral("errors"),
         QCoreApplication::translate("Ctl", "evidence list: only executions that answered an error or never answered."));
     parser.addOption(errorsOnly);
+    const QCommandLineOption outFile(QStringLiteral("out"),
+                                     QCoreApplication::translate("Ctl", "evidence export: the zip to write."),
+                                     QCoreApplication::translate("Ctl", "file"));
+    parser.addOption(outFile);
     parser.addOptions({socket, json, timeout, workspace, method, paramsJson, idleMs, remoteHost, remotePort, remoteTls,
                        remoteFingerprint, remoteBindCode});
     parser.addPositionalArgument(QStringLiteral("command"),
@@ -464,10 +469,12 @@ int main(int argc, char** argv)
             return EvidenceCommands::list(evidence);
         if (positional.size() == 3 && positional.at(1) == QLatin1String("show"))
             return EvidenceCommands::show(evidence, positional.at(2));
+        if (positional.size() >= 2 && positional.at(1) == QLatin1String("export") && parser.isSet(outFile))
+            return EvidenceCommands::exportZip(evidence, positional.mid(2), parser.value(outFile));
         return usage(QT_TRANSLATE_NOOP(
             "Ctl",
             "usage: msgcode-desktopctl [--workspace DIR] [--json] evidence list [--method M] [--errors] | evidence "
-            "show EXECUTION_ID"));
+            "show EXECUTION_ID | evidence export --out FILE.zip [EXECUTION_ID...]"));
     }
     if (positional.value(0) == QLatin1String("session")) {
         bool ok = !parser.isSet(idleMs);

@@ -2,9 +2,11 @@
 
 #include "automation/SelectorEngine.h"
 #include "bridge/Dispatcher.h"
+#include "bridge/evidence/EvidenceArchive.h"
 
 #include <QComboBox>
 #include <QDir>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QImage>
@@ -253,6 +255,19 @@ void EvidenceWindow::buildUi()
     top->addWidget(m_method);
     auto* reloadButton = new QPushButton(tr("Reload"), central);
     top->addWidget(reloadButton);
+    auto* exportButton = new QPushButton(tr("Export…"), central);
+    exportButton->setObjectName(QStringLiteral("exportButton"));
+    exportButton->setToolTip(tr("The executions in view as a zip with a manifest of hashes"));
+    top->addWidget(exportButton);
+    connect(exportButton, &QPushButton::clicked, this, [this] {
+        // open(), never exec(): no nested event loop.
+        auto* chooser = new QFileDialog(this, tr("Export evidence"), QDir::homePath(), tr("Zip files (*.zip)"));
+        chooser->setAcceptMode(QFileDialog::AcceptSave);
+        chooser->setDefaultSuffix(QStringLiteral("zip"));
+        chooser->setAttribute(Qt::WA_DeleteOnClose);
+        connect(chooser, &QFileDialog::fileSelected, this, [this](const QString& file) { exportView(file); });
+        chooser->open();
+    });
     m_count = new QLabel(central);
     top->addWidget(m_count);
     layout->addLayout(top);
@@ -660,6 +675,27 @@ void EvidenceWindow::replayShown()
                                       : tr("Replayed %1: %2").arg(method, answer.error().message));
                            Q_EMIT self->replayed();
                        });
+}
+
+bool EvidenceWindow::exportView(const QString& zipPath)
+{
+    // One workspace per archive: the executions in view of the first workspace that has any.
+    QString workspace;
+    QList<Evidence::ExecutionInfo> chosen;
+    for (int row = 0; row < m_filter.rowCount(); ++row) {
+        const Row& source = m_index.row(m_filter.mapToSource(m_filter.index(row, 0)).row());
+        if (workspace.isEmpty())
+            workspace = source.workspace;
+        if (source.workspace == workspace)
+            chosen.append(source.info);
+    }
+    const auto written = Evidence::Archive::write(Evidence::EvidenceReader(workspace), chosen, zipPath);
+    m_banner->setStyleSheet(written ? QStringLiteral("background: #e6f4ea; padding: 4px;")
+                                    : QStringLiteral("background: #fde2e1; padding: 4px;"));
+    m_banner->setText(written ? tr("%n execution(s) exported to %1", nullptr, static_cast<int>(chosen.size())).arg(zipPath)
+                              : tr("Not exported: %1").arg(written.error().message));
+    m_banner->show();
+    return written.ok();
 }
 
 void EvidenceWindow::runLab(const QString& selectorJson)

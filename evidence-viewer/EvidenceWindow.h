@@ -111,6 +111,9 @@ public:
     void showRow(int row);
     /// Runs `selectorJson` against the recorded tree of every execution in view.
     void runLab(const QString& selectorJson);
+    /// Writes every execution in view to `zipPath` with a manifest of hashes; false (the
+    /// reason in the banner) when it could not.
+    bool exportView(const QString& zipPath);
 
     IndexModel& index() { return m_index; }
     IndexFilter& filter() { return m_filter; }

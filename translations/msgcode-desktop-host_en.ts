@@ -48,6 +48,13 @@
             <numerusform>%n executions in %1</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n execution(s) exported to %1</source>
+        <translation>
+            <numerusform>%n execution exported to %1</numerusform>
+            <numerusform>%n executions exported to %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>EvidenceViewer::EvidenceWindow</name>
@@ -63,6 +70,13 @@
         <translation>
             <numerusform>Ran against %n recorded tree.</numerusform>
             <numerusform>Ran against %n recorded trees.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n execution(s) exported to %1</source>
+        <translation>
+            <numerusform>%n execution exported to %1</numerusform>
+            <numerusform>%n executions exported to %1</numerusform>
         </translation>
     </message>
 </context>

@@ -812,6 +812,20 @@
         <translation>已损坏：%1：%2</translation>
     </message>
     <message>
+        <source>rpc: the method, e.g. desktop.find; evidence list: only this method.</source>
+        <translation>rpc：方法名，例如 desktop.find；evidence list：只列出此方法。</translation>
+    </message>
+    <message>
+        <source>evidence list: only executions that answered an error or never answered.</source>
+        <translation>evidence list：只列出应答了错误或从未应答的执行。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n execution(s) exported to %1</source>
+        <translation>
+            <numerusform>已将 %n 个执行导出到 %1</numerusform>
+        </translation>
+    </message>
+    <message>
         <source>Talks to a running msgcode-desktop-host.
 
 Commands:
@@ -823,6 +837,7 @@ Commands:
   remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]
   remote status | disconnect | forget   the remote agent (docs/remote.md)
   evidence list [--method M] [--errors] | evidence show ID   the workspace&apos;s evidence
+  evidence export --out FILE.zip [ID...]   as a zip with a manifest of hashes
 
 msgcode&apos;s original commands (their own exit codes: 0 a result, 2 an error answer,
 10 the host cannot be reached):
@@ -843,6 +858,7 @@ Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
   remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]
   remote status | disconnect | forget   远程代理（docs/remote.md）
   evidence list [--method M] [--errors] | evidence show ID   工作区中的证据
+  evidence export --out FILE.zip [ID...]   导出为带哈希清单的 zip
 
 msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答，
 10 无法连接主机）：
@@ -854,16 +870,16 @@ msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答�
 4 无应答或应答格式错误，5 doctor 发现主机不健康。</translation>
     </message>
     <message>
-        <source>rpc: the method, e.g. desktop.find; evidence list: only this method.</source>
-        <translation>rpc：方法名，例如 desktop.find；evidence list：只列出此方法。</translation>
+        <source>evidence export: the zip to write.</source>
+        <translation>evidence export：要写入的 zip 文件。</translation>
     </message>
     <message>
-        <source>evidence list: only executions that answered an error or never answered.</source>
-        <translation>evidence list：只列出应答了错误或从未应答的执行。</translation>
+        <source>file</source>
+        <translation>文件</translation>
     </message>
     <message>
-        <source>usage: msgcode-desktopctl [--workspace DIR] [--json] evidence list [--method M] [--errors] | evidence show EXECUTION_ID</source>
-        <translation>用法：msgcode-desktopctl [--workspace DIR] [--json] evidence list [--method M] [--errors] | evidence show EXECUTION_ID</translation>
+        <source>usage: msgcode-desktopctl [--workspace DIR] [--json] evidence list [--method M] [--errors] | evidence show EXECUTION_ID | evidence export --out FILE.zip [EXECUTION_ID...]</source>
+        <translation>用法：msgcode-desktopctl [--workspace DIR] [--json] evidence list [--method M] [--errors] | evidence show EXECUTION_ID | evidence export --out FILE.zip [EXECUTION_ID...]</translation>
     </message>
 </context>
 <context>
@@ -1196,6 +1212,32 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
         <source>Replayed %1: %2</source>
         <translation>已重放 %1：%2</translation>
     </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>The executions in view as a zip with a manifest of hashes</source>
+        <translation>将列表中的执行导出为带哈希清单的 zip</translation>
+    </message>
+    <message>
+        <source>Export evidence</source>
+        <translation>导出证据</translation>
+    </message>
+    <message>
+        <source>Zip files (*.zip)</source>
+        <translation>Zip 文件 (*.zip)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n execution(s) exported to %1</source>
+        <translation>
+            <numerusform>已将 %n 个执行导出到 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not exported: %1</source>
+        <translation>未导出：%1</translation>
+    </message>
 </context>
 <context>
     <name>EvidenceViewer::IndexModel</name>
@@ -1491,12 +1533,20 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
         <translation>msgcode-desktop-host：无法使用远程工作区 %1：%2</translation>
     </message>
     <message>
-        <source>Only browse the evidence kept in a workspace or workspace root (no host is started).</source>
-        <translation>只浏览工作区或工作区根目录中保存的证据（不启动主机）。</translation>
-    </message>
-    <message>
         <source>msgcode-desktop-host: --evidence needs a display (not --headless)</source>
         <translation>msgcode-desktop-host：--evidence 需要显示器（不能与 --headless 同用）</translation>
+    </message>
+    <message>
+        <source>Only browse the evidence kept in a workspace or workspace root, or exported as a zip (no host is started).</source>
+        <translation>只浏览工作区或工作区根目录中保存的证据，或导出的 zip（不启动主机）。</translation>
+    </message>
+    <message>
+        <source>dir|zip</source>
+        <translation>目录|zip</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: %1 cannot be opened: %2</source>
+        <translation>msgcode-desktop-host：无法打开 %1：%2</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,7 @@
 #include "GuiSupport.h"
 #include "TestHost.h"
 #include "bridge/Host.h"
+#include "bridge/evidence/EvidenceArchive.h"
 #include "bridge/evidence/EvidenceLayout.h"
 #include "evidence-viewer/EvidenceWindow.h"
 
@@ -163,8 +164,17 @@ TEST_F(EvidenceViewerTest, IndexesFiltersAndShowsRealExecutions)
         }
     }
     EXPECT_TRUE(seen);
-    window.tabs()->setCurrentIndex(window.tabs()->count() - 1);
+    window.tabs()->setCurrentIndex(window.tabs()->indexOf(window.labResults()->parentWidget()));
     screenshot(QStringLiteral("evidence-selector-lab"));
+
+    // Export what is in view, and open it elsewhere: the same executions, hashes checked.
+    const QString zipPath = m_dir.path() + QStringLiteral("/view.zip");
+    ASSERT_TRUE(window.exportView(zipPath)) << window.banner()->text().toStdString();
+    const QString elsewhere = m_dir.path() + QStringLiteral("/elsewhere");
+    QDir().mkpath(elsewhere);
+    ASSERT_TRUE(Evidence::Archive::open(zipPath, elsewhere));
+    EvidenceViewer::EvidenceWindow opened({elsewhere});
+    EXPECT_EQ(opened.filter().rowCount(), all);
 }
 
 TEST_F(EvidenceViewerTest, InterruptedDamagedAndPlantedEntriesAreShownAsSuch)

@@ -3,12 +3,19 @@
 // filters, one execution whole, a planted symlink reported and not followed, a damaged file said.
 #include "HostProcess.h"
 #include "TestHost.h"
+#include "bridge/evidence/EvidenceArchive.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+
+#include <QTemporaryDir>
+
+#include <quazip/quazip.h>
+#include <quazip/quazipfile.h>
+#include <quazip/quazipnewinfo.h>
 
 #include <gtest/gtest.h>
 
@@ -110,4 +117,113 @@ TEST(EvidenceCli, ListsShowsAndFiltersTheWorkspacesExecutions)
     const auto usage =
         runCommand(QStringLiteral(MDH_CTL_BINARY), {QStringLiteral("evidence"), QStringLiteral("frobnicate")});
     EXPECT_EQ(usage.exitCode, 2);
+}
+
+namespace {
+
+// A zip with the given entries (name -> bytes); `linkEntry` is stored as a symlink.
+void makeZip(const QString& path, const QList<std::pair<QString, QByteArray>>& entries, const QString& linkEntry = {})
+{
+    QuaZip zip(path);
+    ASSERT_TRUE(zip.open(QuaZip::mdCreate));
+    for (const auto& [name, bytes] : entries) {
+        QuaZipFile out(&zip);
+        QuaZipNewInfo info(name);
+        if (name == linkEntry)
+            info.externalAttr = (0120777u << 16);
+        ASSERT_TRUE(out.open(QIODevice::WriteOnly, info));
+        out.write(bytes);
+        out.close();
+    }
+    zip.close();
+}
+
+QString reasonOf(const Automation::Result<QJsonObject>& opened)
+{
+    return opened ? QString() : opened.error().details.value(QStringLiteral("reason")).toString();
+}
+
+} // namespace
+
+TEST(EvidenceArchive, ExportThenOpenElsewhereGivesTheSameExecutionsWithHashesChecked)
+{
+    TestHost host;
+    TestClient client(host.socketPath());
+    const QJsonObject found =
+        client.call(QStringLiteral("desktop.find"),
+                    TestClient::withMeta({{QStringLiteral("selector"),
+                                           QJsonObject{{QStringLiteral("titleContains"), QStringLiteral("Send")}}}},
+                                         host.workspace()));
+    client.call(QStringLiteral("desktop.observe"), TestClient::withMeta({}, host.workspace()));
+    QTemporaryDir scratch;
+    const QString zipPath = scratch.path() + QStringLiteral("/evidence.zip");
+    const auto exported = evidence(host.workspace(), {QStringLiteral("export"), QStringLiteral("--out"), zipPath});
+    ASSERT_EQ(exported.exitCode, 0) << exported.err.toStdString();
+    const QJsonObject manifest =
+        QJsonDocument::fromJson(exported.out.toUtf8()).object().value(QStringLiteral("manifest")).toObject();
+    EXPECT_EQ(manifest.value(QStringLiteral("format")).toString(), QStringLiteral("msgcode-evidence/1"));
+    EXPECT_EQ(manifest.value(QStringLiteral("executions")).toArray().size(), 2);
+
+    // Opened elsewhere: the same executions, every file's hash checked on the way.
+    const QString elsewhere = scratch.path() + QStringLiteral("/opened");
+    QDir().mkpath(elsewhere);
+    const auto opened = Evidence::Archive::open(zipPath, elsewhere);
+    ASSERT_TRUE(opened) << opened.error().message.toStdString();
+    const auto listed = Evidence::EvidenceReader(elsewhere).list();
+    ASSERT_TRUE(listed);
+    ASSERT_EQ(listed->executions.size(), 2);
+    QStringList ids;
+    for (const auto& info : listed->executions)
+        ids.append(info.executionId);
+    EXPECT_TRUE(ids.contains(resultOf(found).value(QStringLiteral("executionId")).toString()));
+    const auto loaded =
+        Evidence::EvidenceReader(elsewhere).load(resultOf(found).value(QStringLiteral("executionId")).toString());
+    ASSERT_TRUE(loaded);
+    EXPECT_TRUE(loaded->snapshot.has_value()) << "the tree travels with it";
+
+    // One export of one execution, named.
+    const QString one = scratch.path() + QStringLiteral("/one.zip");
+    EXPECT_EQ(evidence(host.workspace(), {QStringLiteral("export"), QStringLiteral("--out"), one,
+                                          resultOf(found).value(QStringLiteral("executionId")).toString()})
+                  .exitCode,
+              0);
+}
+
+TEST(EvidenceArchive, AHostileZipIsRefusedBeforeAnythingIsWritten)
+{
+    QTemporaryDir scratch;
+    const QByteArray manifest = R"({"format":"msgcode-evidence/1","executions":[]})";
+    const auto tryOpen = [&](const QString& name, const QList<std::pair<QString, QByteArray>>& entries,
+                             const QString& link = {}) {
+        const QString zipPath = scratch.path() + QLatin1Char('/') + name + QStringLiteral(".zip");
+        makeZip(zipPath, entries, link);
+        const QString into = scratch.path() + QLatin1Char('/') + name;
+        QDir().mkpath(into);
+        const auto opened = Evidence::Archive::open(zipPath, into);
+        const bool untouched = QDir(into).isEmpty();
+        return std::pair{reasonOf(opened), untouched};
+    };
+    EXPECT_EQ(tryOpen(QStringLiteral("absolute"),
+                      {{QStringLiteral("manifest.json"), manifest}, {QStringLiteral("/etc/evil"), "x"}}),
+              (std::pair{QStringLiteral("unsafe_entry"), true}));
+    EXPECT_EQ(tryOpen(QStringLiteral("dotdot"), {{QStringLiteral("manifest.json"), manifest},
+                                                 {QStringLiteral("artifacts/desktop/../../evil"), "x"}}),
+              (std::pair{QStringLiteral("unsafe_entry"), true}));
+    EXPECT_EQ(tryOpen(QStringLiteral("link"),
+                      {{QStringLiteral("manifest.json"), manifest},
+                       {QStringLiteral("artifacts/desktop/2026-01-01/x/ax.json"), "/etc/passwd"}},
+                      QStringLiteral("artifacts/desktop/2026-01-01/x/ax.json")),
+              (std::pair{QStringLiteral("symlink"), true}));
+    EXPECT_EQ(
+        tryOpen(QStringLiteral("nomanifest"), {{QStringLiteral("artifacts/desktop/2026-01-01/x/request.json"), "{}"}}),
+        (std::pair{QStringLiteral("no_manifest"), true}));
+    EXPECT_EQ(tryOpen(QStringLiteral("notevidence"),
+                      {{QStringLiteral("manifest.json"), manifest}, {QStringLiteral("home/.bashrc"), "x"}}),
+              (std::pair{QStringLiteral("unsafe_entry"), true}));
+    // A file the manifest does not name, or whose hash differs, is refused.
+    EXPECT_EQ(
+        tryOpen(QStringLiteral("unnamed"), {{QStringLiteral("manifest.json"), manifest},
+                                            {QStringLiteral("artifacts/desktop/2026-01-01/x/request.json"), "{}"}})
+            .first,
+        QStringLiteral("hash_mismatch"));
 }
