@@ -1,5 +1,6 @@
 #pragma once
 
+#include "bridge/EventHub.h"
 #include "bridge/Executor.h"
 #include "bridge/RemoteControl.h"
 #include "bridge/protocol/Meta.h"
@@ -24,6 +25,8 @@ struct HostFacts
     QDateTime startedAt;
     /// The remote agent, when the host's owner attached one (Host::setRemoteControl).
     RemoteControl* remote = nullptr;
+    /// The event stream (desktop.subscribe), when the host has one.
+    EventHub* events = nullptr;
     /// Opens one of the host's windows ("inspector") for desktop.gui.open; unset without a GUI.
     std::function<bool(const QString& window)> openWindow;
 };
@@ -43,6 +46,7 @@ public:
     QJsonObject envJson(const Caller& caller) const;
     /// The remote agent, or nullptr when there is none.
     RemoteControl* remote() const { return m_facts.remote; }
+    EventHub* events() const { return m_facts.events; }
     /// desktop.gui.open: nullopt when the host has no windows (--headless), else whether it opened.
     std::optional<bool> openWindow(const QString& window) const
     {

@@ -233,6 +233,8 @@ void Dispatcher::sessionOpened(const Caller& caller)
 
 void Dispatcher::sessionClosed(quint64 connectionId)
 {
+    if (m_facts.events)
+        m_facts.events->unsubscribe(connectionId);
     m_executor.connectionClosed(connectionId);
     m_gate.connectionClosed(connectionId);
 }

@@ -1,8 +1,11 @@
 #include "bridge/Host.h"
 
+#include "automation/Operations.h"
+
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QLoggingCategory>
+#include <QPointer>
 
 namespace Bridge {
 
@@ -34,6 +37,7 @@ Host::Host(HostOptions options, QObject* parent) : QObject(parent), m_options(st
     if (!m_options.backendSettings.isEmpty())
         configureBackend(m_options.backendSettings);
     m_server = std::make_unique<Server>(*m_dispatcher, m_options.server, callers);
+    startEvents();
     connect(m_server.get(), &Server::callerRefused, this, [this](const PeerInfo& peer, const Automation::Error& error) {
         m_audit->record(QStringLiteral("caller_refused"), &peer,
                         QJsonObject{{QStringLiteral("reason"), error.details.value(QStringLiteral("reason"))},
@@ -61,6 +65,101 @@ Host::Host(HostOptions options, QObject* parent) : QObject(parent), m_options(st
             Qt::QueuedConnection);
         return false;
     });
+}
+
+void Host::startEvents()
+{
+    m_events = std::make_unique<EventHub>();
+    m_dispatcher->facts().events = m_events.get();
+    m_events->setDeliver(
+        [this](quint64 connection, const QByteArray& line) { return m_server->push(connection, line); });
+    EventHub* hub = m_events.get();
+    connect(m_executor.get(), &Executor::jobStarted, hub, [this, hub](const QString& executionId) {
+        hub->publish(QStringLiteral("execution.started"),
+                     QJsonObject{{QStringLiteral("executionId"), executionId},
+                                 {QStringLiteral("method"), m_executor->runningMethod()}});
+    });
+    connect(m_executor.get(), &Executor::jobAnswered, hub, [hub](const QString& executionId, const QString& outcome) {
+        hub->publish(QStringLiteral("execution.finished"),
+                     QJsonObject{{QStringLiteral("executionId"), executionId}, {QStringLiteral("outcome"), outcome}});
+    });
+    connect(m_dispatcher.get(), &Dispatcher::pausedChanged, hub,
+            [hub](bool paused) { hub->publish(paused ? QStringLiteral("stopped") : QStringLiteral("resumed")); });
+    connect(
+        m_permissions.get(), &PermissionMonitor::changed, hub,
+        [this, hub] {
+            const auto report = m_permissions->current();
+            hub->publish(
+                QStringLiteral("permissions.changed"),
+                QJsonObject{
+                    {QStringLiteral("accessibility"), Automation::permissionStateName(report.accessibility.state)},
+                    {QStringLiteral("screenRecording"), Automation::permissionStateName(report.screenCapture.state)}});
+        },
+        Qt::QueuedConnection);
+    // Windows: the window manager's list, read while someone wants window events and the worker
+    // is idle (an inspection never queues behind an automation), compared with the last one.
+    m_windowPoll.setInterval(kWindowPollMs);
+    connect(&m_windowPoll, &QTimer::timeout, this, &Host::pollWindows);
+    m_windowPoll.start();
+}
+
+void Host::pollWindows()
+{
+    const bool wanted = m_events->wanted(QStringLiteral("window.created")) ||
+                        m_events->wanted(QStringLiteral("window.closed")) ||
+                        m_events->wanted(QStringLiteral("window.focused"));
+    if (!wanted) {
+        m_knownWindows.reset();
+        return;
+    }
+    if (m_windowPollInFlight || m_executor->isBusy())
+        return;
+    m_windowPollInFlight = true;
+    QPointer<Host> self(this);
+    m_executor->inspect<QList<Automation::WindowInfo>>(
+        kWindowPollMs * 2,
+        [](JobContext& ctx) { return Automation::Operations::windows(ctx, Automation::Operations::WindowsRequest{}); },
+        [self](const Automation::Result<QList<Automation::WindowInfo>>& listed) {
+            if (!self)
+                return;
+            self->m_windowPollInFlight = false;
+            if (listed)
+                self->windowsSeen(listed.value());
+        });
+}
+
+void Host::windowsSeen(const QList<Automation::WindowInfo>& windows)
+{
+    const auto payload = [](const Automation::WindowInfo& window) {
+        return QJsonObject{{QStringLiteral("window"), QJsonObject{{QStringLiteral("title"), window.title},
+                                                                  {QStringLiteral("nativeId"), window.nativeId},
+                                                                  {QStringLiteral("frame"), window.frame.toJson()}}},
+                           {QStringLiteral("app"), QJsonObject{{QStringLiteral("name"), window.appName},
+                                                               {QStringLiteral("executable"), window.executable},
+                                                               {QStringLiteral("pid"), window.pid}}}};
+    };
+    QHash<QString, Automation::WindowInfo> now;
+    QString active;
+    for (const auto& window : windows) {
+        now.insert(window.nativeId, window);
+        if (window.active)
+            active = window.nativeId;
+    }
+    // The first look only learns what is there.
+    if (m_knownWindows) {
+        for (auto it = now.cbegin(); it != now.cend(); ++it) {
+            if (!m_knownWindows->contains(it.key()))
+                m_events->publish(QStringLiteral("window.created"), payload(it.value()));
+        }
+        for (auto it = m_knownWindows->cbegin(); it != m_knownWindows->cend(); ++it) {
+            if (!now.contains(it.key()))
+                m_events->publish(QStringLiteral("window.closed"), payload(it.value()));
+        }
+        if (!active.isEmpty() && active != m_activeWindow)
+            m_events->publish(QStringLiteral("window.focused"), payload(now.value(active)));
+    }
+    m_knownWindows = now;
+    m_activeWindow = active;
 }
 
 std::unique_ptr<ConfirmationProvider> Host::makeProvider(ConfirmPolicy policy)
@@ -210,6 +309,7 @@ void Host::shutdown()
         if (aborted)
             qCInfo(lcHost) << "aborted" << aborted << "execution(s) at shutdown";
     }
+    m_windowPoll.stop();
     m_xpc->close();
     m_server->close();
     m_executor->shutdown(2000);

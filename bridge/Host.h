@@ -12,7 +12,9 @@
 #include "bridge/transport/Server.h"
 #include "bridge/transport/XpcListener.h"
 
+#include <QHash>
 #include <QObject>
+#include <QTimer>
 
 #include <memory>
 #include <mutex>
@@ -88,6 +90,8 @@ public:
         m_dispatcher->facts().openWindow = std::move(opener);
     }
     AuditLog& audit() { return *m_audit; }
+    /// The event stream (desktop.subscribe).
+    EventHub& events() { return *m_events; }
 
     /// The live security settings (policy, token limits, allowlist).
     const SecuritySettings& security() const { return m_options.security; }
@@ -113,6 +117,10 @@ Q_SIGNALS:
 
 private:
     std::unique_ptr<ConfirmationProvider> makeProvider(ConfirmPolicy policy);
+    void startEvents();
+    void pollWindows();
+    void windowsSeen(const QList<Automation::WindowInfo>& windows);
+    static constexpr int kWindowPollMs = 1000;
     void applyRemotePolicy(ConfirmPolicy policy);
 
     HostOptions m_options;
@@ -134,6 +142,11 @@ private:
     std::mutex m_xpcCallersMutex;
     CallerPolicy m_xpcCallers;
     std::unique_ptr<XpcListener> m_xpc;
+    std::unique_ptr<EventHub> m_events;
+    QTimer m_windowPoll;
+    bool m_windowPollInFlight = false;
+    std::optional<QHash<QString, Automation::WindowInfo>> m_knownWindows;
+    QString m_activeWindow;
     bool m_started = false;
     bool m_stopped = false;
 };

@@ -6,6 +6,11 @@
 
 #include <QCryptographicHash>
 #include <QJsonArray>
+#include <QPointer>
+#include <QTimer>
+
+#include <cmath>
+#include <limits>
 
 namespace Bridge {
 
@@ -743,6 +748,97 @@ const MethodTable& MethodTable::contract()
                                                 QStringLiteral("this host runs without windows (--headless)"),
                                                 QJsonObject{{QStringLiteral("reason"), QStringLiteral("headless")}}));
                  respond(QJsonObject{{QStringLiteral("opened"), *opened}, {QStringLiteral("window"), window}});
+             }},
+             {}});
+        // The event stream (docs/protocol.md §5.24): notifications on the caller's own connection.
+        add({QStringLiteral("desktop.subscribe"),
+             QStringLiteral("Streams desktop and host events to this connection as desktop.event notifications"),
+             paramsSchema(QJsonObject{
+                 {QStringLiteral("kinds"), QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
+                                                       {QStringLiteral("items"), typed(QStringLiteral("string"), {})}}},
+                 {QStringLiteral("route"),
+                  QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
+                              {QStringLiteral("properties"),
+                               QJsonObject{{QStringLiteral("app"), typed(QStringLiteral("string"), {})},
+                                           {QStringLiteral("window"), typed(QStringLiteral("string"), {})}}}}},
+                 {QStringLiteral("since"), integer(0, std::numeric_limits<qint32>::max(), {})},
+                 {QStringLiteral("epoch"), typed(QStringLiteral("string"), {})}}),
+             false,
+             true,
+             MethodKind::Immediate{[](Services& s, const Call& call, const Respond& respond) {
+                 EventHub* hub = s.diagnostics.events();
+                 if (!hub)
+                     return respond(Error::make(Automation::ErrorCode::HostNotReady,
+                                                QStringLiteral("this host has no event stream"),
+                                                QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_events")}}));
+                 if (call.caller.connectionId == 0 || call.caller.transport == Transport::Remote)
+                     return respond(Error::invalidParam(QStringLiteral("meta"),
+                                                        QStringLiteral("events are streamed on a socket connection")));
+                 EventHub::Filter filter;
+                 const QJsonValue kinds = call.params.value(QStringLiteral("kinds"));
+                 if (!kinds.isUndefined()) {
+                     if (!kinds.isArray())
+                         return respond(Error::invalidParam(QStringLiteral("kinds"),
+                                                            QStringLiteral("kinds must be an array of event kinds")));
+                     for (const auto& kind : kinds.toArray()) {
+                         if (!kind.isString() || !EventHub::knownKinds().contains(kind.toString()))
+                             return respond(Error::invalidParam(
+                                 QStringLiteral("kinds"), QStringLiteral("kinds takes: %1")
+                                                              .arg(EventHub::knownKinds().join(QStringLiteral(", ")))));
+                         filter.kinds.append(kind.toString());
+                     }
+                 }
+                 const QJsonValue route = call.params.value(QStringLiteral("route"));
+                 if (!route.isUndefined() && !route.isObject())
+                     return respond(
+                         Error::invalidParam(QStringLiteral("route"), QStringLiteral("route must be {app?, window?}")));
+                 const QJsonObject routeObject = route.toObject();
+                 for (auto it = routeObject.begin(); it != routeObject.end(); ++it) {
+                     if ((it.key() != QLatin1String("app") && it.key() != QLatin1String("window")) ||
+                         !it.value().isString())
+                         return respond(
+                             Error::invalidParam(QStringLiteral("route.") + it.key(),
+                                                 QStringLiteral("route takes app and window, both strings")));
+                 }
+                 filter.app = routeObject.value(QStringLiteral("app")).toString();
+                 filter.windowTitle = routeObject.value(QStringLiteral("window")).toString();
+                 std::optional<qint64> since;
+                 const QJsonValue sinceValue = call.params.value(QStringLiteral("since"));
+                 if (!sinceValue.isUndefined()) {
+                     if (!sinceValue.isDouble() || sinceValue.toDouble() < 0 ||
+                         sinceValue.toDouble() != std::floor(sinceValue.toDouble()))
+                         return respond(Error::invalidParam(QStringLiteral("since"),
+                                                            QStringLiteral("since must be a cursor (0 or more)")));
+                     since = sinceValue.toInteger();
+                 }
+                 const QJsonValue epoch = call.params.value(QStringLiteral("epoch"));
+                 if (!epoch.isUndefined() && !epoch.isString())
+                     return respond(
+                         Error::invalidParam(QStringLiteral("epoch"), QStringLiteral("epoch must be a string")));
+                 // The answer first; then, on the same connection, what came after the cursor it
+                 // names (or `since`), so nothing is lost in between and the order holds.
+                 const qint64 at = hub->cursor();
+                 respond(QJsonObject{{QStringLiteral("subscribed"), true},
+                                     {QStringLiteral("cursor"), at},
+                                     {QStringLiteral("epoch"), hub->epoch()},
+                                     {QStringLiteral("kinds"), QJsonArray::fromStringList(filter.kinds)}});
+                 QPointer<EventHub> guard(hub);
+                 const quint64 connection = call.caller.connectionId;
+                 QTimer::singleShot(0, hub, [guard, connection, filter, since, at, epoch] {
+                     if (guard)
+                         guard->subscribe(connection, filter, since.value_or(at), epoch.toString());
+                 });
+             }},
+             {}});
+        add({QStringLiteral("desktop.unsubscribe"),
+             QStringLiteral("Ends this connection's event stream"),
+             paramsSchema({}),
+             false,
+             true,
+             MethodKind::Immediate{[](Services& s, const Call& call, const Respond& respond) {
+                 EventHub* hub = s.diagnostics.events();
+                 respond(
+                     QJsonObject{{QStringLiteral("unsubscribed"), hub && hub->unsubscribe(call.caller.connectionId)}});
              }},
              {}});
         return t;

@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLocalSocket>
 
 #include <cstdio>
 
@@ -43,6 +44,7 @@ public:
 
 private:
     int remote(const QString& action);
+    int events();
     std::optional<QJsonObject> remoteCall(const QString& method, const QJsonObject& params, int* code);
     int health();
     int doctor();
@@ -312,9 +314,70 @@ int Ctl::remote(const QString& action)
     return ExitOk;
 }
 
+int Ctl::events()
+{
+    // A connection of its own that stays open: the answer, then desktop.event lines until the
+    // host goes away (or the command is interrupted).
+    QLocalSocket socket;
+    socket.connectToServer(socketPath);
+    if (!socket.waitForConnected(3000)) {
+        err(tr("error: %1: no msgcode-desktop-host is serving %2 (%3)")
+                .arg(QStringLiteral("DESKTOP_HOST_NOT_RUNNING"), socketPath, socket.errorString()));
+        return ExitNotRunning;
+    }
+    Bridge::MetaFill fill;
+    fill.timeoutMs = timeoutMs;
+    QJsonObject params = Bridge::fillMeta(remoteParams, fill);
+    socket.write(Bridge::JsonRpc::encodeLine(
+        Bridge::JsonRpc::request(QStringLiteral("desktop.subscribe"), params, Bridge::newRequestId())));
+    socket.flush();
+    QByteArray buffer;
+    bool answered = false;
+    for (;;) {
+        if (!socket.waitForReadyRead(-1) && socket.state() != QLocalSocket::ConnectedState)
+            break;
+        buffer += socket.readAll();
+        qsizetype newline;
+        while ((newline = buffer.indexOf('\n')) >= 0) {
+            const QByteArray line = buffer.left(newline);
+            buffer.remove(0, newline + 1);
+            const QJsonObject message = QJsonDocument::fromJson(line).object();
+            if (!answered) {
+                answered = true;
+                if (message.contains(QStringLiteral("error")))
+                    return reportError(message);
+                const QJsonObject result = message.value(QStringLiteral("result")).toObject();
+                if (!json)
+                    err(tr("listening from cursor %1 (epoch %2); Ctrl+C ends")
+                            .arg(result.value(QStringLiteral("cursor")).toInteger())
+                            .arg(result.value(QStringLiteral("epoch")).toString()));
+                continue;
+            }
+            const QJsonObject event = message.value(QStringLiteral("params")).toObject();
+            if (json) {
+                out(QString::fromUtf8(QJsonDocument(event).toJson(QJsonDocument::Compact)));
+            } else {
+                QJsonObject rest = event;
+                for (const char* key : {"cursor", "epoch", "kind", "at"})
+                    rest.remove(QLatin1String(key));
+                out(QStringLiteral("%1  #%2  %3  %4")
+                        .arg(event.value(QStringLiteral("at")).toString(),
+                             QString::number(event.value(QStringLiteral("cursor")).toInteger()),
+                             event.value(QStringLiteral("kind")).toString().leftJustified(20),
+                             QString::fromUtf8(QJsonDocument(rest).toJson(QJsonDocument::Compact))));
+            }
+            std::fflush(stdout);
+        }
+    }
+    err(tr("the host closed the connection"));
+    return ExitNotRunning;
+}
+
 int Ctl::run(const QStringList& args)
 {
     const QString command = args.value(0);
+    if (command == QLatin1String("events") && args.size() == 1)
+        return events();
     if (command == QLatin1String("remote") && args.size() == 2)
         return remote(args.at(1));
     if (command == QLatin1String("health") && args.size() == 1)
@@ -380,7 +443,8 @@ int main(int argc, char** argv)
                "  remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]\n"
                "  remote status | disconnect | forget   the remote agent (docs/remote.md)\n"
                "  evidence list [--method M] [--errors] | evidence show ID   the workspace's evidence\n"
-               "  evidence export --out FILE.zip [ID...]   as a zip with a manifest of hashes\n\n"
+               "  evidence export --out FILE.zip [ID...]   as a zip with a manifest of hashes\n"
+               "  events [--app NAME]             the host's event stream, live (docs/protocol.md)\n\n"
                "msgcode's original commands (their own exit codes: 0 a result, 2 an error answer,\n"
                "10 the host cannot be reached):\n"
                "  rpc WORKSPACE --method M --params-json J   one request; the JSON-RPC answer on stdout\n"
@@ -439,6 +503,10 @@ int main(int argc, char** argv)
                                      QCoreApplication::translate("Ctl", "evidence export: the zip to write."),
                                      QCoreApplication::translate("Ctl", "file"));
     parser.addOption(outFile);
+    const QCommandLineOption appOption(
+        QStringLiteral("app"), QCoreApplication::translate("Ctl", "events: only this app's (name, executable or pid)."),
+        QCoreApplication::translate("Ctl", "app"));
+    parser.addOption(appOption);
     parser.addOptions({socket, json, timeout, workspace, method, paramsJson, idleMs, remoteHost, remotePort, remoteTls,
                        remoteFingerprint, remoteBindCode});
     parser.addPositionalArgument(QStringLiteral("command"),
@@ -498,6 +566,8 @@ int main(int argc, char** argv)
     }
     if (parser.isSet(workspace))
         ctl.workspace = QDir(parser.value(workspace)).absolutePath();
+    if (positional.value(0) == QLatin1String("events") && parser.isSet(appOption))
+        ctl.remoteParams.insert(QStringLiteral("route"), QJsonObject{{QStringLiteral("app"), parser.value(appOption)}});
     if (parser.isSet(remoteHost))
         ctl.remoteParams.insert(QStringLiteral("host"), parser.value(remoteHost));
     if (parser.isSet(remotePort))

@@ -99,6 +99,21 @@ void Connection::send(const QByteArray& line)
     m_server.noteActivity();
 }
 
+qint64 Connection::unread() const
+{
+    return m_socket->state() == QLocalSocket::ConnectedState ? m_socket->bytesToWrite() : -1;
+}
+
+qint64 Server::push(quint64 id, const QByteArray& line)
+{
+    const QPointer<Connection> connection = m_connections.value(id);
+    if (!connection)
+        return -1;
+    if (!line.isEmpty())
+        connection->send(line);
+    return connection->unread();
+}
+
 void Connection::refuse(const Error& error)
 {
     send(JsonRpc::encodeLine(JsonRpc::errorResponse(QJsonValue(), error)));

@@ -58,6 +58,8 @@ public:
     const PeerInfo& peer() const { return m_peer; }
     Transport transport() const { return m_transport; }
     void send(const QByteArray& line);
+    /// Bytes written to the client that it has not read yet.
+    qint64 unread() const;
     /// Sends one error line and closes shortly after (kRefuseGraceMs), discarding input meanwhile.
     void refuse(const Automation::Error& error);
     static constexpr int kRefuseGraceMs = 200;
@@ -110,6 +112,9 @@ public:
     bool isListening() const { return m_listenFd >= 0; }
     QString socketMode() const;
     int connectionCount() const { return static_cast<int>(m_connections.size()); }
+    /// Sends `line` (when not empty) to connection `id` outside any answer (an event); answers the
+    /// bytes that client has not read yet, or -1 when it is gone.
+    qint64 push(quint64 id, const QByteArray& line);
     const ServerOptions& options() const { return m_options; }
     Dispatcher& dispatcher() { return m_dispatcher; }
     const CallerPolicy& callers() const { return m_callers; }

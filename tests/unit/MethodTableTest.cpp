@@ -28,7 +28,8 @@ TEST(MethodTable, ServesTheContractsMethodsThePlansPrimitivesAndTheStop)
                                   QStringLiteral("desktop.confirm.issue"),  QStringLiteral("desktop.stop"),
                                   QStringLiteral("desktop.resume"),         QStringLiteral("desktop.remote.status"),
                                   QStringLiteral("desktop.remote.connect"), QStringLiteral("desktop.remote.disconnect"),
-                                  QStringLiteral("desktop.remote.forget"),  QStringLiteral("desktop.gui.open")}));
+                                  QStringLiteral("desktop.remote.forget"),  QStringLiteral("desktop.gui.open"),
+                                  QStringLiteral("desktop.subscribe"),      QStringLiteral("desktop.unsubscribe")}));
     EXPECT_EQ(MethodTable::contract().find(QStringLiteral("desktop.fly")), nullptr);
 }
 

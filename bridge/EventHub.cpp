@@ -1,0 +1,152 @@
+#include "bridge/EventHub.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QUuid>
+
+namespace Bridge {
+
+EventHub::EventHub(int capacity, QObject* parent)
+    : QObject(parent), m_capacity(std::max(1, capacity)), m_epoch(QUuid::createUuid().toString(QUuid::WithoutBraces))
+{
+}
+
+QStringList EventHub::knownKinds()
+{
+    return {QStringLiteral("window.created"),    QStringLiteral("window.closed"),
+            QStringLiteral("window.focused"),    QStringLiteral("permissions.changed"),
+            QStringLiteral("execution.started"), QStringLiteral("execution.finished"),
+            QStringLiteral("stopped"),           QStringLiteral("resumed"),
+            QStringLiteral("remote.changed")};
+}
+
+bool EventHub::Filter::takes(const QJsonObject& event) const
+{
+    if (!kinds.isEmpty() && !kinds.contains(event.value(QStringLiteral("kind")).toString()) &&
+        event.value(QStringLiteral("kind")).toString() != QLatin1String("gap"))
+        return false;
+    if (!app.isEmpty() && event.contains(QStringLiteral("app"))) {
+        const QJsonObject named = event.value(QStringLiteral("app")).toObject();
+        if (named.value(QStringLiteral("name")).toString() != app &&
+            named.value(QStringLiteral("executable")).toString() != app &&
+            QString::number(named.value(QStringLiteral("pid")).toInteger()) != app)
+            return false;
+    }
+    if (!windowTitle.isEmpty() && event.contains(QStringLiteral("window")) &&
+        !event.value(QStringLiteral("window"))
+             .toObject()
+             .value(QStringLiteral("title"))
+             .toString()
+             .contains(windowTitle))
+        return false;
+    return true;
+}
+
+QByteArray EventHub::notification(const QJsonObject& event)
+{
+    QByteArray line = QJsonDocument(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                                {QStringLiteral("method"), QStringLiteral("desktop.event")},
+                                                {QStringLiteral("params"), event}})
+                          .toJson(QJsonDocument::Compact);
+    line.append('\n');
+    return line;
+}
+
+QJsonObject EventHub::gapEvent(qint64 lost, const QString& reason) const
+{
+    return QJsonObject{{QStringLiteral("cursor"), cursor()},
+                       {QStringLiteral("epoch"), m_epoch},
+                       {QStringLiteral("kind"), QStringLiteral("gap")},
+                       {QStringLiteral("lost"), lost},
+                       {QStringLiteral("reason"), reason},
+                       {QStringLiteral("at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}};
+}
+
+void EventHub::publish(const QString& kind, const QJsonObject& payload)
+{
+    QJsonObject event = payload;
+    event.insert(QStringLiteral("cursor"), m_next++);
+    event.insert(QStringLiteral("epoch"), m_epoch);
+    event.insert(QStringLiteral("kind"), kind);
+    event.insert(QStringLiteral("at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
+    m_ring.push_back(event);
+    while (static_cast<int>(m_ring.size()) > m_capacity) {
+        m_ring.pop_front();
+        ++m_overwritten;
+    }
+    for (auto it = m_subscribers.begin(); it != m_subscribers.end(); ++it) {
+        if (it->filter.takes(event))
+            deliver(it.key(), it.value(), event);
+    }
+    Q_EMIT published(event);
+}
+
+void EventHub::deliver(quint64 connectionId, Subscriber& subscriber, const QJsonObject& event)
+{
+    if (!m_deliver)
+        return;
+    // A connection that does not read loses events, counted; it never holds the host up.
+    const qint64 backlog = m_deliver(connectionId, QByteArray());
+    if (backlog < 0)
+        return;
+    if (backlog > kMaxBacklogBytes) {
+        ++subscriber.dropped;
+        return;
+    }
+    if (subscriber.dropped > 0) {
+        m_deliver(connectionId, notification(gapEvent(subscriber.dropped, QStringLiteral("slow_reader"))));
+        subscriber.dropped = 0;
+    }
+    m_deliver(connectionId, notification(event));
+}
+
+QJsonArray EventHub::since(qint64 since, const QString& sinceEpoch) const
+{
+    QJsonArray out;
+    if (!sinceEpoch.isEmpty() && sinceEpoch != m_epoch) {
+        // Another host's cursor: what came before is lost, and everything this one holds is news.
+        out.append(gapEvent(-1, QStringLiteral("epoch_changed")));
+        for (const QJsonObject& event : m_ring)
+            out.append(event);
+        return out;
+    }
+    const qint64 oldest = m_ring.empty() ? m_next : m_ring.front().value(QStringLiteral("cursor")).toInteger();
+    if (since + 1 < oldest && since < cursor())
+        out.append(gapEvent(oldest - since - 1, QStringLiteral("overflow")));
+    for (const QJsonObject& event : m_ring) {
+        if (event.value(QStringLiteral("cursor")).toInteger() > since)
+            out.append(event);
+    }
+    return out;
+}
+
+void EventHub::subscribe(quint64 connectionId, const Filter& filter, std::optional<qint64> sinceCursor,
+                         const QString& sinceEpoch)
+{
+    Subscriber& subscriber = m_subscribers[connectionId];
+    subscriber.filter = filter;
+    subscriber.dropped = 0;
+    if (!sinceCursor || !m_deliver)
+        return;
+    for (const auto& value : since(*sinceCursor, sinceEpoch)) {
+        const QJsonObject event = value.toObject();
+        if (filter.takes(event))
+            m_deliver(connectionId, notification(event));
+    }
+}
+
+bool EventHub::unsubscribe(quint64 connectionId)
+{
+    return m_subscribers.remove(connectionId) > 0;
+}
+
+bool EventHub::wanted(const QString& kind) const
+{
+    for (const auto& subscriber : m_subscribers) {
+        if (subscriber.filter.kinds.isEmpty() || subscriber.filter.kinds.contains(kind))
+            return true;
+    }
+    return false;
+}
+
+} // namespace Bridge

@@ -1,0 +1,96 @@
+#pragma once
+
+#include <QByteArray>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QObject>
+#include <QStringList>
+
+#include <deque>
+#include <functional>
+
+namespace Bridge {
+
+/// The event stream (docs/protocol.md §5.24, desktop.subscribe): a bounded ring of what happened
+/// on the host and the desktop, each event with a monotonic cursor and the stream's epoch (new at
+/// every start), delivered as JSON-RPC notifications `desktop.event` to the connections that
+/// subscribed. A reader that comes back passes `since` and gets what it missed, or one event of
+/// kind `gap` when the ring no longer holds it (or the epoch changed). A slow reader never holds
+/// the host up: when its connection has too much unread, its events are dropped and counted, and
+/// a `gap` says so once it drains. Lives on the owner thread.
+class EventHub final : public QObject
+{
+    Q_OBJECT
+
+public:
+    static constexpr int kDefaultCapacity = 4096;
+    /// A subscriber whose connection holds more unread than this gets no more events until it
+    /// reads (they are counted and reported as a gap).
+    static constexpr qint64 kMaxBacklogBytes = qint64{1} * 1024 * 1024;
+
+    /// Delivers one line to a connection; answers the bytes still unread there (-1: gone).
+    using Deliver = std::function<qint64(quint64 connectionId, const QByteArray& line)>;
+
+    explicit EventHub(int capacity = kDefaultCapacity, QObject* parent = nullptr);
+
+    /// The kinds of event there are (docs/protocol.md §5.24).
+    static QStringList knownKinds();
+
+    QString epoch() const { return m_epoch; }
+    /// The cursor of the newest event (0: none yet).
+    qint64 cursor() const { return m_next - 1; }
+    /// Events the ring dropped to make room (oldest first).
+    qint64 overwritten() const { return m_overwritten; }
+
+    void setDeliver(Deliver deliver) { m_deliver = std::move(deliver); }
+
+    /// Records an event and sends it to every subscriber whose filter takes it.
+    void publish(const QString& kind, const QJsonObject& payload = {});
+
+    struct Filter
+    {
+        QStringList kinds;   ///< empty: every kind
+        QString app;         ///< events naming an app: only this one (name, executable or pid)
+        QString windowTitle; ///< events naming a window: its title contains this
+        bool takes(const QJsonObject& event) const;
+    };
+    /// desktop.subscribe: from now on `connectionId` gets the events `filter` takes; with `since`
+    /// (and `epoch`), first those after it, or a gap. Replaces an earlier subscription.
+    void subscribe(quint64 connectionId, const Filter& filter, std::optional<qint64> since,
+                   const QString& sinceEpoch = {});
+    /// Ends a subscription; false when there was none.
+    bool unsubscribe(quint64 connectionId);
+    bool isSubscribed(quint64 connectionId) const { return m_subscribers.contains(connectionId); }
+    int subscriberCount() const { return static_cast<int>(m_subscribers.size()); }
+    /// Whether some subscriber's filter takes events of `kind` (to start costly sources lazily).
+    bool wanted(const QString& kind) const;
+
+    /// The events after `since` held in the ring, or a gap event first when some are gone.
+    QJsonArray since(qint64 since, const QString& sinceEpoch) const;
+
+    /// The notification line for an event.
+    static QByteArray notification(const QJsonObject& event);
+
+Q_SIGNALS:
+    void published(const QJsonObject& event);
+
+private:
+    struct Subscriber
+    {
+        Filter filter;
+        qint64 dropped = 0;
+    };
+    void deliver(quint64 connectionId, Subscriber& subscriber, const QJsonObject& event);
+    QJsonObject gapEvent(qint64 lost, const QString& reason) const;
+
+    int m_capacity;
+    QString m_epoch;
+    qint64 m_next = 1;
+    qint64 m_overwritten = 0;
+    std::deque<QJsonObject> m_ring;
+    QHash<quint64, Subscriber> m_subscribers;
+    Deliver m_deliver;
+};
+
+} // namespace Bridge

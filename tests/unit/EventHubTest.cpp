@@ -1,0 +1,102 @@
+// The event stream's ring (bridge/EventHub): cursors, filters, since with and without a gap, an
+// epoch change, a slow reader losing events (counted, then said) without holding anyone up.
+#include "bridge/EventHub.h"
+
+#include <QJsonDocument>
+
+#include <gtest/gtest.h>
+
+using Bridge::EventHub;
+
+namespace {
+
+struct Sink
+{
+    QHash<quint64, QList<QJsonObject>> got;
+    QHash<quint64, qint64> backlog;
+    EventHub::Deliver deliver()
+    {
+        return [this](quint64 connection, const QByteArray& line) -> qint64 {
+            if (!line.isEmpty())
+                got[connection].append(
+                    QJsonDocument::fromJson(line).object().value(QStringLiteral("params")).toObject());
+            return backlog.value(connection, 0);
+        };
+    }
+    QStringList kinds(quint64 connection) const
+    {
+        QStringList out;
+        for (const auto& event : got.value(connection))
+            out.append(event.value(QStringLiteral("kind")).toString());
+        return out;
+    }
+};
+
+} // namespace
+
+TEST(EventHub, CursorsRiseAndFiltersChooseWhatEachSubscriberGets)
+{
+    EventHub hub;
+    Sink sink;
+    hub.setDeliver(sink.deliver());
+    hub.subscribe(1, {}, std::nullopt);
+    hub.subscribe(2, EventHub::Filter{{QStringLiteral("stopped")}, {}, {}}, std::nullopt);
+    hub.subscribe(3, EventHub::Filter{{}, QStringLiteral("gedit"), {}}, std::nullopt);
+    hub.publish(QStringLiteral("execution.started"), {{QStringLiteral("executionId"), QStringLiteral("a")}});
+    hub.publish(QStringLiteral("stopped"));
+    hub.publish(QStringLiteral("window.created"),
+                {{QStringLiteral("app"), QJsonObject{{QStringLiteral("name"), QStringLiteral("mousepad")}}}});
+    EXPECT_EQ(sink.kinds(1), (QStringList{QStringLiteral("execution.started"), QStringLiteral("stopped"),
+                                          QStringLiteral("window.created")}));
+    EXPECT_EQ(sink.kinds(2), QStringList{QStringLiteral("stopped")});
+    EXPECT_EQ(sink.kinds(3), (QStringList{QStringLiteral("execution.started"), QStringLiteral("stopped")}))
+        << "events naming another app are left out; the others pass";
+    EXPECT_EQ(sink.got[1].at(0).value(QStringLiteral("cursor")).toInteger(), 1);
+    EXPECT_EQ(sink.got[1].at(2).value(QStringLiteral("cursor")).toInteger(), 3);
+    EXPECT_EQ(sink.got[1].at(0).value(QStringLiteral("epoch")).toString(), hub.epoch());
+    EXPECT_TRUE(hub.unsubscribe(1));
+    hub.publish(QStringLiteral("resumed"));
+    EXPECT_EQ(sink.got[1].size(), 3);
+}
+
+TEST(EventHub, SinceGivesWhatWasMissedOrAGap)
+{
+    EventHub hub(4);
+    for (int i = 0; i < 3; ++i)
+        hub.publish(QStringLiteral("stopped"));
+    QJsonArray missed = hub.since(1, hub.epoch());
+    ASSERT_EQ(missed.size(), 2);
+    EXPECT_EQ(missed.at(0).toObject().value(QStringLiteral("cursor")).toInteger(), 2);
+    for (int i = 0; i < 5; ++i)
+        hub.publish(QStringLiteral("resumed"));
+    // The ring holds 5..8: what came after 1 is partly gone.
+    missed = hub.since(1, hub.epoch());
+    ASSERT_EQ(missed.size(), 5);
+    EXPECT_EQ(missed.at(0).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("gap"));
+    EXPECT_EQ(missed.at(0).toObject().value(QStringLiteral("lost")).toInteger(), 3);
+    EXPECT_EQ(missed.at(1).toObject().value(QStringLiteral("cursor")).toInteger(), 5);
+    // Another host's epoch: a gap, then all this one holds.
+    missed = hub.since(100, QStringLiteral("another-epoch"));
+    EXPECT_EQ(missed.at(0).toObject().value(QStringLiteral("reason")).toString(), QStringLiteral("epoch_changed"));
+    EXPECT_EQ(missed.size(), 5);
+    // Up to date: nothing.
+    EXPECT_TRUE(hub.since(hub.cursor(), hub.epoch()).isEmpty());
+}
+
+TEST(EventHub, ASlowReaderLosesEventsCountedAndIsToldOnceItReads)
+{
+    EventHub hub;
+    Sink sink;
+    hub.setDeliver(sink.deliver());
+    hub.subscribe(7, {}, std::nullopt);
+    sink.backlog[7] = EventHub::kMaxBacklogBytes + 1;
+    for (int i = 0; i < 10; ++i)
+        hub.publish(QStringLiteral("stopped"));
+    EXPECT_TRUE(sink.got[7].isEmpty());
+    sink.backlog[7] = 0;
+    hub.publish(QStringLiteral("resumed"));
+    ASSERT_EQ(sink.got[7].size(), 2);
+    EXPECT_EQ(sink.got[7].at(0).value(QStringLiteral("kind")).toString(), QStringLiteral("gap"));
+    EXPECT_EQ(sink.got[7].at(0).value(QStringLiteral("lost")).toInteger(), 10);
+    EXPECT_EQ(sink.got[7].at(1).value(QStringLiteral("kind")).toString(), QStringLiteral("resumed"));
+}
