@@ -826,6 +826,30 @@
         </translation>
     </message>
     <message>
+        <source>evidence export: the zip to write.</source>
+        <translation>evidence export：要写入的 zip 文件。</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>usage: msgcode-desktopctl [--workspace DIR] [--json] evidence list [--method M] [--errors] | evidence show EXECUTION_ID | evidence export --out FILE.zip [EXECUTION_ID...]</source>
+        <translation>用法：msgcode-desktopctl [--workspace DIR] [--json] evidence list [--method M] [--errors] | evidence show EXECUTION_ID | evidence export --out FILE.zip [EXECUTION_ID...]</translation>
+    </message>
+    <message>
+        <source>error: %1: no msgcode-desktop-host is serving %2 (%3)</source>
+        <translation>错误：%1：没有 msgcode-desktop-host 在 %2 上提供服务（%3）</translation>
+    </message>
+    <message>
+        <source>listening from cursor %1 (epoch %2); Ctrl+C ends</source>
+        <translation>从游标 %1 开始监听（纪元 %2）；按 Ctrl+C 结束</translation>
+    </message>
+    <message>
+        <source>the host closed the connection</source>
+        <translation>主机关闭了连接</translation>
+    </message>
+    <message>
         <source>Talks to a running msgcode-desktop-host.
 
 Commands:
@@ -838,6 +862,7 @@ Commands:
   remote status | disconnect | forget   the remote agent (docs/remote.md)
   evidence list [--method M] [--errors] | evidence show ID   the workspace&apos;s evidence
   evidence export --out FILE.zip [ID...]   as a zip with a manifest of hashes
+  events [--app NAME]             the host&apos;s event stream, live (docs/protocol.md)
 
 msgcode&apos;s original commands (their own exit codes: 0 a result, 2 an error answer,
 10 the host cannot be reached):
@@ -859,6 +884,7 @@ Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
   remote status | disconnect | forget   远程代理（docs/remote.md）
   evidence list [--method M] [--errors] | evidence show ID   工作区中的证据
   evidence export --out FILE.zip [ID...]   导出为带哈希清单的 zip
+  events [--app NAME]             主机的事件流，实时（docs/protocol.md）
 
 msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答，
 10 无法连接主机）：
@@ -870,16 +896,12 @@ msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答�
 4 无应答或应答格式错误，5 doctor 发现主机不健康。</translation>
     </message>
     <message>
-        <source>evidence export: the zip to write.</source>
-        <translation>evidence export：要写入的 zip 文件。</translation>
+        <source>events: only this app&apos;s (name, executable or pid).</source>
+        <translation>events：只看此应用的事件（名称、可执行文件或进程号）。</translation>
     </message>
     <message>
-        <source>file</source>
-        <translation>文件</translation>
-    </message>
-    <message>
-        <source>usage: msgcode-desktopctl [--workspace DIR] [--json] evidence list [--method M] [--errors] | evidence show EXECUTION_ID | evidence export --out FILE.zip [EXECUTION_ID...]</source>
-        <translation>用法：msgcode-desktopctl [--workspace DIR] [--json] evidence list [--method M] [--errors] | evidence show EXECUTION_ID | evidence export --out FILE.zip [EXECUTION_ID...]</translation>
+        <source>app</source>
+        <translation>应用</translation>
     </message>
 </context>
 <context>

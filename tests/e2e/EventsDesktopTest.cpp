@@ -4,8 +4,8 @@
 
 #include <QDeadlineTimer>
 #include <QJsonArray>
-#include <QThread>
 #include <QJsonDocument>
+#include <QThread>
 
 #include <gtest/gtest.h>
 
@@ -43,13 +43,15 @@ TEST_F(EventsDesktop, AWindowThatAppearsTakesFocusAndClosesIsStreamed)
     Bridge::MetaFill fill;
     fill.timeoutMs = 10000;
     listener.setMetaFill(fill);
-    const auto answer = listener.call(QStringLiteral("desktop.subscribe"),
-                                      QJsonObject{{QStringLiteral("kinds"),
-                                                   QJsonArray{QStringLiteral("window.created"), QStringLiteral("window.focused"),
-                                                              QStringLiteral("window.closed")}}},
-                                      15000);
+    const auto answer =
+        listener.call(QStringLiteral("desktop.subscribe"),
+                      QJsonObject{{QStringLiteral("kinds"),
+                                   QJsonArray{QStringLiteral("window.created"), QStringLiteral("window.focused"),
+                                              QStringLiteral("window.closed")}}},
+                      15000);
     ASSERT_TRUE(answer.ok());
-    ASSERT_TRUE(answer.response.value(QStringLiteral("result")).toObject().value(QStringLiteral("subscribed")).toBool());
+    ASSERT_TRUE(
+        answer.response.value(QStringLiteral("result")).toObject().value(QStringLiteral("subscribed")).toBool());
     QThread::msleep(1500); // the first look only learns what is there
     auto app = std::make_unique<AppProcess>(DesktopSession::fixtureBinary(), QStringList{});
     ASSERT_TRUE(app->start());
@@ -57,7 +59,8 @@ TEST_F(EventsDesktop, AWindowThatAppearsTakesFocusAndClosesIsStreamed)
     const auto created = nextOf(listener, QStringLiteral("window.created"), name, 10000);
     ASSERT_TRUE(created) << "no window.created for the fixture";
     EXPECT_EQ(created->value(QStringLiteral("app")).toObject().value(QStringLiteral("pid")).toInteger(), app->pid());
-    EXPECT_FALSE(created->value(QStringLiteral("window")).toObject().value(QStringLiteral("title")).toString().isEmpty());
+    EXPECT_FALSE(
+        created->value(QStringLiteral("window")).toObject().value(QStringLiteral("title")).toString().isEmpty());
     EXPECT_TRUE(nextOf(listener, QStringLiteral("window.focused"), name, 10000)) << "the new window takes focus";
     app.reset();
     EXPECT_TRUE(nextOf(listener, QStringLiteral("window.closed"), name, 10000));
