@@ -3,6 +3,7 @@
 #include "automation/PlatformBackend.h"
 #include "bridge/protocol/LineFramer.h"
 #include "bridge/protocol/SocketPath.h"
+#include "common/ManPage.h"
 
 #include <QDir>
 #include <QRegularExpression>
@@ -142,6 +143,34 @@ void HostCommandLine::configure(QCommandLineParser& parser) const
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions(m_options);
+    parser.addOption(helpManOption());
+}
+
+QCommandLineOption HostCommandLine::helpManOption()
+{
+    QCommandLineOption option(QStringLiteral("help-man"), QStringLiteral("Print the manual page (troff)."));
+    option.setFlags(QCommandLineOption::HiddenFromHelp);
+    return option;
+}
+
+QString HostCommandLine::manPage() const
+{
+    QList<QCommandLineOption> all = m_options;
+    all.append(
+        QCommandLineOption({QStringLiteral("h"), QStringLiteral("help")}, tr("Displays help on commandline options.")));
+    all.append(QCommandLineOption(QStringLiteral("help-all"), tr("Displays help, including generic Qt options.")));
+    all.append(
+        QCommandLineOption({QStringLiteral("v"), QStringLiteral("version")}, tr("Displays version information.")));
+    return ManPage::render(
+        QStringLiteral("msgcode-desktop-host"), 1,
+        tr("holds the desktop permissions and serves the msgcode desktop bridge"), QStringLiteral("[options]"),
+        tr("msgcode Desktop Host holds the accessibility and screen-capture permissions, shows their state in a tray "
+           "icon and serves a JSON-RPC 2.0 bridge on a local socket, so that msgcode can observe and drive the "
+           "desktop. Every side effect needs a person's confirmation (or the policy chosen), and every execution "
+           "leaves evidence in the caller's workspace.\n\nWith --headless it serves the bridge without tray or windows "
+           "(a server, a CI desktop; see the systemd user unit msgcode-desktop-host.service). --inspector opens the "
+           "accessibility inspector, --evidence the evidence browser."),
+        all, QStringLiteral("2026-11"));
 }
 
 bool HostCommandLine::wantsHeadless(int argc, char** argv)
@@ -157,7 +186,7 @@ bool HostCommandLine::wantsInfoOnly(int argc, char** argv)
 {
     for (int i = 1; i < argc; ++i) {
         if (qstrcmp(argv[i], "--help") == 0 || qstrcmp(argv[i], "-h") == 0 || qstrcmp(argv[i], "--help-all") == 0 ||
-            qstrcmp(argv[i], "--version") == 0 || qstrcmp(argv[i], "-v") == 0)
+            qstrcmp(argv[i], "--version") == 0 || qstrcmp(argv[i], "-v") == 0 || qstrcmp(argv[i], "--help-man") == 0)
             return true;
     }
     return false;

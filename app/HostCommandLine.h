@@ -32,6 +32,10 @@ public:
     const QList<QCommandLineOption>& options() const { return m_options; }
     /// A parser with the description, --help, --version and every option.
     void configure(QCommandLineParser& parser) const;
+    /// msgcode-desktop-host(1), written from the same option table (`--help-man` prints it).
+    QString manPage() const;
+    /// The hidden option that prints it.
+    static QCommandLineOption helpManOption();
 
     /// What the merge gives: the host's options, headless or not, and the stored settings it
     /// used (in GUI mode) for the parts the windows read.

@@ -137,6 +137,10 @@ int run(int argc, char** argv)
     QCommandLineParser parser;
     commandLine.configure(parser);
     parser.process(app);
+    if (parser.isSet(App::HostCommandLine::helpManOption())) {
+        std::printf("%s", qPrintable(commandLine.manPage()));
+        return ExitOk;
+    }
 
     App::HostSettings stored;
     if (!headlessMode) {

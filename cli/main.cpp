@@ -4,6 +4,7 @@
 #include "bridge/protocol/SocketPath.h"
 #include "cli/EvidenceCommands.h"
 #include "cli/LegacyCommands.h"
+#include "common/ManPage.h"
 #include "translations/Translations.h"
 
 #include <QCommandLineParser>
@@ -511,7 +512,41 @@ int main(int argc, char** argv)
                        remoteFingerprint, remoteBindCode});
     parser.addPositionalArgument(QStringLiteral("command"),
                                  QCoreApplication::translate("Ctl", "health, doctor, stop, resume or call"));
+    QCommandLineOption helpMan(QStringLiteral("help-man"), QStringLiteral("Print the manual page (troff)."));
+    helpMan.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(helpMan);
     parser.process(app);
+    if (parser.isSet(helpMan)) {
+        // msgcode-desktopctl(1), from the same options and text as --help.
+        const QList<QCommandLineOption> all{
+            socket,
+            json,
+            timeout,
+            workspace,
+            method,
+            paramsJson,
+            idleMs,
+            remoteHost,
+            remotePort,
+            remoteTls,
+            remoteFingerprint,
+            remoteBindCode,
+            errorsOnly,
+            outFile,
+            appOption,
+            QCommandLineOption({QStringLiteral("h"), QStringLiteral("help")},
+                               QCoreApplication::translate("Ctl", "Displays help on commandline options.")),
+            QCommandLineOption(QStringLiteral("help-all"),
+                               QCoreApplication::translate("Ctl", "Displays help, including generic Qt options.")),
+            QCommandLineOption({QStringLiteral("v"), QStringLiteral("version")},
+                               QCoreApplication::translate("Ctl", "Displays version information."))};
+        std::printf("%s", qPrintable(ManPage::render(
+                              QStringLiteral("msgcode-desktopctl"), 1,
+                              QCoreApplication::translate("Ctl", "talks to a running msgcode-desktop-host"),
+                              QStringLiteral("[options] command [arguments]"), parser.applicationDescription(), all,
+                              QStringLiteral("2026-11"))));
+        return ExitOk;
+    }
 
     const QString socketPath = parser.isSet(socket) ? parser.value(socket) : Bridge::defaultSocketPath();
     const QStringList positional = parser.positionalArguments();
