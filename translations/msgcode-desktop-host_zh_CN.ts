@@ -903,6 +903,22 @@ msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答�
         <source>app</source>
         <translation>应用</translation>
     </message>
+    <message>
+        <source>Displays help on commandline options.</source>
+        <translation>显示命令行选项的帮助。</translation>
+    </message>
+    <message>
+        <source>Displays help, including generic Qt options.</source>
+        <translation>显示帮助，包括通用的 Qt 选项。</translation>
+    </message>
+    <message>
+        <source>Displays version information.</source>
+        <translation>显示版本信息。</translation>
+    </message>
+    <message>
+        <source>talks to a running msgcode-desktop-host</source>
+        <translation>与正在运行的 msgcode-desktop-host 通信</translation>
+    </message>
 </context>
 <context>
     <name>Door</name>
@@ -1569,6 +1585,30 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
     <message>
         <source>msgcode-desktop-host: %1 cannot be opened: %2</source>
         <translation>msgcode-desktop-host：无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Displays help on commandline options.</source>
+        <translation>显示命令行选项的帮助。</translation>
+    </message>
+    <message>
+        <source>Displays help, including generic Qt options.</source>
+        <translation>显示帮助，包括通用的 Qt 选项。</translation>
+    </message>
+    <message>
+        <source>Displays version information.</source>
+        <translation>显示版本信息。</translation>
+    </message>
+    <message>
+        <source>holds the desktop permissions and serves the msgcode desktop bridge</source>
+        <translation>持有桌面权限并提供 msgcode 桌面桥接服务</translation>
+    </message>
+    <message>
+        <source>msgcode Desktop Host holds the accessibility and screen-capture permissions, shows their state in a tray icon and serves a JSON-RPC 2.0 bridge on a local socket, so that msgcode can observe and drive the desktop. Every side effect needs a person&apos;s confirmation (or the policy chosen), and every execution leaves evidence in the caller&apos;s workspace.
+
+With --headless it serves the bridge without tray or windows (a server, a CI desktop; see the systemd user unit msgcode-desktop-host.service). --inspector opens the accessibility inspector, --evidence the evidence browser.</source>
+        <translation>msgcode Desktop Host 持有辅助功能和屏幕捕获权限，在托盘图标中显示它们的状态，并在本地套接字上提供 JSON-RPC 2.0 桥接服务，使 msgcode 能够观察并操作桌面。每个有副作用的操作都需要用户确认（或所选策略），每次执行都会在调用方的工作区留下证据。
+
+使用 --headless 时只提供桥接服务，没有托盘和窗口（服务器、CI 桌面；参见 systemd 用户单元 msgcode-desktop-host.service）。--inspector 打开辅助功能检查器，--evidence 打开证据浏览器。</translation>
     </message>
 </context>
 <context>
