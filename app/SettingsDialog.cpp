@@ -1,7 +1,10 @@
 #include "app/SettingsDialog.h"
 
+#include "app/Autostart.h"
+
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -159,6 +162,10 @@ SettingsDialog::SettingsDialog(QString socketPath, QString iniPath, QWidget* par
     m_language->addItem(tr("English"), QStringLiteral("en"));
     m_language->addItem(tr("Simplified Chinese (简体中文)"), QStringLiteral("zh_CN"));
     hostForm->addRow(tr("Language:"), m_language);
+    m_startWithSession = new QCheckBox(tr("Start with my session"), host);
+    m_startWithSession->setObjectName(QStringLiteral("startWithSession"));
+    m_startWithSession->setToolTip(tr("Your own autostart entry (~/.config/autostart), which overrides the system's."));
+    hostForm->addRow(QString(), m_startWithSession);
     hostForm->addRow(QString(), note(host, tr("The language applies after a restart of the host; the other "
                                               "settings apply when saved.")));
     layout->addWidget(host);
@@ -218,6 +225,7 @@ SettingsDialog::SettingsDialog(QString socketPath, QString iniPath, QWidget* par
 void SettingsDialog::reload()
 {
     setValues(HostSettings::load(m_iniPath));
+    m_startWithSession->setChecked(Autostart::enabled());
     showProblems({});
     m_message->clear();
 }
@@ -288,6 +296,15 @@ bool SettingsDialog::save()
         return false;
     }
     m_message->setStyleSheet(QString());
+    // Not a stored setting: the autostart entry is the state (other desktop tools change it too).
+    if (m_startWithSession->isChecked() != Autostart::enabled() &&
+        !Autostart::setEnabled(m_startWithSession->isChecked(), QCoreApplication::applicationFilePath())) {
+        m_message->setStyleSheet(QStringLiteral("color: #b00020;"));
+        m_message->setText(
+            tr("Saved, but the autostart entry %1 could not be written.").arg(Autostart::userEntryPath()));
+        Q_EMIT saved(settings);
+        return true;
+    }
     m_message->setText(tr("Saved and applied. A new language shows after a restart."));
     Q_EMIT saved(settings);
     return true;

@@ -63,6 +63,7 @@ private:
     QLineEdit* m_socket = nullptr;
     QComboBox* m_cmdKey = nullptr;
     QComboBox* m_language = nullptr;
+    QCheckBox* m_startWithSession = nullptr;
     QLineEdit* m_remoteHost = nullptr;
     QSpinBox* m_remotePort = nullptr;
     QCheckBox* m_remoteTls = nullptr;

@@ -425,6 +425,18 @@
         <source>The host dials the server; its device token is kept in your keyring, never in a file. The first connection asks for the bind code the server shows.</source>
         <translation>由本程序主动连接服务器；设备令牌保存在你的密钥环中，绝不写入文件。首次连接时会要求输入服务器显示的绑定码。</translation>
     </message>
+    <message>
+        <source>Start with my session</source>
+        <translation>随会话启动</translation>
+    </message>
+    <message>
+        <source>Your own autostart entry (~/.config/autostart), which overrides the system&apos;s.</source>
+        <translation>你自己的自动启动条目（~/.config/autostart），它会覆盖系统的条目。</translation>
+    </message>
+    <message>
+        <source>Saved, but the autostart entry %1 could not be written.</source>
+        <translation>已保存，但无法写入自动启动条目 %1。</translation>
+    </message>
 </context>
 <context>
     <name>App::TrayController</name>

@@ -2,6 +2,7 @@
 // the backend; and the backend side of the `cmd` mapping.
 #include "app/HostSettings.h"
 #include "FakeBackend.h"
+#include "app/Autostart.h"
 #include "bridge/Executor.h"
 
 #ifdef Q_OS_LINUX
@@ -11,6 +12,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -232,3 +234,37 @@ TEST(CmdKeyMapping, AtspiBackendConfigure)
     EXPECT_EQ(backend.pngCompression(), 9); // unchanged when not given
 }
 #endif
+
+// "Start with my session": the user's autostart entry overrides the system's; on removes an
+// override where the system's entry starts the host, or writes an entry where there is none.
+TEST(Autostart, TheUsersEntryOverridesTheSystems)
+{
+    QTemporaryDir home;
+    QTemporaryDir system;
+    qputenv("XDG_CONFIG_HOME", home.path().toUtf8());
+    qputenv("XDG_CONFIG_DIRS", system.path().toUtf8());
+    EXPECT_FALSE(App::Autostart::enabled()) << "nothing installed, nothing written";
+    ASSERT_TRUE(App::Autostart::setEnabled(true, QStringLiteral("/opt/msgcode/msgcode-desktop-host")));
+    EXPECT_TRUE(App::Autostart::enabled());
+    QFile written(App::Autostart::userEntryPath());
+    ASSERT_TRUE(written.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(written.readAll().contains("Exec=/opt/msgcode/msgcode-desktop-host"));
+    written.close();
+
+    // The package's entry is there: on means no override of our own; off, an override.
+    QDir(system.path()).mkpath(QStringLiteral("autostart"));
+    QFile installed(system.path() + QStringLiteral("/autostart/com.msgcode.desktop.host.desktop"));
+    ASSERT_TRUE(installed.open(QIODevice::WriteOnly));
+    installed.write("[Desktop Entry]\nType=Application\nName=msgcode Desktop Host\nExec=msgcode-desktop-host\n");
+    installed.close();
+    ASSERT_TRUE(App::Autostart::setEnabled(true, QStringLiteral("msgcode-desktop-host")));
+    EXPECT_FALSE(QFileInfo::exists(App::Autostart::userEntryPath()));
+    EXPECT_TRUE(App::Autostart::enabled());
+    ASSERT_TRUE(App::Autostart::setEnabled(false, QStringLiteral("msgcode-desktop-host")));
+    EXPECT_FALSE(App::Autostart::enabled());
+    QFile override(App::Autostart::userEntryPath());
+    ASSERT_TRUE(override.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(override.readAll().contains("Hidden=true"));
+    qunsetenv("XDG_CONFIG_HOME");
+    qunsetenv("XDG_CONFIG_DIRS");
+}
