@@ -6,6 +6,7 @@
 #include "FakeBackend.h"
 #include "GuiSupport.h"
 #include "TestHost.h"
+#include "automation/PlatformBackend.h"
 #include "bridge/Host.h"
 #include "bridge/evidence/EvidenceArchive.h"
 #include "bridge/evidence/EvidenceLayout.h"
@@ -20,6 +21,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QScreen>
 #include <QTableView>
@@ -44,12 +46,21 @@ protected:
     {
         if (qEnvironmentVariableIsEmpty("DISPLAY"))
             GTEST_SKIP() << "needs the headless desktop of scripts/test";
+        startHost(false);
+    }
+
+    void startHost(bool realBackend)
+    {
+        m_host.reset();
         QDir(m_dir.path()).mkpath(QStringLiteral("root/ws"));
         m_workspace = m_dir.path() + QStringLiteral("/root/ws");
         Bridge::HostOptions options;
         options.server.socketPath = m_dir.path() + QStringLiteral("/run/bridge.sock");
         options.workspaceRoot = m_dir.path() + QStringLiteral("/root");
-        options.backendFactory = [desktop = m_desktop] { return std::make_unique<FakeBackend>(desktop); };
+        if (realBackend)
+            options.backendFactory = &Automation::createPlatformBackend;
+        else
+            options.backendFactory = [desktop = m_desktop] { return std::make_unique<FakeBackend>(desktop); };
         options.security.confirmPolicy = Bridge::ConfirmPolicy::Auto;
         options.security.dataDir = m_dir.path() + QStringLiteral("/data");
         m_host = std::make_unique<Bridge::Host>(options);
@@ -291,4 +302,42 @@ TEST_F(EvidenceViewerTest, ReplaySendsTheRequestAgainAsThePersonAndComparesTheAn
     EXPECT_EQ(window.replayTable()->item(0, 2)->text(), QStringLiteral("DESKTOP_CONFIRM_REQUIRED"));
     EXPECT_TRUE(m_desktop->effects().isEmpty());
     m_host->resume();
+}
+
+TEST_F(EvidenceViewerTest, AFixtureClickShowsWhatTheHostSawWithTheFrameWhereTheButtonWas)
+{
+    startHost(true);
+    QProcess fixture;
+    fixture.start(QStringLiteral(MDH_FIXTURE_BINARY), {});
+    ASSERT_TRUE(fixture.waitForStarted(10000));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return fixture.readAllStandardOutput().contains("\"ready\""); }, 15000));
+    QTest::qWait(300);
+    const QJsonObject route{{QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), fixture.processId()}}}};
+    const QJsonObject send{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                           {QStringLiteral("titleEquals"), QStringLiteral("Send")}};
+    const QJsonObject clicked = call(QStringLiteral("desktop.pointer"),
+                                     {{QStringLiteral("route"), route},
+                                      {QStringLiteral("gesture"), QStringLiteral("click")},
+                                      {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), send}}}},
+                                     true);
+    const QString id = resultOf(clicked).value(QStringLiteral("executionId")).toString();
+    ASSERT_FALSE(id.isEmpty()) << QJsonDocument(clicked).toJson().toStdString();
+    const QJsonObject frame =
+        resultOf(clicked).value(QStringLiteral("target")).toObject().value(QStringLiteral("frame")).toObject();
+
+    EvidenceViewer::EvidenceWindow window({m_workspace});
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    const int row = rowOf(window, id);
+    ASSERT_GE(row, 0);
+    window.showRow(row);
+    EXPECT_EQ(window.drawnFrame(),
+              QRect(frame.value(QStringLiteral("x")).toInt(), frame.value(QStringLiteral("y")).toInt(),
+                    frame.value(QStringLiteral("width")).toInt(), frame.value(QStringLiteral("height")).toInt()));
+    EXPECT_FALSE(window.beforeShot()->pixmap().isNull());
+    EXPECT_FALSE(window.afterShot()->pixmap().isNull());
+    window.tabs()->setCurrentIndex(4);
+    screenshot(QStringLiteral("evidence-fixture-click"));
+    fixture.terminate();
+    fixture.waitForFinished(5000);
 }
