@@ -166,6 +166,10 @@ int run(int argc, char** argv)
         QTemporaryDir unpacked;
         QString browsed = mergedOptions.evidenceDir;
         if (QFileInfo(browsed).isFile()) {
+            if (!unpacked.isValid()) {
+                printErr(HostText::tr("msgcode-desktop-host: no temporary directory to open %1 in").arg(browsed));
+                return ExitStartFailed;
+            }
             const auto opened = Evidence::Archive::open(browsed, unpacked.path());
             if (!opened) {
                 printErr(

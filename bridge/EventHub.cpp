@@ -52,9 +52,9 @@ QByteArray EventHub::notification(const QJsonObject& event)
     return line;
 }
 
-QJsonObject EventHub::gapEvent(qint64 lost, const QString& reason) const
+QJsonObject EventHub::gapEvent(qint64 lost, const QString& reason, qint64 lastLost) const
 {
-    return QJsonObject{{QStringLiteral("cursor"), cursor()},
+    return QJsonObject{{QStringLiteral("cursor"), lastLost},
                        {QStringLiteral("epoch"), m_epoch},
                        {QStringLiteral("kind"), QStringLiteral("gap")},
                        {QStringLiteral("lost"), lost},
@@ -74,50 +74,71 @@ void EventHub::publish(const QString& kind, const QJsonObject& payload)
         m_ring.pop_front();
         ++m_overwritten;
     }
+    QList<quint64> gone;
     for (auto it = m_subscribers.begin(); it != m_subscribers.end(); ++it) {
-        if (it->filter.takes(event))
-            deliver(it.key(), it.value(), event);
+        if (it->filter.takes(event) && !deliver(it.key(), it.value(), event))
+            gone.append(it.key());
     }
+    // A connection that went away without saying so ends its subscription here.
+    for (quint64 id : std::as_const(gone))
+        m_subscribers.remove(id);
     Q_EMIT published(event);
 }
 
-void EventHub::deliver(quint64 connectionId, Subscriber& subscriber, const QJsonObject& event)
+bool EventHub::deliver(quint64 connectionId, Subscriber& subscriber, const QJsonObject& event)
 {
     if (!m_deliver)
-        return;
+        return true;
     // A connection that does not read loses events, counted; it never holds the host up.
     const qint64 backlog = m_deliver(connectionId, QByteArray());
     if (backlog < 0)
-        return;
+        return false;
+    const qint64 at = event.value(QStringLiteral("cursor")).toInteger();
     if (backlog > kMaxBacklogBytes) {
         ++subscriber.dropped;
-        return;
+        subscriber.lastDropped = at;
+        return true;
     }
     if (subscriber.dropped > 0) {
-        m_deliver(connectionId, notification(gapEvent(subscriber.dropped, QStringLiteral("slow_reader"))));
+        m_deliver(connectionId,
+                  notification(gapEvent(subscriber.dropped, QStringLiteral("slow_reader"), subscriber.lastDropped)));
         subscriber.dropped = 0;
     }
     m_deliver(connectionId, notification(event));
+    return true;
 }
 
 QJsonArray EventHub::since(qint64 since, const QString& sinceEpoch) const
 {
     QJsonArray out;
-    if (!sinceEpoch.isEmpty() && sinceEpoch != m_epoch) {
-        // Another host's cursor: what came before is lost, and everything this one holds is news.
-        out.append(gapEvent(-1, QStringLiteral("epoch_changed")));
+    // Another host's cursor (its epoch, or a cursor this host never gave): what came before is
+    // lost, and everything this one holds is news.
+    if ((!sinceEpoch.isEmpty() && sinceEpoch != m_epoch) || since > cursor()) {
+        out.append(gapEvent(-1, QStringLiteral("epoch_changed"), 0));
         for (const QJsonObject& event : m_ring)
             out.append(event);
         return out;
     }
     const qint64 oldest = m_ring.empty() ? m_next : m_ring.front().value(QStringLiteral("cursor")).toInteger();
-    if (since + 1 < oldest && since < cursor())
-        out.append(gapEvent(oldest - since - 1, QStringLiteral("overflow")));
+    if (since + 1 < oldest)
+        out.append(gapEvent(oldest - since - 1, QStringLiteral("overflow"), oldest - 1));
     for (const QJsonObject& event : m_ring) {
         if (event.value(QStringLiteral("cursor")).toInteger() > since)
             out.append(event);
     }
     return out;
+}
+
+void EventHub::sendSince(quint64 connectionId, qint64 sinceCursor, const QString& sinceEpoch)
+{
+    const auto it = m_subscribers.constFind(connectionId);
+    if (it == m_subscribers.cend() || !m_deliver)
+        return;
+    for (const auto& value : since(sinceCursor, sinceEpoch)) {
+        const QJsonObject event = value.toObject();
+        if (it->filter.takes(event))
+            m_deliver(connectionId, notification(event));
+    }
 }
 
 void EventHub::subscribe(quint64 connectionId, const Filter& filter, std::optional<qint64> sinceCursor,
@@ -126,13 +147,8 @@ void EventHub::subscribe(quint64 connectionId, const Filter& filter, std::option
     Subscriber& subscriber = m_subscribers[connectionId];
     subscriber.filter = filter;
     subscriber.dropped = 0;
-    if (!sinceCursor || !m_deliver)
-        return;
-    for (const auto& value : since(*sinceCursor, sinceEpoch)) {
-        const QJsonObject event = value.toObject();
-        if (filter.takes(event))
-            m_deliver(connectionId, notification(event));
-    }
+    if (sinceCursor)
+        sendSince(connectionId, *sinceCursor, sinceEpoch);
 }
 
 bool EventHub::unsubscribe(quint64 connectionId)

@@ -9,6 +9,7 @@
 
 #include <deque>
 #include <functional>
+#include <optional>
 
 namespace Bridge {
 
@@ -59,6 +60,8 @@ public:
     /// (and `epoch`), first those after it, or a gap. Replaces an earlier subscription.
     void subscribe(quint64 connectionId, const Filter& filter, std::optional<qint64> since,
                    const QString& sinceEpoch = {});
+    /// Sends a subscriber the held events after `since` its filter takes (see since()).
+    void sendSince(quint64 connectionId, qint64 since, const QString& sinceEpoch);
     /// Ends a subscription; false when there was none.
     bool unsubscribe(quint64 connectionId);
     bool isSubscribed(quint64 connectionId) const { return m_subscribers.contains(connectionId); }
@@ -80,9 +83,12 @@ private:
     {
         Filter filter;
         qint64 dropped = 0;
+        qint64 lastDropped = 0;
     };
-    void deliver(quint64 connectionId, Subscriber& subscriber, const QJsonObject& event);
-    QJsonObject gapEvent(qint64 lost, const QString& reason) const;
+    /// False when the connection is gone.
+    bool deliver(quint64 connectionId, Subscriber& subscriber, const QJsonObject& event);
+    /// A gap whose cursor is the last one lost (so a reader that resumes from it loses nothing more).
+    QJsonObject gapEvent(qint64 lost, const QString& reason, qint64 lastLost) const;
 
     int m_capacity;
     QString m_epoch;

@@ -269,6 +269,9 @@ void Host::configureBackend(const QJsonObject& settings)
 Host::~Host()
 {
     shutdown();
+    // The hub goes before the dispatcher and the server that point at it.
+    m_dispatcher->facts().events = nullptr;
+    m_events->setDeliver({});
 }
 
 bool Host::start(QString* error, bool* alreadyServed)

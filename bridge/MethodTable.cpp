@@ -761,7 +761,7 @@ const MethodTable& MethodTable::contract()
                               {QStringLiteral("properties"),
                                QJsonObject{{QStringLiteral("app"), typed(QStringLiteral("string"), {})},
                                            {QStringLiteral("window"), typed(QStringLiteral("string"), {})}}}}},
-                 {QStringLiteral("since"), integer(0, std::numeric_limits<qint32>::max(), {})},
+                 {QStringLiteral("since"), integer(0, qint64{1} << 53, {})},
                  {QStringLiteral("epoch"), typed(QStringLiteral("string"), {})}}),
              false,
              true,
@@ -771,7 +771,9 @@ const MethodTable& MethodTable::contract()
                      return respond(Error::make(Automation::ErrorCode::HostNotReady,
                                                 QStringLiteral("this host has no event stream"),
                                                 QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_events")}}));
-                 if (call.caller.connectionId == 0 || call.caller.transport == Transport::Remote)
+                 // Events stream on a socket connection (the local socket, the MCP door's).
+                 if (call.caller.connectionId == 0 ||
+                     (call.caller.transport != Transport::LocalSocket && call.caller.transport != Transport::McpDoor))
                      return respond(Error::invalidParam(QStringLiteral("meta"),
                                                         QStringLiteral("events are streamed on a socket connection")));
                  EventHub::Filter filter;
@@ -815,19 +817,16 @@ const MethodTable& MethodTable::contract()
                  if (!epoch.isUndefined() && !epoch.isString())
                      return respond(
                          Error::invalidParam(QStringLiteral("epoch"), QStringLiteral("epoch must be a string")));
-                 // The answer first; then, on the same connection, what came after the cursor it
-                 // names (or `since`), so nothing is lost in between and the order holds.
-                 const qint64 at = hub->cursor();
+                 // Live events from now (nothing can be published before the answer is written:
+                 // this runs on the owner thread without returning to its loop), the answer, then
+                 // what came after `since`.
+                 hub->subscribe(call.caller.connectionId, filter, std::nullopt);
                  respond(QJsonObject{{QStringLiteral("subscribed"), true},
-                                     {QStringLiteral("cursor"), at},
+                                     {QStringLiteral("cursor"), hub->cursor()},
                                      {QStringLiteral("epoch"), hub->epoch()},
                                      {QStringLiteral("kinds"), QJsonArray::fromStringList(filter.kinds)}});
-                 QPointer<EventHub> guard(hub);
-                 const quint64 connection = call.caller.connectionId;
-                 QTimer::singleShot(0, hub, [guard, connection, filter, since, at, epoch] {
-                     if (guard)
-                         guard->subscribe(connection, filter, since.value_or(at), epoch.toString());
-                 });
+                 if (since)
+                     hub->sendSince(call.caller.connectionId, *since, epoch.toString());
              }},
              {}});
         add({QStringLiteral("desktop.unsubscribe"),

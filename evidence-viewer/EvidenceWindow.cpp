@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -482,6 +483,14 @@ void EvidenceWindow::reload()
 
 void EvidenceWindow::showRow(int row)
 {
+    // Nothing of an execution shown before stays (nor can be replayed) once another is asked for.
+    m_shown.reset();
+    m_replayButton->setEnabled(false);
+    m_replay->setRowCount(0);
+    m_replayStatus->clear();
+    m_request->clear();
+    m_response->clear();
+    m_env->clear();
     m_timeline->clear();
     m_tree->clear();
     m_candidates->setRowCount(0);
@@ -501,9 +510,9 @@ void EvidenceWindow::showRow(int row)
         return;
     }
     m_shown = loaded.value();
-    m_replay->setRowCount(0);
-    m_replayStatus->clear();
-    m_replayButton->setEnabled(m_dispatcher != nullptr && m_shown->request.has_value());
+    // A damaged or interrupted execution's request is not sent again.
+    m_replayButton->setEnabled(m_dispatcher != nullptr && m_shown->request.has_value() && m_shown->problems.isEmpty() &&
+                               !m_shown->info.interrupted);
     const Evidence::Execution& execution = loaded.value();
     QStringList notes;
     if (execution.info.interrupted)
@@ -629,7 +638,7 @@ QStringList facts(const QJsonObject& response)
 
 void EvidenceWindow::replayShown()
 {
-    if (!m_dispatcher || !m_shown || !m_shown->request)
+    if (!m_dispatcher || !m_shown || !m_shown->request || !m_replayButton->isEnabled())
         return;
     const QJsonObject request = *m_shown->request;
     const QString method = request.value(QStringLiteral("method")).toString();
@@ -639,6 +648,32 @@ void EvidenceWindow::replayShown()
                                    "SHA-256 are in the evidence)."));
         return;
     }
+    // The evidence is files anyone with the workspace could have written: the person approves
+    // the exact request before it is sent as theirs. open(), never exec().
+    params.remove(QStringLiteral("meta"));
+    params.remove(QStringLiteral("confirm"));
+    auto* ask = new QMessageBox(QMessageBox::Question, tr("Replay this request?"),
+                                tr("%1 will be sent again, as you, with these params:").arg(method),
+                                QMessageBox::Yes | QMessageBox::No, this);
+    ask->setObjectName(QStringLiteral("replayConfirm"));
+    ask->setDetailedText(QString::fromUtf8(QJsonDocument(params).toJson(QJsonDocument::Indented)));
+    ask->setDefaultButton(QMessageBox::No);
+    ask->setAttribute(Qt::WA_DeleteOnClose);
+    const std::optional<Evidence::Execution> shown = m_shown;
+    connect(ask, &QMessageBox::finished, this, [this, shown](int result) {
+        if (result == QMessageBox::Yes && shown && m_shown && m_shown->info.executionId == shown->info.executionId)
+            sendReplay();
+    });
+    ask->open();
+}
+
+void EvidenceWindow::sendReplay()
+{
+    if (!m_dispatcher || !m_shown || !m_shown->request)
+        return;
+    const QJsonObject request = *m_shown->request;
+    const QString method = request.value(QStringLiteral("method")).toString();
+    QJsonObject params = request.value(QStringLiteral("params")).toObject();
     const QJsonObject oldMeta = params.value(QStringLiteral("meta")).toObject();
     params.remove(QStringLiteral("confirm"));
     params.insert(QStringLiteral("meta"),

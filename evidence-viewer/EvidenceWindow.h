@@ -136,6 +136,8 @@ Q_SIGNALS:
 
 private:
     void buildUi();
+    /// Sends the shown request again, once the person said yes to it.
+    void sendReplay();
     void watch(const QStringList& directories);
     QStringList expandWorkspaces(const QStringList& given) const;
 

@@ -53,10 +53,19 @@ bool safeName(const QString& name)
 Automation::Result<QJsonObject> write(const EvidenceReader& reader, const QList<ExecutionInfo>& executions,
                                       const QString& zipPath)
 {
-    QFile::remove(zipPath);
-    QuaZip zip(zipPath);
+    if (executions.isEmpty())
+        return refusal(QStringLiteral("empty"), QStringLiteral("there is no execution to export"));
+    // Written beside the target and renamed into place: a failed export leaves no zip behind.
+    const QString partial = zipPath + QStringLiteral(".partial");
+    QFile::remove(partial);
+    QuaZip zip(partial);
     if (!zip.open(QuaZip::mdCreate))
         return refusal(QStringLiteral("unreadable"), QStringLiteral("cannot create %1").arg(zipPath));
+    const auto fail = [&zip, &partial](const Error& error) {
+        zip.close();
+        QFile::remove(partial);
+        return error;
+    };
     QJsonArray listed;
     const auto add = [&zip](const QString& name, const QByteArray& bytes) {
         QuaZipFile out(&zip);
@@ -69,7 +78,7 @@ Automation::Result<QJsonObject> write(const EvidenceReader& reader, const QList<
     for (const ExecutionInfo& info : executions) {
         auto loaded = reader.load(info);
         if (!loaded)
-            return loaded.error();
+            return fail(loaded.error());
         QJsonArray files;
         for (const QString& file : loaded->artifacts) {
             auto bytes = reader.readFile(info, file, kMaxEntryBytes);
@@ -95,15 +104,27 @@ Automation::Result<QJsonObject> write(const EvidenceReader& reader, const QList<
         {QStringLiteral("hostVersion"), QStringLiteral(MDH_VERSION)},
         {QStringLiteral("executions"), listed}};
     if (!add(QString::fromLatin1(kManifest), QJsonDocument(manifest).toJson(QJsonDocument::Indented)))
-        return refusal(QStringLiteral("unreadable"), QStringLiteral("cannot write the manifest into %1").arg(zipPath));
+        return fail(
+            refusal(QStringLiteral("unreadable"), QStringLiteral("cannot write the manifest into %1").arg(zipPath)));
     zip.close();
-    if (zip.getZipError() != 0)
+    if (zip.getZipError() != 0 || (QFile::exists(zipPath) && !QFile::remove(zipPath)) ||
+        !QFile::rename(partial, zipPath)) {
+        QFile::remove(partial);
         return refusal(QStringLiteral("unreadable"), QStringLiteral("cannot finish %1").arg(zipPath));
+    }
     return manifest;
 }
 
 Automation::Result<QJsonObject> open(const QString& zipPath, const QString& into)
 {
+    // Unpacked only into an empty directory that is not a link: every directory below it is then
+    // made here, and none of them can lead elsewhere.
+    const QFileInfo target(into);
+    if (into.isEmpty() || !target.isDir() || target.isSymLink() ||
+        !QDir(into).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System).isEmpty())
+        return refusal(QStringLiteral("unsafe_entry"),
+                       QStringLiteral("%1 is not an empty directory of its own").arg(into));
+    const QString root = target.canonicalFilePath() + QLatin1Char('/');
     QuaZip zip(zipPath);
     if (!zip.open(QuaZip::mdUnzip))
         return refusal(QStringLiteral("unreadable"), QStringLiteral("%1 is not a readable zip").arg(zipPath));
@@ -140,7 +161,8 @@ Automation::Result<QJsonObject> open(const QString& zipPath, const QString& into
 
     QHash<QString, QJsonObject> unpacked; // name -> {bytes, sha256}
     QJsonObject manifest;
-    const QDir target(into);
+    const QDir targetDir(into);
+    qint64 written = 0;
     for (bool more = zip.goToFirstFile(); more; more = zip.goToNextFile()) {
         const QString name = zip.getCurrentFileName();
         if (name.endsWith(QLatin1Char('/')))
@@ -148,19 +170,31 @@ Automation::Result<QJsonObject> open(const QString& zipPath, const QString& into
         QuaZipFile in(&zip);
         if (!in.open(QIODevice::ReadOnly))
             return refusal(QStringLiteral("unreadable"), QStringLiteral("cannot read the entry %1").arg(name), name);
-        // Read no more than the limit, whatever the entry's header says.
-        const QByteArray bytes = in.read(kMaxEntryBytes + 1);
+        // Read in pieces, no more than the limits whatever the headers say.
+        QByteArray bytes;
+        while (!in.atEnd()) {
+            const QByteArray piece = in.read(qint64{64} * 1024);
+            if (piece.isEmpty())
+                break;
+            bytes += piece;
+            written += piece.size();
+            if (bytes.size() > kMaxEntryBytes || written > kMaxTotalBytes)
+                return refusal(QStringLiteral("too_large"), QStringLiteral("the entry %1 is too large").arg(name),
+                               name);
+        }
         in.close();
-        if (bytes.size() > kMaxEntryBytes)
-            return refusal(QStringLiteral("too_large"), QStringLiteral("the entry %1 is too large").arg(name), name);
+        if (in.getZipError() != 0)
+            return refusal(QStringLiteral("unreadable"), QStringLiteral("the entry %1 is damaged").arg(name), name);
         if (name == QLatin1String(kManifest)) {
             manifest = QJsonDocument::fromJson(bytes).object();
             continue;
         }
         // The directories are made here, in a directory of our own: nothing in them is a link.
-        const QString path = target.filePath(name);
-        if (!QDir().mkpath(QFileInfo(path).path()))
-            return refusal(QStringLiteral("unreadable"), QStringLiteral("cannot unpack %1").arg(name), name);
+        const QString path = targetDir.filePath(name);
+        if (!QDir().mkpath(QFileInfo(path).path()) ||
+            !QString(QFileInfo(QFileInfo(path).path()).canonicalFilePath() + QLatin1Char('/')).startsWith(root))
+            return refusal(QStringLiteral("unsafe_entry"), QStringLiteral("cannot unpack %1 inside %2").arg(name, into),
+                           name);
         QFile out(path);
         if (!out.open(QIODevice::WriteOnly | QIODevice::NewOnly) || out.write(bytes) != bytes.size())
             return refusal(QStringLiteral("unreadable"), QStringLiteral("cannot unpack %1").arg(name), name);

@@ -20,6 +20,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -91,6 +92,16 @@ protected:
         EXPECT_TRUE(QTest::qWaitFor(
             [&] { return answer.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }, 20000));
         return answer.get();
+    }
+
+    // The person says yes to the exact request the replay shows them.
+    static void approveReplay(EvidenceViewer::EvidenceWindow& window)
+    {
+        QMessageBox* ask = nullptr;
+        ASSERT_TRUE(QTest::qWaitFor(
+            [&] { return (ask = window.findChild<QMessageBox*>(QStringLiteral("replayConfirm"))) != nullptr; }, 5000));
+        EXPECT_TRUE(ask->detailedText().contains(QStringLiteral("Send")));
+        ask->button(QMessageBox::Yes)->click();
     }
 
     int rowOf(EvidenceViewer::EvidenceWindow& window, const QString& executionId)
@@ -275,6 +286,7 @@ TEST_F(EvidenceViewerTest, ReplaySendsTheRequestAgainAsThePersonAndComparesTheAn
     m_desktop->clearEffects();
     window.showRow(rowOf(window, clickId));
     window.replayShown();
+    approveReplay(window);
     ASSERT_TRUE(QTest::qWaitFor([&] { return window.replayTable()->rowCount() > 0; }, 15000))
         << window.replayStatus()->text().toStdString();
     EXPECT_EQ(m_desktop->effects(), QStringList{QStringLiteral("press:Send")}) << "the replay acted again";
@@ -298,6 +310,7 @@ TEST_F(EvidenceViewerTest, ReplaySendsTheRequestAgainAsThePersonAndComparesTheAn
     m_host->stop();
     window.showRow(rowOf(window, clickId));
     window.replayShown();
+    approveReplay(window);
     ASSERT_TRUE(QTest::qWaitFor([&] { return window.replayTable()->rowCount() > 0; }, 15000));
     EXPECT_EQ(window.replayTable()->item(0, 2)->text(), QStringLiteral("DESKTOP_CONFIRM_REQUIRED"));
     EXPECT_TRUE(m_desktop->effects().isEmpty());

@@ -220,6 +220,12 @@ TEST(EvidenceArchive, AHostileZipIsRefusedBeforeAnythingIsWritten)
     EXPECT_EQ(tryOpen(QStringLiteral("notevidence"),
                       {{QStringLiteral("manifest.json"), manifest}, {QStringLiteral("home/.bashrc"), "x"}}),
               (std::pair{QStringLiteral("unsafe_entry"), true}));
+    // Only into an empty directory of its own.
+    const QString busy = scratch.path() + QStringLiteral("/busy");
+    QDir().mkpath(busy + QStringLiteral("/something"));
+    makeZip(scratch.path() + QStringLiteral("/fine.zip"), {{QStringLiteral("manifest.json"), manifest}});
+    EXPECT_EQ(reasonOf(Evidence::Archive::open(scratch.path() + QStringLiteral("/fine.zip"), busy)),
+              QStringLiteral("unsafe_entry"));
     // A file the manifest does not name, or whose hash differs, is refused.
     EXPECT_EQ(
         tryOpen(QStringLiteral("unnamed"), {{QStringLiteral("manifest.json"), manifest},

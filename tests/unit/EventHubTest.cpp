@@ -74,6 +74,8 @@ TEST(EventHub, SinceGivesWhatWasMissedOrAGap)
     ASSERT_EQ(missed.size(), 5);
     EXPECT_EQ(missed.at(0).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("gap"));
     EXPECT_EQ(missed.at(0).toObject().value(QStringLiteral("lost")).toInteger(), 3);
+    EXPECT_EQ(missed.at(0).toObject().value(QStringLiteral("cursor")).toInteger(), 4)
+        << "a gap's cursor is the last one lost: resuming from it loses nothing more";
     EXPECT_EQ(missed.at(1).toObject().value(QStringLiteral("cursor")).toInteger(), 5);
     // Another host's epoch: a gap, then all this one holds.
     missed = hub.since(100, QStringLiteral("another-epoch"));
@@ -81,6 +83,9 @@ TEST(EventHub, SinceGivesWhatWasMissedOrAGap)
     EXPECT_EQ(missed.size(), 5);
     // Up to date: nothing.
     EXPECT_TRUE(hub.since(hub.cursor(), hub.epoch()).isEmpty());
+    // A cursor this host never gave (an earlier host's, without its epoch): a gap, then all held.
+    missed = hub.since(hub.cursor() + 50, {});
+    EXPECT_EQ(missed.at(0).toObject().value(QStringLiteral("reason")).toString(), QStringLiteral("epoch_changed"));
 }
 
 TEST(EventHub, ASlowReaderLosesEventsCountedAndIsToldOnceItReads)
@@ -99,4 +104,9 @@ TEST(EventHub, ASlowReaderLosesEventsCountedAndIsToldOnceItReads)
     EXPECT_EQ(sink.got[7].at(0).value(QStringLiteral("kind")).toString(), QStringLiteral("gap"));
     EXPECT_EQ(sink.got[7].at(0).value(QStringLiteral("lost")).toInteger(), 10);
     EXPECT_EQ(sink.got[7].at(1).value(QStringLiteral("kind")).toString(), QStringLiteral("resumed"));
+    // A connection that is gone ends its subscription.
+    sink.backlog[7] = -1;
+    hub.publish(QStringLiteral("stopped"));
+    EXPECT_FALSE(hub.isSubscribed(7));
+    EXPECT_FALSE(hub.wanted(QStringLiteral("stopped")));
 }
