@@ -24,7 +24,9 @@ bool entryOn(const QString& path)
     bool on = true;
     for (const QByteArray& raw : file.readAll().split('\n')) {
         const QByteArray line = raw.trimmed();
-        if (line == "Hidden=true" || line == "X-GNOME-Autostart-enabled=false")
+        QByteArray compact = line;
+        compact.replace(' ', "");
+        if (compact == "Hidden=true" || compact == "X-GNOME-Autostart-enabled=false")
             on = false;
     }
     return on;
@@ -72,7 +74,14 @@ bool setEnabled(bool on, const QString& executable)
         return false;
     QByteArray text = "[Desktop Entry]\nType=Application\nName=msgcode Desktop Host\nIcon=com.msgcode.desktop.host\n"
                       "NoDisplay=true\n";
-    text += "Exec=" + executable.toUtf8() + "\n";
+    // Quoted as the desktop-entry spec says, so a path with spaces or % stays one argument.
+    QString quoted = executable;
+    quoted.replace(QLatin1Char('\\'), QStringLiteral("\\\\"));
+    quoted.replace(QLatin1Char('"'), QStringLiteral("\\\""));
+    quoted.replace(QLatin1Char('`'), QStringLiteral("\\`"));
+    quoted.replace(QLatin1Char('$'), QStringLiteral("\\$"));
+    quoted.replace(QLatin1Char('%'), QStringLiteral("%%"));
+    text += "Exec=\"" + quoted.toUtf8() + "\"\n";
     text += on ? "X-GNOME-Autostart-enabled=true\n" : "Hidden=true\n";
     return file.write(text) == text.size();
 }

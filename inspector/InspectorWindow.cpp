@@ -585,13 +585,18 @@ void InspectorWindow::suggestForSelection()
     if (route)
         params.insert(QStringLiteral("route"), route->toJson());
     const QList<int> wantedPath = snapshot.nodes.at(nodeIndex).path;
+    m_suggestedPath = wantedPath;
     m_suggestion->setText(tr("Checking %1 against the live tree…").arg(compact(m_lastSuggestion->json)));
     ++m_pending;
+    // Only the answer to the newest suggestion counts: an older one checked another node.
+    const quint64 generation = ++m_suggestGeneration;
     QPointer<InspectorWindow> self(this);
-    m_service.find(params, [self, wantedPath](const Automation::Result<InspectorService::FindAnswer>& answer) {
-        if (!self || !self->m_lastSuggestion)
+    m_service.find(params, [self, wantedPath, generation](const Automation::Result<InspectorService::FindAnswer>& answer) {
+        if (!self)
             return;
         --self->m_pending;
+        if (generation != self->m_suggestGeneration || !self->m_lastSuggestion)
+            return;
         const auto& suggestion = *self->m_lastSuggestion;
         const bool alone = answer && answer->found.candidates.size() == 1 &&
                            answer->found.snapshot.nodes.at(answer->found.candidates.constFirst().nodeIndex).path ==
@@ -624,12 +629,14 @@ void InspectorWindow::tryAction(const QString& method, const QString& text)
         return;
     }
     const int nodeIndex = current.data(AxTreeModel::NodeIndexRole).toInt();
-    // The node as a selector that matches it alone, else its path.
-    const auto suggestion = Automation::SelectorSuggester::suggest(m_model.snapshot(), nodeIndex);
-    if (!suggestion) {
-        m_actionAnswer->setText(tr("No selector names this node alone."));
+    // The node by the selector the live tree confirmed names it alone: a side effect never lands
+    // on whatever a stale tree's selector happens to match now.
+    if (!m_lastSuggestion || !m_suggestionConfirmed || m_suggestedPath != m_model.snapshot().nodes.at(nodeIndex).path) {
+        m_actionAnswer->setText(tr("Suggest a selector for this node first: an action goes to the element the live "
+                                   "tree confirmed."));
         return;
     }
+    const auto suggestion = m_lastSuggestion;
     // The person's own actions keep their evidence beside the workspace root's other callers'.
     const QString workspace = m_host.dispatcher().workspace().rootRealPath() + QStringLiteral("/inspector");
     if (!m_host.dispatcher().workspace().isConfigured() || !QDir().mkpath(workspace)) {

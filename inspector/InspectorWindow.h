@@ -124,6 +124,8 @@ private:
     int m_lastTestCount = -1;
     std::optional<Automation::SelectorSuggestion> m_lastSuggestion;
     bool m_suggestionConfirmed = false;
+    QList<int> m_suggestedPath;
+    quint64 m_suggestGeneration = 0;
     /// The selected node's path, kept across refreshes.
     std::optional<QList<int>> m_selectedPath;
 };

@@ -283,6 +283,12 @@ void RemoteAgent::onReadyRead()
     if (!m_socket)
         return;
     const quint64 generation = m_generation;
+    if (m_discarding) {
+        // Closing: what still comes is read and dropped, so that the close is not a reset that
+        // would take the answer already sent with it.
+        m_socket->readAll();
+        return;
+    }
     m_framer.append(m_socket->readAll());
     while (generation == m_generation) {
         auto item = m_framer.next();
@@ -291,9 +297,14 @@ void RemoteAgent::onReadyRead()
         if (item->kind == Bridge::LineFramer::Item::Kind::TooLong) {
             answerError(QJsonValue(), kInvalidRequest,
                         QStringLiteral("line exceeds %1 bytes; closing the connection").arg(kMaxLineBytes));
-            if (m_socket)
-                m_socket->flush();
-            hangUp(tr("the server sent a line over %1 bytes").arg(kMaxLineBytes), true);
+            m_socket->flush();
+            m_discarding = true;
+            m_framer = Bridge::LineFramer(kMaxLineBytes);
+            QPointer<RemoteAgent> self(this);
+            QTimer::singleShot(kCloseDrainMs, this, [self, generation] {
+                if (self && self->m_generation == generation)
+                    self->hangUp(tr("the server sent a line over %1 bytes").arg(kMaxLineBytes), true);
+            });
             return;
         }
         handleLine(item->line);
@@ -466,6 +477,7 @@ void RemoteAgent::hangUp(const QString& why, bool retry)
     ++m_generation;
     m_deadline.stop();
     m_inFlight = 0;
+    m_discarding = false;
     m_framer = Bridge::LineFramer(kMaxLineBytes);
     if (m_socket) {
         QSslSocket* socket = m_socket.release();

@@ -80,6 +80,8 @@ public:
     static constexpr int kMaxCallsInFlight = 16;
     static constexpr int kConnectTimeoutMs = 10000;
     static constexpr int kAuthTimeoutMs = 15000;
+    /// After refusing an over-long line: how long the rest is read and dropped before closing.
+    static constexpr int kCloseDrainMs = 1000;
 
     RemoteAgent(Bridge::Dispatcher& dispatcher, std::unique_ptr<TokenStore> tokens, QObject* parent = nullptr);
     ~RemoteAgent() override;
@@ -172,6 +174,8 @@ private:
     int m_retries = 0;
     int m_nextDelayMs = 0;
     int m_inFlight = 0;
+    /// Refused an over-long line: reading and dropping until the connection is closed.
+    bool m_discarding = false;
     QString m_deviceId;
     QString m_projectId;
     QDateTime m_connectedAt;

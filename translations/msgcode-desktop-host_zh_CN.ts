@@ -1288,6 +1288,14 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
         <source>Not exported: %1</source>
         <translation>未导出：%1</translation>
     </message>
+    <message>
+        <source>Replay this request?</source>
+        <translation>重放此请求？</translation>
+    </message>
+    <message>
+        <source>%1 will be sent again, as you, with these params:</source>
+        <translation>将以你的身份再次发送 %1，参数如下：</translation>
+    </message>
 </context>
 <context>
     <name>EvidenceViewer::IndexModel</name>
@@ -1622,6 +1630,10 @@ With --headless it serves the bridge without tray or windows (a server, a CI des
 
 使用 --headless 时只提供桥接服务，没有托盘和窗口（服务器、CI 桌面；参见 systemd 用户单元 msgcode-desktop-host.service）。--inspector 打开辅助功能检查器，--evidence 打开证据浏览器。</translation>
     </message>
+    <message>
+        <source>msgcode-desktop-host: no temporary directory to open %1 in</source>
+        <translation>msgcode-desktop-host：没有可用于打开 %1 的临时目录</translation>
+    </message>
 </context>
 <context>
     <name>HostSettings</name>
@@ -1955,10 +1967,6 @@ Not confirmed: the live tree gave %2 match(es)%3. The tree may have changed; rel
         <translation>请先选择一个节点。</translation>
     </message>
     <message>
-        <source>No selector names this node alone.</source>
-        <translation>没有只指向此节点的选择器。</translation>
-    </message>
-    <message>
         <source>No workspace root is set, so no action can keep its evidence.</source>
         <translation>未设置工作区根目录，因此任何操作都无法保存证据。</translation>
     </message>
@@ -1969,6 +1977,10 @@ Not confirmed: the live tree gave %2 match(es)%3. The tree may have changed; rel
     <message>
         <source>%1: effect %2 (%3); evidence in %4</source>
         <translation>%1：效果 %2（%3）；证据位于 %4</translation>
+    </message>
+    <message>
+        <source>Suggest a selector for this node first: an action goes to the element the live tree confirmed.</source>
+        <translation>请先为此节点建议一个选择器：操作只会作用于实时树确认过的元素。</translation>
     </message>
 </context>
 <context>

@@ -248,7 +248,7 @@ TEST(Autostart, TheUsersEntryOverridesTheSystems)
     EXPECT_TRUE(App::Autostart::enabled());
     QFile written(App::Autostart::userEntryPath());
     ASSERT_TRUE(written.open(QIODevice::ReadOnly));
-    EXPECT_TRUE(written.readAll().contains("Exec=/opt/msgcode/msgcode-desktop-host"));
+    EXPECT_TRUE(written.readAll().contains("Exec=\"/opt/msgcode/msgcode-desktop-host\""));
     written.close();
 
     // The package's entry is there: on means no override of our own; off, an override.

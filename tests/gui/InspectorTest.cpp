@@ -312,6 +312,12 @@ TEST_F(InspectorTest, AnActionTriedOnANodeIsThePersonsAndAStoppedHostRefusesIt)
     }
     ASSERT_GE(send, 0);
     window->selectNode(send);
+    // Without a confirmed selector for the node, nothing is done.
+    window->tryAction(QStringLiteral("desktop.click"));
+    EXPECT_TRUE(window->actionAnswer()->text().contains(QStringLiteral("Suggest a selector")));
+    window->suggestForSelection();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0; }, 15000));
+    ASSERT_TRUE(window->lastSuggestionConfirmed());
     m_desktop->clearEffects();
     window->tryAction(QStringLiteral("desktop.click"));
     ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0; }, 15000));
@@ -323,6 +329,8 @@ TEST_F(InspectorTest, AnActionTriedOnANodeIsThePersonsAndAStoppedHostRefusesIt)
     m_host->stop();
     m_desktop->clearEffects();
     window->selectNode(send);
+    window->suggestForSelection();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0; }, 15000));
     window->tryAction(QStringLiteral("desktop.click"));
     ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0; }, 15000));
     EXPECT_TRUE(m_desktop->effects().isEmpty());
@@ -439,6 +447,8 @@ TEST_F(InspectorTest, ShowsTheTreesOfTheQtFixtureAndOfARealGtkApp)
             window->selectNode(i);
     }
     fixture.readAllStandardOutput();
+    window->suggestForSelection();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0; }, 15000));
     window->tryAction(QStringLiteral("desktop.click"));
     QByteArray events;
     EXPECT_TRUE(QTest::qWaitFor(

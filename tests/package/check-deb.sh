@@ -56,7 +56,9 @@ for bin in "$root"/usr/bin/*; do
     if readelf -d "$bin" | grep -q -E 'RPATH|RUNPATH'; then bad "$(basename "$bin") has an RPATH"; fi
 done
 
-# Dependencies: every one exists in Debian 12 (apt resolves an install of the package, simulated).
+# Dependencies: apt resolves an install of the package (simulated) against this machine's package
+# lists — Debian 12's, as scripts/setup leaves them; the run says which release they are.
+grep -h '^VERSION=' /etc/os-release || true
 if apt-get -s -o Debug::NoLocking=1 install "$deb" >"$scratch/apt.log" 2>&1; then
     say "apt-get -s install: the dependencies resolve"
 else
