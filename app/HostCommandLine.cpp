@@ -102,7 +102,14 @@ HostCommandLine::HostCommandLine()
       m_evidence(QStringLiteral("evidence"),
                  tr("Only browse the evidence kept in a workspace or workspace root, or exported as a zip (no host "
                     "is started)."),
-                 tr("dir|zip"))
+                 tr("dir|zip")),
+      m_yieldToUser(QStringLiteral("yield-to-user"),
+                    tr("When the person uses the keyboard or mouse while the host injects input: abort (stop the "
+                       "execution; the default), wait (hold until they are quiet) or off."),
+                    tr("abort|wait|off")),
+      m_yieldQuietMs(QStringLiteral("yield-quiet-ms"),
+                     tr("With --yield-to-user wait: how long the person must have been quiet (default 1500)."),
+                     tr("ms"))
 {
     m_options = {m_headless,
                  m_socket,
@@ -133,7 +140,9 @@ HostCommandLine::HostCommandLine()
                  m_remoteNoReconnect,
                  m_remoteDeviceName,
                  m_inspector,
-                 m_evidence};
+                 m_evidence,
+                 m_yieldToUser,
+                 m_yieldQuietMs};
 }
 
 void HostCommandLine::configure(QCommandLineParser& parser) const
@@ -271,8 +280,22 @@ HostCommandLine::Outcome HostCommandLine::merge(const QCommandLineParser& parser
                                                               : environment.value(QStringLiteral("WORKSPACE_ROOT"));
     options.backendFactory = &Automation::createPlatformBackend;
     options.keepTypedText = stored.keepTypedText;
+    options.keepFullTrees = stored.keepFullTrees;
     if (!out.headless)
         options.backendSettings = stored.backendSettings();
+    if (parser.isSet(m_yieldToUser)) {
+        const QString mode = parser.value(m_yieldToUser);
+        if (mode != QLatin1String("abort") && mode != QLatin1String("wait") && mode != QLatin1String("off"))
+            return tr("msgcode-desktop-host: --yield-to-user takes abort, wait or off");
+        options.backendSettings.insert(QStringLiteral("yieldToUser"), mode);
+    }
+    if (parser.isSet(m_yieldQuietMs)) {
+        bool ok = false;
+        const int ms = parser.value(m_yieldQuietMs).toInt(&ok);
+        if (!ok || ms < 100 || ms > 60000)
+            return tr("msgcode-desktop-host: --yield-quiet-ms takes 100 to 60000");
+        options.backendSettings.insert(QStringLiteral("yieldQuietMs"), ms);
+    }
 
     // The remote agent: off unless a control server is named (docs/remote.md).
     Remote::RemoteConfig& remote = out.remote;

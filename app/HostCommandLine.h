@@ -96,6 +96,8 @@ private:
     QCommandLineOption m_remoteDeviceName;
     QCommandLineOption m_inspector;
     QCommandLineOption m_evidence;
+    QCommandLineOption m_yieldToUser;
+    QCommandLineOption m_yieldQuietMs;
     QList<QCommandLineOption> m_options;
 };
 

@@ -17,9 +17,12 @@ const QString keyRequireToken = QStringLiteral("requireToken");
 const QString keyMaxTokenTtlMs = QStringLiteral("maxTokenTtlMs");
 const QString keyApprovalTimeoutMs = QStringLiteral("approvalTimeoutMs");
 const QString keyKeepTypedText = QStringLiteral("evidence/keepTypedText");
+const QString keyKeepFullTrees = QStringLiteral("evidence/keepFullTrees");
 const QString keyPngCompression = QStringLiteral("evidence/pngCompression");
 const QString keyCallerAllowlist = QStringLiteral("callerAllowlist");
 const QString keyCmdKey = QStringLiteral("cmdKey");
+const QString keyYieldToUser = QStringLiteral("input/yieldToUser");
+const QString keyYieldQuietMs = QStringLiteral("input/yieldQuietMs");
 // The translations read this key at start (translations/Translations.h).
 const QString keyLanguage = QStringLiteral("language");
 const QString keyRemoteHost = QStringLiteral("remote/host");
@@ -57,6 +60,11 @@ QList<HostSettings::Problem> HostSettings::validate() const
                                                    .arg(kMaxApprovalTimeoutMs)});
     if (pngCompression < 0 || pngCompression > 9)
         problems.append({keyPngCompression, tr("The PNG compression level must be between 0 and 9.")});
+    if (yieldToUser != QLatin1String("abort") && yieldToUser != QLatin1String("wait") &&
+        yieldToUser != QLatin1String("off"))
+        problems.append({keyYieldToUser, tr("Yielding to the person must be abort, wait or off.")});
+    if (yieldQuietMs < 100 || yieldQuietMs > 60000)
+        problems.append({keyYieldQuietMs, tr("The quiet period must be between 100 and 60000 ms.")});
     for (const QString& caller : callerAllowlist) {
         const QFileInfo file(caller);
         if (caller.trimmed().isEmpty() || !file.exists())
@@ -97,9 +105,12 @@ HostSettings HostSettings::load(QSettings& settings)
     out.maxTokenTtlMs = number(settings, keyMaxTokenTtlMs, out.maxTokenTtlMs);
     out.approvalTimeoutMs = number(settings, keyApprovalTimeoutMs, out.approvalTimeoutMs);
     out.keepTypedText = settings.value(keyKeepTypedText, false).toBool();
+    out.keepFullTrees = settings.value(keyKeepFullTrees, false).toBool();
     out.pngCompression = number(settings, keyPngCompression, out.pngCompression);
     out.callerAllowlist = settings.value(keyCallerAllowlist).toStringList();
     out.cmdKey = settings.value(keyCmdKey).toString() == QLatin1String("super") ? CmdKey::Super : CmdKey::Control;
+    out.yieldToUser = settings.value(keyYieldToUser, out.yieldToUser).toString();
+    out.yieldQuietMs = number(settings, keyYieldQuietMs, out.yieldQuietMs);
     out.language = settings.value(keyLanguage).toString();
     out.remoteHost = settings.value(keyRemoteHost).toString();
     out.remotePort = number(settings, keyRemotePort, 0);
@@ -125,9 +136,12 @@ void HostSettings::save(QSettings& settings) const
     settings.setValue(keyMaxTokenTtlMs, maxTokenTtlMs);
     settings.setValue(keyApprovalTimeoutMs, approvalTimeoutMs);
     settings.setValue(keyKeepTypedText, keepTypedText);
+    settings.setValue(keyKeepFullTrees, keepFullTrees);
     settings.setValue(keyPngCompression, pngCompression);
     settings.setValue(keyCallerAllowlist, callerAllowlist);
     settings.setValue(keyCmdKey, cmdKeyName(cmdKey));
+    settings.setValue(keyYieldToUser, yieldToUser);
+    settings.setValue(keyYieldQuietMs, yieldQuietMs);
     settings.setValue(keyLanguage, language);
     settings.setValue(keyRemoteHost, remoteHost);
     settings.setValue(keyRemotePort, remotePort);
@@ -159,7 +173,9 @@ Bridge::SecuritySettings HostSettings::securitySettings(Bridge::SecuritySettings
 QJsonObject HostSettings::backendSettings() const
 {
     return QJsonObject{{QStringLiteral("cmdKey"), cmdKeyName(cmdKey)},
-                       {QStringLiteral("pngCompression"), pngCompression}};
+                       {QStringLiteral("pngCompression"), pngCompression},
+                       {QStringLiteral("yieldToUser"), yieldToUser},
+                       {QStringLiteral("yieldQuietMs"), yieldQuietMs}};
 }
 
 QList<HostSettings::Problem> HostSettings::applyTo(Bridge::Host& host) const
@@ -167,6 +183,7 @@ QList<HostSettings::Problem> HostSettings::applyTo(Bridge::Host& host) const
     QList<Problem> problems;
     host.applySecurity(securitySettings(host.security()));
     host.setKeepTypedText(keepTypedText);
+    host.setKeepFullTrees(keepFullTrees);
     host.configureBackend(backendSettings());
     QString error;
     // An empty root means $WORKSPACE_ROOT, which only a restart reads again.

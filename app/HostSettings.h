@@ -46,9 +46,15 @@ public:
     int approvalTimeoutMs = Bridge::SecuritySettings::kDefaultApprovalTimeoutMs;
     /// Typed text is kept in request.json as its length + SHA-256 unless this is on.
     bool keepTypedText = false;
+    /// Side effects keep complete trees in ax.json, for the evidence browser's selector lab.
+    bool keepFullTrees = false;
     int pngCompression = kDefaultPngCompression; ///< zlib level 0 (none) .. 9 (smallest)
     QStringList callerAllowlist;
     CmdKey cmdKey = CmdKey::Control;
+    /// What injecting input does when the person uses the keyboard or mouse: "abort" (stop the
+    /// execution), "wait" (hold until they are quiet for yieldQuietMs) or "off".
+    QString yieldToUser = QStringLiteral("abort");
+    int yieldQuietMs = 1500;
     /// "" (system), "en" or "zh_CN"; read by the translations at start.
     QString language;
     /// The remote agent's control server (docs/remote.md); an empty host: off. Its device
@@ -82,7 +88,7 @@ public:
 
     /// `base` with the security fields of these settings (dataDir kept).
     Bridge::SecuritySettings securitySettings(Bridge::SecuritySettings base) const;
-    /// What DesktopBackend::configure takes: `cmdKey` and `pngCompression`.
+    /// What DesktopBackend::configure takes: `cmdKey`, `pngCompression`, `yieldToUser`, `yieldQuietMs`.
     QJsonObject backendSettings() const;
     /// Applies everything that can change at runtime to a running host. Returns the problems
     /// (e.g. a workspace root the host refused); the rest is applied anyway.

@@ -138,6 +138,10 @@ SettingsDialog::SettingsDialog(QString socketPath, QString iniPath, QWidget* par
         new QCheckBox(tr("Keep typed text in request.json (otherwise only its length and SHA-256)"), evidence);
     m_keepTypedText->setObjectName(QStringLiteral("keepTypedText"));
     evidenceForm->addRow(m_keepTypedText);
+    m_keepFullTrees = new QCheckBox(
+        tr("Keep full trees for side effects (slower; lets the selector lab decide every selector later)"), evidence);
+    m_keepFullTrees->setObjectName(QStringLiteral("keepFullTrees"));
+    evidenceForm->addRow(m_keepFullTrees);
     m_pngCompression = new QSpinBox(evidence);
     m_pngCompression->setObjectName(QStringLiteral("pngCompression"));
     m_pngCompression->setRange(0, 9);
@@ -156,6 +160,18 @@ SettingsDialog::SettingsDialog(QString socketPath, QString iniPath, QWidget* par
     m_cmdKey->addItem(tr("Control"), QStringLiteral("ctrl"));
     m_cmdKey->addItem(tr("Super (the Windows key)"), QStringLiteral("super"));
     hostForm->addRow(tr("The \"cmd\" key presses:"), m_cmdKey);
+    m_yieldToUser = new QComboBox(host);
+    m_yieldToUser->setObjectName(QStringLiteral("yieldToUser"));
+    m_yieldToUser->addItem(tr("Stop the automation"), QStringLiteral("abort"));
+    m_yieldToUser->addItem(tr("Wait until I am quiet"), QStringLiteral("wait"));
+    m_yieldToUser->addItem(tr("Carry on (off)"), QStringLiteral("off"));
+    hostForm->addRow(tr("When I use the keyboard or mouse while it types or clicks:"), m_yieldToUser);
+    m_yieldQuietMs = new QSpinBox(host);
+    m_yieldQuietMs->setObjectName(QStringLiteral("yieldQuietMs"));
+    m_yieldQuietMs->setRange(100, 60000);
+    m_yieldQuietMs->setSingleStep(100);
+    m_yieldQuietMs->setSuffix(tr(" ms"));
+    hostForm->addRow(tr("Quiet for:"), m_yieldQuietMs);
     m_language = new QComboBox(host);
     m_language->setObjectName(QStringLiteral("language"));
     m_language->addItem(tr("System"), QString());
@@ -242,9 +258,12 @@ void SettingsDialog::setValues(const HostSettings& settings)
     m_maxTtl->setValue(static_cast<int>(settings.maxTokenTtlMs));
     m_approvalTimeout->setValue(settings.approvalTimeoutMs);
     m_keepTypedText->setChecked(settings.keepTypedText);
+    m_keepFullTrees->setChecked(settings.keepFullTrees);
     m_pngCompression->setValue(settings.pngCompression);
     m_callers->setPlainText(settings.callerAllowlist.join(QLatin1Char('\n')));
     m_cmdKey->setCurrentIndex(m_cmdKey->findData(HostSettings::cmdKeyName(settings.cmdKey)));
+    m_yieldToUser->setCurrentIndex(std::max(0, m_yieldToUser->findData(settings.yieldToUser)));
+    m_yieldQuietMs->setValue(settings.yieldQuietMs);
     m_language->setCurrentIndex(std::max(0, m_language->findData(settings.language)));
     m_remoteHost->setText(settings.remoteHost);
     m_remotePort->setValue(settings.remotePort);
@@ -265,6 +284,7 @@ HostSettings SettingsDialog::values() const
     out.maxTokenTtlMs = m_maxTtl->value();
     out.approvalTimeoutMs = m_approvalTimeout->value();
     out.keepTypedText = m_keepTypedText->isChecked();
+    out.keepFullTrees = m_keepFullTrees->isChecked();
     out.pngCompression = m_pngCompression->value();
     const QStringList lines = m_callers->toPlainText().split(QLatin1Char('\n'));
     for (const QString& line : lines) {
@@ -274,6 +294,8 @@ HostSettings SettingsDialog::values() const
     out.cmdKey = m_cmdKey->currentData().toString() == QLatin1String("super") ? HostSettings::CmdKey::Super
                                                                               : HostSettings::CmdKey::Control;
     out.language = m_language->currentData().toString();
+    out.yieldToUser = m_yieldToUser->currentData().toString();
+    out.yieldQuietMs = m_yieldQuietMs->value();
     out.remoteHost = m_remoteHost->text().trimmed();
     out.remotePort = m_remotePort->value();
     out.remoteTls = m_remoteTls->isChecked();

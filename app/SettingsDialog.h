@@ -57,11 +57,14 @@ private:
     QSpinBox* m_maxTtl = nullptr;
     QSpinBox* m_approvalTimeout = nullptr;
     QCheckBox* m_keepTypedText = nullptr;
+    QCheckBox* m_keepFullTrees = nullptr;
     QSpinBox* m_pngCompression = nullptr;
     QPlainTextEdit* m_callers = nullptr;
     QLabel* m_callersError = nullptr;
     QLineEdit* m_socket = nullptr;
     QComboBox* m_cmdKey = nullptr;
+    QComboBox* m_yieldToUser = nullptr;
+    QSpinBox* m_yieldQuietMs = nullptr;
     QComboBox* m_language = nullptr;
     QCheckBox* m_startWithSession = nullptr;
     QLineEdit* m_remoteHost = nullptr;

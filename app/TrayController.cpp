@@ -3,6 +3,7 @@
 #include "app/HostSettings.h"
 #include "app/OnboardingWindow.h"
 #include "app/SettingsDialog.h"
+#include "bridge/Executor.h"
 #include "bridge/Host.h"
 #include "inspector/InspectorWindow.h"
 #include "remote/RemoteAgent.h"
@@ -54,6 +55,19 @@ void TrayController::start()
     connect(&m_host.permissions(), &Bridge::PermissionMonitor::changed, this, &TrayController::refresh,
             Qt::QueuedConnection);
     connect(&m_host.dispatcher(), &Bridge::Dispatcher::pausedChanged, this, &TrayController::refresh);
+    // The person took the keyboard or mouse while the host was typing or clicking: say what the
+    // host did about it.
+    connect(&m_host.executor(), &Bridge::Executor::userInputNoticed, this,
+            [this](const QString&, const QString& action, const QJsonArray& waits) {
+                const QString text =
+                    action == QLatin1String("aborted")
+                        ? tr("You used the keyboard or mouse, so the host stopped the automation that was typing or "
+                             "clicking.")
+                        : tr("You used the keyboard or mouse, so the automation waited for you (%n time(s)).", nullptr,
+                             static_cast<int>(waits.size()));
+                if (m_tray)
+                    m_tray->showMessage(tr("The host yielded to you"), text, QSystemTrayIcon::Information, 8000);
+            });
     // Queued: the confirmation dialog re-attaches in a direct slot of the same signal first.
     connect(&m_host, &Bridge::Host::confirmationProviderChanged, this, &TrayController::refresh, Qt::QueuedConnection);
     refresh();

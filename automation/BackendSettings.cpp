@@ -15,6 +15,12 @@ BackendSettings BackendSettings::fromJson(const QJsonObject& json)
     const QJsonValue compression = json.value(QStringLiteral("pngCompression"));
     if (compression.isDouble())
         settings.pngCompression = std::clamp(compression.toInt(), -1, 9);
+    const QString yield = json.value(QStringLiteral("yieldToUser")).toString();
+    if (yield == QLatin1String("abort") || yield == QLatin1String("wait") || yield == QLatin1String("off"))
+        settings.yieldToUser = yield;
+    const QJsonValue quiet = json.value(QStringLiteral("yieldQuietMs"));
+    if (quiet.isDouble())
+        settings.yieldQuietMs = std::clamp(quiet.toInt(), 100, 60000);
     return settings;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QJsonObject>
+#include <QString>
 
 #include <optional>
 
@@ -16,6 +17,11 @@ struct BackendSettings
 
     std::optional<CmdKey> cmdKey;      ///< JSON `cmdKey`: "ctrl" or "super"
     std::optional<int> pngCompression; ///< JSON `pngCompression`: zlib level 0..9, -1 the encoder's default
+    /// JSON `yieldToUser`: what injecting input does when the person uses the keyboard or mouse:
+    /// "abort" (the default), "wait" or "off".
+    std::optional<QString> yieldToUser;
+    /// JSON `yieldQuietMs`: in "wait", how long the person must have been quiet (100..60000).
+    std::optional<int> yieldQuietMs;
 
     /// Unknown keys and values of the wrong type are ignored; the level is clamped to -1..9.
     static BackendSettings fromJson(const QJsonObject& json);

@@ -25,6 +25,14 @@ std::optional<Error> CallContext::checkpoint() const
     case CancelToken::Reason::Shutdown:
     case CancelToken::Reason::Disconnected:
         return Error::make(ErrorCode::Aborted, QStringLiteral("The execution was aborted"));
+    case CancelToken::Reason::UserInput:
+        // Input was being injected: what went before may have had its effect.
+        return Error::make(ErrorCode::Aborted,
+                           QStringLiteral("The person at the desktop used the keyboard or mouse; the host stopped "
+                                          "injecting input"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("user_input")},
+                                       {QStringLiteral("mayHaveHadEffect"), true}})
+            .withRetryable(false);
     case CancelToken::Reason::TimedOut:
         return Error::make(ErrorCode::Timeout, QStringLiteral("The request's deadline passed"));
     }

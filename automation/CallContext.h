@@ -13,7 +13,9 @@ namespace Automation {
 class CancelToken
 {
 public:
-    enum class Reason { None, Aborted, TimedOut, Shutdown, Disconnected };
+    /// UserInput: the person at the desktop used the keyboard or mouse while input was being
+    /// injected (the backend's input watch, in its Abort mode).
+    enum class Reason { None, Aborted, TimedOut, Shutdown, Disconnected, UserInput };
 
     void cancel(Reason reason)
     {

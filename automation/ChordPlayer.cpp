@@ -30,9 +30,16 @@ std::optional<Error> ChordPlayer::play(const QList<KeySink::Key>& keys, const Ca
     return failure;
 }
 
-std::optional<Error> ChordPlayer::type(const QString& text, const CallContext& context)
+std::optional<Error> ChordPlayer::type(const QString& text, const CallContext& context, int delayMs)
 {
+    bool first = true;
     for (const char32_t c : QStringView(text).toUcs4()) {
+        if (!first && delayMs > 0) {
+            QDeadlineTimer pause(delayMs);
+            while (!pause.hasExpired() && !context.checkpoint())
+                QThread::msleep(1);
+        }
+        first = false;
         if (auto stop = context.checkpoint())
             return stop;
         if (auto error = m_sink.typeCharacter(c))

@@ -22,7 +22,7 @@ public:
                               bool* anyPressed = nullptr);
     /// Types `text` one Unicode scalar value at a time (a character outside the BMP is one
     /// character, not two surrogates), stopping before the next one once the context says so.
-    std::optional<Error> type(const QString& text, const CallContext& context);
+    std::optional<Error> type(const QString& text, const CallContext& context, int delayMs = 0);
 
 private:
     KeySink& m_sink;

@@ -79,6 +79,9 @@ struct TypeOptions
     /// The one delivery path the caller asked for ("editableText", "clipboard", "keys"); none:
     /// the backend's ladder.
     std::optional<QString> delivery;
+    /// On the keys path: the pause after each typed character, like a person's typing (some
+    /// apps drop keys that come at once). 0: as fast as the app takes them.
+    int keyDelayMs = 0;
 };
 
 /// How typeText delivered the text and whether it was read back.
@@ -105,6 +108,9 @@ public:
     /// Applies runtime settings from the host (e.g. `cmdKey`, `pngCompression`); unknown keys
     /// are ignored. Called on the worker thread between jobs. The default has nothing to set.
     virtual void configure(const QJsonObject& settings) { Q_UNUSED(settings) }
+    /// The waits for the person at the desktop during the last call that injected input
+    /// ([{at, ms}], the input watch's Wait mode), emptied by the call. The default has none.
+    virtual QJsonArray takeYields() { return {}; }
 
     /// Resolves a route (default: the frontmost app and its active window). Never the host itself.
     virtual Result<ResolvedRoute> resolveRoute(const Route& route, const CallContext& context) = 0;

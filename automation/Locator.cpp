@@ -233,7 +233,7 @@ Result<ResolvedTarget> Locator::resolveTarget(ResolvedRoute& route, const Target
                     return done.error();
             }
         }
-        if (auto err = m_ctx.trace.keepTree(out.snapshot))
+        if (auto err = keepTree(out.snapshot))
             return *err;
         // The same element (same backend handle) with the same fingerprint.
         if (cached) {
@@ -308,7 +308,7 @@ Result<ResolvedTarget> Locator::resolveTarget(ResolvedRoute& route, const Target
         return searched.error();
     out.candidates = searched.value();
     if (!target.elementRef) {
-        if (auto err = m_ctx.trace.keepTree(out.snapshot))
+        if (auto err = keepTree(out.snapshot))
             return *err;
     }
     if (auto err = m_ctx.trace.keepCandidates(out.snapshot, *target.selector, out.candidates, target.selectorJson))
@@ -325,6 +325,41 @@ Result<ResolvedTarget> Locator::resolveTarget(ResolvedRoute& route, const Target
     step.finish(true, QJsonObject{{QStringLiteral("elementId"), out.node.elementId},
                                   {QStringLiteral("matched"), static_cast<int>(out.candidates.size())}});
     return out;
+}
+
+std::optional<Error> Locator::keepTree(Snapshot& snapshot)
+{
+    if (m_ctx.trace.wantsFullTrees()) {
+        // The details of every node the search left out, a batch at a time, while at least
+        // half the request's budget (and 2 s) is left for the action itself: a fuller tree in
+        // the evidence is never worth a timed-out action.
+        constexpr int kBatch = 200;
+        constexpr int kMaxNodes = 5000;
+        TraceStep step(m_ctx.trace, QStringLiteral("evidence.fullTree"));
+        const qint64 budget = m_ctx.call.remainingMs();
+        QList<int> missing;
+        for (int i = 0; i < snapshot.nodes.size(); ++i) {
+            if (!snapshot.nodes.at(i).detailed)
+                missing.append(i);
+        }
+        int read = 0;
+        for (qsizetype from = 0; from < missing.size() && read < kMaxNodes; from += kBatch) {
+            const qint64 remaining = m_ctx.call.remainingMs();
+            if (remaining < 2000 || remaining < budget / 2)
+                break;
+            const QList<int> batch = missing.mid(from, kBatch);
+            const auto done = m_ctx.backend.completeNodes(snapshot, batch, m_ctx.call);
+            if (auto stop = m_ctx.call.checkpoint())
+                return *stop;
+            if (!done)
+                break; // evidence only: the action goes on with the tree as far as it was read
+            read += static_cast<int>(batch.size());
+        }
+        const int left = static_cast<int>(missing.size()) - read;
+        // Best effort: the step says how far it got, it does not fail the action.
+        step.finish(true, QJsonObject{{QStringLiteral("completed"), read}, {QStringLiteral("leftOut"), left}});
+    }
+    return m_ctx.trace.keepTree(snapshot);
 }
 
 } // namespace Automation

@@ -93,6 +93,11 @@ public:
     Result<ResolvedTarget> resolveTarget(ResolvedRoute& route, const TargetSpec& target);
 
 private:
+    /// Keeps `snapshot` in the trace; when the trace wants full trees, first reads the details
+    /// of the nodes the search left out, as far as the request's budget allows (the tree then
+    /// says how many are still without).
+    std::optional<Error> keepTree(Snapshot& snapshot);
+
     JobContext& m_ctx;
 };
 

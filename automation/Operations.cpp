@@ -298,8 +298,9 @@ Result<TypeResult> typeText(JobContext& ctx, const TypeRequest& request)
             return *err;
     }
     TraceStep step(ctx.trace, QStringLiteral("type"));
-    auto outcome = ctx.backend.typeText(route.value(), out.target ? &out.target->node : nullptr, request.text,
-                                        TypeOptions{request.clearBefore, request.delivery}, ctx.call);
+    auto outcome =
+        ctx.backend.typeText(route.value(), out.target ? &out.target->node : nullptr, request.text,
+                             TypeOptions{request.clearBefore, request.delivery, request.keyDelayMs}, ctx.call);
     if (!outcome) {
         step.finish(false, outcome.error().toJson());
         return afterDelivery(outcome.error());

@@ -74,6 +74,7 @@ struct TypeRequest
     std::optional<TargetSpec> target; ///< none: the focused element
     QString text;
     bool clearBefore = false;
+    int keyDelayMs = 0;              ///< TypeOptions::keyDelayMs
     std::optional<QString> delivery; ///< TypeOptions::delivery
 };
 

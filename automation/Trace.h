@@ -46,6 +46,10 @@ public:
         Q_UNUSED(selectorJson);
         return std::nullopt;
     }
+    /// Whether a tree kept should be complete: every node's frame, states and actions read, not
+    /// only the candidates' (the host's setting "keep full trees for side effects", so that the
+    /// evidence browser's selector lab can decide every selector on it later). It costs time.
+    virtual bool wantsFullTrees() const { return false; }
     /// A PNG screenshot under `name` (e.g. "before.png").
     virtual std::optional<Error> keepImage(const QString& name, const QByteArray& png)
     {

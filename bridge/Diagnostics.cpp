@@ -74,7 +74,18 @@ QJsonObject Diagnostics::envJson(const Caller& caller) const
 QJsonObject Diagnostics::health(const Caller& caller) const
 {
     const auto permissions = m_permissions.current();
+    // The person at the desktop, as the backend's input watch saw them by the end of the last
+    // execution (docs/protocol.md §5.24): active when they used the keyboard or mouse in the
+    // last 30 s.
+    QJsonObject userInput = m_executor.backendInfo().details.value(QStringLiteral("userInput")).toObject();
+    if (!userInput.isEmpty()) {
+        const QDateTime last =
+            QDateTime::fromString(userInput.value(QStringLiteral("lastForeignAt")).toString(), Qt::ISODateWithMs);
+        userInput.insert(QStringLiteral("active"),
+                         last.isValid() && last.msecsTo(QDateTime::currentDateTimeUtc()) < 30000);
+    }
     return QJsonObject{
+        {QStringLiteral("userInput"), userInput.isEmpty() ? QJsonValue() : QJsonValue(userInput)},
         {QStringLiteral("hostVersion"), QStringLiteral(MDH_VERSION)},
         // docs/protocol.md §5.1 names the macOS version; elsewhere it is null and `os` says what runs.
         {QStringLiteral("macos"),

@@ -203,6 +203,7 @@ void Dispatcher::submit(const MethodEntry& method, const Caller& caller, const M
     spec.connectionId = caller.connectionId;
     spec.timeoutMs = meta.timeoutMs;
     spec.sideEffect = method.sideEffect();
+    spec.fullTrees = m_keepFullTrees && method.sideEffect();
     spec.deadline = QDeadlineTimer(meta.timeoutMs, Qt::PreciseTimer);
     spec.record = std::make_shared<Evidence::ExecutionRecord>(meta.requestId, method.name, workspaceRealPath,
                                                               requestRecord, m_diagnostics.envJson(caller));
@@ -215,6 +216,15 @@ void Dispatcher::submit(const MethodEntry& method, const Caller& caller, const M
     const QString dir = record->dirPath();
     auto run = [work = prepared.job, record, sideEffect = method.sideEffect()](JobContext& context) {
         auto result = work(context, *record);
+        // The waits for the person at the desktop, in the answer (docs/protocol.md §5.24).
+        if (sideEffect) {
+            if (const QJsonArray waits = context.backend.takeYields(); !waits.isEmpty()) {
+                if (result)
+                    result.value().insert(QStringLiteral("yielded"), waits);
+                else
+                    record->trace(QStringLiteral("yielded"), 0, true, QJsonObject{{QStringLiteral("waits"), waits}});
+            }
+        }
         Methods::recordEnvironment(context, *record, result, sideEffect);
         return result;
     };

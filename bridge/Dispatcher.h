@@ -86,6 +86,10 @@ public:
     /// When on, request.json keeps the typed text (the trace never does).
     void setKeepTypedText(bool keep) { m_keepTypedText = keep; }
     bool keepTypedText() const { return m_keepTypedText; }
+    /// When on, a side effect keeps its tree complete (every node's frame and states), not only
+    /// what its search read: the evidence browser's selector lab can then decide any selector on it.
+    void setKeepFullTrees(bool keep) { m_keepFullTrees = keep; }
+    bool keepFullTrees() const { return m_keepFullTrees; }
 
 Q_SIGNALS:
     /// The host was stopped (true) or resumed (false), e.g. for the tray.
@@ -111,6 +115,7 @@ private:
     std::shared_ptr<Evidence::Journal> m_journal;
     const MethodTable& m_methods;
     bool m_keepTypedText = false;
+    bool m_keepFullTrees = false;
 };
 
 } // namespace Bridge

@@ -17,7 +17,7 @@ QStringList EventHub::knownKinds()
             QStringLiteral("window.focused"),    QStringLiteral("permissions.changed"),
             QStringLiteral("execution.started"), QStringLiteral("execution.finished"),
             QStringLiteral("stopped"),           QStringLiteral("resumed"),
-            QStringLiteral("remote.changed")};
+            QStringLiteral("remote.changed"),    QStringLiteral("user.input")};
 }
 
 bool EventHub::Filter::takes(const QJsonObject& event) const

@@ -128,7 +128,7 @@ public:
         } else if (record) {
             record->trace(QStringLiteral("start"), 0, true,
                           QJsonObject{{QStringLiteral("remainingMs"), call.remainingMs()}});
-            RecordTrace trace(*record);
+            RecordTrace trace(*record, job->spec.fullTrees);
             JobContext context{*m_backend, call, trace, m_elements};
             result = guarded(job->work.run, context);
         } else {
@@ -459,6 +459,14 @@ void Executor::answer(const std::shared_ptr<Job>& job, const std::optional<Error
     }
     const QString message = error ? error->message : QString();
     const QJsonObject envelope = job->work.envelope ? job->work.envelope(error) : QJsonObject();
+    // The person at the desktop made the host stop (an abort) or hold (waits) its input.
+    if (error && error->details.value(QStringLiteral("reason")).toString() == QLatin1String("user_input")) {
+        Q_EMIT userInputNoticed(id, QStringLiteral("aborted"), {});
+    } else if (const QJsonArray waits =
+                   envelope.value(QStringLiteral("result")).toObject().value(QStringLiteral("yielded")).toArray();
+               !waits.isEmpty()) {
+        Q_EMIT userInputNoticed(id, QStringLiteral("waited"), waits);
+    }
     // Evidence is on disk before the answer leaves, written off this thread.
     m_evidencePool.start([this, record, envelope, outcome, message, done, error, id] {
         const auto written = record->finalize(envelope, outcome, message);

@@ -8,6 +8,7 @@
 #include "bridge/evidence/ExecutionRecord.h"
 
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QMutex>
 #include <QObject>
@@ -47,6 +48,8 @@ struct JobSpec
     /// The execution's evidence, or null for a job that keeps none (read-only work for the
     /// host's own windows): its steps then go to a NullTrace.
     std::shared_ptr<Evidence::ExecutionRecord> record;
+    /// The trees kept are complete (the host's "keep full trees for side effects").
+    bool fullTrees = false;
 };
 
 struct ExecutorOptions
@@ -125,6 +128,9 @@ public:
 Q_SIGNALS:
     void jobStarted(const QString& executionId);
     void jobAnswered(const QString& executionId, const QString& outcome);
+    /// The person's keyboard or mouse input stopped (`action` "aborted") or held ("waited",
+    /// with the waits) the injected input of an execution.
+    void userInputNoticed(const QString& executionId, const QString& action, const QJsonArray& waits);
 
 private:
     /// A job with its type erased: the typed value waits in the closures' shared slot.

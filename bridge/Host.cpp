@@ -31,6 +31,7 @@ Host::Host(HostOptions options, QObject* parent) : QObject(parent), m_options(st
     for (const QString& entry : callers.unresolved())
         qCWarning(lcHost) << "allowed caller" << entry << "does not exist; it can match no process";
     m_dispatcher->setKeepTypedText(m_options.keepTypedText);
+    m_dispatcher->setKeepFullTrees(m_options.keepFullTrees);
     m_dispatcher->gate().setProviderFor(Transport::McpDoor, m_mcp.get());
     m_remoteAsk = std::make_unique<AskConfirmationProvider>();
     applyRemotePolicy(m_options.security.remoteConfirmPolicy);
@@ -83,6 +84,13 @@ void Host::startEvents()
         hub->publish(QStringLiteral("execution.finished"),
                      QJsonObject{{QStringLiteral("executionId"), executionId}, {QStringLiteral("outcome"), outcome}});
     });
+    connect(m_executor.get(), &Executor::userInputNoticed, hub,
+            [hub](const QString& executionId, const QString& action, const QJsonArray& waits) {
+                QJsonObject payload{{QStringLiteral("executionId"), executionId}, {QStringLiteral("action"), action}};
+                if (!waits.isEmpty())
+                    payload.insert(QStringLiteral("waits"), waits);
+                hub->publish(QStringLiteral("user.input"), payload);
+            });
     connect(m_dispatcher.get(), &Dispatcher::pausedChanged, hub,
             [hub](bool paused) { hub->publish(paused ? QStringLiteral("stopped") : QStringLiteral("resumed")); });
     connect(

@@ -37,6 +37,8 @@ struct HostOptions
     qint64 auditMaxBytes = AuditLog::kDefaultMaxBytes;
     /// Keep typed text in request.json (default: length + SHA-256 only; docs/architecture.md, "Evidence").
     bool keepTypedText = false;
+    /// Side effects keep complete trees in ax.json (frames and states of every node).
+    bool keepFullTrees = false;
     /// Settings for the backend, applied once it exists (DesktopBackend::configure).
     QJsonObject backendSettings;
 };
@@ -106,6 +108,7 @@ public:
     /// The workspace root for the next request; false (old root kept) when unusable.
     bool setWorkspaceRoot(const QString& root, QString* error = nullptr);
     void setKeepTypedText(bool keep) { m_dispatcher->setKeepTypedText(keep); }
+    void setKeepFullTrees(bool keep) { m_dispatcher->setKeepFullTrees(keep); }
     /// Passes settings to the backend on the worker thread (DesktopBackend::configure).
     void configureBackend(const QJsonObject& settings);
 

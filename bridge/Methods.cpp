@@ -95,6 +95,7 @@ Ops::TypeRequest typeRequest(const TypeTextParams& params)
         request.target = targetSpec(*params.target);
     request.text = params.text;
     request.clearBefore = params.clearBefore;
+    request.keyDelayMs = params.keyDelayMs;
     request.delivery = params.delivery;
     return request;
 }

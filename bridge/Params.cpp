@@ -232,6 +232,7 @@ Result<TypeTextParams> typeText(const QJsonObject& params)
     if (auto options = r.object(QStringLiteral("options"))) {
         Reader o(*options, QStringLiteral("options"));
         out.clearBefore = o.boolean(QStringLiteral("clearBefore")).value_or(false);
+        out.keyDelayMs = static_cast<int>(o.integer(QStringLiteral("keyDelayMs"), 0, 1000).value_or(0));
         if (o.failed())
             r.fail(o.error());
     }

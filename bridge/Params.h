@@ -69,6 +69,7 @@ struct TypeTextParams
     std::optional<TargetParams> target;
     QString text;
     bool clearBefore = false;
+    int keyDelayMs = 0;              ///< options.keyDelayMs: the pause between typed keys (keys path)
     std::optional<QString> delivery; ///< "editableText" | "clipboard" | "keys"
     ConfirmParams confirm;
 };

@@ -13,7 +13,12 @@ namespace Bridge {
 class RecordTrace final : public Automation::Trace
 {
 public:
-    explicit RecordTrace(Evidence::ExecutionRecord& record) : m_record(record) {}
+    /// `fullTrees`: the host keeps complete trees for this execution (a side effect, with the
+    /// setting on).
+    explicit RecordTrace(Evidence::ExecutionRecord& record, bool fullTrees = false)
+        : m_record(record), m_fullTrees(fullTrees)
+    {
+    }
 
     void step(const QString& name, qint64 ms, bool ok, const QJsonObject& details) override;
     std::optional<Automation::Error> keepTree(const Automation::Snapshot& snapshot,
@@ -22,6 +27,7 @@ public:
                                                     const Automation::Selector& selector,
                                                     const QList<Automation::Candidate>& candidates,
                                                     const QJsonObject& selectorJson) override;
+    bool wantsFullTrees() const override { return m_fullTrees; }
     std::optional<Automation::Error> keepImage(const QString& name, const QByteArray& png) override;
     std::optional<Automation::Error> forgetSecureText(const QJsonObject& textInfo) override;
     void numberArtifacts(const QString& label) override;
@@ -34,6 +40,7 @@ private:
     std::optional<Automation::Error> write(const QString& name, const QByteArray& bytes);
 
     Evidence::ExecutionRecord& m_record;
+    const bool m_fullTrees;
     QMutex m_mutex;
     bool m_numbered = false;
     int m_sequence = 0;

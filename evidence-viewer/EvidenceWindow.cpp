@@ -20,6 +20,8 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSet>
+#include <QSlider>
+#include <QStackedWidget>
 #include <QSplitter>
 #include <QTableView>
 #include <QTableWidget>
@@ -314,17 +316,44 @@ void EvidenceWindow::buildUi()
     m_tabs->addTab(m_response, tr("Response"));
     m_env = jsonView(QStringLiteral("envView"));
     m_tabs->addTab(m_env, tr("Environment"));
+    // The screenshots: side by side, or one over the other with a slider between them.
     auto* shots = new QWidget(m_tabs);
-    auto* shotsLayout = new QHBoxLayout(shots);
-    m_before = new QLabel(shots);
+    auto* shotsLayout = new QVBoxLayout(shots);
+    m_shotMode = new QComboBox(shots);
+    m_shotMode->setObjectName(QStringLiteral("shotMode"));
+    m_shotMode->addItem(tr("Before and after, side by side"));
+    m_shotMode->addItem(tr("Before and after, with a slider"));
+    shotsLayout->addWidget(m_shotMode, 0, Qt::AlignLeft);
+    m_shotPages = new QStackedWidget(shots);
+    auto* sideBySide = new QWidget(m_shotPages);
+    auto* sideLayout = new QHBoxLayout(sideBySide);
+    m_before = new QLabel(sideBySide);
     m_before->setObjectName(QStringLiteral("beforeShot"));
-    m_after = new QLabel(shots);
+    m_after = new QLabel(sideBySide);
     m_after->setObjectName(QStringLiteral("afterShot"));
     for (QLabel* shot : {m_before, m_after}) {
         shot->setAlignment(Qt::AlignCenter);
         shot->setMinimumSize(200, 150);
-        shotsLayout->addWidget(shot, 1);
+        sideLayout->addWidget(shot, 1);
     }
+    m_shotPages->addWidget(sideBySide);
+    auto* slider = new QWidget(m_shotPages);
+    auto* sliderLayout = new QVBoxLayout(slider);
+    m_compare = new QLabel(slider);
+    m_compare->setObjectName(QStringLiteral("compareShot"));
+    m_compare->setAlignment(Qt::AlignCenter);
+    m_compare->setMinimumSize(200, 150);
+    sliderLayout->addWidget(m_compare, 1);
+    m_compareSlider = new QSlider(Qt::Horizontal, slider);
+    m_compareSlider->setObjectName(QStringLiteral("compareSlider"));
+    m_compareSlider->setRange(0, 1000);
+    m_compareSlider->setValue(500);
+    m_compareSlider->setToolTip(tr("Left of the line: before. Right of it: after."));
+    sliderLayout->addWidget(m_compareSlider);
+    m_shotPages->addWidget(slider);
+    shotsLayout->addWidget(m_shotPages, 1);
+    connect(m_shotMode, &QComboBox::currentIndexChanged, m_shotPages, &QStackedWidget::setCurrentIndex);
+    connect(m_compareSlider, &QSlider::valueChanged, this, &EvidenceWindow::updateCompare);
     m_tabs->addTab(shots, tr("Screenshots"));
     m_tree = new QTreeWidget(m_tabs);
     m_tree->setObjectName(QStringLiteral("recordedTree"));
@@ -352,11 +381,14 @@ void EvidenceWindow::buildUi()
     m_labStatus->setObjectName(QStringLiteral("labStatus"));
     m_labStatus->setWordWrap(true);
     labLayout->addWidget(m_labStatus);
-    m_lab = new QTableWidget(0, 5, lab);
+    m_lab = new QTableWidget(0, 6, lab);
     m_lab->setObjectName(QStringLiteral("labResults"));
-    m_lab->setHorizontalHeaderLabels({tr("When"), tr("Method"), tr("Matches"), tr("Winner"), tr("Tree")});
+    m_lab->setHorizontalHeaderLabels(
+        {tr("When"), tr("Method"), tr("Matches"), tr("Winner"), tr("Tree"), tr("What changed since the one before")});
     m_lab->horizontalHeader()->setStretchLastSection(true);
     m_lab->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_lab->setWordWrap(true);
+    m_lab->verticalHeader()->hide();
     labLayout->addWidget(m_lab, 1);
     m_tabs->addTab(lab, tr("Selector lab"));
 
@@ -377,6 +409,15 @@ void EvidenceWindow::buildUi()
     m_replay->horizontalHeader()->setStretchLastSection(true);
     m_replay->setEditTriggers(QAbstractItemView::NoEditTriggers);
     replayLayout->addWidget(m_replay, 1);
+    m_replayDiffSummary = new QLabel(replay);
+    m_replayDiffSummary->setObjectName(QStringLiteral("replayDiffSummary"));
+    m_replayDiffSummary->setWordWrap(true);
+    replayLayout->addWidget(m_replayDiffSummary);
+    m_replayDiff = new QTreeWidget(replay);
+    m_replayDiff->setObjectName(QStringLiteral("replayDiff"));
+    m_replayDiff->setHeaderLabels({tr("Change"), tr("Element"), tr("Details")});
+    m_replayDiff->setRootIsDecorated(false);
+    replayLayout->addWidget(m_replayDiff, 1);
     m_tabs->addTab(replay, tr("Replay"));
     connect(m_replayButton, &QPushButton::clicked, this, &EvidenceWindow::replayShown);
     m_replayButton->setEnabled(false);
@@ -488,6 +529,10 @@ void EvidenceWindow::showRow(int row)
     m_replayButton->setEnabled(false);
     m_replay->setRowCount(0);
     m_replayStatus->clear();
+    m_replayDiff->clear();
+    m_replayDiffSummary->clear();
+    m_beforeImage = {};
+    m_afterImage = {};
     m_request->clear();
     m_response->clear();
     m_env->clear();
@@ -502,8 +547,9 @@ void EvidenceWindow::showRow(int row)
         return;
     const Row& source = m_index.row(m_filter.mapToSource(at).row());
     const Evidence::EvidenceReader reader(source.workspace);
-    const auto loaded = reader.load(source.info);
+    const auto loaded = reader.load(source.info, kMaxTreeBytes);
     if (!loaded) {
+        updateCompare();
         m_banner->setStyleSheet(QStringLiteral("background: #fde2e1; padding: 4px;"));
         m_banner->setText(tr("This execution cannot be read: %1").arg(loaded.error().message));
         m_banner->show();
@@ -544,7 +590,7 @@ void EvidenceWindow::showRow(int row)
     const auto acted = targetOf(execution.response);
     const std::optional<QRect> frame = acted.first;
     const std::optional<QPoint> point = acted.second;
-    const auto draw = [&](const QString& file, QLabel* label) {
+    const auto draw = [&](const QString& file, QLabel* label, QImage* drawn) {
         const auto bytes = reader.readFile(execution.info, file);
         if (!bytes)
             return false;
@@ -566,13 +612,15 @@ void EvidenceWindow::showRow(int row)
             painter.drawLine(*point - QPoint(0, 14), *point + QPoint(0, 14));
         }
         painter.end();
-        label->setPixmap(QPixmap::fromImage(image.scaled(560, 420, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+        *drawn = image.scaled(560, 420, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+        label->setPixmap(QPixmap::fromImage(*drawn));
         label->setToolTip(file);
         return true;
     };
-    if (!draw(QStringLiteral("before.png"), m_before))
-        draw(QStringLiteral("observe.png"), m_before);
-    draw(QStringLiteral("after.png"), m_after);
+    if (!draw(QStringLiteral("before.png"), m_before, &m_beforeImage))
+        draw(QStringLiteral("observe.png"), m_before, &m_beforeImage);
+    draw(QStringLiteral("after.png"), m_after, &m_afterImage);
+    updateCompare();
 
     // The recorded tree, nested as it was read.
     if (execution.snapshot) {
@@ -682,10 +730,14 @@ void EvidenceWindow::sendReplay()
                               {QStringLiteral("workspacePath"), oldMeta.value(QStringLiteral("workspacePath"))},
                               {QStringLiteral("timeoutMs"), oldMeta.value(QStringLiteral("timeoutMs")).toInt(20000)}});
     const QJsonObject recorded = m_shown->response.value_or(QJsonObject());
+    const std::optional<Automation::Snapshot> recordedTree = m_shown->snapshot;
+    const QString workspace = oldMeta.value(QStringLiteral("workspacePath")).toString();
     m_replayStatus->setText(tr("%1 running…").arg(method));
+    m_replayDiff->clear();
+    m_replayDiffSummary->clear();
     QPointer<EvidenceWindow> self(this);
     m_dispatcher->call(Bridge::Caller::gui(), method, params,
-                       [self, recorded, method](const Automation::Result<QJsonObject>& answer) {
+                       [self, recorded, recordedTree, workspace, method](const Automation::Result<QJsonObject>& answer) {
                            if (!self)
                                return;
                            const QJsonObject now =
@@ -708,6 +760,12 @@ void EvidenceWindow::sendReplay()
                                answer ? tr("Replayed %1: a new execution, %2.")
                                             .arg(method, answer->value(QStringLiteral("executionId")).toString())
                                       : tr("Replayed %1: %2").arg(method, answer.error().message));
+                           if (recordedTree && answer)
+                               self->showReplayDiff(*recordedTree, recorded, workspace, answer.value());
+                           else
+                               self->m_replayDiffSummary->setText(
+                                   recordedTree ? tr("No tree to compare: the replay did not run.")
+                                                : tr("No tree to compare: the recorded execution kept none."));
                            Q_EMIT self->replayed();
                        });
 }
@@ -749,13 +807,28 @@ void EvidenceWindow::runLab(const QString& selectorJson)
         m_labStatus->setText(selector.error().message);
         return;
     }
+    // Oldest first, so that each tree is compared with the one before it in time; rows go in
+    // at the top, so the table keeps the index's order (newest first).
     int trees = 0;
-    for (int row = 0; row < m_filter.rowCount(); ++row) {
+    std::optional<Automation::Snapshot> older;
+    QList<Automation::Candidate> olderFound;
+    for (int row = m_filter.rowCount() - 1; row >= 0; --row) {
         const Row& source = m_index.row(m_filter.mapToSource(m_filter.index(row, 0)).row());
         const Evidence::EvidenceReader reader(source.workspace);
-        const auto snapshot = reader.snapshot(source.info);
-        if (!snapshot)
+        const auto snapshot = reader.snapshot(source.info, kMaxTreeBytes);
+        const QString when = m_filter.index(row, IndexModel::WhenColumn).data().toString();
+        if (!snapshot) {
+            // No tree is not a result; a tree that cannot be read is, and says why.
+            if (snapshot.error().details.value(QStringLiteral("reason")).toString() == QLatin1String("not_found"))
+                continue;
+            m_lab->insertRow(0);
+            const QStringList cells{when, source.info.method, QString(), QString(),
+                                    tr("not read: %1").arg(snapshot.error().message), QString()};
+            for (int col = 0; col < cells.size(); ++col)
+                m_lab->setItem(0, col, new QTableWidgetItem(cells.at(col)));
+            m_lab->item(0, 0)->setData(Qt::UserRole, -1);
             continue;
+        }
         ++trees;
         const QList<Automation::Candidate> found = Automation::SelectorEngine::match(snapshot.value(), selector.value());
         // A find keeps the tree it searched, which may hold no frames or states: matches that
@@ -763,20 +836,215 @@ void EvidenceWindow::runLab(const QString& selectorJson)
         bool partial = false;
         for (const auto& node : snapshot->nodes)
             partial = partial || !node.detailed;
-        const int at = m_lab->rowCount();
-        m_lab->insertRow(at);
-        const QString winner = found.isEmpty() ? QString()
-                                               : QStringLiteral("%1 \"%2\"").arg(
-                                                     snapshot->nodes.at(found.constFirst().nodeIndex).role,
-                                                     snapshot->nodes.at(found.constFirst().nodeIndex).title);
-        const QStringList cells{m_filter.index(row, IndexModel::WhenColumn).data().toString(), source.info.method,
+        const auto winnerOf = [](const Automation::Snapshot& tree, const QList<Automation::Candidate>& list) {
+            return list.isEmpty() ? QString() : describe(tree.nodes.at(list.constFirst().nodeIndex));
+        };
+        const QString winner = winnerOf(snapshot.value(), found);
+        QString changed;
+        if (older && (olderFound.size() != found.size() || winnerOf(*older, olderFound) != winner))
+            changed = explainDifference(*older, olderFound, snapshot.value(), found);
+        m_lab->insertRow(0);
+        const QStringList cells{when,
+                                source.info.method,
                                 found.size() > 1 ? tr("%1 (many)").arg(found.size()) : QString::number(found.size()),
-                                winner, partial ? tr("partial tree") : tr("full tree")};
+                                winner,
+                                partial ? tr("partial tree") : tr("full tree"),
+                                changed};
         for (int col = 0; col < cells.size(); ++col)
-            m_lab->setItem(at, col, new QTableWidgetItem(cells.at(col)));
-        m_lab->item(at, 0)->setData(Qt::UserRole, static_cast<int>(found.size()));
+            m_lab->setItem(0, col, new QTableWidgetItem(cells.at(col)));
+        m_lab->item(0, 0)->setData(Qt::UserRole, static_cast<int>(found.size()));
+        m_lab->item(0, 5)->setToolTip(changed);
+        older = snapshot.value();
+        olderFound = found;
     }
+    // The explanations are sentences: the other columns as narrow as they can be, rows as tall
+    // as the text needs.
+    for (int col = 0; col < 5; ++col)
+        m_lab->resizeColumnToContents(col);
+    m_lab->resizeRowsToContents();
     m_labStatus->setText(tr("Ran against %n recorded tree(s).", nullptr, trees));
+}
+
+void EvidenceWindow::updateCompare()
+{
+    if (m_beforeImage.isNull() || m_afterImage.isNull()) {
+        m_compareImage = {};
+        m_compare->setPixmap({});
+        m_compare->setText(tr("The slider needs a before and an after screenshot."));
+        return;
+    }
+    // Left of the line the screen before, right of it the screen after, at the same scale.
+    QImage after = m_afterImage.size() == m_beforeImage.size()
+                       ? m_afterImage
+                       : m_afterImage.scaled(m_beforeImage.size(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    const int split = static_cast<int>(qint64{m_beforeImage.width()} * m_compareSlider->value() / 1000);
+    QImage composed = after.convertToFormat(QImage::Format_RGB32);
+    QPainter painter(&composed);
+    painter.drawImage(QRect(0, 0, split, composed.height()), m_beforeImage, QRect(0, 0, split, composed.height()));
+    painter.end();
+    m_compareImage = composed;
+    // The line is drawn on what is shown only, so that the image keeps both screens' pixels.
+    QImage shown = composed;
+    QPainter line(&shown);
+    line.setPen(QPen(QColor(255, 215, 0), 2));
+    line.drawLine(split, 0, split, shown.height());
+    line.end();
+    m_compare->setText({});
+    m_compare->setPixmap(QPixmap::fromImage(shown));
+}
+
+QString EvidenceWindow::describe(const Automation::Node& node)
+{
+    return node.title.isEmpty() ? node.role : QStringLiteral("%1 \"%2\"").arg(node.role, node.title);
+}
+
+QString EvidenceWindow::describe(const Automation::Snapshot& before, const Automation::Snapshot& after,
+                                 const Evidence::NodeChange& change)
+{
+    using Evidence::NodeChange;
+    switch (change.kind) {
+    case NodeChange::Kind::Added:
+        return change.subtreeNodes > 1
+                   ? tr("added: %1, with %n node(s) inside", nullptr, change.subtreeNodes - 1)
+                         .arg(describe(after.nodes.at(change.after)))
+                   : tr("added: %1").arg(describe(after.nodes.at(change.after)));
+    case NodeChange::Kind::Removed:
+        return change.subtreeNodes > 1
+                   ? tr("removed: %1, with %n node(s) inside", nullptr, change.subtreeNodes - 1)
+                         .arg(describe(before.nodes.at(change.before)))
+                   : tr("removed: %1").arg(describe(before.nodes.at(change.before)));
+    case NodeChange::Kind::Changed:
+        break;
+    }
+    const Automation::Node& was = before.nodes.at(change.before);
+    const Automation::Node& now = after.nodes.at(change.after);
+    QStringList what;
+    if (change.attributes & NodeChange::Title)
+        what.append(tr("title \"%1\" → \"%2\"").arg(was.title, now.title));
+    if (change.attributes & NodeChange::Value)
+        what.append(tr("value changed"));
+    if (change.attributes & NodeChange::States) {
+        const QStringList a = was.stateNames();
+        const QStringList b = now.stateNames();
+        QStringList gained;
+        QStringList lost;
+        for (const QString& state : b) {
+            if (!a.contains(state))
+                gained.append(QLatin1Char('+') + state);
+        }
+        for (const QString& state : a) {
+            if (!b.contains(state))
+                lost.append(QLatin1Char('-') + state);
+        }
+        what.append(tr("states %1").arg((lost + gained).join(QLatin1Char(' '))));
+    }
+    if (change.attributes & NodeChange::Frame)
+        what.append(tr("moved or resized"));
+    if (change.attributes & NodeChange::Description)
+        what.append(tr("description changed"));
+    if (change.attributes & NodeChange::Identifier)
+        what.append(tr("identifier \"%1\" → \"%2\"").arg(was.identifier, now.identifier));
+    return tr("%1: %2").arg(describe(was), what.join(QStringLiteral(", ")));
+}
+
+QString EvidenceWindow::explainDifference(const Automation::Snapshot& older,
+                                          const QList<Automation::Candidate>& olderFound,
+                                          const Automation::Snapshot& newer,
+                                          const QList<Automation::Candidate>& newerFound)
+{
+    if (!older.appName.isEmpty() && !newer.appName.isEmpty() && older.appName != newer.appName)
+        return tr("another app: %1, then %2").arg(older.appName, newer.appName);
+    const Evidence::TreeDiff diff = Evidence::TreeDiff::compare(older, newer);
+    QStringList why;
+    QSet<int> newerFoundSet;
+    for (const auto& c : newerFound)
+        newerFoundSet.insert(c.nodeIndex);
+    if (!olderFound.isEmpty()) {
+        const int was = olderFound.constFirst().nodeIndex;
+        const auto now = diff.afterOf(was);
+        if (!now) {
+            const auto removal = diff.removalOf(was);
+            why.append(removal && removal->before != was
+                           ? tr("the former winner %1 is gone with %2")
+                                 .arg(describe(older.nodes.at(was)), describe(older.nodes.at(removal->before)))
+                           : tr("the former winner %1 is gone").arg(describe(older.nodes.at(was))));
+        } else if (!newerFoundSet.contains(*now)) {
+            const auto change = diff.changeOf(was);
+            why.append(change ? tr("the former winner no longer matches: %1").arg(describe(older, newer, *change))
+                              : tr("the former winner %1 no longer matches").arg(describe(older.nodes.at(was))));
+        } else if (newerFound.constFirst().nodeIndex != *now) {
+            why.append(tr("the former winner %1 is outranked").arg(describe(older.nodes.at(was))));
+        }
+    }
+    if (!newerFound.isEmpty()) {
+        const int is = newerFound.constFirst().nodeIndex;
+        const auto was = diff.beforeOf(is);
+        bool matchedBefore = false;
+        for (const auto& c : olderFound)
+            matchedBefore = matchedBefore || (was && c.nodeIndex == *was);
+        if (!was) {
+            why.append(tr("new: %1").arg(describe(newer.nodes.at(is))));
+        } else if (!matchedBefore) {
+            const auto change = diff.changeOf(*was);
+            why.append(change ? tr("now matches: %1").arg(describe(older, newer, *change))
+                              : tr("now matches: %1").arg(describe(newer.nodes.at(is))));
+        }
+    }
+    if (olderFound.size() != newerFound.size())
+        why.append(tr("%1 → %2 matches").arg(olderFound.size()).arg(newerFound.size()));
+    why.append(tr("in the tree: %1 added, %2 removed, %3 changed")
+                   .arg(diff.addedNodes())
+                   .arg(diff.removedNodes())
+                   .arg(diff.changedNodes()));
+    return why.join(QStringLiteral("; "));
+}
+
+void EvidenceWindow::showReplayDiff(const Automation::Snapshot& recorded, const QJsonObject& recordedResponse,
+                                    const QString& workspace, const QJsonObject& answer)
+{
+    m_replayDiff->clear();
+    const Evidence::EvidenceReader reader(workspace);
+    const auto info = reader.find(answer.value(QStringLiteral("executionId")).toString());
+    const auto now = info ? reader.snapshot(info.value(), kMaxTreeBytes)
+                          : Automation::Result<Automation::Snapshot>(info.error());
+    if (!now) {
+        m_replayDiffSummary->setText(tr("No tree to compare: %1").arg(now.error().message));
+        return;
+    }
+    // The target's window in each tree (the whole trees when the target is not in one).
+    const auto targetId = [](const QJsonObject& result) {
+        return result.value(QStringLiteral("target")).toObject().value(QStringLiteral("elementId")).toString();
+    };
+    const int oldTarget =
+        Evidence::TreeDiff::indexOf(recorded, targetId(recordedResponse.value(QStringLiteral("result")).toObject()));
+    const int newTarget = Evidence::TreeDiff::indexOf(now.value(), targetId(answer));
+    const int oldWindow = Evidence::TreeDiff::windowOf(recorded, oldTarget);
+    const int newWindow = Evidence::TreeDiff::windowOf(now.value(), newTarget);
+    const bool windows = oldWindow >= 0 && newWindow >= 0;
+    const Evidence::TreeDiff diff = Evidence::TreeDiff::compare(recorded, now.value(), windows ? oldWindow : -1,
+                                                                windows ? newWindow : -1);
+    const QString scope = windows ? tr("the target's window %1").arg(describe(now->nodes.at(newWindow)))
+                                  : tr("the whole tree");
+    m_replayDiffSummary->setText(diff.identical()
+                                     ? tr("Trees compared (%1): nothing changed.").arg(scope)
+                                     : tr("Trees compared (%1): %2 added, %3 removed, %4 changed.")
+                                           .arg(scope)
+                                           .arg(diff.addedNodes())
+                                           .arg(diff.removedNodes())
+                                           .arg(diff.changedNodes()));
+    constexpr int kMaxRows = 500;
+    for (const auto& change : diff.changes()) {
+        if (m_replayDiff->topLevelItemCount() >= kMaxRows)
+            break;
+        using Evidence::NodeChange;
+        const QString kind = change.kind == NodeChange::Kind::Added     ? tr("added")
+                             : change.kind == NodeChange::Kind::Removed ? tr("removed")
+                                                                        : tr("changed");
+        const Automation::Node& node =
+            change.after >= 0 ? now->nodes.at(change.after) : recorded.nodes.at(change.before);
+        new QTreeWidgetItem(m_replayDiff, {kind, describe(node), describe(recorded, now.value(), change)});
+    }
+    m_replayDiff->resizeColumnToContents(0);
 }
 
 } // namespace EvidenceViewer

@@ -1,10 +1,12 @@
 #pragma once
 
 #include "bridge/evidence/EvidenceReader.h"
+#include "bridge/evidence/TreeDiff.h"
 
 #include <QAbstractTableModel>
 #include <QFileSystemWatcher>
 #include <QHash>
+#include <QImage>
 #include <QMainWindow>
 #include <QSortFilterProxyModel>
 #include <QTimer>
@@ -14,6 +16,8 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
+class QSlider;
+class QStackedWidget;
 class QTableView;
 class QTableWidget;
 class QTabWidget;
@@ -127,6 +131,31 @@ public:
     QLabel* afterShot() const { return m_after; }
     QTableWidget* labResults() const { return m_lab; }
     QTableWidget* candidates() const { return m_candidates; }
+    /// The screenshots as drawn (target frame and click point on them), before and after.
+    const QImage& beforeImage() const { return m_beforeImage; }
+    const QImage& afterImage() const { return m_afterImage; }
+    /// Side by side (0) or the slider (1).
+    QComboBox* shotMode() const { return m_shotMode; }
+    /// The slider: the before screenshot left of it, the after screenshot right of it (0..1000).
+    QSlider* compareSlider() const { return m_compareSlider; }
+    /// What the slider view shows now.
+    const QImage& compareImage() const { return m_compareImage; }
+    /// What changed in the target's window between the recorded and the replayed tree.
+    QTreeWidget* replayDiff() const { return m_replayDiff; }
+    QLabel* replayDiffSummary() const { return m_replayDiffSummary; }
+
+    /// A node as a person reads it: role and title.
+    static QString describe(const Automation::Node& node);
+    /// One change between two trees, in words.
+    static QString describe(const Automation::Snapshot& before, const Automation::Snapshot& after,
+                            const Evidence::NodeChange& change);
+    /// Why a selector's result differs between an older and a newer tree: what became of the
+    /// former winner, where the new one came from, and how much of the tree changed.
+    static QString explainDifference(const Automation::Snapshot& older, const QList<Automation::Candidate>& olderFound,
+                                     const Automation::Snapshot& newer, const QList<Automation::Candidate>& newerFound);
+    /// The largest ax.json the browser reads (bigger ones are named, not loaded: the window
+    /// never freezes on one).
+    static constexpr qint64 kMaxTreeBytes = qint64{32} * 1024 * 1024;
     /// The frame drawn on the screenshots of the execution shown (empty when none).
     QRect drawnFrame() const { return m_drawnFrame; }
 
@@ -139,6 +168,11 @@ private:
     /// Sends the shown request again, once the person said yes to it.
     void sendReplay();
     void watch(const QStringList& directories);
+    /// Draws the slider view for the slider's position.
+    void updateCompare();
+    /// Fills the replay's tree diff: the target's window in the recorded and the new tree.
+    void showReplayDiff(const Automation::Snapshot& recorded, const QJsonObject& recordedResponse,
+                        const QString& workspace, const QJsonObject& answer);
     QStringList expandWorkspaces(const QStringList& given) const;
 
     QStringList m_workspaces;
@@ -159,6 +193,13 @@ private:
     QPlainTextEdit* m_env = nullptr;
     QLabel* m_before = nullptr;
     QLabel* m_after = nullptr;
+    QComboBox* m_shotMode = nullptr;
+    QStackedWidget* m_shotPages = nullptr;
+    QSlider* m_compareSlider = nullptr;
+    QLabel* m_compare = nullptr;
+    QImage m_beforeImage;
+    QImage m_afterImage;
+    QImage m_compareImage;
     QTreeWidget* m_tree = nullptr;
     QTableWidget* m_candidates = nullptr;
     QPlainTextEdit* m_labSelector = nullptr;
@@ -170,6 +211,8 @@ private:
     QPushButton* m_replayButton = nullptr;
     QLabel* m_replayStatus = nullptr;
     QTableWidget* m_replay = nullptr;
+    QLabel* m_replayDiffSummary = nullptr;
+    QTreeWidget* m_replayDiff = nullptr;
 };
 
 } // namespace EvidenceViewer

@@ -33,6 +33,16 @@
     </message>
 </context>
 <context>
+    <name>App::TrayController</name>
+    <message numerus="yes">
+        <source>You used the keyboard or mouse, so the automation waited for you (%n time(s)).</source>
+        <translation>
+            <numerusform>You used the keyboard or mouse, so the automation waited for you (%n time).</numerusform>
+            <numerusform>You used the keyboard or mouse, so the automation waited for you (%n times).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Ctl</name>
     <message numerus="yes">
         <source>stopped: %n execution(s) aborted</source>
@@ -77,6 +87,20 @@
         <translation>
             <numerusform>%n execution exported to %1</numerusform>
             <numerusform>%n executions exported to %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>added: %1, with %n node(s) inside</source>
+        <translation>
+            <numerusform>added: %1, with %n node inside</numerusform>
+            <numerusform>added: %1, with %n nodes inside</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>removed: %1, with %n node(s) inside</source>
+        <translation>
+            <numerusform>removed: %1, with %n node inside</numerusform>
+            <numerusform>removed: %1, with %n nodes inside</numerusform>
         </translation>
     </message>
 </context>

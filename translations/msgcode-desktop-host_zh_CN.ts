@@ -437,6 +437,30 @@
         <source>Saved, but the autostart entry %1 could not be written.</source>
         <translation>已保存，但无法写入自动启动条目 %1。</translation>
     </message>
+    <message>
+        <source>Keep full trees for side effects (slower; lets the selector lab decide every selector later)</source>
+        <translation>为有副作用的操作保留完整的树（较慢；之后选择器实验室可以判定每个选择器）</translation>
+    </message>
+    <message>
+        <source>Stop the automation</source>
+        <translation>停止自动化</translation>
+    </message>
+    <message>
+        <source>Wait until I am quiet</source>
+        <translation>等我停下来再继续</translation>
+    </message>
+    <message>
+        <source>Carry on (off)</source>
+        <translation>继续执行（关闭）</translation>
+    </message>
+    <message>
+        <source>When I use the keyboard or mouse while it types or clicks:</source>
+        <translation>当它输入或点击时我使用了键盘或鼠标：</translation>
+    </message>
+    <message>
+        <source>Quiet for:</source>
+        <translation>停止操作的时长：</translation>
+    </message>
 </context>
 <context>
     <name>App::TrayController</name>
@@ -515,6 +539,20 @@
     <message>
         <source>Evidence…</source>
         <translation>证据…</translation>
+    </message>
+    <message>
+        <source>You used the keyboard or mouse, so the host stopped the automation that was typing or clicking.</source>
+        <translation>你使用了键盘或鼠标，因此本程序停止了正在输入或点击的自动化。</translation>
+    </message>
+    <message numerus="yes">
+        <source>You used the keyboard or mouse, so the automation waited for you (%n time(s)).</source>
+        <translation>
+            <numerusform>你使用了键盘或鼠标，因此自动化等待了你（%n 次）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The host yielded to you</source>
+        <translation>本程序已让位于你</translation>
     </message>
 </context>
 <context>
@@ -1296,6 +1334,158 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
         <source>%1 will be sent again, as you, with these params:</source>
         <translation>将以你的身份再次发送 %1，参数如下：</translation>
     </message>
+    <message>
+        <source>Before and after, side by side</source>
+        <translation>之前与之后，并排显示</translation>
+    </message>
+    <message>
+        <source>Before and after, with a slider</source>
+        <translation>之前与之后，用滑块对比</translation>
+    </message>
+    <message>
+        <source>Left of the line: before. Right of it: after.</source>
+        <translation>线的左侧：之前。右侧：之后。</translation>
+    </message>
+    <message>
+        <source>What changed since the one before</source>
+        <translation>与上一次相比的变化</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>No tree to compare: the replay did not run.</source>
+        <translation>没有可比较的树：重放没有运行。</translation>
+    </message>
+    <message>
+        <source>No tree to compare: the recorded execution kept none.</source>
+        <translation>没有可比较的树：所记录的执行没有保留树。</translation>
+    </message>
+    <message>
+        <source>not read: %1</source>
+        <translation>未读取：%1</translation>
+    </message>
+    <message>
+        <source>The slider needs a before and an after screenshot.</source>
+        <translation>滑块需要一张之前和一张之后的截图。</translation>
+    </message>
+    <message numerus="yes">
+        <source>added: %1, with %n node(s) inside</source>
+        <translation>
+            <numerusform>新增：%1，其中含 %n 个节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>added: %1</source>
+        <translation>新增：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>removed: %1, with %n node(s) inside</source>
+        <translation>
+            <numerusform>移除：%1，其中含 %n 个节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>removed: %1</source>
+        <translation>移除：%1</translation>
+    </message>
+    <message>
+        <source>title &quot;%1&quot; → &quot;%2&quot;</source>
+        <translation>标题“%1”→“%2”</translation>
+    </message>
+    <message>
+        <source>value changed</source>
+        <translation>值已改变</translation>
+    </message>
+    <message>
+        <source>states %1</source>
+        <translation>状态 %1</translation>
+    </message>
+    <message>
+        <source>moved or resized</source>
+        <translation>已移动或改变大小</translation>
+    </message>
+    <message>
+        <source>description changed</source>
+        <translation>描述已改变</translation>
+    </message>
+    <message>
+        <source>identifier &quot;%1&quot; → &quot;%2&quot;</source>
+        <translation>标识符“%1”→“%2”</translation>
+    </message>
+    <message>
+        <source>another app: %1, then %2</source>
+        <translation>另一个应用：先是 %1，后是 %2</translation>
+    </message>
+    <message>
+        <source>the former winner %1 is gone with %2</source>
+        <translation>之前的最佳匹配 %1 已随 %2 一起消失</translation>
+    </message>
+    <message>
+        <source>the former winner %1 is gone</source>
+        <translation>之前的最佳匹配 %1 已消失</translation>
+    </message>
+    <message>
+        <source>the former winner no longer matches: %1</source>
+        <translation>之前的最佳匹配不再匹配：%1</translation>
+    </message>
+    <message>
+        <source>the former winner %1 no longer matches</source>
+        <translation>之前的最佳匹配 %1 不再匹配</translation>
+    </message>
+    <message>
+        <source>the former winner %1 is outranked</source>
+        <translation>之前的最佳匹配 %1 排名被超过</translation>
+    </message>
+    <message>
+        <source>new: %1</source>
+        <translation>新出现：%1</translation>
+    </message>
+    <message>
+        <source>now matches: %1</source>
+        <translation>现在匹配：%1</translation>
+    </message>
+    <message>
+        <source>%1 → %2 matches</source>
+        <translation>匹配数 %1 → %2</translation>
+    </message>
+    <message>
+        <source>in the tree: %1 added, %2 removed, %3 changed</source>
+        <translation>树中：新增 %1，移除 %2，改变 %3</translation>
+    </message>
+    <message>
+        <source>No tree to compare: %1</source>
+        <translation>没有可比较的树：%1</translation>
+    </message>
+    <message>
+        <source>the target&apos;s window %1</source>
+        <translation>目标所在的窗口 %1</translation>
+    </message>
+    <message>
+        <source>the whole tree</source>
+        <translation>整棵树</translation>
+    </message>
+    <message>
+        <source>Trees compared (%1): nothing changed.</source>
+        <translation>已比较树（%1）：没有变化。</translation>
+    </message>
+    <message>
+        <source>Trees compared (%1): %2 added, %3 removed, %4 changed.</source>
+        <translation>已比较树（%1）：新增 %2，移除 %3，改变 %4。</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>改变</translation>
+    </message>
 </context>
 <context>
     <name>EvidenceViewer::IndexModel</name>
@@ -1634,6 +1824,26 @@ With --headless it serves the bridge without tray or windows (a server, a CI des
         <source>msgcode-desktop-host: no temporary directory to open %1 in</source>
         <translation>msgcode-desktop-host：没有可用于打开 %1 的临时目录</translation>
     </message>
+    <message>
+        <source>When the person uses the keyboard or mouse while the host injects input: abort (stop the execution; the default), wait (hold until they are quiet) or off.</source>
+        <translation>当主机注入输入时用户使用了键盘或鼠标：abort（停止执行；默认）、wait（等用户停下来）或 off（关闭）。</translation>
+    </message>
+    <message>
+        <source>abort|wait|off</source>
+        <translation>abort|wait|off 之一</translation>
+    </message>
+    <message>
+        <source>With --yield-to-user wait: how long the person must have been quiet (default 1500).</source>
+        <translation>与 --yield-to-user wait 同用：用户需要停止操作多长时间（默认 1500）。</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --yield-to-user takes abort, wait or off</source>
+        <translation>msgcode-desktop-host：--yield-to-user 只接受 abort、wait 或 off</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --yield-quiet-ms takes 100 to 60000</source>
+        <translation>msgcode-desktop-host：--yield-quiet-ms 的取值范围为 100 到 60000</translation>
+    </message>
 </context>
 <context>
     <name>HostSettings</name>
@@ -1684,6 +1894,14 @@ With --headless it serves the bridge without tray or windows (a server, a CI des
     <message>
         <source>A pinned certificate needs TLS.</source>
         <translation>固定证书需要启用 TLS。</translation>
+    </message>
+    <message>
+        <source>Yielding to the person must be abort, wait or off.</source>
+        <translation>让位于用户的方式必须是 abort、wait 或 off。</translation>
+    </message>
+    <message>
+        <source>The quiet period must be between 100 and 60000 ms.</source>
+        <translation>停止操作的时长必须介于 100 到 60000 毫秒之间。</translation>
     </message>
 </context>
 <context>

@@ -418,7 +418,7 @@ Result<Execution> EvidenceReader::load(const QString& executionId) const
     return load(info.value());
 }
 
-Result<Execution> EvidenceReader::load(const ExecutionInfo& info) const
+Result<Execution> EvidenceReader::load(const ExecutionInfo& info, qint64 maxTreeBytes) const
 {
     Error error;
     const auto dir = openExecution(info, &error);
@@ -525,7 +525,7 @@ Result<Execution> EvidenceReader::load(const ExecutionInfo& info) const
     }
 
     if (out.artifacts.contains(Layout::axTreeFile())) {
-        auto loaded = snapshot(info);
+        auto loaded = snapshot(info, maxTreeBytes);
         if (loaded)
             out.snapshot = std::move(loaded.value());
         else
@@ -558,9 +558,9 @@ Result<QByteArray> EvidenceReader::readFile(const ExecutionInfo& info, const QSt
     return *bytes;
 }
 
-Result<Automation::Snapshot> EvidenceReader::snapshot(const ExecutionInfo& info) const
+Result<Automation::Snapshot> EvidenceReader::snapshot(const ExecutionInfo& info, qint64 maxBytes) const
 {
-    auto bytes = readFile(info, Layout::axTreeFile(), kMaxAxTreeBytes);
+    auto bytes = readFile(info, Layout::axTreeFile(), maxBytes);
     if (!bytes)
         return bytes.error();
     auto loaded = Automation::Snapshot::fromJsonText(bytes.value());

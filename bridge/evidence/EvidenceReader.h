@@ -106,12 +106,14 @@ public:
     /// host compares them) in any date folder; the newest when several match.
     Automation::Result<ExecutionInfo> find(const QString& executionId) const;
 
-    /// Loads every file of an execution found by find() or list().
-    Automation::Result<Execution> load(const ExecutionInfo& info) const;
+    /// Loads every file of an execution found by find() or list(); an ax.json larger than
+    /// `maxTreeBytes` is not read and named in `problems` (the browser keeps its own, lower limit).
+    Automation::Result<Execution> load(const ExecutionInfo& info, qint64 maxTreeBytes = kMaxAxTreeBytes) const;
     Automation::Result<Execution> load(const QString& executionId) const;
 
     /// ax.json of an execution as a Snapshot (Automation::Snapshot::fromJson).
-    Automation::Result<Automation::Snapshot> snapshot(const ExecutionInfo& info) const;
+    Automation::Result<Automation::Snapshot> snapshot(const ExecutionInfo& info,
+                                                      qint64 maxBytes = kMaxAxTreeBytes) const;
 
     /// The bytes of one file of an execution (e.g. a screenshot), at most `maxBytes`.
     Automation::Result<QByteArray> readFile(const ExecutionInfo& info, const QString& relativeFile,

@@ -37,9 +37,10 @@ TEST_F(HostCommandLineTest, EveryOptionIsInTheTableAndInHelp)
     QStringList names;
     for (const auto& option : commandLine.options())
         names.append(option.names());
-    EXPECT_EQ(names.size(), 30);
+    EXPECT_EQ(names.size(), 32);
     EXPECT_TRUE(names.contains(QStringLiteral("confirm-policy")));
     EXPECT_TRUE(names.contains(QStringLiteral("mcp-confirm-policy")));
+    EXPECT_TRUE(names.contains(QStringLiteral("yield-to-user")));
     QCommandLineParser parser;
     commandLine.configure(parser);
     for (const QString& name : names)
@@ -68,6 +69,7 @@ TEST_F(HostCommandLineTest, GuiModeUsesWhatThePersonSavedOverTheEnvironment)
     stored.confirmPolicy = Bridge::ConfirmPolicy::Auto;
     stored.requireToken = true;
     stored.keepTypedText = true;
+    stored.keepFullTrees = true;
     stored.maxTokenTtlMs = 5000;
     const auto outcome = merge({}, stored);
     ASSERT_TRUE(std::holds_alternative<HostCommandLine::Merged>(outcome));
@@ -77,6 +79,7 @@ TEST_F(HostCommandLineTest, GuiModeUsesWhatThePersonSavedOverTheEnvironment)
     EXPECT_EQ(m.host.security.confirmPolicy, Bridge::ConfirmPolicy::Auto);
     EXPECT_TRUE(m.host.security.requireToken);
     EXPECT_TRUE(m.host.keepTypedText);
+    EXPECT_TRUE(m.host.keepFullTrees);
     EXPECT_EQ(m.host.security.maxTokenTtlMs, 5000);
     EXPECT_EQ(m.host.security.dataDir, QStringLiteral("/default/data"));
     EXPECT_FALSE(m.host.backendSettings.isEmpty()) << "the GUI passes the stored backend settings";
@@ -207,4 +210,21 @@ TEST_F(HostCommandLineTest, TheRemoteAgentIsOffUntilAServerIsNamed)
         EXPECT_TRUE(std::get<QString>(outcome).contains(QStringLiteral("--remote-")))
             << std::get<QString>(outcome).toStdString();
     }
+}
+
+// Yielding to the person: the flags reach the backend's settings, headless too; a bad value is
+// refused with the reason.
+TEST_F(HostCommandLineTest, YieldingToThePersonComesFromTheFlags)
+{
+    const auto outcome = merge({QStringLiteral("--headless"), QStringLiteral("--yield-to-user"), QStringLiteral("wait"),
+                                QStringLiteral("--yield-quiet-ms"), QStringLiteral("700")});
+    ASSERT_TRUE(std::holds_alternative<HostCommandLine::Merged>(outcome));
+    const auto m = merged(outcome);
+    EXPECT_EQ(m.host.backendSettings.value(QStringLiteral("yieldToUser")).toString(), QStringLiteral("wait"));
+    EXPECT_EQ(m.host.backendSettings.value(QStringLiteral("yieldQuietMs")).toInt(), 700);
+    const auto bad = merge({QStringLiteral("--yield-to-user"), QStringLiteral("never")});
+    ASSERT_TRUE(std::holds_alternative<QString>(bad));
+    EXPECT_TRUE(std::get<QString>(bad).contains(QStringLiteral("--yield-to-user")));
+    const auto quiet = merge({QStringLiteral("--yield-quiet-ms"), QStringLiteral("5")});
+    ASSERT_TRUE(std::holds_alternative<QString>(quiet));
 }

@@ -41,9 +41,12 @@ HostSettings everythingChanged(const QTemporaryDir& dir)
     s.maxTokenTtlMs = 1000;
     s.approvalTimeoutMs = 600000;
     s.keepTypedText = true;
+    s.keepFullTrees = true;
     s.pngCompression = 0;
     s.callerAllowlist = {QStringLiteral("/bin/sh"), QStringLiteral("/usr/bin/env")};
     s.cmdKey = HostSettings::CmdKey::Super;
+    s.yieldToUser = QStringLiteral("wait");
+    s.yieldQuietMs = 2500;
     s.language = QStringLiteral("zh_CN");
     s.remoteHost = QStringLiteral("ctl.example.com");
     s.remotePort = 9876;
@@ -61,6 +64,7 @@ TEST(HostSettings, DefaultsAreValidAndSafe)
     EXPECT_TRUE(s.validate().isEmpty());
     EXPECT_EQ(s.confirmPolicy, Bridge::ConfirmPolicy::Ask);
     EXPECT_FALSE(s.keepTypedText);
+    EXPECT_FALSE(s.keepFullTrees);
     EXPECT_FALSE(s.requireToken);
     EXPECT_EQ(s.cmdKey, HostSettings::CmdKey::Control);
     EXPECT_TRUE(s.language.isEmpty());
@@ -189,7 +193,9 @@ TEST(HostSettings, SecurityAndBackendSettings)
     EXPECT_EQ(security.callerAllowlist, s.callerAllowlist);
     EXPECT_EQ(security.dataDir, QStringLiteral("/data"));
     EXPECT_EQ(s.backendSettings(), (QJsonObject{{QStringLiteral("cmdKey"), QStringLiteral("super")},
-                                                {QStringLiteral("pngCompression"), 0}}));
+                                                {QStringLiteral("pngCompression"), 0},
+                                                {QStringLiteral("yieldToUser"), QStringLiteral("wait")},
+                                                {QStringLiteral("yieldQuietMs"), 2500}}));
 }
 
 TEST(HostSettings, ExecutorPassesBackendSettingsToTheWorker)

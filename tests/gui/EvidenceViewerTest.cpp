@@ -25,6 +25,8 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QScreen>
+#include <QSlider>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -250,6 +252,70 @@ TEST_F(EvidenceViewerTest, InterruptedDamagedAndPlantedEntriesAreShownAsSuch)
     EXPECT_EQ(window.filter().rowCount(), 1);
 }
 
+// A huge ax.json (here 48 MB, sparse) is named, not loaded: the execution's other panes show,
+// and the selector lab says the tree was not read instead of counting nothing in it.
+TEST_F(EvidenceViewerTest, AHugeRecordedTreeIsNamedNotLoaded)
+{
+    const QJsonObject found =
+        call(QStringLiteral("desktop.find"),
+             {{QStringLiteral("selector"), QJsonObject{{QStringLiteral("titleContains"), QStringLiteral("Send")}}}});
+    const QString dir =
+        resultOf(found).value(QStringLiteral("evidence")).toObject().value(QStringLiteral("dir")).toString();
+    ASSERT_FALSE(dir.isEmpty());
+    QFile tree(dir + Evidence::Layout::axTreeFile());
+    ASSERT_TRUE(tree.open(QIODevice::ReadWrite));
+    ASSERT_TRUE(tree.resize(qint64{48} * 1024 * 1024));
+    tree.close();
+
+    EvidenceViewer::EvidenceWindow window({m_workspace});
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    const QString id = resultOf(found).value(QStringLiteral("executionId")).toString();
+    window.showRow(rowOf(window, id));
+    EXPECT_TRUE(window.banner()->text().contains(QStringLiteral("ax.json")) &&
+                window.banner()->text().contains(QStringLiteral("larger than")))
+        << window.banner()->text().toStdString();
+    EXPECT_GT(window.timeline()->topLevelItemCount(), 0) << "the rest of the execution is shown";
+    window.runLab(QStringLiteral("{\"titleContains\": \"Send\"}"));
+    ASSERT_EQ(window.labResults()->rowCount(), 1);
+    EXPECT_EQ(window.labResults()->item(0, 0)->data(Qt::UserRole).toInt(), -1);
+    EXPECT_TRUE(window.labResults()->item(0, 4)->text().contains(QStringLiteral("larger than")))
+        << window.labResults()->item(0, 4)->text().toStdString();
+}
+
+// The lab on two finds of the same selector, the button renamed in between: the newer tree's
+// row says the former winner no longer matches, and why.
+TEST_F(EvidenceViewerTest, TheLabSaysWhatChangedWhereTheResultDiffers)
+{
+    const QJsonObject sendSelector{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                                   {QStringLiteral("titleEquals"), QStringLiteral("Send")}};
+    const QJsonObject first = call(QStringLiteral("desktop.find"), {{QStringLiteral("selector"), sendSelector}});
+    ASSERT_FALSE(resultOf(first).isEmpty()) << QJsonDocument(first).toJson().toStdString();
+    QList<Automation::Node> renamed = FakeDesktop::defaultTree();
+    for (auto& node : renamed) {
+        if (node.title == QLatin1String("Send"))
+            node.title = QStringLiteral("Submit");
+    }
+    m_desktop->setTree(renamed);
+    call(QStringLiteral("desktop.find"), {{QStringLiteral("selector"), sendSelector}});
+
+    EvidenceViewer::EvidenceWindow window({m_workspace});
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_EQ(window.filter().rowCount(), 2);
+    window.runLab(QString::fromUtf8(QJsonDocument(sendSelector).toJson()));
+    ASSERT_EQ(window.labResults()->rowCount(), 2);
+    // Newest first: no match now, and why; the older one matched and has nothing before it.
+    EXPECT_EQ(window.labResults()->item(0, 0)->data(Qt::UserRole).toInt(), 0);
+    EXPECT_EQ(window.labResults()->item(1, 0)->data(Qt::UserRole).toInt(), 1);
+    const QString why = window.labResults()->item(0, 5)->text();
+    EXPECT_TRUE(why.contains(QStringLiteral("title \"Send\" → \"Submit\""))) << why.toStdString();
+    EXPECT_TRUE(why.contains(QStringLiteral("1 → 0 matches"))) << why.toStdString();
+    EXPECT_TRUE(window.labResults()->item(1, 5)->text().isEmpty());
+    window.tabs()->setCurrentIndex(window.tabs()->indexOf(window.labResults()->parentWidget()));
+    screenshot(QStringLiteral("evidence-lab-what-changed"));
+}
+
 TEST_F(EvidenceViewerTest, ANewExecutionAppearsWithoutAReload)
 {
     call(QStringLiteral("desktop.observe"), {});
@@ -283,12 +349,24 @@ TEST_F(EvidenceViewerTest, ReplaySendsTheRequestAgainAsThePersonAndComparesTheAn
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
 
+    // Since the recording, a button appeared in the window.
+    QList<Automation::Node> grown = FakeDesktop::defaultTree();
+    Automation::Node retry = grown.at(3);
+    retry.title = QStringLiteral("Retry");
+    retry.frame.x = 500;
+    grown.append(retry);
+    m_desktop->setTree(grown);
     m_desktop->clearEffects();
     window.showRow(rowOf(window, clickId));
     window.replayShown();
     approveReplay(window);
     ASSERT_TRUE(QTest::qWaitFor([&] { return window.replayTable()->rowCount() > 0; }, 15000))
         << window.replayStatus()->text().toStdString();
+    // The target's window then and now: the new button, nothing else.
+    EXPECT_TRUE(window.replayDiffSummary()->text().contains(QStringLiteral("Fake Window")))
+        << window.replayDiffSummary()->text().toStdString();
+    ASSERT_EQ(window.replayDiff()->topLevelItemCount(), 1) << window.replayDiffSummary()->text().toStdString();
+    EXPECT_EQ(window.replayDiff()->topLevelItem(0)->text(2), QStringLiteral("added: AXButton \"Retry\""));
     EXPECT_EQ(m_desktop->effects(), QStringList{QStringLiteral("press:Send")}) << "the replay acted again";
     EXPECT_EQ(window.replayTable()->item(0, 1)->text(), QStringLiteral("ok"));
     EXPECT_EQ(window.replayTable()->item(0, 2)->text(), QStringLiteral("ok"));
@@ -351,6 +429,119 @@ TEST_F(EvidenceViewerTest, AFixtureClickShowsWhatTheHostSawWithTheFrameWhereTheB
     EXPECT_FALSE(window.afterShot()->pixmap().isNull());
     window.tabs()->setCurrentIndex(4);
     screenshot(QStringLiteral("evidence-fixture-click"));
+
+    // The slider: the screen before left of the line, the screen after right of it.
+    window.shotMode()->setCurrentIndex(1);
+    const QImage before = window.beforeImage().convertToFormat(QImage::Format_RGB32);
+    const QImage after = window.afterImage().convertToFormat(QImage::Format_RGB32);
+    ASSERT_EQ(before.size(), after.size());
+    window.compareSlider()->setValue(1000);
+    EXPECT_EQ(window.compareImage(), before);
+    window.compareSlider()->setValue(0);
+    EXPECT_EQ(window.compareImage(), after);
+    window.compareSlider()->setValue(400);
+    const int split = before.width() * 400 / 1000;
+    const QImage composed = window.compareImage();
+    EXPECT_EQ(composed.copy(0, 0, split, before.height()), before.copy(0, 0, split, before.height()));
+    EXPECT_EQ(composed.copy(split, 0, before.width() - split, before.height()),
+              after.copy(split, 0, before.width() - split, before.height()));
+    screenshot(QStringLiteral("evidence-fixture-click-slider"));
     fixture.terminate();
     fixture.waitForFinished(5000);
+}
+
+// A real GTK app's evidence (galculator, started here): the key clicked with the pointer is framed
+// where it was, the lab's count on each click's tree equals what a find of the same selector
+// says, and with "keep full trees for side effects" on, the click's tree is complete (not a
+// search-only one).
+TEST_F(EvidenceViewerTest, AGtkAppsClickWithAndWithoutFullTrees)
+{
+    if (QStandardPaths::findExecutable(QStringLiteral("galculator")).isEmpty())
+        GTEST_SKIP() << "galculator is installed by scripts/setup";
+    startHost(true);
+    const QString home = m_dir.path() + QStringLiteral("/home");
+    QDir().mkpath(home);
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("HOME"), home);
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/.config"));
+    QProcess app;
+    app.setProcessEnvironment(environment);
+    app.start(QStringLiteral("galculator"), {});
+    ASSERT_TRUE(app.waitForStarted(10000));
+    const QJsonObject route{{QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), app.processId()}}}};
+    const QJsonObject seven{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                            {QStringLiteral("titleEquals"), QStringLiteral("7")}};
+    // Ready when its accessible tree has the key.
+    QJsonObject found;
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            found = call(QStringLiteral("desktop.find"),
+                         {{QStringLiteral("route"), route}, {QStringLiteral("selector"), seven}});
+            return resultOf(found).value(QStringLiteral("matched")).toInt() == 1;
+        },
+        30000))
+        << QJsonDocument(found).toJson().toStdString();
+    const auto click = [&] {
+        const QJsonObject clicked = call(QStringLiteral("desktop.click"),
+                                         {{QStringLiteral("route"), route},
+                                          {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), seven}}}},
+                                         true);
+        EXPECT_TRUE(resultOf(clicked).value(QStringLiteral("clicked")).toBool())
+            << QJsonDocument(clicked).toJson().toStdString();
+        return clicked;
+    };
+    const QJsonObject searchOnly = click();
+    m_host->setKeepFullTrees(true);
+    // With the pointer this time: its screenshots show where the key was.
+    const QJsonObject full = call(QStringLiteral("desktop.pointer"),
+                                  {{QStringLiteral("route"), route},
+                                   {QStringLiteral("gesture"), QStringLiteral("click")},
+                                   {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), seven}}}},
+                                  true);
+    const QString fullId = resultOf(full).value(QStringLiteral("executionId")).toString();
+    ASSERT_FALSE(fullId.isEmpty());
+
+    EvidenceViewer::EvidenceWindow window({m_workspace});
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    window.showRow(rowOf(window, fullId));
+    const QJsonObject frame =
+        resultOf(full).value(QStringLiteral("target")).toObject().value(QStringLiteral("frame")).toObject();
+    EXPECT_EQ(window.drawnFrame(),
+              QRect(frame.value(QStringLiteral("x")).toInt(), frame.value(QStringLiteral("y")).toInt(),
+                    frame.value(QStringLiteral("width")).toInt(), frame.value(QStringLiteral("height")).toInt()));
+    QStringList steps;
+    for (int i = 0; i < window.timeline()->topLevelItemCount(); ++i)
+        steps.append(window.timeline()->topLevelItem(i)->text(0));
+    EXPECT_TRUE(steps.contains(QStringLiteral("evidence.fullTree"))) << steps.join(QLatin1Char(' ')).toStdString();
+    window.tabs()->setCurrentIndex(4);
+    screenshot(QStringLiteral("evidence-galculator-click"));
+
+    window.runLab(QString::fromUtf8(QJsonDocument(seven).toJson()));
+    const auto labRow = [&](const QJsonObject& answer) {
+        const QString when = window.filter()
+                                 .index(rowOf(window, resultOf(answer).value(QStringLiteral("executionId")).toString()),
+                                        EvidenceViewer::IndexModel::WhenColumn)
+                                 .data()
+                                 .toString();
+        for (int row = 0; row < window.labResults()->rowCount(); ++row) {
+            if (window.labResults()->item(row, 0)->text() == when)
+                return row;
+        }
+        return -1;
+    };
+    const int searchOnlyRow = labRow(searchOnly);
+    const int fullRow = labRow(full);
+    ASSERT_GE(searchOnlyRow, 0);
+    ASSERT_GE(fullRow, 0);
+    EXPECT_EQ(window.labResults()->item(searchOnlyRow, 4)->text(), QStringLiteral("partial tree"));
+    EXPECT_EQ(window.labResults()->item(fullRow, 4)->text(), QStringLiteral("full tree"));
+    for (const int row : {searchOnlyRow, fullRow})
+        EXPECT_EQ(window.labResults()->item(row, 0)->data(Qt::UserRole).toInt(),
+                  resultOf(found).value(QStringLiteral("matched")).toInt())
+            << "as the find said";
+    window.tabs()->setCurrentIndex(window.tabs()->indexOf(window.labResults()->parentWidget()));
+    screenshot(QStringLiteral("evidence-galculator-lab"));
+    app.terminate();
+    app.waitForFinished(5000);
 }

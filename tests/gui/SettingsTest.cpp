@@ -270,6 +270,7 @@ TEST_F(Settings, SavedSettingsApplyToTheRunningHost)
     child<QCheckBox>(dialog, "requireToken")->setChecked(true);
     child<QSpinBox>(dialog, "approvalTimeoutMs")->setValue(7000);
     child<QCheckBox>(dialog, "keepTypedText")->setChecked(true);
+    child<QCheckBox>(dialog, "keepFullTrees")->setChecked(true);
     QTest::mouseClick(dialog->saveButton(), Qt::LeftButton);
     // The backend gets the cmd mapping (on the worker thread) ...
     EXPECT_TRUE(QTest::qWaitFor(
@@ -282,6 +283,7 @@ TEST_F(Settings, SavedSettingsApplyToTheRunningHost)
     EXPECT_TRUE(m_host->dispatcher().security().requireToken);
     EXPECT_EQ(m_host->dispatcher().security().approvalTimeoutMs, 7000);
     EXPECT_TRUE(m_host->dispatcher().keepTypedText());
+    EXPECT_TRUE(m_host->dispatcher().keepFullTrees());
     EXPECT_EQ(m_host->dispatcher().workspace().rootRealPath(), QDir(other).canonicalPath());
     EXPECT_EQ(m_host->confirmPolicy(), Bridge::ConfirmPolicy::Ask);
     screenshotOf(dialog, QStringLiteral("settings-dialog-applied"));

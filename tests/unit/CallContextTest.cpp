@@ -169,3 +169,18 @@ TEST(CallContext, CallTimeoutNeverExceedsRemainingBudget)
 }
 
 } // namespace
+
+// The person used the keyboard or mouse while input was injected: an abort that says why, never
+// retryable (keys may have gone in before it).
+TEST(CallContext, UserInputIsAnAbortWithItsReasonAndNotRetryable)
+{
+    auto token = std::make_shared<CancelToken>();
+    const CallContext context(QDeadlineTimer(QDeadlineTimer::Forever), token);
+    token->cancel(Reason::UserInput);
+    const auto error = context.checkpoint();
+    ASSERT_TRUE(error.has_value());
+    EXPECT_EQ(error->code, ErrorCode::Aborted);
+    EXPECT_FALSE(error->retryable);
+    EXPECT_EQ(error->details.value(QStringLiteral("reason")).toString(), QStringLiteral("user_input"));
+    EXPECT_TRUE(error->details.value(QStringLiteral("mayHaveHadEffect")).toBool());
+}

@@ -8,8 +8,10 @@
 #include "automation/backends/atspi/AtspiTreeReader.h"
 #include "automation/backends/atspi/AtspiVerifier.h"
 #include "automation/backends/atspi/X11Clipboard.h"
+#include "automation/backends/atspi/X11InputWatch.h"
 
 #include <QImage>
+#include <QTimeZone>
 
 namespace Automation {
 
@@ -17,6 +19,7 @@ namespace Automation {
 struct AtspiBackend::Parts
 {
     AtspiBus bus;
+    X11InputWatch watch; // before x11, which notes its injections in it
     X11Session x11;
     X11Clipboard clipboard;
     AtspiApps apps{bus, x11};
@@ -25,9 +28,29 @@ struct AtspiBackend::Parts
     AtspiInput input{bus, apps, tree, verifier, x11, clipboard};
     AtspiScroll scroller{bus, apps, x11};
     int pngCompression = -1;
+    bool watchTried = false;
+    QString watchError;
+
+    /// Arms the input watch for a call that injects input (started on the first such call;
+    /// not at all while the setting is off).
+    InjectionScope injecting(const CallContext& context)
+    {
+        if (watch.mode() == X11InputWatch::Mode::Off)
+            return InjectionScope(nullptr, context);
+        if (!watch.running() && !watchTried) {
+            watchTried = true;
+            if (!watch.start(&watchError))
+                qWarning("the input watch could not start: %s; the person's input is not noticed",
+                         qPrintable(watchError));
+        }
+        return InjectionScope(watch.running() ? &watch : nullptr, context);
+    }
 };
 
-AtspiBackend::AtspiBackend() : d(std::make_unique<Parts>()) {}
+AtspiBackend::AtspiBackend() : d(std::make_unique<Parts>())
+{
+    d->x11.setInputWatch(&d->watch);
+}
 
 AtspiBackend::~AtspiBackend() = default;
 
@@ -43,6 +66,15 @@ void AtspiBackend::configure(const BackendSettings& settings)
                                                                             : X11Session::CmdKey::Control);
     if (settings.pngCompression)
         d->pngCompression = *settings.pngCompression;
+    if (settings.yieldToUser)
+        d->watch.setMode(X11InputWatch::modeFromName(*settings.yieldToUser).value_or(X11InputWatch::Mode::Abort));
+    if (settings.yieldQuietMs)
+        d->watch.setQuietMs(*settings.yieldQuietMs);
+}
+
+QJsonArray AtspiBackend::takeYields()
+{
+    return d->watch.takeYields();
 }
 
 X11Session::CmdKey AtspiBackend::cmdKey() const
@@ -72,6 +104,17 @@ BackendInfo AtspiBackend::info()
                     {QStringLiteral("eventsRegistered"), d->bus.eventsRegistered()},
                     {QStringLiteral("knownApps"), static_cast<int>(d->apps.knownCount())},
                     {QStringLiteral("display"), qEnvironmentVariable("DISPLAY")}};
+    const qint64 lastForeign = d->watch.lastForeignAtMs();
+    info.details.insert(
+        QStringLiteral("userInput"),
+        QJsonObject{{QStringLiteral("mode"), X11InputWatch::modeName(d->watch.mode())},
+                    {QStringLiteral("watching"), d->watch.running()},
+                    {QStringLiteral("problem"), d->watchError.isEmpty() ? QJsonValue() : QJsonValue(d->watchError)},
+                    {QStringLiteral("foreignEvents"), static_cast<qint64>(d->watch.foreignCount())},
+                    {QStringLiteral("lastForeignAt"),
+                     lastForeign > 0
+                         ? QJsonValue(QDateTime::fromMSecsSinceEpoch(lastForeign, Qt::UTC).toString(Qt::ISODateWithMs))
+                         : QJsonValue()}});
     const QJsonArray invisible = info.available ? d->apps.invisibleApps() : d->apps.lastInvisibleApps();
     info.details.insert(QStringLiteral("invisibleApps"), invisible);
     return info;
@@ -123,24 +166,28 @@ Result<ActionOutcome> AtspiBackend::press(const ResolvedRoute& route, const Node
 Result<ActionOutcome> AtspiBackend::clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context,
                                             const Node* target)
 {
+    const auto scope = d->injecting(context);
     return d->input.clickAt(route, point, context, target);
 }
 
 Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Node* target, const QString& text,
                                            const TypeOptions& options, const CallContext& context)
 {
+    const auto scope = d->injecting(context);
     return d->input.typeText(route, target, text, options, context);
 }
 
 Result<ActionOutcome> AtspiBackend::sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
                                               const CallContext& context)
 {
+    const auto scope = d->injecting(context);
     return d->input.sendChord(route, chord, delayMs, context);
 }
 
 Result<ActionOutcome> AtspiBackend::activateMenuItem(const ResolvedRoute& route, const Node& item, const Node* menu,
                                                      const CallContext& context)
 {
+    const auto scope = d->injecting(context);
     return d->input.activateMenuItem(route, item, menu, context);
 }
 
@@ -212,12 +259,14 @@ Status AtspiBackend::readRelations(Snapshot& snapshot, const QList<int>& indexes
 Result<ActionOutcome> AtspiBackend::scroll(const ResolvedRoute& route, const Snapshot& snapshot, int element,
                                            const ScrollSpec& spec, const CallContext& context)
 {
+    const auto scope = d->injecting(context);
     return d->scroller.scroll(route, snapshot, element, spec, context);
 }
 
 Result<ActionOutcome> AtspiBackend::pointer(const ResolvedRoute& route, const PointerGesture& gesture,
                                             const CallContext& context)
 {
+    const auto scope = d->injecting(context);
     return d->input.pointer(route, gesture, context);
 }
 

@@ -25,6 +25,7 @@ public:
     void configure(const BackendSettings& settings);
     X11Session::CmdKey cmdKey() const;
     int pngCompression() const;
+    QJsonArray takeYields() override;
     Result<ResolvedRoute> resolveRoute(const Route& route, const CallContext& context) override;
     Status focusWindow(const ResolvedRoute& route, const CallContext& context) override;
     Result<Snapshot> snapshot(const ResolvedRoute& route, const SnapshotBounds& bounds,

@@ -610,7 +610,7 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
                     return err->withRetryable(false);
             }
             placeCaret();
-            auto typed = ChordPlayer(*m_keys).type(text, context);
+            auto typed = ChordPlayer(*m_keys).type(text, context, options.keyDelayMs);
             if (typed) {
                 m_x11.releaseBorrowedKeys();
                 return typed->withRetryable(false);

@@ -1,5 +1,7 @@
 #include "automation/backends/atspi/X11Session.h"
 
+#include "automation/backends/atspi/X11InputWatch.h"
+
 #include <QDeadlineTimer>
 #include <QHash>
 #include <QThread>
@@ -242,17 +244,45 @@ bool X11Session::activate(quint64 window, int waitMs, const Cancelled& cancelled
     return true;
 }
 
+void X11Session::beforeInjection()
+{
+    if (m_watch)
+        m_watch->beforeInjection();
+}
+
+void X11Session::noteKey(unsigned int keycode)
+{
+    if (m_watch)
+        m_watch->noteKey(keycode);
+}
+
+void X11Session::noteButton(unsigned int button)
+{
+    if (m_watch)
+        m_watch->noteButton(button);
+}
+
+void X11Session::noteMotion(QPoint to)
+{
+    if (m_watch)
+        m_watch->noteMotion(to);
+}
+
 bool X11Session::click(QPoint point, const Cancelled& cancelled, QString* error)
 {
     if (!open(error))
         return false;
     Display* dpy = dpyOf(m_display);
+    beforeInjection();
+    noteMotion(point);
     XTestFakeMotionEvent(dpy, -1, point.x(), point.y(), CurrentTime);
     XSync(dpy, False);
     if (cancelled()) {
         *error = QStringLiteral("cancelled");
         return false;
     }
+    beforeInjection();
+    noteButton(1);
     XTestFakeButtonEvent(dpy, 1, True, CurrentTime);
     XTestFakeButtonEvent(dpy, 1, False, CurrentTime);
     XSync(dpy, False);
@@ -524,6 +554,8 @@ bool X11Session::movePointer(QPoint point, QString* error)
     if (!open(error))
         return false;
     Display* dpy = dpyOf(m_display);
+    beforeInjection();
+    noteMotion(point);
     XTestFakeMotionEvent(dpy, -1, point.x(), point.y(), CurrentTime);
     XSync(dpy, False);
     return true;
@@ -538,6 +570,10 @@ bool X11Session::pointerButton(int button, bool press, QString* error)
         return false;
     }
     Display* dpy = dpyOf(m_display);
+    if (press) {
+        beforeInjection();
+        noteButton(static_cast<unsigned int>(button));
+    }
     XTestFakeButtonEvent(dpy, static_cast<unsigned int>(button), press ? True : False, CurrentTime);
     XSync(dpy, False);
     return true;
@@ -586,13 +622,17 @@ bool X11Session::wheel(QPoint point, int button, int notches, const Cancelled& c
         return false;
     }
     Display* dpy = dpyOf(m_display);
+    beforeInjection();
+    noteMotion(point);
     XTestFakeMotionEvent(dpy, -1, point.x(), point.y(), CurrentTime);
     XSync(dpy, False);
     for (int i = 0; i < notches; ++i) {
+        beforeInjection();
         if (cancelled()) {
             *error = QStringLiteral("cancelled");
             return false;
         }
+        noteButton(static_cast<unsigned int>(button));
         XTestFakeButtonEvent(dpy, static_cast<unsigned int>(button), True, CurrentTime);
         XTestFakeButtonEvent(dpy, static_cast<unsigned int>(button), False, CurrentTime);
         XSync(dpy, False);
@@ -611,6 +651,10 @@ bool X11Session::key(unsigned long keysym, bool press, QString* error)
     if (!code) {
         *error = QStringLiteral("the keyboard map has no key for keysym 0x%1").arg(keysym, 0, 16);
         return false;
+    }
+    if (press) {
+        beforeInjection();
+        noteKey(code);
     }
     XTestFakeKeyEvent(dpy, code, press ? True : False, CurrentTime);
     XSync(dpy, False);
@@ -663,8 +707,12 @@ bool X11Session::typeCodePoint(char32_t c, QString* error)
         QThread::msleep(10);
     }
     const KeyCode shiftCode = XKeysymToKeycode(dpy, XK_Shift_L);
-    if (shift)
+    beforeInjection();
+    if (shift) {
+        noteKey(shiftCode);
         XTestFakeKeyEvent(dpy, shiftCode, True, CurrentTime);
+    }
+    noteKey(code);
     XTestFakeKeyEvent(dpy, code, True, CurrentTime);
     XTestFakeKeyEvent(dpy, code, False, CurrentTime);
     if (shift)

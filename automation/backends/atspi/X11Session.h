@@ -12,6 +12,8 @@
 
 namespace Automation {
 
+class X11InputWatch;
+
 /// The X11 side of the Linux backend: screenshots of the root window, XTest pointer and
 /// keyboard input, and window activation through the window manager (EWMH). Kept apart from
 /// the AT-SPI code because Xlib's macros (Status, Window, Bool, None) collide with C++ names.
@@ -116,18 +118,28 @@ public:
     /// setCmdKey); 0 when none.
     unsigned long keysymForName(const QString& name) const;
     void setCmdKey(CmdKey key) { m_cmdKey = key; }
+    /// Every injected press and motion is noted here first (so that the watch tells the host's
+    /// input from the person's), and waits there while the person is at it (its Wait mode).
+    void setInputWatch(X11InputWatch* watch) { m_watch = watch; }
     CmdKey cmdKey() const { return m_cmdKey; }
     static unsigned long keysymReturn();
     static unsigned long keysymBackSpace();
     static unsigned long keysymControl();
 
 private:
+    // Forwarded to the input watch, when there is one.
+    void beforeInjection();
+    void noteKey(unsigned int keycode);
+    void noteButton(unsigned int button);
+    void noteMotion(QPoint to);
+
     void* m_display = nullptr;
     QList<unsigned int> m_spareKeycodes; ///< keycodes with no symbols, found at open
     QList<unsigned int> m_borrowed;      ///< spare keycodes currently mapped
     int m_nextSpare = 0;
     qsizetype m_borrowCount = 0; ///< characters typed through spares since the last release
     CmdKey m_cmdKey = CmdKey::Control;
+    X11InputWatch* m_watch = nullptr;
 };
 
 } // namespace Automation

@@ -1204,7 +1204,7 @@ Result<TypeOutcome> MacBackend::typeText(const ResolvedRoute& route, const Node*
                     return err->withRetryable(false);
             }
             anySent = true;
-            if (auto err = ChordPlayer(d->keys).type(text, context))
+            if (auto err = ChordPlayer(d->keys).type(text, context, options.keyDelayMs))
                 return err->withRetryable(false);
             const int codePoints = static_cast<int>(QStringView(text).toUcs4().size());
             effect = field ? verifyField(1000 + 15 * codePoints, &observed) : Effect::Unverifiable;
