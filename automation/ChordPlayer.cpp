@@ -14,8 +14,12 @@ std::optional<Error> ChordPlayer::play(const QList<KeySink::Key>& keys, const Ca
         // Never a key after a stop, an abort or the deadline.
         if ((failure = context.checkpoint()))
             break;
-        if ((failure = m_sink.key(key, true)))
+        if ((failure = m_sink.key(key, true))) {
+            // A key refused because the call was stopped says why it was stopped.
+            if (auto stop = context.checkpoint())
+                failure = stop;
             break;
+        }
         pressed.append(key);
         QDeadlineTimer pause(delayMs);
         while (!pause.hasExpired() && !context.checkpoint())
@@ -42,8 +46,11 @@ std::optional<Error> ChordPlayer::type(const QString& text, const CallContext& c
         first = false;
         if (auto stop = context.checkpoint())
             return stop;
-        if (auto error = m_sink.typeCharacter(c))
+        if (auto error = m_sink.typeCharacter(c)) {
+            if (auto stop = context.checkpoint())
+                return stop;
             return error;
+        }
     }
     return std::nullopt;
 }

@@ -1,5 +1,10 @@
 #include "automation/DesktopBackend.h"
 
+#include <QDeadlineTimer>
+#include <QThread>
+
+#include <algorithm>
+
 namespace Automation {
 
 QString effectName(Effect effect)
@@ -34,6 +39,14 @@ DesktopBackend::~DesktopBackend() = default;
 Status DesktopBackend::completeNodes(Snapshot&, const QList<int>&, const CallContext&)
 {
     return success();
+}
+
+ChangeWait DesktopBackend::waitForChange(const ResolvedRoute&, qint64 ms, const CallContext& context)
+{
+    QDeadlineTimer nap(std::max<qint64>(0, ms));
+    while (!nap.hasExpired() && !context.checkpoint())
+        QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(nap.remainingTime(), 1, 10)));
+    return ChangeWait::Unsupported;
 }
 
 QJsonObject DesktopBackend::environment(const ResolvedRoute*, const CallContext&)

@@ -9,6 +9,8 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
+#include <functional>
+
 namespace Automation {
 
 /// What the backend says about itself, for doctor.
@@ -96,6 +98,25 @@ struct TypeOutcome
     Verification verification;
 };
 
+/// Something an app reported about one of its elements (an accessibility event), as the event
+/// stream carries it (docs/protocol.md §5.24): `kind` is `focus.changed`, `element.nameChanged`,
+/// `element.valueChanged`, `element.stateChanged` or `element.childrenChanged`; `payload` has
+/// `element` {role, nativeRole, title}, `app` {name} and, where known, `window` {title}, and per
+/// kind `state`/`on` or `change` ("added", "removed"). Never a value or any text typed.
+struct DesktopEvent
+{
+    QString kind;
+    QJsonObject payload;
+};
+using DesktopEventSink = std::function<void(const DesktopEvent&)>;
+
+/// How a wait for an app's change ended (DesktopBackend::waitForChange).
+enum class ChangeWait {
+    Changed,    ///< the app reported a change
+    Quiet,      ///< nothing was reported in the time given
+    Unsupported ///< the backend cannot tell; it slept the whole time
+};
+
 /// The platform layer. Lives on the executor's worker thread and is only ever called from it.
 /// Every call honours the CallContext: it returns DESKTOP_TIMEOUT / DESKTOP_ABORTED once the
 /// context says so, and never injects input after cancellation.
@@ -111,6 +132,13 @@ public:
     /// The waits for the person at the desktop during the last call that injected input
     /// ([{at, ms}], the input watch's Wait mode), emptied by the call. The default has none.
     virtual QJsonArray takeYields() { return {}; }
+    /// Where the backend sends the apps' element events (focus, names, values, states, children),
+    /// from a thread of its own; the sink must be thread-safe. The default sends none.
+    virtual void setEventSink(DesktopEventSink sink) { Q_UNUSED(sink) }
+    /// Waits up to `ms` for the route's app to report a change (waitUntil's next look comes at
+    /// once then, instead of after its poll interval). The default sleeps `ms` and says it cannot
+    /// tell. Ends early on a cancel or the deadline.
+    virtual ChangeWait waitForChange(const ResolvedRoute& route, qint64 ms, const CallContext& context);
 
     /// Resolves a route (default: the frontmost app and its active window). Never the host itself.
     virtual Result<ResolvedRoute> resolveRoute(const Route& route, const CallContext& context) = 0;

@@ -342,13 +342,15 @@ std::optional<Error> Locator::keepTree(Snapshot& snapshot)
             if (!snapshot.nodes.at(i).detailed)
                 missing.append(i);
         }
+        // Its own deadline (the same cancel flag): a slow app ends the reading, not the action.
+        const qint64 spend = budget - std::max<qint64>(budget / 2, 2000);
+        const CallContext reading(QDeadlineTimer(std::max<qint64>(0, spend)), m_ctx.call.token());
         int read = 0;
-        for (qsizetype from = 0; from < missing.size() && read < kMaxNodes; from += kBatch) {
-            const qint64 remaining = m_ctx.call.remainingMs();
-            if (remaining < 2000 || remaining < budget / 2)
+        for (qsizetype from = 0; spend > 0 && from < missing.size() && read < kMaxNodes; from += kBatch) {
+            if (reading.expired())
                 break;
             const QList<int> batch = missing.mid(from, kBatch);
-            const auto done = m_ctx.backend.completeNodes(snapshot, batch, m_ctx.call);
+            const auto done = m_ctx.backend.completeNodes(snapshot, batch, reading);
             if (auto stop = m_ctx.call.checkpoint())
                 return *stop;
             if (!done)

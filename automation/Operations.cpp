@@ -427,7 +427,8 @@ public:
     std::optional<Error> fatal;
     std::optional<Error> lastError;
     std::optional<Snapshot> snapshot;
-    QList<Candidate> heldCandidates; ///< of the first element condition that held
+    std::optional<ResolvedRoute> routeSeen; ///< the route's app, when it was found
+    QList<Candidate> heldCandidates;        ///< of the first element condition that held
     const WaitCondition* heldBy = nullptr;
 
 private:
@@ -461,6 +462,8 @@ private:
             return snapshot.has_value();
         m_read = true;
         auto route = m_ctx.backend.resolveRoute(m_request.route, m_ctx.call);
+        if (route)
+            routeSeen = route.value();
         if (!route) {
             if (isFatal(route.error()))
                 fatal = route.error();
@@ -561,9 +564,20 @@ Result<WaitResult> waitUntil(JobContext& ctx, const WaitRequest& request)
     QElapsedTimer elapsed;
     elapsed.start();
     int polls = 0;
+    int eventWakes = 0;
+    int timerWakes = 0;
+    bool eventsHeard = false; ///< the backend can tell when the app changes
+    QString wokenBy = QStringLiteral("start");
     std::optional<Snapshot> last;
     std::optional<Error> lastError;
+    std::optional<ResolvedRoute> watched;
     QJsonObject state;
+    const auto wakeJson = [&] {
+        return QJsonObject{{QStringLiteral("events"), eventWakes},
+                           {QStringLiteral("timer"), timerWakes},
+                           {QStringLiteral("by"), eventsHeard ? QStringLiteral("events") : QStringLiteral("polling")},
+                           {QStringLiteral("last"), wokenBy}};
+    };
     while (true) {
         if (auto stop = ctx.call.checkpoint())
             return *stop;
@@ -575,6 +589,8 @@ Result<WaitResult> waitUntil(JobContext& ctx, const WaitRequest& request)
             return *poll.fatal;
         if (poll.snapshot)
             last = poll.snapshot;
+        if (poll.routeSeen)
+            watched = poll.routeSeen;
         lastError = holds ? std::nullopt : poll.lastError;
         if (holds) {
             if (last) {
@@ -586,7 +602,8 @@ Result<WaitResult> waitUntil(JobContext& ctx, const WaitRequest& request)
                         return *err;
                 }
             }
-            return WaitResult{std::move(last), std::move(poll.heldCandidates), elapsed.elapsed(), polls, state};
+            return WaitResult{std::move(last), std::move(poll.heldCandidates), elapsed.elapsed(), polls, state,
+                              wakeJson()};
         }
         const qint64 left = request.timeoutMs - elapsed.elapsed();
         if (left <= 0) {
@@ -597,6 +614,7 @@ Result<WaitResult> waitUntil(JobContext& ctx, const WaitRequest& request)
             QJsonObject details{{QStringLiteral("timeoutMs"), request.timeoutMs},
                                 {QStringLiteral("elapsedMs"), elapsed.elapsed()},
                                 {QStringLiteral("polls"), polls},
+                                {QStringLiteral("wake"), wakeJson()},
                                 {QStringLiteral("matched"), state.value(QStringLiteral("matched")).toInt(0)},
                                 {QStringLiteral("conditions"), state}};
             if (lastError)
@@ -605,10 +623,32 @@ Result<WaitResult> waitUntil(JobContext& ctx, const WaitRequest& request)
                                QStringLiteral("the condition did not hold within %1 ms").arg(request.timeoutMs),
                                details);
         }
-        // Sleep in short slices so an abort or the request deadline ends the wait at once.
-        QDeadlineTimer nap(std::min<qint64>(request.pollMs, left));
-        while (!nap.hasExpired() && !ctx.call.checkpoint())
-            QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(nap.remainingTime(), 1, 10)));
+        // Until the next look: the poll interval, or sooner when the app reports a change (an
+        // accessibility event) where the backend hears them; a toolkit that says nothing is
+        // looked at on the timer. Never more often than every 50 ms.
+        QElapsedTimer sinceLook;
+        sinceLook.start();
+        const qint64 napMs = std::min<qint64>(request.pollMs, left);
+        ChangeWait woke = ChangeWait::Unsupported;
+        if (watched) {
+            woke = ctx.backend.waitForChange(*watched, napMs, ctx.call);
+        } else {
+            // No app to listen to (not there yet): the timer.
+            QDeadlineTimer nap(napMs);
+            while (!nap.hasExpired() && !ctx.call.checkpoint())
+                QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(nap.remainingTime(), 1, 10)));
+        }
+        eventsHeard = eventsHeard || woke != ChangeWait::Unsupported;
+        if (woke == ChangeWait::Changed) {
+            ++eventWakes;
+            wokenBy = QStringLiteral("event");
+            QDeadlineTimer floor(std::max<qint64>(0, 50 - sinceLook.elapsed()));
+            while (!floor.hasExpired() && !ctx.call.checkpoint())
+                QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(floor.remainingTime(), 1, 10)));
+        } else {
+            ++timerWakes;
+            wokenBy = QStringLiteral("timer");
+        }
     }
 }
 

@@ -116,6 +116,9 @@ struct WaitResult
     int polls = 0;
     /// The condition's tree as last evaluated: {kind, satisfied, matched?, children?}.
     QJsonObject conditions;
+    /// What woke each look after the first: {events, timer, by ("events" where the backend
+    /// hears the app's changes, else "polling"), last ("start", "event", "timer")}.
+    QJsonObject wake;
 };
 
 /// Whether typed text would go into a secure element.

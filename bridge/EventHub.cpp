@@ -13,15 +13,33 @@ EventHub::EventHub(int capacity, QObject* parent)
 
 QStringList EventHub::knownKinds()
 {
-    return {QStringLiteral("window.created"),    QStringLiteral("window.closed"),
-            QStringLiteral("window.focused"),    QStringLiteral("permissions.changed"),
-            QStringLiteral("execution.started"), QStringLiteral("execution.finished"),
-            QStringLiteral("stopped"),           QStringLiteral("resumed"),
-            QStringLiteral("remote.changed"),    QStringLiteral("user.input")};
+    return {QStringLiteral("window.created"),
+            QStringLiteral("window.closed"),
+            QStringLiteral("window.focused"),
+            QStringLiteral("permissions.changed"),
+            QStringLiteral("execution.started"),
+            QStringLiteral("execution.finished"),
+            QStringLiteral("stopped"),
+            QStringLiteral("resumed"),
+            QStringLiteral("remote.changed"),
+            QStringLiteral("user.input"),
+            QStringLiteral("focus.changed"),
+            QStringLiteral("element.nameChanged"),
+            QStringLiteral("element.valueChanged"),
+            QStringLiteral("element.stateChanged"),
+            QStringLiteral("element.childrenChanged")};
+}
+
+bool EventHub::isElementKind(const QString& kind)
+{
+    return kind == QLatin1String("focus.changed") || kind.startsWith(QLatin1String("element."));
 }
 
 bool EventHub::Filter::takes(const QJsonObject& event) const
 {
+    // Element events are many: only for a subscriber that names their kind.
+    if (kinds.isEmpty() && isElementKind(event.value(QStringLiteral("kind")).toString()))
+        return false;
     if (!kinds.isEmpty() && !kinds.contains(event.value(QStringLiteral("kind")).toString()) &&
         event.value(QStringLiteral("kind")).toString() != QLatin1String("gap"))
         return false;
@@ -159,7 +177,7 @@ bool EventHub::unsubscribe(quint64 connectionId)
 bool EventHub::wanted(const QString& kind) const
 {
     for (const auto& subscriber : m_subscribers) {
-        if (subscriber.filter.kinds.isEmpty() || subscriber.filter.kinds.contains(kind))
+        if ((subscriber.filter.kinds.isEmpty() && !isElementKind(kind)) || subscriber.filter.kinds.contains(kind))
             return true;
     }
     return false;

@@ -37,6 +37,8 @@ public:
 
     /// The kinds of event there are (docs/protocol.md §5.24).
     static QStringList knownKinds();
+    /// focus.changed and element.*: sent only to subscribers that name them in `kinds`.
+    static bool isElementKind(const QString& kind);
 
     QString epoch() const { return m_epoch; }
     /// The cursor of the newest event (0: none yet).

@@ -86,6 +86,15 @@ public:
     {
         m_backend = m_factory();
         post([info = m_backend->info()](Executor* owner) { owner->setBackendInfo(info); });
+        // The apps' element events, from the backend's own thread to the owner's (queued).
+        m_backend->setEventSink([link = m_link](const Automation::DesktopEvent& event) {
+            QMutexLocker lock(&link->mutex);
+            if (Executor* owner = link->owner) {
+                QMetaObject::invokeMethod(
+                    owner, [owner, event] { Q_EMIT owner->desktopEvent(event.kind, event.payload); },
+                    Qt::QueuedConnection);
+            }
+        });
     }
 
     void stop() { m_backend.reset(); }

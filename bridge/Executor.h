@@ -131,6 +131,8 @@ Q_SIGNALS:
     /// The person's keyboard or mouse input stopped (`action` "aborted") or held ("waited",
     /// with the waits) the injected input of an execution.
     void userInputNoticed(const QString& executionId, const QString& action, const QJsonArray& waits);
+    /// An element event an app reported (DesktopEvent), on the owner's thread.
+    void desktopEvent(const QString& kind, const QJsonObject& payload);
 
 private:
     /// A job with its type erased: the typed value waits in the closures' shared slot.

@@ -291,6 +291,7 @@ MethodJob waitUntil(WaitUntilParams params)
         result.insert(QStringLiteral("matched"), static_cast<int>(waited->candidates.size()));
         result.insert(QStringLiteral("elapsedMs"), waited->elapsedMs);
         result.insert(QStringLiteral("polls"), waited->polls);
+        result.insert(QStringLiteral("wake"), waited->wake);
         result.insert(QStringLiteral("conditions"), waited->conditions);
         QJsonObject ev;
         if (waited->snapshot)

@@ -543,8 +543,10 @@ void EvidenceWindow::showRow(int row)
     m_after->clear();
     m_drawnFrame = {};
     const QModelIndex at = m_filter.index(row, 0);
-    if (!at.isValid())
+    if (!at.isValid()) {
+        updateCompare();
         return;
+    }
     const Row& source = m_index.row(m_filter.mapToSource(at).row());
     const Evidence::EvidenceReader reader(source.workspace);
     const auto loaded = reader.load(source.info, kMaxTreeBytes);
@@ -732,13 +734,16 @@ void EvidenceWindow::sendReplay()
     const QJsonObject recorded = m_shown->response.value_or(QJsonObject());
     const std::optional<Automation::Snapshot> recordedTree = m_shown->snapshot;
     const QString workspace = oldMeta.value(QStringLiteral("workspacePath")).toString();
+    const QString replayedId = m_shown->info.executionId;
     m_replayStatus->setText(tr("%1 running…").arg(method));
     m_replayDiff->clear();
     m_replayDiffSummary->clear();
     QPointer<EvidenceWindow> self(this);
     m_dispatcher->call(Bridge::Caller::gui(), method, params,
-                       [self, recorded, recordedTree, workspace, method](const Automation::Result<QJsonObject>& answer) {
-                           if (!self)
+                       [self, recorded, recordedTree, workspace, method,
+                        replayedId](const Automation::Result<QJsonObject>& answer) {
+                           // Shown beside the execution it replays, never beside another one.
+                           if (!self || !self->m_shown || self->m_shown->info.executionId != replayedId)
                                return;
                            const QJsonObject now =
                                answer ? QJsonObject{{QStringLiteral("result"), answer.value()}}
@@ -827,6 +832,7 @@ void EvidenceWindow::runLab(const QString& selectorJson)
             for (int col = 0; col < cells.size(); ++col)
                 m_lab->setItem(0, col, new QTableWidgetItem(cells.at(col)));
             m_lab->item(0, 0)->setData(Qt::UserRole, -1);
+            m_lab->item(0, 1)->setData(Qt::UserRole, source.info.executionId);
             continue;
         }
         ++trees;
@@ -853,6 +859,7 @@ void EvidenceWindow::runLab(const QString& selectorJson)
         for (int col = 0; col < cells.size(); ++col)
             m_lab->setItem(0, col, new QTableWidgetItem(cells.at(col)));
         m_lab->item(0, 0)->setData(Qt::UserRole, static_cast<int>(found.size()));
+        m_lab->item(0, 1)->setData(Qt::UserRole, source.info.executionId);
         m_lab->item(0, 5)->setToolTip(changed);
         older = snapshot.value();
         olderFound = found;

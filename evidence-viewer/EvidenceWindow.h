@@ -129,6 +129,8 @@ public:
     QLabel* banner() const { return m_banner; }
     QLabel* beforeShot() const { return m_before; }
     QLabel* afterShot() const { return m_after; }
+    /// The lab's rows: column 0's Qt::UserRole holds the count of matches (-1: the tree could not
+    /// be read), column 1's the execution id.
     QTableWidget* labResults() const { return m_lab; }
     QTableWidget* candidates() const { return m_candidates; }
     /// The screenshots as drawn (target frame and click point on them), before and after.

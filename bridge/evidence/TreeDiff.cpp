@@ -1,6 +1,9 @@
 #include "bridge/evidence/TreeDiff.h"
 
+#include <QHash>
 #include <QSet>
+
+#include <utility>
 
 namespace Evidence {
 
@@ -100,25 +103,32 @@ TreeDiff TreeDiff::compare(const Snapshot& before, const Snapshot& after, int be
         const auto [olderList, newerList] = pending.takeLast();
         QList<int> pairOf(olderList.size(), -1);
         QSet<int> taken;
-        // Same role and title, in order.
+        // Same role and title, in order (a hash of the newer siblings: linear, not quadratic).
+        QHash<std::pair<QString, QString>, QList<int>> byText;
+        for (int j = static_cast<int>(newerList.size()) - 1; j >= 0; --j) {
+            const Node& b = after.nodes.at(newerList.at(j));
+            byText[{b.role, b.title}].prepend(j);
+        }
         for (int i = 0; i < olderList.size(); ++i) {
             const Node& a = before.nodes.at(olderList.at(i));
-            for (int j = 0; j < newerList.size(); ++j) {
-                const Node& b = after.nodes.at(newerList.at(j));
-                if (!taken.contains(j) && a.role == b.role && a.title == b.title) {
-                    pairOf[i] = j;
-                    taken.insert(j);
-                    break;
-                }
+            auto it = byText.find({a.role, a.title});
+            if (it != byText.end() && !it->isEmpty()) {
+                pairOf[i] = it->takeFirst();
+                taken.insert(pairOf.at(i));
             }
         }
-        // Same role at the same place among the siblings: the same control, renamed.
+        // The same control renamed: a leftover right after the same paired sibling (or first in
+        // both lists) with the same role. A row removed at the top and another added at the
+        // bottom stay what they are.
         for (int i = 0; i < olderList.size(); ++i) {
-            if (pairOf.at(i) >= 0 || i >= newerList.size() || taken.contains(i))
+            if (pairOf.at(i) >= 0)
                 continue;
-            if (before.nodes.at(olderList.at(i)).role == after.nodes.at(newerList.at(i)).role) {
-                pairOf[i] = i;
-                taken.insert(i);
+            const int j = i == 0 ? 0 : (pairOf.at(i - 1) >= 0 ? pairOf.at(i - 1) + 1 : -1);
+            if (j < 0 || j >= newerList.size() || taken.contains(j))
+                continue;
+            if (before.nodes.at(olderList.at(i)).role == after.nodes.at(newerList.at(j)).role) {
+                pairOf[i] = j;
+                taken.insert(j);
             }
         }
         for (int i = 0; i < olderList.size(); ++i) {

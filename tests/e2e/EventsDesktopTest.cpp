@@ -5,7 +5,12 @@
 #include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QThread>
+
+#include <future>
 
 #include <gtest/gtest.h>
 
@@ -64,4 +69,297 @@ TEST_F(EventsDesktop, AWindowThatAppearsTakesFocusAndClosesIsStreamed)
     EXPECT_TRUE(nextOf(listener, QStringLiteral("window.focused"), name, 10000)) << "the new window takes focus";
     app.reset();
     EXPECT_TRUE(nextOf(listener, QStringLiteral("window.closed"), name, 10000));
+}
+
+namespace {
+
+// The next desktop.event of `kind` whose element title is `title` (any title when empty).
+std::optional<QJsonObject> nextElementEvent(Bridge::Client& client, const QString& kind, const QString& title,
+                                            int timeoutMs, QList<QByteArray>* lines = nullptr)
+{
+    QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired()) {
+        const auto line = client.readUnmatched(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
+        if (!line)
+            return std::nullopt;
+        if (lines)
+            lines->append(*line);
+        const QJsonObject event = QJsonDocument::fromJson(*line).object().value(QStringLiteral("params")).toObject();
+        if (event.value(QStringLiteral("kind")).toString() == kind &&
+            (title.isEmpty() ||
+             event.value(QStringLiteral("element")).toObject().value(QStringLiteral("title")).toString() == title))
+            return event;
+    }
+    return std::nullopt;
+}
+
+QJsonObject confirmPhrase()
+{
+    return QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}};
+}
+
+} // namespace
+
+// Element events from the Qt fixture, for a subscriber that names their kinds and the app: focus
+// moving to a field the host clicked, text typed (as a change, never the text); nothing of what
+// was typed into the password field is in any event. (Qt sends no ChildrenChanged for rows added
+// to a list view: children events are tested on a GTK app, below.)
+TEST_F(EventsDesktop, ElementEventsFromTheAppAndNeverTheText)
+{
+    auto app = std::make_unique<AppProcess>(DesktopSession::fixtureBinary(), QStringList{QStringLiteral("--honesty")});
+    ASSERT_TRUE(app->start());
+    const QJsonObject route = DesktopSession::route(app->pid());
+    // The host reads the window once (what it knows of the elements names them in events).
+    const QJsonObject seen = session().call(
+        QStringLiteral("desktop.find"),
+        {{QStringLiteral("route"), route},
+         {QStringLiteral("selector"), QJsonObject{{QStringLiteral("titleEquals"), QStringLiteral("Message")}}}});
+    ASSERT_EQ(seen.value(QStringLiteral("result")).toObject().value(QStringLiteral("matched")).toInt(), 1)
+        << QJsonDocument(seen).toJson().toStdString();
+
+    Bridge::Client listener;
+    ASSERT_TRUE(listener.connectToServer(session().host().socketPath(), 5000));
+    Bridge::MetaFill fill;
+    fill.timeoutMs = 10000;
+    listener.setMetaFill(fill);
+    const auto answer = listener.call(
+        QStringLiteral("desktop.subscribe"),
+        QJsonObject{{QStringLiteral("kinds"),
+                     QJsonArray{QStringLiteral("focus.changed"), QStringLiteral("element.childrenChanged"),
+                                QStringLiteral("element.valueChanged"), QStringLiteral("element.nameChanged"),
+                                QStringLiteral("element.stateChanged")}},
+                    {QStringLiteral("route"), QJsonObject{{QStringLiteral("app"), QString::number(app->pid())}}}},
+        15000);
+    ASSERT_TRUE(answer.ok());
+
+    QList<QByteArray> lines;
+    // The host clicks into Message: focus moves there.
+    const QJsonObject message{{QStringLiteral("byRole"), QStringLiteral("AXTextField")},
+                              {QStringLiteral("titleEquals"), QStringLiteral("Message")}};
+    const QJsonObject clicked =
+        session().call(QStringLiteral("desktop.click"),
+                       {{QStringLiteral("route"), route},
+                        {QStringLiteral("confirm"), confirmPhrase()},
+                        {QStringLiteral("delivery"), QStringLiteral("pointer")},
+                        {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), message}}}});
+    ASSERT_TRUE(clicked.contains(QStringLiteral("result"))) << QJsonDocument(clicked).toJson().toStdString();
+    const auto focused =
+        nextElementEvent(listener, QStringLiteral("focus.changed"), QStringLiteral("Message"), 10000, &lines);
+    ASSERT_TRUE(focused) << "no focus.changed for Message";
+    EXPECT_EQ(focused->value(QStringLiteral("element")).toObject().value(QStringLiteral("role")).toString(),
+              QStringLiteral("AXTextField"));
+
+    // Text typed into it is a change, and a secret typed into the password field is nowhere.
+    const QString secret = QStringLiteral("hunter2-correct-horse");
+    session().call(QStringLiteral("desktop.typeText"),
+                   {{QStringLiteral("route"), route},
+                    {QStringLiteral("confirm"), confirmPhrase()},
+                    {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), message}}},
+                    {QStringLiteral("text"), QStringLiteral("visible words")}});
+    EXPECT_TRUE(
+        nextElementEvent(listener, QStringLiteral("element.valueChanged"), QStringLiteral("Message"), 10000, &lines))
+        << "no valueChanged for Message";
+    session().call(QStringLiteral("desktop.typeText"),
+                   {{QStringLiteral("route"), route},
+                    {QStringLiteral("confirm"), confirmPhrase()},
+                    {QStringLiteral("target"),
+                     QJsonObject{{QStringLiteral("selector"),
+                                  QJsonObject{{QStringLiteral("titleEquals"), QStringLiteral("Password")}}}}},
+                    {QStringLiteral("text"), secret}});
+    nextElementEvent(listener, QStringLiteral("none"), QString(), 2000, &lines);
+    for (const QByteArray& line : std::as_const(lines)) {
+        EXPECT_FALSE(line.contains(secret.toUtf8())) << line.toStdString();
+        EXPECT_FALSE(line.contains("visible words")) << "an event carried typed text: " << line.toStdString();
+    }
+}
+
+// waitUntil with a long poll interval: the person types the text it waits for into the field
+// (xdotool, outside the host), and the app's text event brings the next look at once (the answer
+// says an event woke it), long before the 20 s timer would have.
+TEST_F(EventsDesktop, WaitUntilIsAnsweredByTheAppsEventBeforeItsNextPoll)
+{
+    auto app = std::make_unique<AppProcess>(DesktopSession::fixtureBinary(), QStringList{});
+    ASSERT_TRUE(app->start());
+    const QJsonObject route = DesktopSession::route(app->pid());
+    const QJsonObject message{{QStringLiteral("byRole"), QStringLiteral("AXTextField")},
+                              {QStringLiteral("titleEquals"), QStringLiteral("Message")}};
+    const QJsonObject found = session().call(QStringLiteral("desktop.find"),
+                                             {{QStringLiteral("route"), route}, {QStringLiteral("selector"), message}});
+    const QJsonArray refs =
+        found.value(QStringLiteral("result")).toObject().value(QStringLiteral("elementRefs")).toArray();
+    ASSERT_EQ(refs.size(), 1) << QJsonDocument(found).toJson().toStdString();
+    const QJsonObject frame = refs.first().toObject().value(QStringLiteral("frame")).toObject();
+    const QString socket = session().host().socketPath();
+    const QString workspace = session().workspace();
+    auto waited = std::async(std::launch::async, [=] {
+        Bridge::Client client;
+        if (!client.connectToServer(socket, 5000))
+            return QJsonObject();
+        Bridge::MetaFill fill;
+        fill.workspacePath = workspace;
+        fill.timeoutMs = 30000;
+        client.setMetaFill(fill);
+        return client
+            .call(QStringLiteral("desktop.waitUntil"),
+                  {{QStringLiteral("route"), route},
+                   {QStringLiteral("condition"),
+                    QJsonObject{{QStringLiteral("textMatches"),
+                                 QJsonObject{{QStringLiteral("selector"), message},
+                                             {QStringLiteral("pattern"), QStringLiteral("ready")}}}}},
+                   {QStringLiteral("pollMs"), 20000},
+                   {QStringLiteral("timeoutMs"), 25000}},
+                  35000)
+            .response;
+    });
+    QThread::msleep(1500); // the first look has found nothing
+    const QString x = QString::number(frame.value(QStringLiteral("x")).toInt() + 20);
+    const QString y = QString::number(frame.value(QStringLiteral("y")).toInt() + 8);
+    runCommand(QStringLiteral("xdotool"), {QStringLiteral("mousemove"), x, y, QStringLiteral("click"),
+                                           QStringLiteral("1"), QStringLiteral("type"), QStringLiteral("ready")});
+    const QJsonObject answer = waited.get();
+    const QJsonObject result = answer.value(QStringLiteral("result")).toObject();
+    ASSERT_TRUE(result.value(QStringLiteral("ok")).toBool()) << QJsonDocument(answer).toJson().toStdString();
+    const QJsonObject wake = result.value(QStringLiteral("wake")).toObject();
+    EXPECT_EQ(wake.value(QStringLiteral("by")).toString(), QStringLiteral("events"));
+    EXPECT_EQ(wake.value(QStringLiteral("last")).toString(), QStringLiteral("event"))
+        << QJsonDocument(result).toJson().toStdString();
+    EXPECT_EQ(wake.value(QStringLiteral("timer")).toInt(), 0) << "the 20 s timer never ran out";
+}
+
+// A GTK app's element events: galculator (GTK 3, its own process and settings). A key the host
+// clicks changes the display (a value or name event, never the digits), and the switch to the
+// basic mode (View > Basic Mode, picked by the host; it starts in the scientific one) hides
+// the scientific keys (state changes).
+TEST_F(EventsDesktop, ElementEventsFromAGtkApp)
+{
+    if (QStandardPaths::findExecutable(QStringLiteral("galculator")).isEmpty())
+        GTEST_SKIP() << "galculator is installed by scripts/setup";
+    QTemporaryDir home;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("HOME"), home.path());
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/.config"));
+    QProcess app;
+    app.setProcessEnvironment(environment);
+    app.start(QStringLiteral("galculator"), {});
+    ASSERT_TRUE(app.waitForStarted(10000));
+    const struct Stop
+    {
+        QProcess& app;
+        ~Stop()
+        {
+            app.terminate();
+            app.waitForFinished(5000);
+        }
+    } stop{app};
+    const QJsonObject route = DesktopSession::route(app.processId());
+    const QJsonObject seven{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                            {QStringLiteral("titleEquals"), QStringLiteral("7")}};
+    QDeadlineTimer ready(30000);
+    while (!ready.hasExpired() && session()
+                                          .call(QStringLiteral("desktop.find"),
+                                                {{QStringLiteral("route"), route}, {QStringLiteral("selector"), seven}})
+                                          .value(QStringLiteral("result"))
+                                          .toObject()
+                                          .value(QStringLiteral("matched"))
+                                          .toInt() != 1)
+        QThread::msleep(300);
+    ASSERT_FALSE(ready.hasExpired()) << "galculator's keypad never showed";
+
+    Bridge::Client listener;
+    ASSERT_TRUE(listener.connectToServer(session().host().socketPath(), 5000));
+    Bridge::MetaFill fill;
+    fill.timeoutMs = 10000;
+    listener.setMetaFill(fill);
+    ASSERT_TRUE(listener
+                    .call(QStringLiteral("desktop.subscribe"),
+                          QJsonObject{{QStringLiteral("kinds"), QJsonArray{QStringLiteral("element.valueChanged"),
+                                                                           QStringLiteral("element.nameChanged"),
+                                                                           QStringLiteral("element.stateChanged")}},
+                                      {QStringLiteral("route"),
+                                       QJsonObject{{QStringLiteral("app"), QString::number(app.processId())}}}},
+                          15000)
+                    .ok());
+    session().call(QStringLiteral("desktop.click"),
+                   {{QStringLiteral("route"), route},
+                    {QStringLiteral("confirm"), confirmPhrase()},
+                    {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), seven}}}});
+    QList<QByteArray> lines;
+    auto changed = nextElementEvent(listener, QStringLiteral("element.valueChanged"), QString(), 5000, &lines);
+    if (!changed)
+        changed = nextElementEvent(listener, QStringLiteral("element.nameChanged"), QString(), 3000, &lines);
+    ASSERT_TRUE(changed) << "no value or name event after a key; seen: "
+                         << QByteArray(lines.join('\n')).left(3000).toStdString();
+    EXPECT_EQ(changed->value(QStringLiteral("app")).toObject().value(QStringLiteral("pid")).toInteger(),
+              app.processId());
+
+    // The keypad rebuilt: galculator's own View menu item for the basic mode.
+    const QJsonObject picked =
+        session().call(QStringLiteral("desktop.menuPick"),
+                       {{QStringLiteral("route"), route},
+                        {QStringLiteral("confirm"), confirmPhrase()},
+                        {QStringLiteral("path"), QJsonArray{QStringLiteral("View"), QStringLiteral("Basic mode")}}});
+    // The scientific keypad goes: its keys stop showing.
+    const auto hidden = nextElementEvent(listener, QStringLiteral("element.stateChanged"), QString(), 10000, &lines);
+    ASSERT_TRUE(hidden) << "no stateChanged after the mode switch (" << QJsonDocument(picked).toJson().toStdString()
+                        << "); seen: " << QByteArray(lines.join('\n')).left(3000).toStdString();
+    EXPECT_FALSE(hidden->value(QStringLiteral("state")).toString().isEmpty());
+}
+
+// Children added under an element of a GTK app: a new document in mousepad (its own process)
+// adds a page to the notebook.
+TEST_F(EventsDesktop, ChildrenAddedInAGtkApp)
+{
+    if (QStandardPaths::findExecutable(QStringLiteral("mousepad")).isEmpty())
+        GTEST_SKIP() << "mousepad is installed by scripts/setup";
+    QTemporaryDir home;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("HOME"), home.path());
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/.config"));
+    QProcess app;
+    app.setProcessEnvironment(environment);
+    app.start(QStringLiteral("mousepad"), {QStringLiteral("--disable-server")});
+    ASSERT_TRUE(app.waitForStarted(10000));
+    const struct Stop
+    {
+        QProcess& app;
+        ~Stop()
+        {
+            app.kill();
+            app.waitForFinished(5000);
+        }
+    } stop{app};
+    const QJsonObject route = DesktopSession::route(app.processId());
+    const QJsonObject text{{QStringLiteral("byRole"), QStringLiteral("AXTextArea")}};
+    QDeadlineTimer ready(30000);
+    while (!ready.hasExpired() && session()
+                                          .call(QStringLiteral("desktop.find"),
+                                                {{QStringLiteral("route"), route}, {QStringLiteral("selector"), text}})
+                                          .value(QStringLiteral("result"))
+                                          .toObject()
+                                          .value(QStringLiteral("matched"))
+                                          .toInt() < 1)
+        QThread::msleep(300);
+    ASSERT_FALSE(ready.hasExpired()) << "mousepad's document never showed";
+    Bridge::Client listener;
+    ASSERT_TRUE(listener.connectToServer(session().host().socketPath(), 5000));
+    Bridge::MetaFill fill;
+    fill.timeoutMs = 10000;
+    listener.setMetaFill(fill);
+    ASSERT_TRUE(listener
+                    .call(QStringLiteral("desktop.subscribe"),
+                          QJsonObject{{QStringLiteral("kinds"), QJsonArray{QStringLiteral("element.childrenChanged")}},
+                                      {QStringLiteral("route"),
+                                       QJsonObject{{QStringLiteral("app"), QString::number(app.processId())}}}},
+                          15000)
+                    .ok());
+    const QJsonObject pressed =
+        session().call(QStringLiteral("desktop.hotkey"),
+                       {{QStringLiteral("route"), route},
+                        {QStringLiteral("confirm"), confirmPhrase()},
+                        {QStringLiteral("keys"), QJsonArray{QStringLiteral("ctrl"), QStringLiteral("n")}}});
+    QList<QByteArray> lines;
+    const auto added = nextElementEvent(listener, QStringLiteral("element.childrenChanged"), QString(), 10000, &lines);
+    ASSERT_TRUE(added) << "no childrenChanged after a new document (" << QJsonDocument(pressed).toJson().toStdString()
+                       << ")";
+    EXPECT_EQ(added->value(QStringLiteral("app")).toObject().value(QStringLiteral("pid")).toInteger(), app.processId());
 }

@@ -173,3 +173,41 @@ TEST(TreeDiff, MalformedLinksAndLoopsDoNotHangOrCrash)
     EXPECT_EQ(TreeDiff::windowOf(a.s, 3), -1);
     EXPECT_EQ(TreeDiff::windowOf(a.s, 5), 1);
 }
+
+TEST(TreeDiff, ARenameAfterAnInsertedSiblingIsStillARename)
+{
+    Tree a;
+    const int wa = a.add(-1, QStringLiteral("AXWindow"), QStringLiteral("Chat"));
+    a.add(wa, QStringLiteral("AXTextField"), QStringLiteral("Message"));
+    a.add(wa, QStringLiteral("AXButton"), QStringLiteral("Send"));
+    Tree b;
+    const int wb = b.add(-1, QStringLiteral("AXWindow"), QStringLiteral("Chat"));
+    b.add(wb, QStringLiteral("AXButton"), QStringLiteral("Emoji")); // inserted before
+    b.add(wb, QStringLiteral("AXTextField"), QStringLiteral("Message"));
+    b.add(wb, QStringLiteral("AXButton"), QStringLiteral("Submit"));
+    const TreeDiff diff = TreeDiff::compare(a.s, b.s);
+    const auto change = diff.changeOf(find(a.s, QStringLiteral("Send")));
+    ASSERT_TRUE(change);
+    EXPECT_TRUE(change->attributes & NodeChange::Title) << "it moved too, to make room";
+    EXPECT_EQ(diff.addedNodes(), 1) << "Emoji";
+}
+
+TEST(TreeDiff, ThousandsOfSiblingsCompareInLinearTime)
+{
+    // 3000 rows, one removed at the top and one added at the bottom: nothing is a rename.
+    const auto rows = [](int first, int last) {
+        Tree t;
+        const int list = t.add(-1, QStringLiteral("AXList"), QStringLiteral("Messages"));
+        for (int i = first; i <= last; ++i)
+            t.add(list, QStringLiteral("AXRow"), QStringLiteral("message %1").arg(i));
+        for (Node& node : t.s.nodes)
+            node.detailed = false; // as a find keeps them: no frames (the rows scrolled)
+        return t;
+    };
+    const Tree a = rows(1, 3000);
+    const Tree b = rows(2, 3001);
+    const TreeDiff diff = TreeDiff::compare(a.s, b.s);
+    EXPECT_EQ(diff.changedNodes(), 0);
+    EXPECT_EQ(diff.removedNodes(), 1);
+    EXPECT_EQ(diff.addedNodes(), 1);
+}

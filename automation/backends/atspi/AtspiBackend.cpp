@@ -10,7 +10,14 @@
 #include "automation/backends/atspi/X11Clipboard.h"
 #include "automation/backends/atspi/X11InputWatch.h"
 
+#include "automation/backends/atspi/AtspiRoles.h"
+
+#include <QDBusConnection>
+#include <QDBusConnectionInterface>
+#include <QFileInfo>
 #include <QImage>
+#include <QMutex>
+#include <QThread>
 #include <QTimeZone>
 
 namespace Automation {
@@ -77,6 +84,127 @@ QJsonArray AtspiBackend::takeYields()
     return d->watch.takeYields();
 }
 
+namespace {
+
+// The event stream's kind for an AT-SPI element event; empty for the ones it does not carry.
+QString streamKind(const AtspiTreeCache::Notice& notice)
+{
+    if (notice.member == QLatin1String("StateChanged")) {
+        if (notice.detail == QLatin1String("defunct"))
+            return {};
+        return notice.detail == QLatin1String("focused") && notice.detail1 == 1
+                   ? QStringLiteral("focus.changed")
+                   : QStringLiteral("element.stateChanged");
+    }
+    if (notice.member == QLatin1String("PropertyChange")) {
+        if (notice.detail == QLatin1String("accessible-name"))
+            return QStringLiteral("element.nameChanged");
+        if (notice.detail == QLatin1String("accessible-value"))
+            return QStringLiteral("element.valueChanged");
+        return {};
+    }
+    if (notice.member == QLatin1String("TextChanged"))
+        return QStringLiteral("element.valueChanged");
+    if (notice.member == QLatin1String("ChildrenChanged"))
+        return QStringLiteral("element.childrenChanged");
+    return {};
+}
+
+// Who a bus name is: its pid (from the bus daemon) and executable, remembered per name.
+struct ServiceNames
+{
+    QMutex mutex;
+    QHash<QString, std::pair<qint64, QString>> known;
+
+    std::pair<qint64, QString> of(const QString& connection, const QString& service)
+    {
+        {
+            QMutexLocker lock(&mutex);
+            const auto it = known.constFind(service);
+            if (it != known.constEnd())
+                return *it;
+        }
+        qint64 pid = 0;
+        QString executable;
+        if (QDBusConnectionInterface* bus = QDBusConnection(connection).interface()) {
+            const auto reply = bus->servicePid(service);
+            if (reply.isValid()) {
+                pid = reply.value();
+                executable = QFileInfo(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(pid))).fileName();
+            }
+        }
+        QMutexLocker lock(&mutex);
+        if (known.size() > 4096)
+            known.clear();
+        known.insert(service, {pid, executable});
+        return {pid, executable};
+    }
+};
+
+} // namespace
+
+void AtspiBackend::setEventSink(DesktopEventSink sink)
+{
+    if (!sink) {
+        d->bus.setTreeListener({});
+        return;
+    }
+    auto names = std::make_shared<ServiceNames>();
+    const QString connection = d->bus.connectionName();
+    // On the tree cache's thread: only what the cache knew and the bus daemon says, never a
+    // call into the app (an app that hangs cannot hold the stream up).
+    d->bus.setTreeListener([sink = std::move(sink), names, connection](const AtspiTreeCache::Notice& notice) {
+        const QString kind = streamKind(notice);
+        if (kind.isEmpty())
+            return;
+        const auto [pid, executable] = names->of(connection, notice.service);
+        QJsonObject element;
+        if (notice.role) {
+            const auto info = Atspi::roleInfo(*notice.role);
+            element.insert(QStringLiteral("role"), info.role);
+            element.insert(QStringLiteral("nativeRole"), info.nativeRole);
+        }
+        element.insert(QStringLiteral("title"),
+                       kind == QLatin1String("element.nameChanged") ? notice.newName : notice.name);
+        QJsonObject payload{
+            {QStringLiteral("element"), element},
+            {QStringLiteral("app"),
+             QJsonObject{{QStringLiteral("name"), notice.appName.isEmpty() ? executable : notice.appName},
+                         {QStringLiteral("executable"), executable},
+                         {QStringLiteral("pid"), pid}}}};
+        if (!notice.windowTitle.isEmpty())
+            payload.insert(QStringLiteral("window"), QJsonObject{{QStringLiteral("title"), notice.windowTitle}});
+        if (kind == QLatin1String("element.stateChanged")) {
+            payload.insert(QStringLiteral("state"), notice.detail);
+            payload.insert(QStringLiteral("on"), notice.detail1 != 0);
+        } else if (kind == QLatin1String("element.childrenChanged")) {
+            payload.insert(QStringLiteral("change"), notice.detail.startsWith(QLatin1String("add"))
+                                                         ? QStringLiteral("added")
+                                                         : QStringLiteral("removed"));
+        } else if (kind == QLatin1String("element.nameChanged")) {
+            payload.insert(QStringLiteral("was"), notice.name);
+        }
+        sink(DesktopEvent{kind, payload});
+    });
+}
+
+ChangeWait AtspiBackend::waitForChange(const ResolvedRoute& route, qint64 ms, const CallContext& context)
+{
+    AtspiTreeCache* tree = d->bus.tree();
+    const Atspi::Ref root = Atspi::Ref::fromHandle(route.appHandle);
+    if (!tree || root.service.isEmpty())
+        return DesktopBackend::waitForChange(route, ms, context);
+    // Any event of the app ends the wait: the condition is looked at again at once.
+    const quint64 mark = tree->activityMark();
+    QDeadlineTimer nap(std::max<qint64>(0, ms));
+    while (!nap.hasExpired() && !context.checkpoint()) {
+        if (!tree->activitySince(root.service, mark).isEmpty())
+            return ChangeWait::Changed;
+        QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(nap.remainingTime(), 1, 5)));
+    }
+    return ChangeWait::Quiet;
+}
+
 X11Session::CmdKey AtspiBackend::cmdKey() const
 {
     return d->x11.cmdKey();
@@ -108,7 +236,7 @@ BackendInfo AtspiBackend::info()
     info.details.insert(
         QStringLiteral("userInput"),
         QJsonObject{{QStringLiteral("mode"), X11InputWatch::modeName(d->watch.mode())},
-                    {QStringLiteral("watching"), d->watch.running()},
+                    {QStringLiteral("watching"), d->watch.running() && d->watch.alive()},
                     {QStringLiteral("problem"), d->watchError.isEmpty() ? QJsonValue() : QJsonValue(d->watchError)},
                     {QStringLiteral("foreignEvents"), static_cast<qint64>(d->watch.foreignCount())},
                     {QStringLiteral("lastForeignAt"),

@@ -26,6 +26,8 @@ public:
     X11Session::CmdKey cmdKey() const;
     int pngCompression() const;
     QJsonArray takeYields() override;
+    void setEventSink(DesktopEventSink sink) override;
+    ChangeWait waitForChange(const ResolvedRoute& route, qint64 ms, const CallContext& context) override;
     Result<ResolvedRoute> resolveRoute(const Route& route, const CallContext& context) override;
     Status focusWindow(const ResolvedRoute& route, const CallContext& context) override;
     Result<Snapshot> snapshot(const ResolvedRoute& route, const SnapshotBounds& bounds,

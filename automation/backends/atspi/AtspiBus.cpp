@@ -238,6 +238,8 @@ bool AtspiBus::connect(QString* error)
     // GTK offers Cache.GetItems only once some client listens for events (seen with GTK 3.24).
     // The events the tree cache lives on; apps send them only while someone listens.
     m_tree = std::make_unique<AtspiTreeCache>(m_connectionName);
+    if (m_treeListener)
+        m_tree->setListener(m_treeListener);
     m_tree->start();
     m_eventsRegistered = true;
     // The rest tell verification that an app changed after an action (text typed, a window
@@ -426,6 +428,13 @@ std::optional<Error> AtspiBus::errorFor(const QDBusPendingCall& call, const QStr
 void AtspiBus::onConnected(std::function<void()> reset)
 {
     m_onConnected.append(std::move(reset));
+}
+
+void AtspiBus::setTreeListener(AtspiTreeCache::Listener listener)
+{
+    m_treeListener = std::move(listener);
+    if (m_tree)
+        m_tree->setListener(m_treeListener);
 }
 
 QDBusPendingCall AtspiBus::connectionPid(const QString& service, int timeoutMs)

@@ -134,6 +134,9 @@ public:
     bool eventsRegistered() const { return m_eventsRegistered; }
     /// The tree cache of the current connection (null before the first connection).
     AtspiTreeCache* tree() const { return m_tree.get(); }
+    /// The element events' listener, set on the tree cache of this and every later connection.
+    void setTreeListener(AtspiTreeCache::Listener listener);
+    QString connectionName() const { return m_connectionName; }
 
     QDBusPendingCall send(const Atspi::Ref& ref, Atspi::Interface iface, const QString& method,
                           const QVariantList& args, int timeoutMs);
@@ -175,6 +178,7 @@ private:
     QHash<QString, QDeadlineTimer> m_hung; ///< services marked unresponsive until then
     QList<std::function<void()>> m_onConnected;
     std::unique_ptr<AtspiTreeCache> m_tree;
+    AtspiTreeCache::Listener m_treeListener;
 };
 
 } // namespace Automation

@@ -1,5 +1,7 @@
 #include "automation/backends/atspi/AtspiTreeCache.h"
 
+#include "automation/backends/atspi/AtspiRoles.h"
+
 #include <QDBusConnection>
 #include <QDBusVariant>
 #include <QThread>
@@ -215,8 +217,65 @@ void AtspiTreeCache::record(const QDBusMessage& message)
     }
 }
 
+void AtspiTreeCache::setListener(Listener listener)
+{
+    QMutexLocker lock(&m_mutex);
+    m_listener = std::move(listener);
+}
+
+void AtspiTreeCache::notify(const QDBusMessage& message)
+{
+    const QString member = message.member();
+    if (member != QLatin1String("StateChanged") && member != QLatin1String("PropertyChange") &&
+        member != QLatin1String("ChildrenChanged") && member != QLatin1String("TextChanged"))
+        return;
+    Listener listener;
+    Notice notice;
+    {
+        QMutexLocker lock(&m_mutex);
+        if (!m_listener)
+            return;
+        listener = m_listener;
+        const QList<QVariant> args = message.arguments();
+        notice.member = member;
+        notice.detail = args.value(0).toString();
+        notice.detail1 = args.value(1).toInt();
+        notice.service = message.service();
+        notice.path = message.path();
+        if (member == QLatin1String("PropertyChange") && notice.detail == QLatin1String("accessible-name")) {
+            const QVariant any = args.value(3);
+            notice.newName = (any.canConvert<QDBusVariant>() ? any.value<QDBusVariant>().variant() : any).toString();
+        }
+        const auto appIt = m_apps.constFind(notice.service);
+        if (appIt != m_apps.constEnd()) {
+            const App& app = *appIt;
+            const auto entry = app.entries.constFind(notice.path);
+            if (entry != app.entries.constEnd()) {
+                notice.role = entry->role;
+                notice.name = entry->name.value_or(QString());
+            }
+            const auto root = app.entries.constFind(QStringLiteral("/org/a11y/atspi/accessible/root"));
+            if (root != app.entries.constEnd())
+                notice.appName = root->name.value_or(QString());
+            // The window: the nearest ancestor the cache knows as a window (frame, dialog, window).
+            QString at = notice.path;
+            for (int depth = 0; depth < 64 && !at.isEmpty(); ++depth) {
+                const auto known = app.entries.constFind(at);
+                if (known != app.entries.constEnd() && known->role &&
+                    Atspi::roleInfo(*known->role).role == QLatin1String("AXWindow")) {
+                    notice.windowTitle = known->name.value_or(QString());
+                    break;
+                }
+                at = app.parentOf.value(at);
+            }
+        }
+    }
+    listener(notice);
+}
+
 void AtspiTreeCache::onActivity(const QDBusMessage& message)
 {
+    notify(message);
     QMutexLocker lock(&m_mutex);
     ++m_stats.events;
     record(message);
@@ -251,6 +310,7 @@ void AtspiTreeCache::invalidate(const QString& service, const QString& path, boo
 
 void AtspiTreeCache::onChildrenChanged(const QDBusMessage& message)
 {
+    notify(message);
     {
         QMutexLocker lock(&m_mutex);
         record(message);
@@ -260,6 +320,7 @@ void AtspiTreeCache::onChildrenChanged(const QDBusMessage& message)
 
 void AtspiTreeCache::onPropertyChange(const QDBusMessage& message)
 {
+    notify(message);
     {
         QMutexLocker lock(&m_mutex);
         record(message);
@@ -274,6 +335,7 @@ void AtspiTreeCache::onPropertyChange(const QDBusMessage& message)
 
 void AtspiTreeCache::onStateChanged(const QDBusMessage& message)
 {
+    notify(message);
     QString parent;
     const bool defunct = message.arguments().value(0).toString() == QLatin1String("defunct");
     {

@@ -97,6 +97,25 @@ public:
     QList<Activity> activityAfterTime(const QString& service, qint64 sinceMs) const;
     qint64 nowMs() const;
 
+    /// An element event as the cache saw it arrive, with what the cache knew of the element,
+    /// its app and its window just before (for the event stream; docs/protocol.md §5.24).
+    struct Notice
+    {
+        QString member; ///< StateChanged, PropertyChange, ChildrenChanged, TextChanged
+        QString detail; ///< e.g. "focused", "accessible-name", "add"
+        int detail1 = 0;
+        QString service;
+        QString path;
+        std::optional<quint32> role;
+        QString name;
+        QString newName; ///< PropertyChange accessible-name: the new name
+        QString appName;
+        QString windowTitle;
+    };
+    using Listener = std::function<void(const Notice&)>;
+    /// Called on the cache's thread for every element event; thread-safe to set.
+    void setListener(Listener listener);
+
 private Q_SLOTS:
     void onChildrenChanged(const QDBusMessage& message);
     void onPropertyChange(const QDBusMessage& message);
@@ -108,6 +127,8 @@ private Q_SLOTS:
 private:
     void invalidate(const QString& service, const QString& path, bool role, bool name, bool children);
     void record(const QDBusMessage& message); ///< with m_mutex held
+    /// Tells the listener of an element event (before the cache forgets what it knew).
+    void notify(const QDBusMessage& message);
     QList<Activity> activityWhere(const QString& service, const std::function<bool(const Activity&)>& keep) const;
 
     struct App
@@ -128,6 +149,7 @@ private:
     qsizetype m_activityHead = 0;
     quint64 m_activitySeq = 0;
     QElapsedTimer m_clock;
+    Listener m_listener; ///< guarded by m_mutex
 };
 
 } // namespace Automation

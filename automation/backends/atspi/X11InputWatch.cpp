@@ -1,5 +1,7 @@
 #include "automation/backends/atspi/X11InputWatch.h"
 
+#include "automation/backends/atspi/X11Session.h"
+
 #include <QDateTime>
 #include <QJsonObject>
 #include <QLoggingCategory>
@@ -25,8 +27,11 @@ Display* dpyOf(void* display)
 
 // How long a noted injection may take to come back as a raw event. XTest requests are sent
 // and synced before the next one, so the event follows within milliseconds; a loaded machine
-// gets some slack.
-constexpr auto kNoteLifetime = std::chrono::milliseconds(2000);
+// (or a watch thread held up) gets plenty of slack, and the notes are bounded by count too.
+constexpr auto kNoteLifetime = std::chrono::milliseconds(10000);
+constexpr qsizetype kMaxNotes = 1024;
+// Foreign input this soon after the host's last injection stops the call at once.
+constexpr auto kInjectingGrace = std::chrono::milliseconds(250);
 
 } // namespace
 
@@ -65,6 +70,9 @@ bool X11InputWatch::start(QString* error)
 {
     if (m_running.load())
         return true;
+    // An X error on this connection (a device gone between an event and a query) is counted,
+    // never fatal.
+    X11Session::installErrorHandler();
     Display* dpy = XOpenDisplay(nullptr);
     if (!dpy) {
         *error = QStringLiteral("cannot open the X display");
@@ -80,9 +88,10 @@ bool X11InputWatch::start(QString* error)
     // 2.2: raw events reach every client that selects them, grabs or not.
     int major = 2;
     int minor = 2;
-    if (XIQueryVersion(dpy, &major, &minor) != Success) {
+    // 2.1 at least: before it a raw event does not say which device it came from.
+    if (XIQueryVersion(dpy, &major, &minor) != Success || major < 2 || (major == 2 && minor < 1)) {
         XCloseDisplay(dpy);
-        *error = QStringLiteral("the X server has no XInput 2");
+        *error = QStringLiteral("the X server has no XInput 2.1 or later");
         return false;
     }
     unsigned char bits[XIMaskLen(XI_LASTEVENT)] = {};
@@ -103,6 +112,7 @@ bool X11InputWatch::start(QString* error)
     }
     m_display = dpy;
     m_running = true;
+    m_alive = true;
     m_thread = std::thread([this] { run(); });
     return true;
 }
@@ -144,10 +154,11 @@ void X11InputWatch::note(Noted noted)
 {
     QMutexLocker lock(&m_mutex);
     const auto now = Clock::now();
-    while (!m_noted.isEmpty() && now - m_noted.constFirst().when > kNoteLifetime)
+    while (!m_noted.isEmpty() && (now - m_noted.constFirst().when > kNoteLifetime || m_noted.size() >= kMaxNotes))
         m_noted.removeFirst();
     noted.when = now;
     m_noted.append(noted);
+    m_lastInjection = now;
 }
 
 void X11InputWatch::noteKey(unsigned int keycode)
@@ -176,6 +187,7 @@ void X11InputWatch::arm(const CallContext& context)
     m_call = context;
     m_armedAt = Clock::now();
     m_foreignWhileArmed = false;
+    m_holding = false;
     m_yields = {};
 }
 
@@ -189,15 +201,26 @@ void X11InputWatch::disarm()
     m_call.reset();
 }
 
-void X11InputWatch::beforeInjection()
+X11InputWatch::Next X11InputWatch::beforeInjection(bool holding)
 {
     QMutexLocker lock(&m_mutex);
-    if (!m_armed || m_mode != Mode::Wait || !m_call)
-        return;
+    m_holding = holding;
+    if (!m_armed || !m_call)
+        return Next::Go;
+    if (m_call->checkpoint())
+        return Next::Stop;
+    if (m_mode == Mode::Abort) {
+        if (!m_foreignWhileArmed)
+            return Next::Go;
+        // The person came in between two injections: stop before the next.
+        m_call->token()->cancel(CancelToken::Reason::UserInput);
+        return Next::Stop;
+    }
+    // Wait: never while a key or button is held (the sequence is finished first), and only
+    // when the person was active within the quiet period, before the call or during it.
     const auto quiet = std::chrono::milliseconds(m_quietMs);
-    if (!m_foreignWhileArmed || Clock::now() - m_lastForeign >= quiet)
-        return;
-    // The person is at it: no key until they have been quiet for the quiet period.
+    if (m_mode != Mode::Wait || holding || !m_anyForeign || Clock::now() - m_lastForeign >= quiet)
+        return Next::Go;
     const auto began = Clock::now();
     const qint64 beganEpoch = QDateTime::currentMSecsSinceEpoch();
     while (Clock::now() - m_lastForeign < quiet && !m_call->checkpoint()) {
@@ -210,6 +233,7 @@ void X11InputWatch::beforeInjection()
     m_yields.append(QJsonObject{
         {QStringLiteral("at"), QDateTime::fromMSecsSinceEpoch(beganEpoch, Qt::UTC).toString(Qt::ISODateWithMs)},
         {QStringLiteral("ms"), ms}});
+    return m_call->checkpoint() ? Next::Stop : Next::Waited;
 }
 
 QJsonArray X11InputWatch::takeYields()
@@ -250,10 +274,14 @@ void X11InputWatch::foreign(Kind kind)
     m_foreignCount.fetch_add(1);
     m_lastForeignEpochMs.store(QDateTime::currentMSecsSinceEpoch());
     QMutexLocker lock(&m_mutex);
-    m_lastForeign = Clock::now();
+    const auto now = Clock::now();
+    m_lastForeign = now;
+    m_anyForeign = true;
     if (m_armed) {
         m_foreignWhileArmed = true;
-        if (m_mode == Mode::Abort && m_call)
+        // While the host is injecting (or holds a key or button) the call stops at once; in a
+        // pause (a check after the input, a slow app) the next injection decides.
+        if (m_mode == Mode::Abort && m_call && (m_holding || now - m_lastInjection < kInjectingGrace))
             m_call->token()->cancel(CancelToken::Reason::UserInput);
         m_changed.wakeAll();
     }
@@ -263,6 +291,11 @@ void X11InputWatch::foreign(Kind kind)
 void X11InputWatch::run()
 {
     Display* dpy = dpyOf(m_display);
+    struct Alive
+    {
+        std::atomic<bool>& alive;
+        ~Alive() { alive = false; }
+    } alive{m_alive};
     const auto pointerNow = [dpy]() -> std::optional<QPoint> {
         Window root = 0;
         Window child = 0;
@@ -305,12 +338,18 @@ void X11InputWatch::run()
             if (known == m_xtestDevice.constEnd()) {
                 int count = 0;
                 bool xtest = false;
+                bool read = false;
                 if (XIDeviceInfo* info = XIQueryDevice(dpy, source, &count)) {
-                    xtest = count > 0 && info->name && QString::fromUtf8(info->name).contains(QLatin1String("XTEST"));
+                    read = count > 0;
+                    xtest = read && info->name && QString::fromUtf8(info->name).contains(QLatin1String("XTEST"));
                     XIFreeDeviceInfo(info);
                 }
-                known = m_xtestDevice.insert(source, xtest);
+                // Only what was read is remembered (a device that went away is asked again).
+                if (read)
+                    known = m_xtestDevice.insert(source, xtest);
             }
+            // A device that could not be read is judged by the notes (never taken for the person).
+            const bool fromXtest = known == m_xtestDevice.constEnd() || known.value();
             Kind kind = Kind::Key;
             std::optional<QPoint> pointer;
             if (evtype == XI_RawButtonPress) {
@@ -324,13 +363,15 @@ void X11InputWatch::run()
             } else if (evtype != XI_RawKeyPress) {
                 continue;
             }
-            if (classify(kind, detail, known.value(), pointer))
+            if (classify(kind, detail, fromXtest, pointer))
                 foreign(kind);
         }
         fds[0].revents = 0;
         fds[1].revents = 0;
-        if (::poll(fds, 2, m_armedFlag.load() ? 20 : 500) < 0 && errno != EINTR)
+        if (::poll(fds, 2, m_armedFlag.load() ? 20 : 500) < 0 && errno != EINTR) {
+            qCWarning(lcInputWatch) << "the input watch stopped reading:" << errno;
             break;
+        }
         if (fds[1].revents & POLLIN)
             break;
     }

@@ -62,14 +62,21 @@ public:
     /// Watches for the call from now until disarm() (an injecting backend call's scope).
     void arm(const CallContext& context);
     void disarm();
-    /// Before each injected event: in Wait mode, holds while the person is active (until quiet
-    /// for the quiet period, the call is cancelled, or its deadline comes); the wait is kept.
-    void beforeInjection();
+    /// What the injector should do next (beforeInjection).
+    enum class Next { Go, Waited, Stop };
+    /// Before an injected sequence (a key, a click, a move; never while the host holds a key or
+    /// button: `holding`): in Abort mode, Stop (and the call's token cancelled) when the person
+    /// used the keyboard or mouse since the call began; in Wait mode, holds while the person has
+    /// been active within the quiet period (until quiet, cancelled or the deadline: then Stop),
+    /// keeps the wait and answers Waited. Go otherwise. Nothing is injected after a Stop.
+    Next beforeInjection(bool holding);
     /// The waits of the armed call so far: [{at (ISO UTC), ms}]; emptied by the call.
     QJsonArray takeYields();
 
     /// Foreign input seen since start (all modes), and when the last was (ms since the epoch, 0: never).
     quint64 foreignCount() const { return m_foreignCount.load(); }
+    /// Whether the watch thread still reads events (false after an X error ended it).
+    bool alive() const { return m_alive.load(); }
     qint64 lastForeignAtMs() const { return m_lastForeignEpochMs.load(); }
     /// Raw events read, for the benchmark and health.
     quint64 eventsRead() const { return m_eventsRead.load(); }
@@ -97,6 +104,7 @@ private:
     int m_stopPipe[2] = {-1, -1};
     std::thread m_thread;
     std::atomic<bool> m_running{false};
+    std::atomic<bool> m_alive{false};
     QHash<int, bool> m_xtestDevice;          ///< source device id -> an XTEST device (watch thread only)
     std::atomic<bool> m_armedFlag{false};    ///< mirrors m_armed for the watch thread's polling
     std::atomic<bool> m_needBaseline{false}; ///< armed anew: the next pointer read is the baseline
@@ -112,6 +120,12 @@ private:
     std::optional<CallContext> m_call;
     Clock::time_point m_armedAt;
     Clock::time_point m_lastForeign;
+    bool m_anyForeign = false;
+    /// When the host last injected (a note): foreign input within the grace period after it, or
+    /// while it holds a key or button, stops the call at once; later input waits for the next
+    /// injection (never for a check that injects nothing).
+    Clock::time_point m_lastInjection;
+    bool m_holding = false;
     bool m_foreignWhileArmed = false;
     QJsonArray m_yields;
 

@@ -244,10 +244,18 @@ bool X11Session::activate(quint64 window, int waitMs, const Cancelled& cancelled
     return true;
 }
 
-void X11Session::beforeInjection()
+bool X11Session::beforeInjection(QString* error, bool* waited)
 {
-    if (m_watch)
-        m_watch->beforeInjection();
+    if (!m_watch)
+        return true;
+    const auto next = m_watch->beforeInjection(m_heldKeys > 0 || m_heldButtons > 0);
+    if (waited)
+        *waited = next == X11InputWatch::Next::Waited;
+    if (next == X11InputWatch::Next::Stop) {
+        *error = QStringLiteral("stopped");
+        return false;
+    }
+    return true;
 }
 
 void X11Session::noteKey(unsigned int keycode)
@@ -273,15 +281,18 @@ bool X11Session::click(QPoint point, const Cancelled& cancelled, QString* error)
     if (!open(error))
         return false;
     Display* dpy = dpyOf(m_display);
-    beforeInjection();
+    if (!beforeInjection(error))
+        return false;
     noteMotion(point);
     XTestFakeMotionEvent(dpy, -1, point.x(), point.y(), CurrentTime);
     XSync(dpy, False);
+    // Where the pointer landed (a clamped move is still the host's own).
+    if (const auto landed = pointerPosition())
+        noteMotion(*landed);
     if (cancelled()) {
         *error = QStringLiteral("cancelled");
         return false;
     }
-    beforeInjection();
     noteButton(1);
     XTestFakeButtonEvent(dpy, 1, True, CurrentTime);
     XTestFakeButtonEvent(dpy, 1, False, CurrentTime);
@@ -554,10 +565,13 @@ bool X11Session::movePointer(QPoint point, QString* error)
     if (!open(error))
         return false;
     Display* dpy = dpyOf(m_display);
-    beforeInjection();
+    if (!beforeInjection(error))
+        return false;
     noteMotion(point);
     XTestFakeMotionEvent(dpy, -1, point.x(), point.y(), CurrentTime);
     XSync(dpy, False);
+    if (const auto landed = pointerPosition())
+        noteMotion(*landed);
     return true;
 }
 
@@ -571,11 +585,13 @@ bool X11Session::pointerButton(int button, bool press, QString* error)
     }
     Display* dpy = dpyOf(m_display);
     if (press) {
-        beforeInjection();
+        if (!beforeInjection(error))
+            return false;
         noteButton(static_cast<unsigned int>(button));
     }
     XTestFakeButtonEvent(dpy, static_cast<unsigned int>(button), press ? True : False, CurrentTime);
     XSync(dpy, False);
+    m_heldButtons = press ? m_heldButtons + 1 : std::max(0, m_heldButtons - 1);
     return true;
 }
 
@@ -622,12 +638,25 @@ bool X11Session::wheel(QPoint point, int button, int notches, const Cancelled& c
         return false;
     }
     Display* dpy = dpyOf(m_display);
-    beforeInjection();
+    if (!beforeInjection(error))
+        return false;
     noteMotion(point);
     XTestFakeMotionEvent(dpy, -1, point.x(), point.y(), CurrentTime);
     XSync(dpy, False);
+    if (const auto landed = pointerPosition())
+        noteMotion(*landed);
     for (int i = 0; i < notches; ++i) {
-        beforeInjection();
+        bool waited = false;
+        if (!beforeInjection(error, &waited))
+            return false;
+        if (waited) {
+            // The person may have moved the pointer meanwhile: back over the element first.
+            noteMotion(point);
+            XTestFakeMotionEvent(dpy, -1, point.x(), point.y(), CurrentTime);
+            XSync(dpy, False);
+            if (const auto landed = pointerPosition())
+                noteMotion(*landed);
+        }
         if (cancelled()) {
             *error = QStringLiteral("cancelled");
             return false;
@@ -653,11 +682,13 @@ bool X11Session::key(unsigned long keysym, bool press, QString* error)
         return false;
     }
     if (press) {
-        beforeInjection();
+        if (!beforeInjection(error))
+            return false;
         noteKey(code);
     }
     XTestFakeKeyEvent(dpy, code, press ? True : False, CurrentTime);
     XSync(dpy, False);
+    m_heldKeys = press ? m_heldKeys + 1 : std::max(0, m_heldKeys - 1);
     return true;
 }
 
@@ -707,7 +738,8 @@ bool X11Session::typeCodePoint(char32_t c, QString* error)
         QThread::msleep(10);
     }
     const KeyCode shiftCode = XKeysymToKeycode(dpy, XK_Shift_L);
-    beforeInjection();
+    if (!beforeInjection(error))
+        return false;
     if (shift) {
         noteKey(shiftCode);
         XTestFakeKeyEvent(dpy, shiftCode, True, CurrentTime);

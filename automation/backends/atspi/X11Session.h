@@ -127,8 +127,9 @@ public:
     static unsigned long keysymControl();
 
 private:
-    // Forwarded to the input watch, when there is one.
-    void beforeInjection();
+    // Forwarded to the input watch, when there is one. False: inject nothing more (the call
+    // was stopped; `error` says so). `waited` is set when it held for the person.
+    bool beforeInjection(QString* error, bool* waited = nullptr);
     void noteKey(unsigned int keycode);
     void noteButton(unsigned int button);
     void noteMotion(QPoint to);
@@ -140,6 +141,8 @@ private:
     qsizetype m_borrowCount = 0; ///< characters typed through spares since the last release
     CmdKey m_cmdKey = CmdKey::Control;
     X11InputWatch* m_watch = nullptr;
+    int m_heldKeys = 0;    ///< keys pressed and not released (the watch never waits mid-chord)
+    int m_heldButtons = 0; ///< buttons pressed and not released (nor mid-drag)
 };
 
 } // namespace Automation
