@@ -1081,12 +1081,15 @@ QJsonObject statusTool(const QJsonObject&, HostLink& host)
     // The answer to "can I use the desktop now?": stopped, busy (with what, how many waiting) or idle.
     const bool paused = bridge.value(QStringLiteral("paused")).toBool();
     const bool running = bridge.value(QStringLiteral("running")).toBool();
+    const QJsonValue active = health.value(QStringLiteral("userInput")).toObject().value(QStringLiteral("active"));
     QJsonObject data{{QStringLiteral("state"), paused    ? QStringLiteral("stopped")
                                                : running ? QStringLiteral("busy")
                                                          : QStringLiteral("idle")},
                      {QStringLiteral("queued"), bridge.value(QStringLiteral("queued"))},
                      {QStringLiteral("confirm_policy"), bridge.value(QStringLiteral("confirmPolicy"))},
                      {QStringLiteral("permissions"), health.value(QStringLiteral("permissions"))},
+                     // Presence: whether the person used the keyboard or mouse lately (null: not watched).
+                     {QStringLiteral("user_active"), active.isBool() ? active : QJsonValue()},
                      {QStringLiteral("host"), health}};
     if (running)
         data.insert(QStringLiteral("running"),

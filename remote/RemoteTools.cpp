@@ -480,10 +480,18 @@ void permissionsOf(Engine& engine, const ToolDone& done)
         if (failed(response))
             return done(hostFailure(response));
         const QJsonObject permissions = resultOf(response).value(QStringLiteral("permissions")).toObject();
-        done(ToolOutcome::of(toolResult(QStringLiteral("Accessibility: %1; screen recording: %2")
-                                            .arg(permissions.value(QStringLiteral("accessibility")).toString(),
-                                                 permissions.value(QStringLiteral("screenRecording")).toString()),
-                                        QJsonObject{{QStringLiteral("permissions"), permissions}}, false)));
+        // Presence: whether the person at the desktop used the keyboard or mouse lately.
+        const QJsonValue active =
+            resultOf(response).value(QStringLiteral("userInput")).toObject().value(QStringLiteral("active"));
+        done(ToolOutcome::of(
+            toolResult(QStringLiteral("Accessibility: %1; screen recording: %2; user active: %3")
+                           .arg(permissions.value(QStringLiteral("accessibility")).toString(),
+                                permissions.value(QStringLiteral("screenRecording")).toString(),
+                                active.isBool() ? (active.toBool() ? QStringLiteral("yes") : QStringLiteral("no"))
+                                                : QStringLiteral("unknown")),
+                       QJsonObject{{QStringLiteral("permissions"), permissions},
+                                   {QStringLiteral("userActive"), active.isBool() ? active : QJsonValue()}},
+                       false)));
     });
 }
 

@@ -391,6 +391,8 @@ TEST(McpDoor, SigtermDuringAWaitAbortsTheHostsExecution)
         const QJsonObject status = structured(other.callTool(QStringLiteral("desktop_status"), {}));
         const QJsonObject data = status.value(QStringLiteral("data")).toObject();
         EXPECT_EQ(data.value(QStringLiteral("state")).toString(), QStringLiteral("busy")) << dump(status);
+        // Presence: null here (the fake backend watches no keyboard or mouse), a boolean on a desktop.
+        EXPECT_TRUE(data.contains(QStringLiteral("user_active"))) << dump(status);
         EXPECT_EQ(data.value(QStringLiteral("running")).toObject().value(QStringLiteral("method")).toString(),
                   QStringLiteral("desktop.waitUntil"))
             << dump(status);
