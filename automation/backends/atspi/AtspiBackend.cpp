@@ -12,6 +12,7 @@
 
 #include "automation/backends/atspi/AtspiRoles.h"
 
+#include <QCoreApplication>
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>
 #include <QFileInfo>
@@ -158,6 +159,9 @@ void AtspiBackend::setEventSink(DesktopEventSink sink)
         if (kind.isEmpty())
             return;
         const auto [pid, executable] = names->of(connection, notice.service);
+        // The host's own windows are never streamed, as they are never a route (host_itself).
+        if (pid == QCoreApplication::applicationPid())
+            return;
         QJsonObject element;
         if (notice.role) {
             const auto info = Atspi::roleInfo(*notice.role);
