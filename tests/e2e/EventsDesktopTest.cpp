@@ -98,6 +98,66 @@ QJsonObject confirmPhrase()
     return QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}};
 }
 
+// A third-party app in a process of its own, with its own settings (a scratch HOME), stopped with
+// the object; ready once the host finds `selector` in it.
+class OwnApp
+{
+public:
+    OwnApp(const QString& program, const QStringList& args)
+    {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("HOME"), m_home.path());
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path() + QStringLiteral("/.config"));
+        m_process.setProcessEnvironment(environment);
+        m_process.start(program, args);
+    }
+    ~OwnApp()
+    {
+        m_process.kill();
+        m_process.waitForFinished(5000);
+    }
+    OwnApp(const OwnApp&) = delete;
+    OwnApp& operator=(const OwnApp&) = delete;
+
+    qint64 pid() const { return m_process.processId(); }
+    QJsonObject route() const { return DesktopSession::route(pid()); }
+    bool ready(DesktopSession& session, const QJsonObject& selector, int timeoutMs = 30000)
+    {
+        if (!m_process.waitForStarted(10000))
+            return false;
+        QDeadlineTimer deadline(timeoutMs);
+        while (!deadline.hasExpired()) {
+            const QJsonObject found =
+                session.call(QStringLiteral("desktop.find"),
+                             {{QStringLiteral("route"), route()}, {QStringLiteral("selector"), selector}});
+            if (found.value(QStringLiteral("result")).toObject().value(QStringLiteral("matched")).toInt() >= 1)
+                return true;
+            QThread::msleep(300);
+        }
+        return false;
+    }
+
+private:
+    QTemporaryDir m_home;
+    QProcess m_process;
+};
+
+// A subscription of `kinds` for the events of the app with `pid`.
+bool subscribe(Bridge::Client& listener, const QString& socket, const QJsonArray& kinds, qint64 pid)
+{
+    if (!listener.connectToServer(socket, 5000))
+        return false;
+    Bridge::MetaFill fill;
+    fill.timeoutMs = 10000;
+    listener.setMetaFill(fill);
+    return listener
+        .call(QStringLiteral("desktop.subscribe"),
+              QJsonObject{{QStringLiteral("kinds"), kinds},
+                          {QStringLiteral("route"), QJsonObject{{QStringLiteral("app"), QString::number(pid)}}}},
+              15000)
+        .ok();
+}
+
 } // namespace
 
 // Element events from the Qt fixture, for a subscriber that names their kinds and the app: focus
@@ -234,51 +294,16 @@ TEST_F(EventsDesktop, ElementEventsFromAGtkApp)
 {
     if (QStandardPaths::findExecutable(QStringLiteral("galculator")).isEmpty())
         GTEST_SKIP() << "galculator is installed by scripts/setup";
-    QTemporaryDir home;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("HOME"), home.path());
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/.config"));
-    QProcess app;
-    app.setProcessEnvironment(environment);
-    app.start(QStringLiteral("galculator"), {});
-    ASSERT_TRUE(app.waitForStarted(10000));
-    const struct Stop
-    {
-        QProcess& app;
-        ~Stop()
-        {
-            app.terminate();
-            app.waitForFinished(5000);
-        }
-    } stop{app};
-    const QJsonObject route = DesktopSession::route(app.processId());
+    OwnApp app(QStringLiteral("galculator"), {});
+    const QJsonObject route = app.route();
     const QJsonObject seven{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
                             {QStringLiteral("titleEquals"), QStringLiteral("7")}};
-    QDeadlineTimer ready(30000);
-    while (!ready.hasExpired() && session()
-                                          .call(QStringLiteral("desktop.find"),
-                                                {{QStringLiteral("route"), route}, {QStringLiteral("selector"), seven}})
-                                          .value(QStringLiteral("result"))
-                                          .toObject()
-                                          .value(QStringLiteral("matched"))
-                                          .toInt() != 1)
-        QThread::msleep(300);
-    ASSERT_FALSE(ready.hasExpired()) << "galculator's keypad never showed";
-
+    ASSERT_TRUE(app.ready(session(), seven)) << "galculator's keypad never showed";
     Bridge::Client listener;
-    ASSERT_TRUE(listener.connectToServer(session().host().socketPath(), 5000));
-    Bridge::MetaFill fill;
-    fill.timeoutMs = 10000;
-    listener.setMetaFill(fill);
-    ASSERT_TRUE(listener
-                    .call(QStringLiteral("desktop.subscribe"),
-                          QJsonObject{{QStringLiteral("kinds"), QJsonArray{QStringLiteral("element.valueChanged"),
-                                                                           QStringLiteral("element.nameChanged"),
-                                                                           QStringLiteral("element.stateChanged")}},
-                                      {QStringLiteral("route"),
-                                       QJsonObject{{QStringLiteral("app"), QString::number(app.processId())}}}},
-                          15000)
-                    .ok());
+    ASSERT_TRUE(subscribe(listener, session().host().socketPath(),
+                          QJsonArray{QStringLiteral("element.valueChanged"), QStringLiteral("element.nameChanged"),
+                                     QStringLiteral("element.stateChanged")},
+                          app.pid()));
     session().call(QStringLiteral("desktop.click"),
                    {{QStringLiteral("route"), route},
                     {QStringLiteral("confirm"), confirmPhrase()},
@@ -289,8 +314,7 @@ TEST_F(EventsDesktop, ElementEventsFromAGtkApp)
         changed = nextElementEvent(listener, QStringLiteral("element.nameChanged"), QString(), 3000, &lines);
     ASSERT_TRUE(changed) << "no value or name event after a key; seen: "
                          << QByteArray(lines.join('\n')).left(3000).toStdString();
-    EXPECT_EQ(changed->value(QStringLiteral("app")).toObject().value(QStringLiteral("pid")).toInteger(),
-              app.processId());
+    EXPECT_EQ(changed->value(QStringLiteral("app")).toObject().value(QStringLiteral("pid")).toInteger(), app.pid());
 
     // The keypad rebuilt: galculator's own View menu item for the basic mode.
     const QJsonObject picked =
@@ -311,47 +335,13 @@ TEST_F(EventsDesktop, ChildrenAddedInAGtkApp)
 {
     if (QStandardPaths::findExecutable(QStringLiteral("mousepad")).isEmpty())
         GTEST_SKIP() << "mousepad is installed by scripts/setup";
-    QTemporaryDir home;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("HOME"), home.path());
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/.config"));
-    QProcess app;
-    app.setProcessEnvironment(environment);
-    app.start(QStringLiteral("mousepad"), {QStringLiteral("--disable-server")});
-    ASSERT_TRUE(app.waitForStarted(10000));
-    const struct Stop
-    {
-        QProcess& app;
-        ~Stop()
-        {
-            app.kill();
-            app.waitForFinished(5000);
-        }
-    } stop{app};
-    const QJsonObject route = DesktopSession::route(app.processId());
-    const QJsonObject text{{QStringLiteral("byRole"), QStringLiteral("AXTextArea")}};
-    QDeadlineTimer ready(30000);
-    while (!ready.hasExpired() && session()
-                                          .call(QStringLiteral("desktop.find"),
-                                                {{QStringLiteral("route"), route}, {QStringLiteral("selector"), text}})
-                                          .value(QStringLiteral("result"))
-                                          .toObject()
-                                          .value(QStringLiteral("matched"))
-                                          .toInt() < 1)
-        QThread::msleep(300);
-    ASSERT_FALSE(ready.hasExpired()) << "mousepad's document never showed";
+    OwnApp app(QStringLiteral("mousepad"), {QStringLiteral("--disable-server")});
+    const QJsonObject route = app.route();
+    ASSERT_TRUE(app.ready(session(), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTextArea")}}))
+        << "mousepad's document never showed";
     Bridge::Client listener;
-    ASSERT_TRUE(listener.connectToServer(session().host().socketPath(), 5000));
-    Bridge::MetaFill fill;
-    fill.timeoutMs = 10000;
-    listener.setMetaFill(fill);
-    ASSERT_TRUE(listener
-                    .call(QStringLiteral("desktop.subscribe"),
-                          QJsonObject{{QStringLiteral("kinds"), QJsonArray{QStringLiteral("element.childrenChanged")}},
-                                      {QStringLiteral("route"),
-                                       QJsonObject{{QStringLiteral("app"), QString::number(app.processId())}}}},
-                          15000)
-                    .ok());
+    ASSERT_TRUE(subscribe(listener, session().host().socketPath(),
+                          QJsonArray{QStringLiteral("element.childrenChanged")}, app.pid()));
     const QJsonObject pressed =
         session().call(QStringLiteral("desktop.hotkey"),
                        {{QStringLiteral("route"), route},
@@ -361,5 +351,5 @@ TEST_F(EventsDesktop, ChildrenAddedInAGtkApp)
     const auto added = nextElementEvent(listener, QStringLiteral("element.childrenChanged"), QString(), 10000, &lines);
     ASSERT_TRUE(added) << "no childrenChanged after a new document (" << QJsonDocument(pressed).toJson().toStdString()
                        << ")";
-    EXPECT_EQ(added->value(QStringLiteral("app")).toObject().value(QStringLiteral("pid")).toInteger(), app.processId());
+    EXPECT_EQ(added->value(QStringLiteral("app")).toObject().value(QStringLiteral("pid")).toInteger(), app.pid());
 }
