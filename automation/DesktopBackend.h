@@ -107,6 +107,10 @@ struct DesktopEvent
 {
     QString kind;
     QJsonObject payload;
+    /// The element and its ancestors as the backend knew them, the element first, each
+    /// {role, nativeRole, subrole?, title}: what a subscription's selector is matched against.
+    /// Never sent to a subscriber.
+    QJsonArray lineage;
 };
 using DesktopEventSink = std::function<void(const DesktopEvent&)>;
 

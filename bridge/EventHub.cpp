@@ -1,5 +1,7 @@
 #include "bridge/EventHub.h"
 
+#include "automation/SelectorEngine.h"
+
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QUuid>
@@ -35,10 +37,58 @@ bool EventHub::isElementKind(const QString& kind)
     return kind == QLatin1String("focus.changed") || kind.startsWith(QLatin1String("element."));
 }
 
-bool EventHub::Filter::takes(const QJsonObject& event) const
+namespace {
+
+// Whether `selector` matches the element of an event or one of its ancestors (the lineage, the
+// element first), with the selector engine's own matcher.
+bool lineageMatches(const Automation::Selector& selector, const QJsonArray& lineage)
 {
+    Automation::Snapshot chain;
+    for (qsizetype i = lineage.size() - 1; i >= 0; --i) {
+        const QJsonObject known = lineage.at(i).toObject();
+        Automation::Node node;
+        node.role = known.value(QStringLiteral("role")).toString();
+        node.nativeRole = known.value(QStringLiteral("nativeRole")).toString();
+        node.subrole = known.value(QStringLiteral("subrole")).toString();
+        node.title = known.value(QStringLiteral("title")).toString();
+        node.detailed = false;
+        node.parent = static_cast<int>(chain.nodes.size()) - 1;
+        if (node.parent >= 0)
+            chain.nodes[node.parent].children.append(static_cast<int>(chain.nodes.size()));
+        chain.nodes.append(node);
+    }
+    return !Automation::SelectorEngine::match(chain, selector).isEmpty();
+}
+
+} // namespace
+
+Automation::Result<Automation::Selector> EventHub::subscriptionSelector(const QJsonValue& value)
+{
+    if (!value.isObject())
+        return Automation::Error::invalidParam(QStringLiteral("selector"),
+                                               QStringLiteral("selector must be an object (as desktop.find's)"));
+    static const QStringList allowed{QStringLiteral("byRole"), QStringLiteral("titleEquals"),
+                                     QStringLiteral("titleContains"), QStringLiteral("titleMatches"),
+                                     QStringLiteral("caseSensitive")};
+    const QJsonObject object = value.toObject();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (!allowed.contains(it.key()))
+            return Automation::Error::invalidParam(
+                QStringLiteral("selector.") + it.key(),
+                QStringLiteral("an event subscription's selector takes %1: what the host knows of an element and "
+                               "its ancestors without asking the app")
+                    .arg(allowed.join(QStringLiteral(", "))));
+    }
+    return Automation::Selector::fromJson(value, QStringLiteral("selector"));
+}
+
+bool EventHub::Filter::takes(const QJsonObject& event, const QJsonArray& lineage) const
+{
+    const bool element = isElementKind(event.value(QStringLiteral("kind")).toString());
     // Element events are many: only for a subscriber that names their kind.
-    if (kinds.isEmpty() && isElementKind(event.value(QStringLiteral("kind")).toString()))
+    if (kinds.isEmpty() && element)
+        return false;
+    if (element && selector && !lineageMatches(*selector, lineage))
         return false;
     if (!kinds.isEmpty() && !kinds.contains(event.value(QStringLiteral("kind")).toString()) &&
         event.value(QStringLiteral("kind")).toString() != QLatin1String("gap"))
@@ -80,21 +130,21 @@ QJsonObject EventHub::gapEvent(qint64 lost, const QString& reason, qint64 lastLo
                        {QStringLiteral("at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}};
 }
 
-void EventHub::publish(const QString& kind, const QJsonObject& payload)
+void EventHub::publish(const QString& kind, const QJsonObject& payload, const QJsonArray& lineage)
 {
     QJsonObject event = payload;
     event.insert(QStringLiteral("cursor"), m_next++);
     event.insert(QStringLiteral("epoch"), m_epoch);
     event.insert(QStringLiteral("kind"), kind);
     event.insert(QStringLiteral("at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
-    m_ring.push_back(event);
+    m_ring.push_back(Held{event, lineage});
     while (static_cast<int>(m_ring.size()) > m_capacity) {
         m_ring.pop_front();
         ++m_overwritten;
     }
     QList<quint64> gone;
     for (auto it = m_subscribers.begin(); it != m_subscribers.end(); ++it) {
-        if (it->filter.takes(event) && !deliver(it.key(), it.value(), event))
+        if (it->filter.takes(event, lineage) && !deliver(it.key(), it.value(), event))
             gone.append(it.key());
     }
     // A connection that went away without saying so ends its subscription here.
@@ -129,20 +179,27 @@ bool EventHub::deliver(quint64 connectionId, Subscriber& subscriber, const QJson
 QJsonArray EventHub::since(qint64 since, const QString& sinceEpoch) const
 {
     QJsonArray out;
+    for (const Held& held : heldSince(since, sinceEpoch))
+        out.append(held.event);
+    return out;
+}
+
+QList<EventHub::Held> EventHub::heldSince(qint64 since, const QString& sinceEpoch) const
+{
+    QList<Held> out;
     // Another host's cursor (its epoch, or a cursor this host never gave): what came before is
     // lost, and everything this one holds is news.
     if ((!sinceEpoch.isEmpty() && sinceEpoch != m_epoch) || since > cursor()) {
-        out.append(gapEvent(-1, QStringLiteral("epoch_changed"), 0));
-        for (const QJsonObject& event : m_ring)
-            out.append(event);
+        out.append(Held{gapEvent(-1, QStringLiteral("epoch_changed"), 0), {}});
+        out.append(QList<Held>(m_ring.begin(), m_ring.end()));
         return out;
     }
-    const qint64 oldest = m_ring.empty() ? m_next : m_ring.front().value(QStringLiteral("cursor")).toInteger();
+    const qint64 oldest = m_ring.empty() ? m_next : m_ring.front().event.value(QStringLiteral("cursor")).toInteger();
     if (since + 1 < oldest)
-        out.append(gapEvent(oldest - since - 1, QStringLiteral("overflow"), oldest - 1));
-    for (const QJsonObject& event : m_ring) {
-        if (event.value(QStringLiteral("cursor")).toInteger() > since)
-            out.append(event);
+        out.append(Held{gapEvent(oldest - since - 1, QStringLiteral("overflow"), oldest - 1), {}});
+    for (const Held& held : m_ring) {
+        if (held.event.value(QStringLiteral("cursor")).toInteger() > since)
+            out.append(held);
     }
     return out;
 }
@@ -152,10 +209,9 @@ void EventHub::sendSince(quint64 connectionId, qint64 sinceCursor, const QString
     const auto it = m_subscribers.constFind(connectionId);
     if (it == m_subscribers.cend() || !m_deliver)
         return;
-    for (const auto& value : since(sinceCursor, sinceEpoch)) {
-        const QJsonObject event = value.toObject();
-        if (it->filter.takes(event))
-            m_deliver(connectionId, notification(event));
+    for (const Held& held : heldSince(sinceCursor, sinceEpoch)) {
+        if (it->filter.takes(held.event, held.lineage))
+            m_deliver(connectionId, notification(held.event));
     }
 }
 

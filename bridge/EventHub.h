@@ -1,5 +1,7 @@
 #pragma once
 
+#include "automation/Types.h"
+
 #include <QByteArray>
 #include <QHash>
 #include <QJsonArray>
@@ -9,6 +11,7 @@
 
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 
 namespace Bridge {
@@ -48,16 +51,24 @@ public:
 
     void setDeliver(Deliver deliver) { m_deliver = std::move(deliver); }
 
-    /// Records an event and sends it to every subscriber whose filter takes it.
-    void publish(const QString& kind, const QJsonObject& payload = {});
+    /// Records an event and sends it to every subscriber whose filter takes it. `lineage`: an
+    /// element event's element and ancestors (DesktopEvent::lineage), kept beside it, never sent.
+    void publish(const QString& kind, const QJsonObject& payload = {}, const QJsonArray& lineage = {});
 
     struct Filter
     {
         QStringList kinds;   ///< empty: every kind
         QString app;         ///< events naming an app: only this one (name, executable or pid)
         QString windowTitle; ///< events naming a window: its title contains this
-        bool takes(const QJsonObject& event) const;
+        /// Element events: only those whose element or one of its ancestors (`lineage`) this
+        /// selector matches. Role and title criteria only (subscriptionSelector()).
+        std::shared_ptr<const Automation::Selector> selector;
+        bool takes(const QJsonObject& event, const QJsonArray& lineage = {}) const;
     };
+    /// Parses desktop.subscribe's `selector`: a selector of desktop.find (docs/protocol.md §4.4)
+    /// with role and title criteria only (what the host knows of an element and its ancestors
+    /// without asking the app); anything else is refused naming the field.
+    static Automation::Result<Automation::Selector> subscriptionSelector(const QJsonValue& value);
     /// desktop.subscribe: from now on `connectionId` gets the events `filter` takes; with `since`
     /// (and `epoch`), first those after it, or a gap. Replaces an earlier subscription.
     void subscribe(quint64 connectionId, const Filter& filter, std::optional<qint64> since,
@@ -81,6 +92,14 @@ Q_SIGNALS:
     void published(const QJsonObject& event);
 
 private:
+    struct Held
+    {
+        QJsonObject event;
+        QJsonArray lineage;
+    };
+    /// since(), with each event's lineage.
+    QList<Held> heldSince(qint64 since, const QString& sinceEpoch) const;
+
     struct Subscriber
     {
         Filter filter;
@@ -96,7 +115,7 @@ private:
     QString m_epoch;
     qint64 m_next = 1;
     qint64 m_overwritten = 0;
-    std::deque<QJsonObject> m_ring;
+    std::deque<Held> m_ring;
     QHash<quint64, Subscriber> m_subscribers;
     Deliver m_deliver;
 };

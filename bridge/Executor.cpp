@@ -91,7 +91,7 @@ public:
             QMutexLocker lock(&link->mutex);
             if (Executor* owner = link->owner) {
                 QMetaObject::invokeMethod(
-                    owner, [owner, event] { Q_EMIT owner->desktopEvent(event.kind, event.payload); },
+                    owner, [owner, event] { Q_EMIT owner->desktopEvent(event.kind, event.payload, event.lineage); },
                     Qt::QueuedConnection);
             }
         });

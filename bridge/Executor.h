@@ -132,7 +132,7 @@ Q_SIGNALS:
     /// with the waits) the injected input of an execution.
     void userInputNoticed(const QString& executionId, const QString& action, const QJsonArray& waits);
     /// An element event an app reported (DesktopEvent), on the owner's thread.
-    void desktopEvent(const QString& kind, const QJsonObject& payload);
+    void desktopEvent(const QString& kind, const QJsonObject& payload, const QJsonArray& lineage);
 
 private:
     /// A job with its type erased: the typed value waits in the closures' shared slot.

@@ -85,10 +85,11 @@ void Host::startEvents()
                      QJsonObject{{QStringLiteral("executionId"), executionId}, {QStringLiteral("outcome"), outcome}});
     });
     // Element events only while someone subscribed to their kind (they are many).
-    connect(m_executor.get(), &Executor::desktopEvent, hub, [hub](const QString& kind, const QJsonObject& payload) {
-        if (hub->wanted(kind))
-            hub->publish(kind, payload);
-    });
+    connect(m_executor.get(), &Executor::desktopEvent, hub,
+            [hub](const QString& kind, const QJsonObject& payload, const QJsonArray& lineage) {
+                if (hub->wanted(kind))
+                    hub->publish(kind, payload, lineage);
+            });
     connect(m_executor.get(), &Executor::userInputNoticed, hub,
             [hub](const QString& executionId, const QString& action, const QJsonArray& waits) {
                 QJsonObject payload{{QStringLiteral("executionId"), executionId}, {QStringLiteral("action"), action}};

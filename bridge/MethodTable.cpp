@@ -761,6 +761,15 @@ const MethodTable& MethodTable::contract()
                               {QStringLiteral("properties"),
                                QJsonObject{{QStringLiteral("app"), typed(QStringLiteral("string"), {})},
                                            {QStringLiteral("window"), typed(QStringLiteral("string"), {})}}}}},
+                 {QStringLiteral("selector"),
+                  object(QJsonObject{{QStringLiteral("byRole"), typed(QStringLiteral("string"), {})},
+                                     {QStringLiteral("titleEquals"), typed(QStringLiteral("string"), {})},
+                                     {QStringLiteral("titleContains"), typed(QStringLiteral("string"), {})},
+                                     {QStringLiteral("titleMatches"), typed(QStringLiteral("string"), {})},
+                                     {QStringLiteral("caseSensitive"), typed(QStringLiteral("boolean"), {})}},
+                         {},
+                         QStringLiteral("Element events of an element this matches or of one under it "
+                                        "(e.g. rows added to a list)"))},
                  {QStringLiteral("since"), integer(0, qint64{1} << 53, {})},
                  {QStringLiteral("epoch"), typed(QStringLiteral("string"), {})}}),
              false,
@@ -804,6 +813,13 @@ const MethodTable& MethodTable::contract()
                  }
                  filter.app = routeObject.value(QStringLiteral("app")).toString();
                  filter.windowTitle = routeObject.value(QStringLiteral("window")).toString();
+                 const QJsonValue selector = call.params.value(QStringLiteral("selector"));
+                 if (!selector.isUndefined()) {
+                     auto parsed = EventHub::subscriptionSelector(selector);
+                     if (!parsed)
+                         return respond(parsed.error());
+                     filter.selector = std::make_shared<const Automation::Selector>(std::move(parsed.value()));
+                 }
                  std::optional<qint64> since;
                  const QJsonValue sinceValue = call.params.value(QStringLiteral("since"));
                  if (!sinceValue.isUndefined()) {
@@ -821,10 +837,13 @@ const MethodTable& MethodTable::contract()
                  // this runs on the owner thread without returning to its loop), the answer, then
                  // what came after `since`.
                  hub->subscribe(call.caller.connectionId, filter, std::nullopt);
-                 respond(QJsonObject{{QStringLiteral("subscribed"), true},
-                                     {QStringLiteral("cursor"), hub->cursor()},
-                                     {QStringLiteral("epoch"), hub->epoch()},
-                                     {QStringLiteral("kinds"), QJsonArray::fromStringList(filter.kinds)}});
+                 QJsonObject answer{{QStringLiteral("subscribed"), true},
+                                    {QStringLiteral("cursor"), hub->cursor()},
+                                    {QStringLiteral("epoch"), hub->epoch()},
+                                    {QStringLiteral("kinds"), QJsonArray::fromStringList(filter.kinds)}};
+                 if (filter.selector)
+                     answer.insert(QStringLiteral("selector"), filter.selector->toJson());
+                 respond(answer);
                  if (since)
                      hub->sendSince(call.caller.connectionId, *since, epoch.toString());
              }},

@@ -445,7 +445,8 @@ int main(int argc, char** argv)
                "  remote status | disconnect | forget   the remote agent (docs/remote.md)\n"
                "  evidence list [--method M] [--errors] | evidence show ID   the workspace's evidence\n"
                "  evidence export --out FILE.zip [ID...]   as a zip with a manifest of hashes\n"
-               "  events [--app NAME]             the host's event stream, live (docs/protocol.md)\n\n"
+               "  events [--app NAME] [--kinds LIST] [--selector JSON]\n"
+               "                                  the host's event stream, live (docs/protocol.md)\n\n"
                "msgcode's original commands (their own exit codes: 0 a result, 2 an error answer,\n"
                "10 the host cannot be reached):\n"
                "  rpc WORKSPACE --method M --params-json J   one request; the JSON-RPC answer on stdout\n"
@@ -508,6 +509,19 @@ int main(int argc, char** argv)
         QStringLiteral("app"), QCoreApplication::translate("Ctl", "events: only this app's (name, executable or pid)."),
         QCoreApplication::translate("Ctl", "app"));
     parser.addOption(appOption);
+    const QCommandLineOption kindsOption(
+        QStringLiteral("kinds"),
+        QCoreApplication::translate("Ctl",
+                                    "events: only these kinds, comma-separated (element events only when named)."),
+        QCoreApplication::translate("Ctl", "list"));
+    parser.addOption(kindsOption);
+    const QCommandLineOption selectorOption(
+        QStringLiteral("selector"),
+        QCoreApplication::translate(
+            "Ctl",
+            "events: element events only of an element this selector (JSON: role and title) matches, or under it."),
+        QCoreApplication::translate("Ctl", "json"));
+    parser.addOption(selectorOption);
     parser.addOptions({socket, json, timeout, workspace, method, paramsJson, idleMs, remoteHost, remotePort, remoteTls,
                        remoteFingerprint, remoteBindCode});
     parser.addPositionalArgument(QStringLiteral("command"),
@@ -603,6 +617,19 @@ int main(int argc, char** argv)
         ctl.workspace = QDir(parser.value(workspace)).absolutePath();
     if (positional.value(0) == QLatin1String("events") && parser.isSet(appOption))
         ctl.remoteParams.insert(QStringLiteral("route"), QJsonObject{{QStringLiteral("app"), parser.value(appOption)}});
+    if (positional.value(0) == QLatin1String("events") && parser.isSet(kindsOption))
+        ctl.remoteParams.insert(
+            QStringLiteral("kinds"),
+            QJsonArray::fromStringList(parser.value(kindsOption).split(QLatin1Char(','), Qt::SkipEmptyParts)));
+    if (positional.value(0) == QLatin1String("events") && parser.isSet(selectorOption)) {
+        const QJsonDocument selector = QJsonDocument::fromJson(parser.value(selectorOption).toUtf8());
+        if (!selector.isObject()) {
+            std::fprintf(stderr, "%s\n",
+                         qPrintable(QCoreApplication::translate("Ctl", "error: --selector takes a JSON object")));
+            return ExitUsage;
+        }
+        ctl.remoteParams.insert(QStringLiteral("selector"), selector.object());
+    }
     if (parser.isSet(remoteHost))
         ctl.remoteParams.insert(QStringLiteral("host"), parser.value(remoteHost));
     if (parser.isSet(remotePort))

@@ -900,52 +900,6 @@
         <translation>主机关闭了连接</translation>
     </message>
     <message>
-        <source>Talks to a running msgcode-desktop-host.
-
-Commands:
-  health                          host version, permissions, queue
-  doctor                          every check, with what to fix
-  stop                            emergency stop: abort everything, pause side effects
-  resume                          resume after a stop (asks the host&apos;s confirmation policy)
-  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in
-  remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]
-  remote status | disconnect | forget   the remote agent (docs/remote.md)
-  evidence list [--method M] [--errors] | evidence show ID   the workspace&apos;s evidence
-  evidence export --out FILE.zip [ID...]   as a zip with a manifest of hashes
-  events [--app NAME]             the host&apos;s event stream, live (docs/protocol.md)
-
-msgcode&apos;s original commands (their own exit codes: 0 a result, 2 an error answer,
-10 the host cannot be reached):
-  rpc WORKSPACE --method M --params-json J   one request; the JSON-RPC answer on stdout
-  session WORKSPACE [--idle-ms N]            NDJSON requests on stdin, one envelope
-                                             {id, exitCode, stdout, stderr} per line
-
-Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
-4 no or malformed answer, 5 doctor found the host unhealthy.</source>
-        <translation>与正在运行的 msgcode-desktop-host 通信。
-
-命令：
-  health                          主机版本、权限、队列
-  doctor                          逐项检查，并说明如何修复
-  stop                            紧急停止：中止一切，暂停副作用
-  resume                          停止后恢复（按主机的确认策略询问）
-  call METHOD [PARAMS | @FILE | -] 任意桥接方法；自动填写 meta
-  remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]
-  remote status | disconnect | forget   远程代理（docs/remote.md）
-  evidence list [--method M] [--errors] | evidence show ID   工作区中的证据
-  evidence export --out FILE.zip [ID...]   导出为带哈希清单的 zip
-  events [--app NAME]             主机的事件流，实时（docs/protocol.md）
-
-msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答，
-10 无法连接主机）：
-  rpc WORKSPACE --method M --params-json J   一次请求；JSON-RPC 应答写到 stdout
-  session WORKSPACE [--idle-ms N]            从 stdin 读取 NDJSON 请求，每行回一个
-                                             {id, exitCode, stdout, stderr} 信封
-
-退出码：0 成功，1 主机应答了错误，2 用法错误，3 主机未运行，
-4 无应答或应答格式错误，5 doctor 发现主机不健康。</translation>
-    </message>
-    <message>
         <source>events: only this app&apos;s (name, executable or pid).</source>
         <translation>events：只看此应用的事件（名称、可执行文件或进程号）。</translation>
     </message>
@@ -968,6 +922,70 @@ msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答�
     <message>
         <source>talks to a running msgcode-desktop-host</source>
         <translation>与正在运行的 msgcode-desktop-host 通信</translation>
+    </message>
+    <message>
+        <source>Talks to a running msgcode-desktop-host.
+
+Commands:
+  health                          host version, permissions, queue
+  doctor                          every check, with what to fix
+  stop                            emergency stop: abort everything, pause side effects
+  resume                          resume after a stop (asks the host&apos;s confirmation policy)
+  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in
+  remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]
+  remote status | disconnect | forget   the remote agent (docs/remote.md)
+  evidence list [--method M] [--errors] | evidence show ID   the workspace&apos;s evidence
+  evidence export --out FILE.zip [ID...]   as a zip with a manifest of hashes
+  events [--app NAME] [--kinds LIST] [--selector JSON]
+                                  the host&apos;s event stream, live (docs/protocol.md)
+
+msgcode&apos;s original commands (their own exit codes: 0 a result, 2 an error answer,
+10 the host cannot be reached):
+  rpc WORKSPACE --method M --params-json J   one request; the JSON-RPC answer on stdout
+  session WORKSPACE [--idle-ms N]            NDJSON requests on stdin, one envelope
+                                             {id, exitCode, stdout, stderr} per line
+
+Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
+4 no or malformed answer, 5 doctor found the host unhealthy.</source>
+        <translation>与正在运行的 msgcode-desktop-host 通信。
+
+命令：
+  health                          主机版本、权限、队列
+  doctor                          逐项检查，并说明如何修复
+  stop                            紧急停止：中止一切，暂停副作用
+  resume                          停止后恢复（按主机的确认策略询问）
+  call METHOD [PARAMS | @FILE | -] 任意桥接方法；自动填写 meta
+  remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]
+  remote status | disconnect | forget   远程代理（docs/remote.md）
+  evidence list [--method M] [--errors] | evidence show ID   工作区中的证据
+  evidence export --out FILE.zip [ID...]   导出为带哈希清单的 zip
+  events [--app NAME] [--kinds LIST] [--selector JSON]
+                                  主机的事件流，实时（docs/protocol.md）
+
+msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答，
+10 无法连接主机）：
+  rpc WORKSPACE --method M --params-json J   一次请求；JSON-RPC 应答写到 stdout
+  session WORKSPACE [--idle-ms N]            从 stdin 读取 NDJSON 请求，每行回一个
+                                             {id, exitCode, stdout, stderr} 信封
+
+退出码：0 成功，1 主机应答了错误，2 用法错误，3 主机未运行，
+4 无应答或应答格式错误，5 doctor 发现主机不健康。</translation>
+    </message>
+    <message>
+        <source>events: only these kinds, comma-separated (element events only when named).</source>
+        <translation>events：只看这些种类的事件，以逗号分隔（元素事件仅在列出时才有）。</translation>
+    </message>
+    <message>
+        <source>list</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <source>events: element events only of an element this selector (JSON: role and title) matches, or under it.</source>
+        <translation>events：只看此选择器（JSON：角色和标题）匹配的元素及其下级元素的元素事件。</translation>
+    </message>
+    <message>
+        <source>error: --selector takes a JSON object</source>
+        <translation>错误：--selector 需要一个 JSON 对象</translation>
     </message>
 </context>
 <context>

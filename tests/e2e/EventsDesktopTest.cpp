@@ -142,20 +142,22 @@ private:
     QProcess m_process;
 };
 
-// A subscription of `kinds` for the events of the app with `pid`.
-bool subscribe(Bridge::Client& listener, const QString& socket, const QJsonArray& kinds, qint64 pid)
+// A subscription of `kinds` for the events of the app with `pid` (under `selector`, if any).
+bool subscribe(Bridge::Client& listener, const QString& socket, const QJsonArray& kinds, qint64 pid,
+               const QJsonObject& selector = {})
 {
     if (!listener.connectToServer(socket, 5000))
         return false;
     Bridge::MetaFill fill;
     fill.timeoutMs = 10000;
     listener.setMetaFill(fill);
-    return listener
-        .call(QStringLiteral("desktop.subscribe"),
-              QJsonObject{{QStringLiteral("kinds"), kinds},
-                          {QStringLiteral("route"), QJsonObject{{QStringLiteral("app"), QString::number(pid)}}}},
-              15000)
-        .ok();
+    QJsonObject params{{QStringLiteral("kinds"), kinds},
+                       {QStringLiteral("route"), QJsonObject{{QStringLiteral("app"), QString::number(pid)}}}};
+    if (!selector.isEmpty())
+        params.insert(QStringLiteral("selector"), selector);
+    const auto answer = listener.call(QStringLiteral("desktop.subscribe"), params, 15000);
+    return answer.ok() &&
+           answer.response.value(QStringLiteral("result")).toObject().value(QStringLiteral("subscribed")).toBool();
 }
 
 } // namespace
@@ -352,4 +354,58 @@ TEST_F(EventsDesktop, ChildrenAddedInAGtkApp)
     ASSERT_TRUE(added) << "no childrenChanged after a new document (" << QJsonDocument(pressed).toJson().toStdString()
                        << ")";
     EXPECT_EQ(added->value(QStringLiteral("app")).toObject().value(QStringLiteral("pid")).toInteger(), app.pid());
+}
+
+// Children added under a selector, as a person would watch a list for new rows: a new document in
+// mousepad adds a page to its tabs (AXTabGroup); a subscriber for those tabs hears of it, one for
+// tabs of another title hears nothing, and the app shows two tabs.
+TEST_F(EventsDesktop, ChildrenAddedUnderASelectorInAGtkApp)
+{
+    if (QStandardPaths::findExecutable(QStringLiteral("mousepad")).isEmpty())
+        GTEST_SKIP() << "mousepad is installed by scripts/setup";
+    OwnApp app(QStringLiteral("mousepad"), {QStringLiteral("--disable-server")});
+    const QJsonObject route = app.route();
+    ASSERT_TRUE(app.ready(session(), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTextArea")}}))
+        << "mousepad's document never showed";
+    const QJsonObject tabs{{QStringLiteral("byRole"), QStringLiteral("AXTabGroup")}};
+    Bridge::Client underTabs;
+    ASSERT_TRUE(subscribe(underTabs, session().host().socketPath(),
+                          QJsonArray{QStringLiteral("element.childrenChanged")}, app.pid(), tabs));
+    Bridge::Client underOther;
+    ASSERT_TRUE(subscribe(underOther, session().host().socketPath(),
+                          QJsonArray{QStringLiteral("element.childrenChanged")}, app.pid(),
+                          QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTabGroup")},
+                                      {QStringLiteral("titleEquals"), QStringLiteral("No such tabs")}}));
+    const QJsonObject pressed =
+        session().call(QStringLiteral("desktop.hotkey"),
+                       {{QStringLiteral("route"), route},
+                        {QStringLiteral("confirm"), confirmPhrase()},
+                        {QStringLiteral("keys"), QJsonArray{QStringLiteral("ctrl"), QStringLiteral("n")}}});
+    QList<QByteArray> lines;
+    const auto added = nextElementEvent(underTabs, QStringLiteral("element.childrenChanged"), QString(), 10000, &lines);
+    ASSERT_TRUE(added) << "no childrenChanged under the tabs after a new document ("
+                       << QJsonDocument(pressed).toJson().toStdString() << ")";
+    EXPECT_EQ(added->value(QStringLiteral("app")).toObject().value(QStringLiteral("pid")).toInteger(), app.pid());
+    EXPECT_FALSE(added->contains(QStringLiteral("lineage")));
+
+    // The app itself: two tabs now.
+    QDeadlineTimer shown(10000);
+    int pages = 0;
+    while (!shown.hasExpired() && pages < 2) {
+        pages = session()
+                    .call(QStringLiteral("desktop.find"),
+                          {{QStringLiteral("route"), route},
+                           {QStringLiteral("selector"),
+                            QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTabButton")}}}})
+                    .value(QStringLiteral("result"))
+                    .toObject()
+                    .value(QStringLiteral("matched"))
+                    .toInt();
+        if (pages < 2)
+            QThread::msleep(200);
+    }
+    EXPECT_EQ(pages, 2);
+    QList<QByteArray> other;
+    EXPECT_FALSE(nextElementEvent(underOther, QStringLiteral("element.childrenChanged"), QString(), 1500, &other))
+        << "tabs of another title are not these: " << QByteArray(other.join('\n')).left(2000).toStdString();
 }

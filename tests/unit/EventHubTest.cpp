@@ -110,3 +110,88 @@ TEST(EventHub, ASlowReaderLosesEventsCountedAndIsToldOnceItReads)
     EXPECT_FALSE(hub.isSubscribed(7));
     EXPECT_FALSE(hub.wanted(QStringLiteral("stopped")));
 }
+
+namespace {
+
+QJsonObject known(const QString& role, const QString& title, const QString& nativeRole = {})
+{
+    QJsonObject node{{QStringLiteral("role"), role}, {QStringLiteral("title"), title}};
+    if (!nativeRole.isEmpty())
+        node.insert(QStringLiteral("nativeRole"), nativeRole);
+    return node;
+}
+
+} // namespace
+
+// A subscription's selector takes the element events of an element it matches or of one under it
+// (a row added to the chat list, not to the contacts list), live and from `since`; the lineage
+// it is matched against never reaches the subscriber.
+TEST(EventHub, ASelectorTakesElementEventsUnderWhatItMatches)
+{
+    EventHub hub;
+    Sink sink;
+    hub.setDeliver(sink.deliver());
+    const auto chats =
+        EventHub::subscriptionSelector(QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXList")},
+                                                   {QStringLiteral("titleEquals"), QStringLiteral("Chats")}});
+    ASSERT_TRUE(chats.ok());
+    EventHub::Filter filter{{QStringLiteral("element.childrenChanged")}, {}, {}};
+    filter.selector = std::make_shared<const Automation::Selector>(chats.value());
+    hub.subscribe(1, filter, std::nullopt);
+    // The native role names it too, in any case ("list" is AT-SPI's).
+    const auto native = EventHub::subscriptionSelector(QJsonObject{{QStringLiteral("byRole"), QStringLiteral("LIST")}});
+    ASSERT_TRUE(native.ok());
+    EventHub::Filter byNative{{QStringLiteral("element.childrenChanged")}, {}, {}};
+    byNative.selector = std::make_shared<const Automation::Selector>(native.value());
+    hub.subscribe(2, byNative, std::nullopt);
+
+    const QJsonObject payload{{QStringLiteral("element"), known(QStringLiteral("AXGroup"), {})},
+                              {QStringLiteral("change"), QStringLiteral("added")}};
+    const QJsonObject window = known(QStringLiteral("AXWindow"), QStringLiteral("Messenger"));
+    // Under the chat list (a group inside it).
+    hub.publish(QStringLiteral("element.childrenChanged"), payload,
+                QJsonArray{known(QStringLiteral("AXGroup"), {}),
+                           known(QStringLiteral("AXList"), QStringLiteral("Chats"), QStringLiteral("list")), window});
+    // The chat list itself.
+    hub.publish(QStringLiteral("element.childrenChanged"), payload,
+                QJsonArray{known(QStringLiteral("AXList"), QStringLiteral("Chats"), QStringLiteral("list")), window});
+    // The contacts list, and an element the host knows nothing above.
+    hub.publish(
+        QStringLiteral("element.childrenChanged"), payload,
+        QJsonArray{known(QStringLiteral("AXList"), QStringLiteral("Contacts"), QStringLiteral("list")), window});
+    hub.publish(QStringLiteral("element.childrenChanged"), payload, QJsonArray{known(QStringLiteral("AXGroup"), {})});
+    // Other kinds are not the selector's business.
+    hub.publish(QStringLiteral("stopped"));
+    EXPECT_EQ(sink.got.value(1).size(), 2);
+    for (const auto& event : sink.got.value(1))
+        EXPECT_FALSE(event.contains(QStringLiteral("lineage")));
+    EXPECT_EQ(sink.got.value(1).at(0).value(QStringLiteral("cursor")).toInteger(), 1);
+    EXPECT_EQ(sink.got.value(1).at(1).value(QStringLiteral("cursor")).toInteger(), 2);
+    EXPECT_EQ(sink.got.value(2).size(), 3) << "both lists, not the unknown one";
+
+    // A reader that comes back gets what it missed under the same selector.
+    sink.got.clear();
+    hub.subscribe(3, filter, qint64{0});
+    EXPECT_EQ(sink.kinds(3),
+              (QStringList{QStringLiteral("element.childrenChanged"), QStringLiteral("element.childrenChanged")}));
+}
+
+TEST(EventHub, ASubscriptionSelectorTakesRoleAndTitleOnly)
+{
+    EXPECT_TRUE(EventHub::subscriptionSelector(QJsonObject{{QStringLiteral("titleMatches"), QStringLiteral("^Ch")},
+                                                           {QStringLiteral("caseSensitive"), true}})
+                    .ok());
+    for (const char* field : {"valueContains", "byIdentifier", "byPath", "nth", "near", "visibleOnly", "limit"}) {
+        QJsonObject selector{{QStringLiteral("byRole"), QStringLiteral("AXList")}};
+        selector.insert(QLatin1String(field), 1);
+        const auto parsed = EventHub::subscriptionSelector(selector);
+        ASSERT_FALSE(parsed.ok()) << field;
+        EXPECT_EQ(parsed.error().details.value(QStringLiteral("field")).toString(),
+                  QStringLiteral("selector.") + QLatin1String(field));
+    }
+    EXPECT_FALSE(EventHub::subscriptionSelector(QJsonValue(QStringLiteral("AXList"))).ok());
+    EXPECT_FALSE(EventHub::subscriptionSelector(QJsonObject{{QStringLiteral("caseSensitive"), true}}).ok())
+        << "flags alone would match everything";
+    EXPECT_FALSE(
+        EventHub::subscriptionSelector(QJsonObject{{QStringLiteral("titleMatches"), QStringLiteral("(")}}).ok());
+}

@@ -162,14 +162,24 @@ void AtspiBackend::setEventSink(DesktopEventSink sink)
         // The host's own windows are never streamed, as they are never a route (host_itself).
         if (pid == QCoreApplication::applicationPid())
             return;
-        QJsonObject element;
-        if (notice.role) {
-            const auto info = Atspi::roleInfo(*notice.role);
-            element.insert(QStringLiteral("role"), info.role);
-            element.insert(QStringLiteral("nativeRole"), info.nativeRole);
-        }
-        element.insert(QStringLiteral("title"),
-                       kind == QLatin1String("element.nameChanged") ? notice.newName : notice.name);
+        const auto known = [](const std::optional<quint32>& role, const QString& title) {
+            QJsonObject node;
+            if (role) {
+                const auto info = Atspi::roleInfo(*role);
+                node.insert(QStringLiteral("role"), info.role);
+                node.insert(QStringLiteral("nativeRole"), info.nativeRole);
+                if (!info.subrole.isEmpty())
+                    node.insert(QStringLiteral("subrole"), info.subrole);
+            }
+            node.insert(QStringLiteral("title"), title);
+            return node;
+        };
+        QJsonObject element =
+            known(notice.role, kind == QLatin1String("element.nameChanged") ? notice.newName : notice.name);
+        QJsonArray lineage{element};
+        for (const auto& [role, name] : notice.ancestors)
+            lineage.append(known(role, name));
+        element.remove(QStringLiteral("subrole"));
         QJsonObject payload{
             {QStringLiteral("element"), element},
             {QStringLiteral("app"),
@@ -188,7 +198,7 @@ void AtspiBackend::setEventSink(DesktopEventSink sink)
         } else if (kind == QLatin1String("element.nameChanged")) {
             payload.insert(QStringLiteral("was"), notice.name);
         }
-        sink(DesktopEvent{kind, payload});
+        sink(DesktopEvent{kind, payload, lineage});
     });
 }
 

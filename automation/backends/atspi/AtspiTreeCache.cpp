@@ -257,17 +257,25 @@ void AtspiTreeCache::notify(const QDBusMessage& message)
             const auto root = app.entries.constFind(QStringLiteral("/org/a11y/atspi/accessible/root"));
             if (root != app.entries.constEnd())
                 notice.appName = root->name.value_or(QString());
-            // The window: the nearest ancestor the cache knows as a window (frame, dialog, window).
-            QString at = notice.path;
+            // The ancestors as far as the cache knows them, and the window: the nearest of them
+            // the cache knows as a window (frame, dialog, window).
+            QString at = app.parentOf.value(notice.path);
             for (int depth = 0; depth < 64 && !at.isEmpty(); ++depth) {
                 const auto known = app.entries.constFind(at);
-                if (known != app.entries.constEnd() && known->role &&
-                    Atspi::roleInfo(*known->role).role == QLatin1String("AXWindow")) {
-                    notice.windowTitle = known->name.value_or(QString());
-                    break;
+                if (known == app.entries.constEnd()) {
+                    notice.ancestors.append({std::nullopt, QString()});
+                    at = app.parentOf.value(at);
+                    continue;
                 }
+                notice.ancestors.append({known->role, known->name.value_or(QString())});
+                if (notice.windowTitle.isEmpty() && known->role &&
+                    Atspi::roleInfo(*known->role).role == QLatin1String("AXWindow"))
+                    notice.windowTitle = known->name.value_or(QString());
                 at = app.parentOf.value(at);
             }
+            // The element itself may be the window.
+            if (notice.role && Atspi::roleInfo(*notice.role).role == QLatin1String("AXWindow"))
+                notice.windowTitle = notice.name;
         }
     }
     listener(notice);

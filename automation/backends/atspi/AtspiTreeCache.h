@@ -111,6 +111,9 @@ public:
         QString newName; ///< PropertyChange accessible-name: the new name
         QString appName;
         QString windowTitle;
+        /// What the cache knew of the element's ancestors (role, name), its parent first, as far
+        /// as cached children lists reach (for a subscription's selector).
+        QList<std::pair<std::optional<quint32>, QString>> ancestors;
     };
     using Listener = std::function<void(const Notice&)>;
     /// Called on the cache's thread for every element event; thread-safe to set.
