@@ -8,10 +8,13 @@
 #include "TestHost.h"
 #include "automation/backends/macos/MacBackend.h"
 
+#include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QThread>
+
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -514,4 +517,105 @@ TEST(MacBackend, PointerGesturesPostWhatAppsExpect)
     EXPECT_EQ(drag.at(drag.size() - 2), QStringLiteral("drag:left:500,320"));
     EXPECT_EQ(drag.last(), QStringLiteral("up:left:500,320:1"));
     EXPECT_EQ(t.world->actionLog().size(), 2); // a drag presses nothing
+}
+
+// ---- element events from the apps' AX notifications ----
+
+namespace {
+
+Automation::Mac::AxNotice axNotice(const QString& notification, const Automation::Mac::AxKnown& element,
+                                   const QList<Automation::Mac::AxKnown>& ancestors)
+{
+    Automation::Mac::AxNotice n;
+    n.pid = kPid;
+    n.appName = QStringLiteral("MDH Target App");
+    n.executable = QStringLiteral("mdh-target-app");
+    n.notification = notification;
+    n.elementKey = notification + element.title;
+    n.element = element;
+    n.ancestors = ancestors;
+    n.windowTitle = QStringLiteral("MDH Target App");
+    return n;
+}
+
+} // namespace
+
+// A subscriber for the rows of one table, over the bridge: a row created in it arrives (the
+// table named as the element), one in another list and a window's new title do not.
+TEST(MacEventsBridge, ElementEventsUnderASelectorReachTheSubscriber)
+{
+    MacTarget target;
+    TestClient listener(target.host->socketPath());
+    const QJsonObject answer = listener.call(
+        QStringLiteral("desktop.subscribe"),
+        TestClient::withMeta(
+            QJsonObject{{QStringLiteral("kinds"),
+                         QJsonArray{QStringLiteral("element.childrenChanged"), QStringLiteral("element.nameChanged")}},
+                        {QStringLiteral("route"), QJsonObject{{QStringLiteral("app"), QString::number(kPid)}}},
+                        {QStringLiteral("selector"), selector(QStringLiteral("AXTable"), QStringLiteral("Chats"))}},
+            target.host->workspace()));
+    ASSERT_TRUE(resultOf(answer).value(QStringLiteral("subscribed")).toBool()) << dump(answer);
+    ASSERT_TRUE(eventually([&] { return target.world->streaming(); })) << "the host starts the backend's stream";
+
+    using Automation::Mac::AxKnown;
+    const AxKnown window{QStringLiteral("AXWindow"), QStringLiteral("AXStandardWindow"),
+                         QStringLiteral("MDH Target App")};
+    const AxKnown chats{QStringLiteral("AXTable"), {}, QStringLiteral("Chats")};
+    const AxKnown contacts{QStringLiteral("AXTable"), {}, QStringLiteral("Contacts")};
+    std::thread stream([&] {
+        target.world->notice(
+            axNotice(QStringLiteral("AXCreated"), AxKnown{QStringLiteral("AXRow"), {}, {}}, {contacts, window}));
+        target.world->notice(axNotice(QStringLiteral("AXTitleChanged"), window, {}));
+        target.world->notice(
+            axNotice(QStringLiteral("AXCreated"), AxKnown{QStringLiteral("AXRow"), {}, {}}, {chats, window}));
+    });
+    stream.join();
+    std::optional<QJsonObject> event;
+    QDeadlineTimer deadline(10000);
+    while (!event && !deadline.hasExpired()) {
+        const auto message = listener.readObject(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
+        if (!message)
+            break;
+        if (message->value(QStringLiteral("method")).toString() == QLatin1String("desktop.event"))
+            event = message->value(QStringLiteral("params")).toObject();
+    }
+    ASSERT_TRUE(event) << "no event for the row added to Chats";
+    EXPECT_EQ(event->value(QStringLiteral("kind")).toString(), QStringLiteral("element.childrenChanged"));
+    EXPECT_EQ(event->value(QStringLiteral("change")).toString(), QStringLiteral("added"));
+    EXPECT_EQ(event->value(QStringLiteral("element")).toObject().value(QStringLiteral("title")).toString(),
+              QStringLiteral("Chats"));
+    EXPECT_EQ(event->value(QStringLiteral("app")).toObject().value(QStringLiteral("pid")).toInteger(), kPid);
+    EXPECT_FALSE(event->contains(QStringLiteral("lineage")));
+    EXPECT_FALSE(listener.readObject(300)) << "nothing else was under Chats";
+}
+
+// waitUntil on the macOS backend looks again as soon as the app sends a notification: a button
+// that appears with its AXCreated notice answers a wait whose timer is 20 s.
+TEST(MacEventsBridge, WaitUntilIsAnsweredByTheAppsNotificationBeforeItsNextPoll)
+{
+    MacTarget target;
+    ASSERT_TRUE(eventually([&] { return target.world->streaming(); }));
+    std::thread app([&] {
+        QThread::msleep(500);
+        target.world->addElement(target.window, QStringLiteral("AXButton"), QStringLiteral("Archive"),
+                                 QRectF(210, 520, 120, 32));
+        target.world->notice(
+            axNotice(QStringLiteral("AXCreated"),
+                     Automation::Mac::AxKnown{QStringLiteral("AXButton"), {}, QStringLiteral("Archive")},
+                     {Automation::Mac::AxKnown{QStringLiteral("AXWindow"), {}, QStringLiteral("MDH Target App")}}));
+    });
+    const QJsonObject answer =
+        target.call(QStringLiteral("desktop.waitUntil"),
+                    QJsonObject{{QStringLiteral("condition"),
+                                 QJsonObject{{QStringLiteral("selectorExists"),
+                                              selector(QStringLiteral("AXButton"), QStringLiteral("Archive"))}}},
+                                {QStringLiteral("pollMs"), 20000},
+                                {QStringLiteral("timeoutMs"), 15000}});
+    app.join();
+    const QJsonObject result = resultOf(answer);
+    ASSERT_TRUE(result.value(QStringLiteral("ok")).toBool()) << dump(answer);
+    const QJsonObject wake = result.value(QStringLiteral("wake")).toObject();
+    EXPECT_EQ(wake.value(QStringLiteral("by")).toString(), QStringLiteral("events")) << dump(result);
+    EXPECT_EQ(wake.value(QStringLiteral("last")).toString(), QStringLiteral("event")) << dump(result);
+    EXPECT_EQ(wake.value(QStringLiteral("timer")).toInt(), 0);
 }

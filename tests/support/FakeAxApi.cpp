@@ -633,6 +633,31 @@ void FakeAxApi::pumpNotifications(int waitMs)
     Q_UNUSED(waitMs)
 }
 
+void FakeAxApi::streamNotices(NoticeSink sink)
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    m_world->m_noticeSink = std::move(sink);
+}
+
+bool FakeAxWorld::notice(const Automation::Mac::AxNotice& notice)
+{
+    Automation::Mac::AxApi::NoticeSink sink;
+    {
+        QMutexLocker lock(&m_mutex);
+        sink = m_noticeSink;
+    }
+    if (!sink)
+        return false;
+    sink(notice);
+    return true;
+}
+
+bool FakeAxWorld::streaming() const
+{
+    QMutexLocker lock(&m_mutex);
+    return static_cast<bool>(m_noticeSink);
+}
+
 bool FakeAxApi::postKey(quint16 virtualKey, bool down, quint64 flags)
 {
     QMutexLocker lock(&m_world->m_mutex);

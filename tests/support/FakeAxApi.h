@@ -79,6 +79,10 @@ public:
     void failNextAction(const QString& key, AxError error);
     /// Messaging timeouts set, per pid (seconds).
     QHash<qint64, double> messagingTimeouts() const;
+    /// Sends a notice to the event stream's sink (AxApi::streamNotices), on the caller's thread,
+    /// as the stream's own thread would; false when no stream runs.
+    bool notice(const Automation::Mac::AxNotice& notice);
+    bool streaming() const;
 
 private:
     friend class FakeAxApi;
@@ -123,6 +127,7 @@ private:
     bool m_trusted = true;
     bool m_capture = true;
     int m_next = 1;
+    Automation::Mac::AxApi::NoticeSink m_noticeSink;
 };
 
 /// AxApi over a FakeAxWorld.
@@ -152,6 +157,7 @@ public:
     AxError observe(qint64 pid, const QStringList& notifications, Notification callback) override;
     void unobserve(qint64 pid) override;
     void pumpNotifications(int waitMs) override;
+    void streamNotices(NoticeSink sink) override;
     bool postKey(quint16 virtualKey, bool down, quint64 flags) override;
     bool postText(const QString& text) override;
     bool postMouse(QPointF point, MouseButton button, bool down, int clickCount) override;

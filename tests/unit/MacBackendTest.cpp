@@ -4,6 +4,11 @@
 #include "FakeAxApi.h"
 #include "automation/Keys.h"
 
+#include <QMutex>
+#include <QThread>
+
+#include <thread>
+
 #include <gtest/gtest.h>
 
 using namespace Automation;
@@ -180,4 +185,143 @@ TEST(MacBackendVerify, TheTargetTakingTheFocusIsNotTheClicksEffect)
     auto toggled = w.backend.clickAt(route, QPoint(box.frame.x + 5, box.frame.y + 5), CallContext(), &box);
     ASSERT_TRUE(toggled.ok());
     EXPECT_EQ(toggled->verification.effect, Effect::Confirmed);
+}
+
+namespace {
+
+AxNotice notice(const QString& notification, const QString& key, const AxKnown& element,
+                const QList<AxKnown>& ancestors = {}, qint64 pid = kPid)
+{
+    AxNotice n;
+    n.pid = pid;
+    n.appName = QStringLiteral("Messages");
+    n.executable = QStringLiteral("Messages");
+    n.notification = notification;
+    n.elementKey = key;
+    n.element = element;
+    n.ancestors = ancestors;
+    n.windowTitle = QStringLiteral("Chats");
+    return n;
+}
+
+} // namespace
+
+// The apps' AX notifications as the event stream's kinds: focus, a title with the one before it,
+// a value change without the value, a created element as its parent's new child, a row count
+// that rose, fell or stayed; never this process's own.
+TEST(MacEvents, NotificationsBecomeTheStreamsElementEvents)
+{
+    MacBackend::NoticeMemory memory;
+    const qint64 own = 99;
+    const AxKnown table{QStringLiteral("AXTable"), {}, QStringLiteral("Conversation")};
+    const AxKnown window{QStringLiteral("AXWindow"), QStringLiteral("AXStandardWindow"), QStringLiteral("Chats")};
+
+    auto focus =
+        MacBackend::eventOf(notice(QStringLiteral("AXFocusedUIElementChanged"), QStringLiteral("k1"),
+                                   AxKnown{QStringLiteral("AXTextField"), {}, QStringLiteral("Message")}, {window}),
+                            memory, own);
+    ASSERT_TRUE(focus);
+    EXPECT_EQ(focus->kind, QStringLiteral("focus.changed"));
+    EXPECT_EQ(focus->payload.value(QStringLiteral("element")).toObject().value(QStringLiteral("role")).toString(),
+              QStringLiteral("AXTextField"));
+    EXPECT_EQ(focus->payload.value(QStringLiteral("app")).toObject().value(QStringLiteral("pid")).toInteger(), kPid);
+    EXPECT_EQ(focus->payload.value(QStringLiteral("window")).toObject().value(QStringLiteral("title")).toString(),
+              QStringLiteral("Chats"));
+    EXPECT_EQ(focus->lineage.size(), 2) << "the element, then its window";
+
+    // A title change says the title it had (as last seen), and the next one this one.
+    auto renamed = MacBackend::eventOf(notice(QStringLiteral("AXTitleChanged"), QStringLiteral("k1"),
+                                              AxKnown{QStringLiteral("AXTextField"), {}, QStringLiteral("Reply")}),
+                                       memory, own);
+    ASSERT_TRUE(renamed);
+    EXPECT_EQ(renamed->kind, QStringLiteral("element.nameChanged"));
+    EXPECT_EQ(renamed->payload.value(QStringLiteral("was")).toString(), QStringLiteral("Message"));
+    EXPECT_EQ(renamed->payload.value(QStringLiteral("element")).toObject().value(QStringLiteral("title")).toString(),
+              QStringLiteral("Reply"));
+
+    auto value = MacBackend::eventOf(notice(QStringLiteral("AXValueChanged"), QStringLiteral("k1"),
+                                            AxKnown{QStringLiteral("AXTextField"), {}, QStringLiteral("Reply")}),
+                                     memory, own);
+    ASSERT_TRUE(value);
+    EXPECT_EQ(value->kind, QStringLiteral("element.valueChanged"));
+    EXPECT_FALSE(value->payload.contains(QStringLiteral("value")));
+
+    // A created row is news of its parent's children: the element is the table.
+    auto created = MacBackend::eventOf(notice(QStringLiteral("AXCreated"), QStringLiteral("k2"),
+                                              AxKnown{QStringLiteral("AXRow"), {}, {}}, {table, window}),
+                                       memory, own);
+    ASSERT_TRUE(created);
+    EXPECT_EQ(created->kind, QStringLiteral("element.childrenChanged"));
+    EXPECT_EQ(created->payload.value(QStringLiteral("change")).toString(), QStringLiteral("added"));
+    EXPECT_EQ(created->payload.value(QStringLiteral("element")).toObject().value(QStringLiteral("role")).toString(),
+              QStringLiteral("AXTable"));
+    EXPECT_EQ(created->lineage.size(), 2);
+    EXPECT_EQ(created->lineage.at(1).toObject().value(QStringLiteral("subrole")).toString(),
+              QStringLiteral("AXStandardWindow"));
+
+    // Row counts: the first one seen cannot tell which way; then more, fewer, the same.
+    const auto rows = [&](qint64 count) {
+        AxNotice n = notice(QStringLiteral("AXRowCountChanged"), QStringLiteral("k3"), table, {window});
+        n.rowCount = count;
+        return MacBackend::eventOf(n, memory, own);
+    };
+    auto first = rows(4);
+    ASSERT_TRUE(first);
+    EXPECT_EQ(first->payload.value(QStringLiteral("change")).toString(), QStringLiteral("changed"));
+    auto more = rows(5);
+    ASSERT_TRUE(more);
+    EXPECT_EQ(more->payload.value(QStringLiteral("change")).toString(), QStringLiteral("added"));
+    auto fewer = rows(3);
+    ASSERT_TRUE(fewer);
+    EXPECT_EQ(fewer->payload.value(QStringLiteral("change")).toString(), QStringLiteral("removed"));
+    EXPECT_FALSE(rows(3)) << "the same count is no change";
+
+    EXPECT_FALSE(MacBackend::eventOf(notice(QStringLiteral("AXFocusedUIElementChanged"), QStringLiteral("k4"),
+                                            AxKnown{QStringLiteral("AXButton"), {}, QStringLiteral("Allow")}, {}, own),
+                                     memory, own))
+        << "the host's own windows are never streamed";
+    EXPECT_FALSE(MacBackend::eventOf(notice(QStringLiteral("AXMoved"), QStringLiteral("k5"), window), memory, own));
+}
+
+// The backend starts the stream when it gets a sink and stops it with an empty one (and when it
+// goes); notices from the stream's thread reach the sink; waitForChange ends at a notice of the
+// route's app and not at another app's.
+TEST(MacEvents, TheStreamRunsWhileThereIsASinkAndWakesAWait)
+{
+    World w;
+    const ResolvedRoute route = w.route();
+    EXPECT_EQ(w.backend.waitForChange(route, 30, CallContext()), ChangeWait::Unsupported) << "no stream yet";
+    QMutex mutex;
+    QList<DesktopEvent> got;
+    w.backend.setEventSink([&](const DesktopEvent& event) {
+        QMutexLocker lock(&mutex);
+        got.append(event);
+    });
+    ASSERT_TRUE(w.world->streaming());
+
+    std::thread other([&] {
+        QThread::msleep(100);
+        w.world->notice(notice(QStringLiteral("AXValueChanged"), QStringLiteral("x"),
+                               AxKnown{QStringLiteral("AXTextField"), {}, {}}, {}, kPid + 1));
+    });
+    EXPECT_EQ(w.backend.waitForChange(route, 400, CallContext()), ChangeWait::Quiet) << "another app's notice";
+    other.join();
+
+    std::thread same([&] {
+        QThread::msleep(100);
+        w.world->notice(notice(QStringLiteral("AXValueChanged"), QStringLiteral("m"),
+                               AxKnown{QStringLiteral("AXTextField"), {}, QStringLiteral("Message")}));
+    });
+    EXPECT_EQ(w.backend.waitForChange(route, 5000, CallContext()), ChangeWait::Changed);
+    same.join();
+    {
+        QMutexLocker lock(&mutex);
+        ASSERT_EQ(got.size(), 2);
+        EXPECT_EQ(got.at(1).kind, QStringLiteral("element.valueChanged"));
+    }
+
+    w.backend.setEventSink({});
+    EXPECT_FALSE(w.world->streaming());
+    w.backend.setEventSink([](const DesktopEvent&) {});
+    EXPECT_TRUE(w.world->streaming());
 }

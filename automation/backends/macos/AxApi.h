@@ -115,6 +115,28 @@ struct Display
     double scale = 1.0;
 };
 
+/// What the event stream says of one element: never a value or text typed.
+struct AxKnown
+{
+    QString role;
+    QString subrole;
+    QString title;
+};
+
+/// One accessibility notification of an app, as read for the event stream (AxApi::streamNotices).
+struct AxNotice
+{
+    qint64 pid = 0;
+    QString appName;
+    QString executable;   ///< the app's executable file name
+    QString notification; ///< e.g. "AXTitleChanged"
+    QString elementKey;   ///< names the element while it lives (to tell a title from its earlier one)
+    AxKnown element;
+    QList<AxKnown> ancestors; ///< its parent first, as far as read within the budget
+    QString windowTitle;      ///< the element's window (kAXWindowAttribute), where it has one
+    qint64 rowCount = -1;     ///< AXRowCountChanged: the rows now (kAXRowsAttribute); -1 unknown
+};
+
 /// The platform calls (docs/macos.md lists each one's Apple counterpart).
 class AxApi
 {
@@ -155,6 +177,15 @@ public:
     virtual void unobserve(qint64 pid) = 0;
     /// Delivers what has arrived (runs the worker's run loop briefly).
     virtual void pumpNotifications(int waitMs) = 0;
+
+    // The event stream: the only calls made off the worker thread.
+    using NoticeSink = std::function<void(const AxNotice&)>;
+    /// Streams the notifications the event stream carries (AXFocusedUIElementChanged,
+    /// AXTitleChanged, AXValueChanged, AXCreated, AXRowCountChanged) of every regular app but this
+    /// process to `sink`, from a thread of its own with its own observers, each element read
+    /// there under a short messaging timeout; an empty sink stops it (and waits for the thread).
+    /// Thread-safe.
+    virtual void streamNotices(NoticeSink sink) = 0;
 
     // Input (CGEventPost to the HID event tap).
     /// A key by virtual key code with modifier flags (kCGEventFlagMask*: see KeyFlags).

@@ -48,6 +48,7 @@ public:
     AxError observe(qint64 pid, const QStringList& notifications, Notification callback) override;
     void unobserve(qint64 pid) override;
     void pumpNotifications(int waitMs) override;
+    void streamNotices(NoticeSink sink) override;
 
     bool postKey(quint16 virtualKey, bool down, quint64 flags) override;
     bool postText(const QString& text) override;

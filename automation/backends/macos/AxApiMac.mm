@@ -3,6 +3,7 @@
 // creates or copies (Create/Copy rule) is held by Owned<> or released where it is handed over.
 #include "automation/backends/macos/AxApiMac.h"
 
+#include <QFileInfo>
 #include <QHash>
 
 #include <Availability.h>
@@ -16,10 +17,13 @@
 
 #include <dispatch/dispatch.h>
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -310,6 +314,223 @@ std::optional<QImage> captureWithScreenCaptureKit(CGDirectDisplayID displayId, s
 }
 #endif
 
+// Seconds an app has to answer the event stream's reads of one element, and the whole budget of
+// one notice's reads (its element, its window and its ancestors).
+constexpr float kStreamMessagingTimeout = 0.1F;
+constexpr CFAbsoluteTime kStreamNoticeBudget = 0.25;
+constexpr int kStreamMaxAncestors = 24;
+
+QString stringAttribute(CFTypeRef value)
+{
+    if (!value)
+        return {};
+    if (CFGetTypeID(value) == CFStringGetTypeID())
+        return toQString(static_cast<CFStringRef>(value));
+    if (CFGetTypeID(value) == CFAttributedStringGetTypeID())
+        return toQString(CFAttributedStringGetString(static_cast<CFAttributedStringRef>(value)));
+    return {};
+}
+
+/// The event stream's own thread (AxApi::streamNotices): an observer per regular app on its run
+/// loop, the set of apps kept current by a timer, each notice's element read there under a short
+/// messaging timeout. Never touches the worker's observers, elements or run loop.
+class NoticeStream
+{
+public:
+    explicit NoticeStream(AxApi::NoticeSink sink) : m_sink(std::move(sink))
+    {
+        m_thread = std::thread([this] { run(); });
+        std::unique_lock lock(m_mutex);
+        m_ready.wait(lock, [this] { return m_runLoop != nullptr; });
+    }
+    ~NoticeStream()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stopping = true;
+        }
+        CFRunLoopStop(m_runLoop);
+        CFRunLoopWakeUp(m_runLoop);
+        m_thread.join();
+        CFRelease(m_runLoop);
+    }
+    NoticeStream(const NoticeStream&) = delete;
+    NoticeStream& operator=(const NoticeStream&) = delete;
+
+private:
+    struct Observed
+    {
+        NoticeStream* owner = nullptr;
+        RunningApp app;
+        Owned<AXObserverRef> observer;
+        Owned<AXUIElementRef> application;
+        std::vector<Owned<CFStringRef>> registered;
+
+        Observed() = default;
+        Observed(const Observed&) = delete;
+        Observed& operator=(const Observed&) = delete;
+        ~Observed()
+        {
+            for (const Owned<CFStringRef>& name : registered)
+                AXObserverRemoveNotification(observer.get(), application.get(), name.get());
+            if (observer)
+                CFRunLoopRemoveSource(CFRunLoopGetCurrent(), AXObserverGetRunLoopSource(observer.get()),
+                                      kCFRunLoopDefaultMode);
+        }
+    };
+
+    bool stopping()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_stopping;
+    }
+
+    void run()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_runLoop = static_cast<CFRunLoopRef>(const_cast<void*>(CFRetain(CFRunLoopGetCurrent())));
+        }
+        m_ready.notify_all();
+        CFRunLoopTimerContext context{0, this, nullptr, nullptr, nullptr};
+        Owned<CFRunLoopTimerRef> timer(CFRunLoopTimerCreate(kCFAllocatorDefault, CFAbsoluteTimeGetCurrent(), 2.0, 0, 0,
+                                                            &NoticeStream::onTimer, &context));
+        CFRunLoopAddTimer(CFRunLoopGetCurrent(), timer.get(), kCFRunLoopDefaultMode);
+        while (!stopping()) {
+            @autoreleasepool {
+                CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.5, false);
+            }
+        }
+        CFRunLoopTimerInvalidate(timer.get());
+        m_observed.clear();
+    }
+
+    static void onTimer(CFRunLoopTimerRef, void* info) { static_cast<NoticeStream*>(info)->syncApps(); }
+
+    // Observes the regular apps that run and forgets the ones that quit.
+    void syncApps()
+    {
+        const pid_t own = getpid();
+        std::map<qint64, RunningApp> running;
+        @autoreleasepool {
+            for (NSRunningApplication* app in [NSWorkspace sharedWorkspace].runningApplications) {
+                if (app.terminated || app.processIdentifier == own ||
+                    app.activationPolicy != NSApplicationActivationPolicyRegular)
+                    continue;
+                RunningApp out;
+                out.pid = app.processIdentifier;
+                out.bundleId = app.bundleIdentifier ? QString::fromNSString(app.bundleIdentifier) : QString();
+                out.name = app.localizedName ? QString::fromNSString(app.localizedName) : QString();
+                out.executable = app.executableURL.path ? QString::fromNSString(app.executableURL.path) : QString();
+                running[out.pid] = out;
+            }
+        }
+        for (auto it = m_observed.begin(); it != m_observed.end();)
+            it = running.count(it->first) ? std::next(it) : m_observed.erase(it);
+        for (const auto& [pid, app] : running) {
+            if (m_observed.count(pid))
+                continue;
+            auto observed = std::make_unique<Observed>();
+            observed->owner = this;
+            observed->app = app;
+            if (AXObserverCreate(static_cast<pid_t>(pid), &NoticeStream::onNotification, observed->observer.out()) !=
+                kAXErrorSuccess)
+                continue;
+            observed->application = Owned<AXUIElementRef>(AXUIElementCreateApplication(static_cast<pid_t>(pid)));
+            AXUIElementSetMessagingTimeout(observed->application.get(), kStreamMessagingTimeout);
+            for (CFStringRef name :
+                 {kAXFocusedUIElementChangedNotification, kAXTitleChangedNotification, kAXValueChangedNotification,
+                  kAXCreatedNotification, kAXRowCountChangedNotification}) {
+                const AXError error = AXObserverAddNotification(observed->observer.get(), observed->application.get(),
+                                                                name, observed.get());
+                if (error == kAXErrorSuccess)
+                    observed->registered.emplace_back(static_cast<CFStringRef>(CFRetain(name)));
+            }
+            if (observed->registered.empty())
+                continue;
+            CFRunLoopAddSource(CFRunLoopGetCurrent(), AXObserverGetRunLoopSource(observed->observer.get()),
+                               kCFRunLoopDefaultMode);
+            m_observed[pid] = std::move(observed);
+        }
+    }
+
+    // Role, subrole, title (else description) and parent of one element; false when it did not answer.
+    static bool readKnown(AXUIElementRef element, AxKnown* known, Owned<AXUIElementRef>* parent)
+    {
+        AXUIElementSetMessagingTimeout(element, kStreamMessagingTimeout);
+        const void* names[] = {kAXRoleAttribute, kAXSubroleAttribute, kAXTitleAttribute, kAXDescriptionAttribute,
+                               kAXParentAttribute};
+        Owned<CFArrayRef> attributes(CFArrayCreate(kCFAllocatorDefault, names, 5, &kCFTypeArrayCallBacks));
+        Owned<CFArrayRef> values;
+        if (AXUIElementCopyMultipleAttributeValues(element, attributes.get(), 0, values.out()) != kAXErrorSuccess ||
+            !values || CFArrayGetCount(values.get()) != 5)
+            return false;
+        known->role = stringAttribute(CFArrayGetValueAtIndex(values.get(), 0));
+        known->subrole = stringAttribute(CFArrayGetValueAtIndex(values.get(), 1));
+        known->title = stringAttribute(CFArrayGetValueAtIndex(values.get(), 2));
+        if (known->title.isEmpty())
+            known->title = stringAttribute(CFArrayGetValueAtIndex(values.get(), 3));
+        if (parent) {
+            CFTypeRef up = CFArrayGetValueAtIndex(values.get(), 4);
+            *parent = up && CFGetTypeID(up) == AXUIElementGetTypeID()
+                          ? Owned<AXUIElementRef>(static_cast<AXUIElementRef>(CFRetain(up)))
+                          : Owned<AXUIElementRef>();
+        }
+        return true;
+    }
+
+    static void onNotification(AXObserverRef, AXUIElementRef element, CFStringRef notification, void* refcon)
+    {
+        auto* observed = static_cast<Observed*>(refcon);
+        if (!observed || !element)
+            return;
+        @autoreleasepool {
+            const CFAbsoluteTime started = CFAbsoluteTimeGetCurrent();
+            AxNotice notice;
+            notice.pid = observed->app.pid;
+            notice.appName = observed->app.name;
+            notice.executable = QFileInfo(observed->app.executable).fileName();
+            notice.notification = toQString(notification);
+            notice.elementKey = QString::number(notice.pid) + QLatin1Char(':') + QString::number(CFHash(element), 16);
+            Owned<AXUIElementRef> parent;
+            readKnown(element, &notice.element, &parent);
+            if (CFStringCompare(notification, kAXRowCountChangedNotification, 0) == kCFCompareEqualTo) {
+                CFIndex rows = 0;
+                if (AXUIElementGetAttributeValueCount(element, kAXRowsAttribute, &rows) == kAXErrorSuccess)
+                    notice.rowCount = rows;
+            }
+            Owned<CFTypeRef> window;
+            if (AXUIElementCopyAttributeValue(element, kAXWindowAttribute, window.out()) == kAXErrorSuccess && window &&
+                CFGetTypeID(window.get()) == AXUIElementGetTypeID()) {
+                AxKnown known;
+                if (readKnown(static_cast<AXUIElementRef>(window.get()), &known, nullptr))
+                    notice.windowTitle = known.title;
+            }
+            for (int depth = 0;
+                 parent && depth < kStreamMaxAncestors && CFAbsoluteTimeGetCurrent() - started < kStreamNoticeBudget;
+                 ++depth) {
+                AxKnown known;
+                Owned<AXUIElementRef> above;
+                if (!readKnown(parent.get(), &known, &above))
+                    break;
+                notice.ancestors.append(known);
+                parent = std::move(above);
+            }
+            if (notice.element.role == QLatin1String("AXWindow"))
+                notice.windowTitle = notice.element.title;
+            observed->owner->m_sink(notice);
+        }
+    }
+
+    AxApi::NoticeSink m_sink;
+    std::thread m_thread;
+    std::mutex m_mutex;
+    std::condition_variable m_ready;
+    CFRunLoopRef m_runLoop = nullptr;
+    bool m_stopping = false;
+    std::map<qint64, std::unique_ptr<Observed>> m_observed; ///< on the stream's thread only
+};
+
 } // namespace
 
 struct AxApiMac::Private
@@ -355,6 +576,9 @@ struct AxApiMac::Private
         }
     };
     std::map<qint64, std::unique_ptr<Observation>> observations;
+    /// The event stream's thread and its observers (streamNotices), apart from the worker's.
+    std::mutex streamMutex;
+    std::unique_ptr<NoticeStream> stream;
     /// Observations ended while a pump was delivering: freed when it returns.
     std::vector<std::unique_ptr<Observation>> retired;
     bool pumping = false;
@@ -516,6 +740,7 @@ AxApiMac::AxApiMac() : d(std::make_unique<Private>()) {}
 
 AxApiMac::~AxApiMac()
 {
+    streamNotices({});
     d->observations.clear();
     d->retired.clear();
 }
@@ -799,6 +1024,14 @@ void AxApiMac::unobserve(qint64 pid)
     if (d->pumping)
         d->retired.push_back(std::move(it->second));
     d->observations.erase(it);
+}
+
+void AxApiMac::streamNotices(NoticeSink sink)
+{
+    std::lock_guard lock(d->streamMutex);
+    d->stream.reset();
+    if (sink)
+        d->stream = std::make_unique<NoticeStream>(std::move(sink));
 }
 
 void AxApiMac::pumpNotifications(int waitMs)

@@ -476,7 +476,126 @@ struct MacBackend::Private
 
 MacBackend::MacBackend(std::unique_ptr<AxApi> api) : m_api(std::move(api)), d(std::make_unique<Private>(*m_api)) {}
 
-MacBackend::~MacBackend() = default;
+MacBackend::~MacBackend()
+{
+    if (m_notices)
+        m_api->streamNotices({});
+}
+
+std::optional<DesktopEvent> MacBackend::eventOf(const AxNotice& notice, NoticeMemory& memory, qint64 ownPid)
+{
+    // The host's own windows are never streamed, as they are never a route (host_itself).
+    if (notice.pid == ownPid || notice.pid <= 0)
+        return std::nullopt;
+    const auto known = [](const AxKnown& node, bool withSubrole) {
+        QJsonObject out;
+        if (!node.role.isEmpty()) {
+            out.insert(QStringLiteral("role"), node.role);
+            out.insert(QStringLiteral("nativeRole"), node.role);
+        }
+        if (withSubrole && !node.subrole.isEmpty())
+            out.insert(QStringLiteral("subrole"), node.subrole);
+        out.insert(QStringLiteral("title"), node.title);
+        return out;
+    };
+    QString kind;
+    QJsonObject extra;
+    // A created element tells of its parent's children; every other notice of the element itself.
+    const bool created = notice.notification == QLatin1String("AXCreated");
+    const AxKnown subject = created ? notice.ancestors.value(0) : notice.element;
+    QList<AxKnown> lineage = notice.ancestors;
+    if (!created)
+        lineage.prepend(notice.element);
+    {
+        QMutexLocker lock(&memory.mutex);
+        ++memory.activity[notice.pid];
+        memory.changed.wakeAll();
+        if (memory.titles.size() > 4096)
+            memory.titles.clear();
+        if (memory.rows.size() > 4096)
+            memory.rows.clear();
+        const QString was = memory.titles.value(notice.elementKey);
+        if (!notice.elementKey.isEmpty() && !created)
+            memory.titles.insert(notice.elementKey, notice.element.title);
+        if (notice.notification == QLatin1String("AXFocusedUIElementChanged")) {
+            kind = QStringLiteral("focus.changed");
+        } else if (notice.notification == QLatin1String("AXTitleChanged")) {
+            kind = QStringLiteral("element.nameChanged");
+            extra.insert(QStringLiteral("was"), was);
+        } else if (notice.notification == QLatin1String("AXValueChanged")) {
+            kind = QStringLiteral("element.valueChanged");
+        } else if (created) {
+            kind = QStringLiteral("element.childrenChanged");
+            extra.insert(QStringLiteral("change"), QStringLiteral("added"));
+        } else if (notice.notification == QLatin1String("AXRowCountChanged")) {
+            kind = QStringLiteral("element.childrenChanged");
+            const auto before = memory.rows.constFind(notice.elementKey);
+            const bool knewBefore = before != memory.rows.constEnd();
+            const qint64 previous = knewBefore ? *before : -1;
+            if (notice.rowCount >= 0 && !notice.elementKey.isEmpty())
+                memory.rows.insert(notice.elementKey, notice.rowCount);
+            if (notice.rowCount >= 0 && knewBefore && notice.rowCount == previous)
+                return std::nullopt;
+            extra.insert(QStringLiteral("change"), notice.rowCount < 0 || !knewBefore ? QStringLiteral("changed")
+                                                   : notice.rowCount > previous       ? QStringLiteral("added")
+                                                                                      : QStringLiteral("removed"));
+        } else {
+            return std::nullopt;
+        }
+    }
+    QJsonObject payload{
+        {QStringLiteral("element"), known(subject, false)},
+        {QStringLiteral("app"),
+         QJsonObject{{QStringLiteral("name"), notice.appName.isEmpty() ? notice.executable : notice.appName},
+                     {QStringLiteral("executable"), notice.executable},
+                     {QStringLiteral("pid"), notice.pid}}}};
+    if (!notice.windowTitle.isEmpty())
+        payload.insert(QStringLiteral("window"), QJsonObject{{QStringLiteral("title"), notice.windowTitle}});
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        payload.insert(it.key(), it.value());
+    QJsonArray chain;
+    for (const AxKnown& node : std::as_const(lineage))
+        chain.append(known(node, true));
+    return DesktopEvent{kind, payload, chain};
+}
+
+void MacBackend::setEventSink(DesktopEventSink sink)
+{
+    if (!sink) {
+        if (m_notices)
+            m_api->streamNotices({});
+        m_notices.reset();
+        return;
+    }
+    auto memory = std::make_shared<NoticeMemory>();
+    m_notices = memory;
+    m_api->streamNotices([sink = std::move(sink), memory, ownPid = d->ownPid](const AxNotice& notice) {
+        if (auto event = eventOf(notice, *memory, ownPid))
+            sink(*event);
+    });
+}
+
+ChangeWait MacBackend::waitForChange(const ResolvedRoute& route, qint64 ms, const CallContext& context)
+{
+    if (!m_notices || route.pid <= 0)
+        return DesktopBackend::waitForChange(route, ms, context);
+    NoticeMemory& memory = *m_notices;
+    QMutexLocker lock(&memory.mutex);
+    const quint64 mark = memory.activity.value(route.pid);
+    QDeadlineTimer nap(std::max<qint64>(0, ms));
+    while (!nap.hasExpired()) {
+        if (memory.activity.value(route.pid) != mark)
+            return ChangeWait::Changed;
+        // In short slices, so a cancel or the deadline is seen soon.
+        memory.changed.wait(&memory.mutex, QDeadlineTimer(std::clamp<qint64>(nap.remainingTime(), 1, 20)));
+        lock.unlock();
+        const bool cancelled = static_cast<bool>(context.checkpoint());
+        lock.relock();
+        if (cancelled)
+            break;
+    }
+    return memory.activity.value(route.pid) != mark ? ChangeWait::Changed : ChangeWait::Quiet;
+}
 
 BackendInfo MacBackend::info()
 {

@@ -5,6 +5,8 @@
 #include "automation/backends/macos/AxApi.h"
 
 #include <QHash>
+#include <QMutex>
+#include <QWaitCondition>
 
 #include <memory>
 
@@ -46,13 +48,32 @@ public:
                                         const CallContext& context) override;
     Result<ActionOutcome> pointer(const ResolvedRoute& route, const PointerGesture& gesture,
                                   const CallContext& context) override;
+    /// The apps' AX notifications as element events (AxApi::streamNotices; docs/protocol.md §5.24).
+    void setEventSink(DesktopEventSink sink) override;
+    /// Ends early when the route's app sends a notification (the stream must run).
+    ChangeWait waitForChange(const ResolvedRoute& route, qint64 ms, const CallContext& context) override;
 
     AxApi& api() { return *m_api; }
+
+    /// What the event stream remembers between notices (earlier titles, row counts, each app's
+    /// activity), shared by the stream's thread and the worker.
+    struct NoticeMemory
+    {
+        QMutex mutex;
+        QWaitCondition changed;          ///< woken at every notice of an app
+        QHash<QString, QString> titles;  ///< element key -> its last title seen
+        QHash<QString, qint64> rows;     ///< element key -> its last row count seen
+        QHash<qint64, quint64> activity; ///< pid -> notices so far
+    };
+    /// The event a notice is, or nullopt for one the stream does not carry (this process's own, a
+    /// row count that did not change). Pure but for `memory`; thread-safe.
+    static std::optional<DesktopEvent> eventOf(const AxNotice& notice, NoticeMemory& memory, qint64 ownPid);
 
 private:
     struct Private;
     std::unique_ptr<AxApi> m_api;
     std::unique_ptr<Private> d;
+    std::shared_ptr<NoticeMemory> m_notices;
 };
 
 /// Accessibility and screen recording as AxApi says (AXIsProcessTrustedWithOptions,
