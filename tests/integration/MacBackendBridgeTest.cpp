@@ -526,16 +526,8 @@ namespace {
 Automation::Mac::AxNotice axNotice(const QString& notification, const Automation::Mac::AxKnown& element,
                                    const QList<Automation::Mac::AxKnown>& ancestors)
 {
-    Automation::Mac::AxNotice n;
-    n.pid = kPid;
-    n.appName = QStringLiteral("MDH Target App");
-    n.executable = QStringLiteral("mdh-target-app");
-    n.notification = notification;
-    n.elementKey = notification + element.title;
-    n.element = element;
-    n.ancestors = ancestors;
-    n.windowTitle = QStringLiteral("MDH Target App");
-    return n;
+    return Testing::axNotice(kPid, QStringLiteral("MDH Target App"), notification, notification + element.title,
+                             element, ancestors, QStringLiteral("MDH Target App"));
 }
 
 } // namespace

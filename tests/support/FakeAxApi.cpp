@@ -842,4 +842,18 @@ QString addConformanceApp(FakeAxWorld& world, qint64 pid)
     return window;
 }
 
+Automation::Mac::AxNotice axNotice(qint64 pid, const QString& app, const QString& notification, const QString& key,
+                                   const Automation::Mac::AxKnown& element,
+                                   const QList<Automation::Mac::AxKnown>& ancestors, const QString& windowTitle)
+{
+    return Automation::Mac::AxNotice{.pid = pid,
+                                     .appName = app,
+                                     .executable = app,
+                                     .notification = notification,
+                                     .elementKey = key,
+                                     .element = element,
+                                     .ancestors = ancestors,
+                                     .windowTitle = windowTitle};
+}
+
 } // namespace Testing

@@ -180,5 +180,10 @@ private:
 /// text field "Message", the secure field "Password", the check box "Remember me" and the
 /// button "Send", like the Qt fixture's form. Returns the window's key.
 QString addConformanceApp(FakeAxWorld& world, qint64 pid);
+/// A notice as the event stream's thread reads one: `pid`'s app named `app` (its executable too),
+/// the element, its ancestors (parent first) and its window's title.
+Automation::Mac::AxNotice axNotice(qint64 pid, const QString& app, const QString& notification, const QString& key,
+                                   const Automation::Mac::AxKnown& element,
+                                   const QList<Automation::Mac::AxKnown>& ancestors, const QString& windowTitle);
 
 } // namespace Testing

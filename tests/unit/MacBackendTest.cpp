@@ -192,16 +192,8 @@ namespace {
 AxNotice notice(const QString& notification, const QString& key, const AxKnown& element,
                 const QList<AxKnown>& ancestors = {}, qint64 pid = kPid)
 {
-    AxNotice n;
-    n.pid = pid;
-    n.appName = QStringLiteral("Messages");
-    n.executable = QStringLiteral("Messages");
-    n.notification = notification;
-    n.elementKey = key;
-    n.element = element;
-    n.ancestors = ancestors;
-    n.windowTitle = QStringLiteral("Chats");
-    return n;
+    return Testing::axNotice(pid, QStringLiteral("Messages"), notification, key, element, ancestors,
+                             QStringLiteral("Chats"));
 }
 
 } // namespace

@@ -331,6 +331,27 @@ QString stringAttribute(CFTypeRef value)
     return {};
 }
 
+/// Every running app NSWorkspace knows (not the terminated ones), as RunningApp.
+QList<RunningApp> runningApps()
+{
+    QList<RunningApp> apps;
+    @autoreleasepool {
+        for (NSRunningApplication* app in [NSWorkspace sharedWorkspace].runningApplications) {
+            if (app.terminated)
+                continue;
+            RunningApp out;
+            out.pid = app.processIdentifier;
+            out.bundleId = app.bundleIdentifier ? QString::fromNSString(app.bundleIdentifier) : QString();
+            out.name = app.localizedName ? QString::fromNSString(app.localizedName) : QString();
+            out.executable = app.executableURL.path ? QString::fromNSString(app.executableURL.path) : QString();
+            out.active = app.active;
+            out.regular = app.activationPolicy == NSApplicationActivationPolicyRegular;
+            apps.append(out);
+        }
+    }
+    return apps;
+}
+
 /// The event stream's own thread (AxApi::streamNotices): an observer per regular app on its run
 /// loop, the set of apps kept current by a timer, each notice's element read there under a short
 /// messaging timeout. Never touches the worker's observers, elements or run loop.
@@ -412,18 +433,9 @@ private:
     {
         const pid_t own = getpid();
         std::map<qint64, RunningApp> running;
-        @autoreleasepool {
-            for (NSRunningApplication* app in [NSWorkspace sharedWorkspace].runningApplications) {
-                if (app.terminated || app.processIdentifier == own ||
-                    app.activationPolicy != NSApplicationActivationPolicyRegular)
-                    continue;
-                RunningApp out;
-                out.pid = app.processIdentifier;
-                out.bundleId = app.bundleIdentifier ? QString::fromNSString(app.bundleIdentifier) : QString();
-                out.name = app.localizedName ? QString::fromNSString(app.localizedName) : QString();
-                out.executable = app.executableURL.path ? QString::fromNSString(app.executableURL.path) : QString();
-                running[out.pid] = out;
-            }
+        for (const RunningApp& app : runningApps()) {
+            if (app.pid != own && app.regular)
+                running[app.pid] = app;
         }
         for (auto it = m_observed.begin(); it != m_observed.end();)
             it = running.count(it->first) ? std::next(it) : m_observed.erase(it);
@@ -760,22 +772,7 @@ bool AxApiMac::screenCaptureAllowed()
 
 QList<RunningApp> AxApiMac::runningApplications()
 {
-    QList<RunningApp> apps;
-    @autoreleasepool {
-        for (NSRunningApplication* app in [NSWorkspace sharedWorkspace].runningApplications) {
-            if (app.terminated)
-                continue;
-            RunningApp out;
-            out.pid = app.processIdentifier;
-            out.bundleId = app.bundleIdentifier ? QString::fromNSString(app.bundleIdentifier) : QString();
-            out.name = app.localizedName ? QString::fromNSString(app.localizedName) : QString();
-            out.executable = app.executableURL.path ? QString::fromNSString(app.executableURL.path) : QString();
-            out.active = app.active;
-            out.regular = app.activationPolicy == NSApplicationActivationPolicyRegular;
-            apps.append(out);
-        }
-    }
-    return apps;
+    return runningApps();
 }
 
 QList<ServerWindow> AxApiMac::windowList()
