@@ -409,3 +409,67 @@ TEST_F(EventsDesktop, ChildrenAddedUnderASelectorInAGtkApp)
     EXPECT_FALSE(nextElementEvent(underOther, QStringLiteral("element.childrenChanged"), QString(), 1500, &other))
         << "tabs of another title are not these: " << QByteArray(other.join('\n')).left(2000).toStdString();
 }
+
+// A name that changes in a GTK app, heard by a subscriber for the window alone: typing into a new
+// mousepad document marks it modified, and the window's title gains its "*" (the event carries
+// the new title and the one before it, never the text typed).
+TEST_F(EventsDesktop, AWindowsNewTitleInAGtkApp)
+{
+    if (QStandardPaths::findExecutable(QStringLiteral("mousepad")).isEmpty())
+        GTEST_SKIP() << "mousepad is installed by scripts/setup";
+    OwnApp app(QStringLiteral("mousepad"), {QStringLiteral("--disable-server")});
+    const QJsonObject route = app.route();
+    const QJsonObject document{{QStringLiteral("byRole"), QStringLiteral("AXTextArea")}};
+    ASSERT_TRUE(app.ready(session(), document)) << "mousepad's document never showed";
+    Bridge::Client listener;
+    ASSERT_TRUE(subscribe(listener, session().host().socketPath(), QJsonArray{QStringLiteral("element.nameChanged")},
+                          app.pid(), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXWindow")}}));
+    const QString typed = QStringLiteral("a secret note");
+    const QJsonObject answer =
+        session().call(QStringLiteral("desktop.typeText"),
+                       {{QStringLiteral("route"), route},
+                        {QStringLiteral("confirm"), confirmPhrase()},
+                        {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), document}}},
+                        {QStringLiteral("text"), typed}});
+    ASSERT_TRUE(answer.value(QStringLiteral("result")).toObject().value(QStringLiteral("typed")).toBool())
+        << QJsonDocument(answer).toJson().toStdString();
+    QList<QByteArray> lines;
+    std::optional<QJsonObject> renamed;
+    QDeadlineTimer deadline(10000);
+    while (!deadline.hasExpired()) {
+        renamed = nextElementEvent(listener, QStringLiteral("element.nameChanged"), QString(),
+                                   static_cast<int>(std::max<qint64>(1, deadline.remainingTime())), &lines);
+        if (!renamed || renamed->value(QStringLiteral("element"))
+                            .toObject()
+                            .value(QStringLiteral("title"))
+                            .toString()
+                            .startsWith(QLatin1Char('*')))
+            break;
+    }
+    ASSERT_TRUE(renamed) << "no new title for the window; seen: "
+                         << QByteArray(lines.join('\n')).left(3000).toStdString();
+    const QJsonObject element = renamed->value(QStringLiteral("element")).toObject();
+    EXPECT_EQ(element.value(QStringLiteral("role")).toString(), QStringLiteral("AXWindow"));
+    EXPECT_TRUE(element.value(QStringLiteral("title")).toString().startsWith(QLatin1Char('*')))
+        << element.value(QStringLiteral("title")).toString().toStdString();
+    EXPECT_FALSE(renamed->value(QStringLiteral("was")).toString().startsWith(QLatin1Char('*')))
+        << "was: the title before the change";
+    for (const QByteArray& line : std::as_const(lines))
+        EXPECT_FALSE(line.contains(typed.toUtf8())) << "the text typed never appears in an event";
+
+    // The app itself: the window list shows the new title.
+    const QJsonArray windows = session()
+                                   .call(QStringLiteral("desktop.windows"), {})
+                                   .value(QStringLiteral("result"))
+                                   .toObject()
+                                   .value(QStringLiteral("windows"))
+                                   .toArray();
+    bool shown = false;
+    for (const auto& window : windows) {
+        const QJsonObject w = window.toObject();
+        if (w.value(QStringLiteral("pid")).toInteger() == app.pid())
+            shown = shown ||
+                    w.value(QStringLiteral("title")).toString() == element.value(QStringLiteral("title")).toString();
+    }
+    EXPECT_TRUE(shown) << QJsonDocument(windows).toJson().toStdString();
+}
