@@ -139,6 +139,9 @@ public:
     /// Where the backend sends the apps' element events (focus, names, values, states, children),
     /// from a thread of its own; the sink must be thread-safe. The default sends none.
     virtual void setEventSink(DesktopEventSink sink) { Q_UNUSED(sink) }
+    /// Whether someone listens for element events now (a subscriber that names their kinds): a
+    /// backend whose events cost the apps something (macOS observers) runs its source only then.
+    virtual void setElementEventsWanted(bool wanted) { Q_UNUSED(wanted) }
     /// Waits up to `ms` for the route's app to report a change (waitUntil's next look comes at
     /// once then, instead of after its poll interval). The default sleeps `ms` and says it cannot
     /// tell. Ends early on a cancel or the deadline.

@@ -46,6 +46,9 @@ bool lineageMatches(const Automation::Selector& selector, const QJsonArray& line
     Automation::Snapshot chain;
     for (qsizetype i = lineage.size() - 1; i >= 0; --i) {
         const QJsonObject known = lineage.at(i).toObject();
+        // An element the host never read matches nothing (not even an empty title).
+        if (known.value(QStringLiteral("role")).toString().isEmpty())
+            continue;
         Automation::Node node;
         node.role = known.value(QStringLiteral("role")).toString();
         node.nativeRole = known.value(QStringLiteral("nativeRole")).toString();
@@ -150,6 +153,8 @@ void EventHub::publish(const QString& kind, const QJsonObject& payload, const QJ
     // A connection that went away without saying so ends its subscription here.
     for (quint64 id : std::as_const(gone))
         m_subscribers.remove(id);
+    if (!gone.isEmpty())
+        updateElementEventsWanted();
     Q_EMIT published(event);
 }
 
@@ -221,13 +226,29 @@ void EventHub::subscribe(quint64 connectionId, const Filter& filter, std::option
     Subscriber& subscriber = m_subscribers[connectionId];
     subscriber.filter = filter;
     subscriber.dropped = 0;
+    updateElementEventsWanted();
     if (sinceCursor)
         sendSince(connectionId, *sinceCursor, sinceEpoch);
 }
 
 bool EventHub::unsubscribe(quint64 connectionId)
 {
-    return m_subscribers.remove(connectionId) > 0;
+    const bool was = m_subscribers.remove(connectionId) > 0;
+    updateElementEventsWanted();
+    return was;
+}
+
+void EventHub::updateElementEventsWanted()
+{
+    bool wanted = false;
+    for (const auto& subscriber : std::as_const(m_subscribers)) {
+        for (const QString& kind : subscriber.filter.kinds)
+            wanted = wanted || isElementKind(kind);
+    }
+    if (wanted == m_elementEventsWanted)
+        return;
+    m_elementEventsWanted = wanted;
+    Q_EMIT elementEventsWantedChanged(wanted);
 }
 
 bool EventHub::wanted(const QString& kind) const

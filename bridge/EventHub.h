@@ -88,8 +88,13 @@ public:
     /// The notification line for an event.
     static QByteArray notification(const QJsonObject& event);
 
+    /// Whether some subscriber names an element kind (focus.changed, element.*).
+    bool elementEventsWanted() const { return m_elementEventsWanted; }
+
 Q_SIGNALS:
     void published(const QJsonObject& event);
+    /// elementEventsWanted() changed (a subscription came, changed or went).
+    void elementEventsWantedChanged(bool wanted);
 
 private:
     struct Held
@@ -116,6 +121,8 @@ private:
     qint64 m_next = 1;
     qint64 m_overwritten = 0;
     std::deque<Held> m_ring;
+    bool m_elementEventsWanted = false;
+    void updateElementEventsWanted();
     QHash<quint64, Subscriber> m_subscribers;
     Deliver m_deliver;
 };

@@ -85,6 +85,11 @@ void Host::startEvents()
                      QJsonObject{{QStringLiteral("executionId"), executionId}, {QStringLiteral("outcome"), outcome}});
     });
     // Element events only while someone subscribed to their kind (they are many).
+    // A backend whose events cost the apps something streams them only while someone listens.
+    connect(hub, &EventHub::elementEventsWantedChanged, this, [this](bool wanted) {
+        m_executor->configureBackend(
+            [wanted](Automation::DesktopBackend& backend) { backend.setElementEventsWanted(wanted); });
+    });
     connect(m_executor.get(), &Executor::desktopEvent, hub,
             [hub](const QString& kind, const QJsonObject& payload, const QJsonArray& lineage) {
                 if (hub->wanted(kind))

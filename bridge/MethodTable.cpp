@@ -818,6 +818,11 @@ const MethodTable& MethodTable::contract()
                      auto parsed = EventHub::subscriptionSelector(selector);
                      if (!parsed)
                          return respond(parsed.error());
+                     if (std::none_of(filter.kinds.cbegin(), filter.kinds.cend(), &EventHub::isElementKind))
+                         return respond(Error::invalidParam(
+                             QStringLiteral("selector"),
+                             QStringLiteral("a selector filters element events: name them in kinds (focus.changed, "
+                                            "element.childrenChanged, …)")));
                      filter.selector = std::make_shared<const Automation::Selector>(std::move(parsed.value()));
                  }
                  std::optional<qint64> since;

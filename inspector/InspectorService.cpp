@@ -13,6 +13,13 @@ using Automation::Result;
 
 InspectorService::InspectorService(Bridge::Executor& executor, QObject* parent) : QObject(parent), m_executor(executor)
 {
+    connect(&executor, &Bridge::Executor::desktopEvent, this,
+            [this](const QString&, const QJsonObject& payload, const QJsonArray&) {
+                const qint64 pid =
+                    payload.value(QStringLiteral("app")).toObject().value(QStringLiteral("pid")).toInteger();
+                if (pid > 0)
+                    Q_EMIT appChanged(pid);
+            });
 }
 
 void InspectorService::windows(std::function<void(const Result<QList<Automation::WindowInfo>>&)> done)

@@ -52,6 +52,11 @@ public:
     /// left alone: reads never change it).
     static Automation::Route routeFor(const Automation::WindowInfo& window);
 
+Q_SIGNALS:
+    /// The app with `pid` reported a change of its elements (an element event of the backend:
+    /// children, names, states, values, focus), on the owner thread.
+    void appChanged(qint64 pid);
+
 private:
     Bridge::Executor& m_executor;
 };

@@ -32,6 +32,9 @@ namespace Inspector {
 namespace {
 
 constexpr int kLiveIntervalMs = 1500;
+// The app's element events come in bursts (a new page: dozens): one tree read after a quiet
+// moment, at most one every this often while they keep coming.
+constexpr int kEventDebounceMs = 250;
 constexpr int kTestDebounceMs = 300;
 
 QRect rectOf(const Automation::Frame& frame)
@@ -69,6 +72,23 @@ InspectorWindow::InspectorWindow(Bridge::Host& host, QWidget* parent)
         if (isVisible() && !m_treeReadInFlight)
             refreshTree();
     });
+    // The live tree follows the app's own events; the poll above catches what a toolkit does not
+    // report.
+    m_eventRefresh.setSingleShot(true);
+    m_eventRefresh.setInterval(kEventDebounceMs);
+    connect(&m_service, &InspectorService::appChanged, this, [this](qint64 pid) {
+        const auto route = currentRoute();
+        if (m_live->isChecked() && isVisible() && route && route->pid == pid && !m_eventRefresh.isActive())
+            m_eventRefresh.start();
+    });
+    connect(&m_eventRefresh, &QTimer::timeout, this, [this] {
+        if (m_treeReadInFlight) {
+            m_eventRefresh.start(); // after the read under way
+            return;
+        }
+        ++m_eventRefreshes;
+        refreshTree();
+    });
     m_testDebounce.setSingleShot(true);
     m_testDebounce.setInterval(kTestDebounceMs);
     connect(&m_testDebounce, &QTimer::timeout, this, &InspectorWindow::runTest);
@@ -94,6 +114,7 @@ InspectorWindow::InspectorWindow(Bridge::Host& host, QWidget* parent)
                 return;
             }
             self->m_model.setSnapshot(found->snapshot);
+            self->m_shownWindowHandle.clear();
             self->m_tree->expandToDepth(0);
             self->selectNode(found->index);
             self->showBanner(tr("Picked %1 \"%2\" at (%3, %4).")
@@ -126,7 +147,9 @@ void InspectorWindow::buildUi()
     top->addWidget(reload);
     m_live = new QCheckBox(tr("Live"), central);
     m_live->setObjectName(QStringLiteral("liveCheck"));
-    m_live->setToolTip(tr("Read the tree again every %1 s while this window is open.").arg(kLiveIntervalMs / 1000.0));
+    m_live->setToolTip(tr("Read the tree again when the app reports a change, and every %1 s for apps that report "
+                          "nothing, while this window is open.")
+                           .arg(kLiveIntervalMs / 1000.0));
     m_live->setChecked(true);
     top->addWidget(m_live);
     m_pick = new QPushButton(tr("Pick under the mouse (3 s)"), central);
@@ -251,6 +274,7 @@ void InspectorWindow::buildUi()
 
     connect(m_picker, &QComboBox::currentIndexChanged, this, [this](int) {
         m_selectedPath.reset();
+        m_shownWindowHandle.clear();
         refreshTree();
     });
     connect(reload, &QPushButton::clicked, this, [this] {
@@ -375,9 +399,13 @@ std::optional<Automation::Route> InspectorWindow::currentRoute() const
     if (at < 0 || at >= m_windows.size())
         return std::nullopt;
     Automation::Route route = InspectorService::routeFor(m_windows.at(at));
-    // Once its tree was read, the window as its accessible element names it.
+    // Once its tree was read, that very window, whatever its title becomes (a new document
+    // renames an editor's window); else the window as its accessible element names it.
     const Automation::Snapshot& shown = m_model.snapshot();
-    if (shown.pid == m_windows.at(at).pid && !shown.nodes.isEmpty())
+    if (shown.pid == m_windows.at(at).pid && !m_shownWindowHandle.isEmpty()) {
+        route.windowTitlePattern.reset();
+        route.windowHandle = m_shownWindowHandle;
+    } else if (shown.pid == m_windows.at(at).pid && !shown.nodes.isEmpty())
         route.windowTitlePattern = shown.windowTitle.isEmpty()
                                        ? std::nullopt
                                        : std::optional(QStringLiteral("^") + QRegularExpression::escape(shown.windowTitle) +
@@ -412,6 +440,7 @@ void InspectorWindow::refreshTree()
             return;
         }
         self->m_model.setSnapshot(read->snapshot);
+        self->m_shownWindowHandle = read->route.windowHandle;
         self->m_tree->expandToDepth(0);
         const QStringList gone = self->m_model.gone();
         if (!gone.isEmpty())

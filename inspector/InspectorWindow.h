@@ -45,6 +45,11 @@ public:
     bool chooseApp(qint64 pid);
     /// Re-reads the chosen window's tree.
     void refreshTree();
+    /// The live tree's fallback poll, for toolkits that report nothing (tests set a long one to
+    /// see the app's events at work).
+    void setLiveIntervalMs(int ms) { m_liveTimer.setInterval(ms); }
+    /// Tree reads started by the app's events (not the poll, not a person).
+    int eventRefreshes() const { return m_eventRefreshes; }
     /// Selects node `nodeIndex` of the tree shown.
     void selectNode(int nodeIndex);
     /// Puts `json` (desktop.find's params, or a selector alone) in the tester and runs it now.
@@ -116,6 +121,9 @@ private:
     QLineEdit* m_typeText = nullptr;
     QLabel* m_actionAnswer = nullptr;
     QTimer m_liveTimer;
+    /// Debounces the app's element events into one tree read.
+    QTimer m_eventRefresh;
+    int m_eventRefreshes = 0;
     QTimer m_testDebounce;
     QTimer m_pickCountdown;
     int m_pickLeft = 0;
@@ -128,6 +136,8 @@ private:
     quint64 m_suggestGeneration = 0;
     /// The selected node's path, kept across refreshes.
     std::optional<QList<int>> m_selectedPath;
+    /// The backend's handle of the window whose tree is shown (empty: not read by route yet).
+    QString m_shownWindowHandle;
 };
 
 } // namespace Inspector

@@ -1991,10 +1991,6 @@ With --headless it serves the bridge without tray or windows (a server, a CI des
         <translation>实时</translation>
     </message>
     <message>
-        <source>Read the tree again every %1 s while this window is open.</source>
-        <translation>本窗口打开期间，每 %1 秒重新读取一次树。</translation>
-    </message>
-    <message>
         <source>Search the loaded nodes by role or title</source>
         <translation>按角色或标题搜索已加载的节点</translation>
     </message>
@@ -2217,6 +2213,10 @@ Not confirmed: the live tree gave %2 match(es)%3. The tree may have changed; rel
     <message>
         <source>Suggest a selector for this node first: an action goes to the element the live tree confirmed.</source>
         <translation>请先为此节点建议一个选择器：操作只会作用于实时树确认过的元素。</translation>
+    </message>
+    <message>
+        <source>Read the tree again when the app reports a change, and every %1 s for apps that report nothing, while this window is open.</source>
+        <translation>本窗口打开期间，应用报告变化时重新读取树；对不报告变化的应用，每 %1 秒读取一次。</translation>
     </message>
 </context>
 <context>

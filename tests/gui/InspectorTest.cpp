@@ -10,6 +10,7 @@
 #include "app/ConfirmationDialog.h"
 #include "app/TrayController.h"
 #include "automation/PlatformBackend.h"
+#include "automation/SelectorEngine.h"
 #include "automation/SelectorSuggester.h"
 #include "bridge/Host.h"
 #include "inspector/AxTreeModel.h"
@@ -33,6 +34,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QScreen>
+#include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -472,6 +474,61 @@ TEST_F(InspectorTest, ShowsTheTreesOfTheQtFixtureAndOfARealGtkApp)
     fixture.terminate();
     gtk.waitForFinished(5000);
     fixture.waitForFinished(5000);
+}
+
+// The live tree follows a real app's own events, not only the poll: with the poll set to ten
+// minutes, a new document in mousepad (Ctrl+N from another process, as a person's key) shows its
+// new page tab in the inspector.
+TEST_F(InspectorTest, TheLiveTreeFollowsAGtkAppsEvents)
+{
+    if (QStandardPaths::findExecutable(QStringLiteral("mousepad")).isEmpty() ||
+        QStandardPaths::findExecutable(QStringLiteral("xdotool")).isEmpty())
+        GTEST_SKIP() << "scripts/setup installs mousepad and xdotool";
+    startHost(true);
+    QTemporaryDir home;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("HOME"), home.path());
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/.config"));
+    QProcess mousepad;
+    mousepad.setProcessEnvironment(environment);
+    mousepad.start(QStringLiteral("mousepad"), {QStringLiteral("--disable-server")});
+    ASSERT_TRUE(mousepad.waitForStarted(10000));
+    auto window = openInspector(false);
+    window->setLiveIntervalMs(600000);
+    window->findChild<QCheckBox*>(QStringLiteral("liveCheck"))->setChecked(true);
+    ASSERT_TRUE(showsRealApp(*window, mousepad.processId(), QStringLiteral("File")))
+        << window->banner()->text().toStdString();
+    const auto tabs = [&] {
+        int count = 0;
+        for (const auto& node : window->model().snapshot().nodes)
+            count += Automation::SelectorEngine::roleMatches(node, QStringLiteral("AXTabButton")) ? 1 : 0;
+        return count;
+    };
+    const int before = tabs();
+    const int readsByEvents = window->eventRefreshes();
+    // Activated first, then the key typed at the focus (a key chained to the search would be
+    // sent to the window with XSendEvent, which GTK ignores).
+    const auto xdotool = [](const QStringList& args) {
+        QProcess run;
+        run.start(QStringLiteral("xdotool"), args);
+        return run.waitForFinished(15000) && run.exitCode() == 0;
+    };
+    ASSERT_TRUE(xdotool({QStringLiteral("search"), QStringLiteral("--sync"), QStringLiteral("--all"),
+                         QStringLiteral("--onlyvisible"), QStringLiteral("--pid"),
+                         QString::number(mousepad.processId()), QStringLiteral("--name"), QStringLiteral("Mousepad"),
+                         QStringLiteral("windowactivate"), QStringLiteral("--sync")}));
+    ASSERT_TRUE(xdotool({QStringLiteral("key"), QStringLiteral("ctrl+n")}));
+    EXPECT_TRUE(QTest::qWaitFor([&] { return tabs() > before; }, 15000))
+        << "tabs before: " << before << ", now: " << tabs()
+        << "; reads started by events: " << window->eventRefreshes() - readsByEvents;
+    EXPECT_GT(window->eventRefreshes(), readsByEvents);
+    window->raise();
+    window->activateWindow();
+    window->treeView()->expandToDepth(3);
+    screenshot(QStringLiteral("inspector-live-mousepad"));
+    window.reset();
+    mousepad.kill();
+    mousepad.waitForFinished(5000);
 }
 
 TEST_F(InspectorTest, TheConfirmationDialogShowsTheResolvedElementAndHighlightsIt)

@@ -160,6 +160,28 @@ TEST(Events, BadSubscriptionsAreRefusedNamingTheField)
     EXPECT_EQ(errorCode(subscribe(client, host.workspace(),
                                   {{QStringLiteral("route"), QJsonObject{{QStringLiteral("pid"), 3}}}})),
               QStringLiteral("DESKTOP_INVALID_REQUEST"));
+    // A selector filters element events: without one named it would take nothing, said so.
+    const auto field = [&](const QJsonObject& params) {
+        return errorOf(subscribe(client, host.workspace(), params))
+            .value(QStringLiteral("details"))
+            .toObject()
+            .value(QStringLiteral("field"))
+            .toString();
+    };
+    EXPECT_EQ(field({{QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXList")}}}}),
+              QStringLiteral("selector"));
+    EXPECT_EQ(
+        field({{QStringLiteral("kinds"), QJsonArray{QStringLiteral("element.childrenChanged")}},
+               {QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXList")},
+                                                        {QStringLiteral("valueContains"), QStringLiteral("x")}}}}),
+        QStringLiteral("selector.valueContains"));
+    EXPECT_TRUE(resultOf(subscribe(client, host.workspace(),
+                                   {{QStringLiteral("kinds"), QJsonArray{QStringLiteral("element.childrenChanged")}},
+                                    {QStringLiteral("selector"),
+                                     QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXList")}}}}))
+                    .value(QStringLiteral("selector"))
+                    .toObject()
+                    .contains(QStringLiteral("byRole")));
 }
 
 TEST(Events, DesktopctlEventsPrintsTheStream)

@@ -579,6 +579,8 @@ TEST(MacEventsBridge, ElementEventsUnderASelectorReachTheSubscriber)
     EXPECT_EQ(event->value(QStringLiteral("app")).toObject().value(QStringLiteral("pid")).toInteger(), kPid);
     EXPECT_FALSE(event->contains(QStringLiteral("lineage")));
     EXPECT_FALSE(listener.readObject(300)) << "nothing else was under Chats";
+    listener.call(QStringLiteral("desktop.unsubscribe"), TestClient::withMeta({}, target.host->workspace()));
+    EXPECT_TRUE(eventually([&] { return !target.world->streaming(); })) << "nobody listens: the stream stops";
 }
 
 // waitUntil on the macOS backend looks again as soon as the app sends a notification: a button
@@ -586,9 +588,12 @@ TEST(MacEventsBridge, ElementEventsUnderASelectorReachTheSubscriber)
 TEST(MacEventsBridge, WaitUntilIsAnsweredByTheAppsNotificationBeforeItsNextPoll)
 {
     MacTarget target;
-    ASSERT_TRUE(eventually([&] { return target.world->streaming(); }));
+    EXPECT_FALSE(target.world->streaming()) << "no subscriber: no observers of every app";
     std::thread app([&] {
-        QThread::msleep(500);
+        // The wait observes the route's app once its first look found nothing.
+        QDeadlineTimer observed(10000);
+        while (!target.world->observed().contains(kPid) && !observed.hasExpired())
+            QThread::msleep(5);
         target.world->addElement(target.window, QStringLiteral("AXButton"), QStringLiteral("Archive"),
                                  QRectF(210, 520, 120, 32));
         target.world->notice(

@@ -1,5 +1,7 @@
 #include "FakeAxApi.h"
 
+#include <QDeadlineTimer>
+
 #include <QImage>
 #include <QSet>
 #include <QThread>
@@ -617,20 +619,38 @@ qint64 FakeAxApi::pidOf(const AxElement& element)
 
 AxError FakeAxApi::observe(qint64 pid, const QStringList& notifications, Notification callback)
 {
-    Q_UNUSED(pid)
-    Q_UNUSED(notifications)
-    Q_UNUSED(callback)
+    QMutexLocker lock(&m_world->m_mutex);
+    m_world->m_observers.insert(pid, FakeAxWorld::Observer{notifications, std::move(callback)});
     return AxError::Success;
 }
 
 void FakeAxApi::unobserve(qint64 pid)
 {
-    Q_UNUSED(pid)
+    QMutexLocker lock(&m_world->m_mutex);
+    m_world->m_observers.remove(pid);
+    m_world->m_pendingNotifications.removeIf([pid](const auto& pending) { return pending.first == pid; });
 }
 
 void FakeAxApi::pumpNotifications(int waitMs)
 {
-    Q_UNUSED(waitMs)
+    QDeadlineTimer deadline(std::max(waitMs, 0));
+    for (;;) {
+        QList<std::pair<Notification, QString>> due;
+        {
+            QMutexLocker lock(&m_world->m_mutex);
+            for (const auto& [pid, name] : std::as_const(m_world->m_pendingNotifications)) {
+                const auto observer = m_world->m_observers.constFind(pid);
+                if (observer != m_world->m_observers.constEnd())
+                    due.append({observer->callback, name});
+            }
+            m_world->m_pendingNotifications.clear();
+        }
+        for (const auto& [callback, name] : std::as_const(due))
+            callback(Automation::Mac::AxElement(), name);
+        if (!due.isEmpty() || deadline.hasExpired())
+            return;
+        QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(deadline.remainingTime(), 1, 5)));
+    }
 }
 
 void FakeAxApi::streamNotices(NoticeSink sink)
@@ -642,14 +662,25 @@ void FakeAxApi::streamNotices(NoticeSink sink)
 bool FakeAxWorld::notice(const Automation::Mac::AxNotice& notice)
 {
     Automation::Mac::AxApi::NoticeSink sink;
+    bool queued = false;
     {
         QMutexLocker lock(&m_mutex);
         sink = m_noticeSink;
+        const auto observer = m_observers.constFind(notice.pid);
+        if (observer != m_observers.constEnd() && observer->notifications.contains(notice.notification)) {
+            m_pendingNotifications.append({notice.pid, notice.notification});
+            queued = true;
+        }
     }
-    if (!sink)
-        return false;
-    sink(notice);
-    return true;
+    if (sink)
+        sink(notice);
+    return sink || queued;
+}
+
+QList<qint64> FakeAxWorld::observed() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_observers.keys();
 }
 
 bool FakeAxWorld::streaming() const

@@ -79,10 +79,14 @@ public:
     void failNextAction(const QString& key, AxError error);
     /// Messaging timeouts set, per pid (seconds).
     QHash<qint64, double> messagingTimeouts() const;
-    /// Sends a notice to the event stream's sink (AxApi::streamNotices), on the caller's thread,
-    /// as the stream's own thread would; false when no stream runs.
+    /// An app's notification: to the event stream's sink (AxApi::streamNotices) on the caller's
+    /// thread, as the stream's own thread would, and queued for the worker's observer of that app
+    /// (AxApi::observe) when it registered that notification, delivered by its next pump; false
+    /// when neither listens.
     bool notice(const Automation::Mac::AxNotice& notice);
     bool streaming() const;
+    /// The pids the worker observes (AxApi::observe), now.
+    QList<qint64> observed() const;
 
 private:
     friend class FakeAxApi;
@@ -128,6 +132,13 @@ private:
     bool m_capture = true;
     int m_next = 1;
     Automation::Mac::AxApi::NoticeSink m_noticeSink;
+    struct Observer
+    {
+        QStringList notifications;
+        Automation::Mac::AxApi::Notification callback;
+    };
+    QHash<qint64, Observer> m_observers;
+    QList<std::pair<qint64, QString>> m_pendingNotifications;
 };
 
 /// AxApi over a FakeAxWorld.

@@ -168,6 +168,15 @@ TEST(EventHub, ASelectorTakesElementEventsUnderWhatItMatches)
     EXPECT_EQ(sink.got.value(1).at(0).value(QStringLiteral("cursor")).toInteger(), 1);
     EXPECT_EQ(sink.got.value(1).at(1).value(QStringLiteral("cursor")).toInteger(), 2);
     EXPECT_EQ(sink.got.value(2).size(), 3) << "both lists, not the unknown one";
+    // An element the host never read (no role) matches nothing, not even an empty title.
+    const auto anything = EventHub::subscriptionSelector(QJsonObject{{QStringLiteral("titleContains"), QString()}});
+    ASSERT_TRUE(anything.ok());
+    EventHub::Filter unread{{QStringLiteral("element.childrenChanged")}, {}, {}};
+    unread.selector = std::make_shared<const Automation::Selector>(anything.value());
+    hub.subscribe(4, unread, std::nullopt);
+    hub.publish(QStringLiteral("element.childrenChanged"), payload, QJsonArray{QJsonObject{}, QJsonObject{}});
+    EXPECT_TRUE(sink.got.value(4).isEmpty());
+    hub.unsubscribe(4);
 
     // A reader that comes back gets what it missed under the same selector.
     sink.got.clear();
@@ -194,4 +203,26 @@ TEST(EventHub, ASubscriptionSelectorTakesRoleAndTitleOnly)
         << "flags alone would match everything";
     EXPECT_FALSE(
         EventHub::subscriptionSelector(QJsonObject{{QStringLiteral("titleMatches"), QStringLiteral("(")}}).ok());
+}
+
+// Whether anyone wants element events, as the backend is told (it may start costly sources only
+// then): a subscription naming one, changed, ended, or its connection gone.
+TEST(EventHub, SaysWhenElementEventsAreWanted)
+{
+    EventHub hub;
+    Sink sink;
+    hub.setDeliver(sink.deliver());
+    QList<bool> told;
+    QObject::connect(&hub, &EventHub::elementEventsWantedChanged, [&](bool wanted) { told.append(wanted); });
+    hub.subscribe(1, {}, std::nullopt);
+    EXPECT_FALSE(hub.elementEventsWanted()) << "every kind but the element ones";
+    hub.subscribe(2, EventHub::Filter{{QStringLiteral("focus.changed")}, {}, {}}, std::nullopt);
+    EXPECT_TRUE(hub.elementEventsWanted());
+    hub.subscribe(2, EventHub::Filter{{QStringLiteral("stopped")}, {}, {}}, std::nullopt);
+    EXPECT_FALSE(hub.elementEventsWanted());
+    hub.subscribe(3, EventHub::Filter{{QStringLiteral("element.valueChanged")}, {}, {}}, std::nullopt);
+    sink.backlog[3] = -1; // its connection went away
+    hub.publish(QStringLiteral("element.valueChanged"), {}, {});
+    EXPECT_FALSE(hub.elementEventsWanted());
+    EXPECT_EQ(told, (QList<bool>{true, false, true, false}));
 }

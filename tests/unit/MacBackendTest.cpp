@@ -4,6 +4,7 @@
 #include "FakeAxApi.h"
 #include "automation/Keys.h"
 
+#include <QDeadlineTimer>
 #include <QMutex>
 #include <QThread>
 
@@ -275,30 +276,43 @@ TEST(MacEvents, NotificationsBecomeTheStreamsElementEvents)
     EXPECT_FALSE(MacBackend::eventOf(notice(QStringLiteral("AXMoved"), QStringLiteral("k5"), window), memory, own));
 }
 
-// The backend starts the stream when it gets a sink and stops it with an empty one (and when it
-// goes); notices from the stream's thread reach the sink; waitForChange ends at a notice of the
-// route's app and not at another app's.
-TEST(MacEvents, TheStreamRunsWhileThereIsASinkAndWakesAWait)
+// The backend streams the apps' notices only while element events are wanted (a subscriber)
+// and it has a sink; notices from the stream's thread reach the sink; waitForChange ends at a
+// notice of the route's app and not at another app's: on the stream while it runs, else through
+// an observer of that app alone, on the worker, for the wait only.
+TEST(MacEvents, TheStreamRunsOnlyWhileWantedAndAWaitHearsTheRoutesApp)
 {
     World w;
     const ResolvedRoute route = w.route();
-    EXPECT_EQ(w.backend.waitForChange(route, 30, CallContext()), ChangeWait::Unsupported) << "no stream yet";
     QMutex mutex;
     QList<DesktopEvent> got;
     w.backend.setEventSink([&](const DesktopEvent& event) {
         QMutexLocker lock(&mutex);
         got.append(event);
     });
+    EXPECT_FALSE(w.world->streaming()) << "nobody wants element events yet";
+
+    // Without the stream: the wait observes the route's app alone, and only while it waits.
+    const auto waitWith = [&](qint64 pid, qint64 ms) {
+        std::thread app([&] {
+            QDeadlineTimer observed(5000);
+            while (!w.world->observed().contains(kPid) && !observed.hasExpired())
+                QThread::msleep(5);
+            w.world->notice(notice(QStringLiteral("AXValueChanged"), QStringLiteral("m"),
+                                   AxKnown{QStringLiteral("AXTextField"), {}, QStringLiteral("Message")}, {}, pid));
+        });
+        const ChangeWait result = w.backend.waitForChange(route, ms, CallContext());
+        app.join();
+        return result;
+    };
+    EXPECT_EQ(waitWith(kPid + 1, 300), ChangeWait::Quiet) << "another app's notice";
+    EXPECT_EQ(waitWith(kPid, 5000), ChangeWait::Changed);
+    EXPECT_TRUE(w.world->observed().isEmpty()) << "the wait's observer goes with the wait";
+    EXPECT_TRUE(got.isEmpty()) << "no stream, no events";
+
+    // With a subscriber: the stream runs, its notices are events, and a wait hears them there.
+    w.backend.setElementEventsWanted(true);
     ASSERT_TRUE(w.world->streaming());
-
-    std::thread other([&] {
-        QThread::msleep(100);
-        w.world->notice(notice(QStringLiteral("AXValueChanged"), QStringLiteral("x"),
-                               AxKnown{QStringLiteral("AXTextField"), {}, {}}, {}, kPid + 1));
-    });
-    EXPECT_EQ(w.backend.waitForChange(route, 400, CallContext()), ChangeWait::Quiet) << "another app's notice";
-    other.join();
-
     std::thread same([&] {
         QThread::msleep(100);
         w.world->notice(notice(QStringLiteral("AXValueChanged"), QStringLiteral("m"),
@@ -306,14 +320,17 @@ TEST(MacEvents, TheStreamRunsWhileThereIsASinkAndWakesAWait)
     });
     EXPECT_EQ(w.backend.waitForChange(route, 5000, CallContext()), ChangeWait::Changed);
     same.join();
+    EXPECT_TRUE(w.world->observed().isEmpty()) << "the stream's observers are its own";
     {
         QMutexLocker lock(&mutex);
-        ASSERT_EQ(got.size(), 2);
-        EXPECT_EQ(got.at(1).kind, QStringLiteral("element.valueChanged"));
+        ASSERT_EQ(got.size(), 1);
+        EXPECT_EQ(got.at(0).kind, QStringLiteral("element.valueChanged"));
     }
 
+    w.backend.setElementEventsWanted(false);
+    EXPECT_FALSE(w.world->streaming());
+    w.backend.setElementEventsWanted(true);
+    EXPECT_TRUE(w.world->streaming());
     w.backend.setEventSink({});
     EXPECT_FALSE(w.world->streaming());
-    w.backend.setEventSink([](const DesktopEvent&) {});
-    EXPECT_TRUE(w.world->streaming());
 }

@@ -13,6 +13,10 @@ namespace {
 constexpr qsizetype kMaxEntriesPerApp = 100000;
 // Recent events kept for verifying actions; a few seconds' worth even for a busy desktop.
 constexpr qsizetype kMaxActivity = 4096;
+// What an element event keeps of its ancestors (for a subscription's selector; the ring holds
+// thousands of events).
+constexpr qsizetype kMaxNoticeAncestors = 32;
+constexpr qsizetype kMaxNoticeTitle = 256;
 // Object events that change nothing cached but show that an app changed.
 const char* const kActivityMembers[] = {"TextChanged",          "TextCaretMoved",
                                         "TextSelectionChanged", "ActiveDescendantChanged",
@@ -263,11 +267,13 @@ void AtspiTreeCache::notify(const QDBusMessage& message)
             for (int depth = 0; depth < 64 && !at.isEmpty(); ++depth) {
                 const auto known = app.entries.constFind(at);
                 if (known == app.entries.constEnd()) {
-                    notice.ancestors.append({std::nullopt, QString()});
+                    if (notice.ancestors.size() < kMaxNoticeAncestors)
+                        notice.ancestors.append({std::nullopt, QString()});
                     at = app.parentOf.value(at);
                     continue;
                 }
-                notice.ancestors.append({known->role, known->name.value_or(QString())});
+                if (notice.ancestors.size() < kMaxNoticeAncestors)
+                    notice.ancestors.append({known->role, known->name.value_or(QString()).left(kMaxNoticeTitle)});
                 if (notice.windowTitle.isEmpty() && known->role &&
                     Atspi::roleInfo(*known->role).role == QLatin1String("AXWindow"))
                     notice.windowTitle = known->name.value_or(QString());

@@ -319,6 +319,10 @@ std::optional<QImage> captureWithScreenCaptureKit(CGDirectDisplayID displayId, s
 constexpr float kStreamMessagingTimeout = 0.1F;
 constexpr CFAbsoluteTime kStreamNoticeBudget = 0.25;
 constexpr int kStreamMaxAncestors = 24;
+// The notifications the stream registers per app, and how many syncs (2 s apart) may ask again
+// for the ones an app refused.
+constexpr size_t kStreamNotifications = 5;
+constexpr int kStreamRegisterAttempts = 5;
 
 QString stringAttribute(CFTypeRef value)
 {
@@ -386,6 +390,7 @@ private:
         Owned<AXObserverRef> observer;
         Owned<AXUIElementRef> application;
         std::vector<Owned<CFStringRef>> registered;
+        int attempts = 0;
 
         Observed() = default;
         Observed(const Observed&) = delete;
@@ -419,7 +424,7 @@ private:
         CFRunLoopAddTimer(CFRunLoopGetCurrent(), timer.get(), kCFRunLoopDefaultMode);
         while (!stopping()) {
             @autoreleasepool {
-                CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.5, false);
+                CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.1, false);
             }
         }
         CFRunLoopTimerInvalidate(timer.get());
@@ -440,29 +445,36 @@ private:
         for (auto it = m_observed.begin(); it != m_observed.end();)
             it = running.count(it->first) ? std::next(it) : m_observed.erase(it);
         for (const auto& [pid, app] : running) {
-            if (m_observed.count(pid))
+            auto it = m_observed.find(pid);
+            if (it == m_observed.end()) {
+                auto observed = std::make_unique<Observed>();
+                observed->owner = this;
+                observed->app = app;
+                if (AXObserverCreate(static_cast<pid_t>(pid), &NoticeStream::onNotification,
+                                     observed->observer.out()) != kAXErrorSuccess)
+                    continue;
+                observed->application = Owned<AXUIElementRef>(AXUIElementCreateApplication(static_cast<pid_t>(pid)));
+                AXUIElementSetMessagingTimeout(observed->application.get(), kStreamMessagingTimeout);
+                CFRunLoopAddSource(CFRunLoopGetCurrent(), AXObserverGetRunLoopSource(observed->observer.get()),
+                                   kCFRunLoopDefaultMode);
+                it = m_observed.emplace(pid, std::move(observed)).first;
+            }
+            // What an app still launching refused is asked for again at the next syncs (a few: an
+            // app that never answers must not stall the stream every time).
+            Observed& observed = *it->second;
+            if (observed.registered.size() == kStreamNotifications || observed.attempts >= kStreamRegisterAttempts)
                 continue;
-            auto observed = std::make_unique<Observed>();
-            observed->owner = this;
-            observed->app = app;
-            if (AXObserverCreate(static_cast<pid_t>(pid), &NoticeStream::onNotification, observed->observer.out()) !=
-                kAXErrorSuccess)
-                continue;
-            observed->application = Owned<AXUIElementRef>(AXUIElementCreateApplication(static_cast<pid_t>(pid)));
-            AXUIElementSetMessagingTimeout(observed->application.get(), kStreamMessagingTimeout);
+            ++observed.attempts;
             for (CFStringRef name :
                  {kAXFocusedUIElementChangedNotification, kAXTitleChangedNotification, kAXValueChangedNotification,
                   kAXCreatedNotification, kAXRowCountChangedNotification}) {
-                const AXError error = AXObserverAddNotification(observed->observer.get(), observed->application.get(),
-                                                                name, observed.get());
-                if (error == kAXErrorSuccess)
-                    observed->registered.emplace_back(static_cast<CFStringRef>(CFRetain(name)));
+                const bool has = std::any_of(
+                    observed.registered.begin(), observed.registered.end(),
+                    [name](const Owned<CFStringRef>& registered) { return CFEqual(registered.get(), name); });
+                if (!has && AXObserverAddNotification(observed.observer.get(), observed.application.get(), name,
+                                                      &observed) == kAXErrorSuccess)
+                    observed.registered.emplace_back(static_cast<CFStringRef>(CFRetain(name)));
             }
-            if (observed->registered.empty())
-                continue;
-            CFRunLoopAddSource(CFRunLoopGetCurrent(), AXObserverGetRunLoopSource(observed->observer.get()),
-                               kCFRunLoopDefaultMode);
-            m_observed[pid] = std::move(observed);
         }
     }
 

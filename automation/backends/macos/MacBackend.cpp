@@ -559,17 +559,39 @@ std::optional<DesktopEvent> MacBackend::eventOf(const AxNotice& notice, NoticeMe
     return DesktopEvent{kind, payload, chain};
 }
 
+QStringList MacBackend::streamedNotifications()
+{
+    return {QStringLiteral("AXFocusedUIElementChanged"), QStringLiteral("AXTitleChanged"),
+            QStringLiteral("AXValueChanged"), QStringLiteral("AXCreated"), QStringLiteral("AXRowCountChanged")};
+}
+
 void MacBackend::setEventSink(DesktopEventSink sink)
 {
-    if (!sink) {
-        if (m_notices)
-            m_api->streamNotices({});
+    m_sink = std::move(sink);
+    restream();
+}
+
+void MacBackend::setElementEventsWanted(bool wanted)
+{
+    m_eventsWanted = wanted;
+    restream();
+}
+
+// Observers of every app cost each app a message per change: the stream runs only while a sink
+// is set and someone subscribed to element events.
+void MacBackend::restream()
+{
+    const bool run = m_sink && m_eventsWanted;
+    if (run == static_cast<bool>(m_notices))
+        return;
+    if (!run) {
+        m_api->streamNotices({});
         m_notices.reset();
         return;
     }
     auto memory = std::make_shared<NoticeMemory>();
     m_notices = memory;
-    m_api->streamNotices([sink = std::move(sink), memory, ownPid = d->ownPid](const AxNotice& notice) {
+    m_api->streamNotices([sink = m_sink, memory, ownPid = d->ownPid](const AxNotice& notice) {
         if (auto event = eventOf(notice, *memory, ownPid))
             sink(*event);
     });
@@ -577,12 +599,23 @@ void MacBackend::setEventSink(DesktopEventSink sink)
 
 ChangeWait MacBackend::waitForChange(const ResolvedRoute& route, qint64 ms, const CallContext& context)
 {
-    if (!m_notices || route.pid <= 0)
+    if (route.pid <= 0)
         return DesktopBackend::waitForChange(route, ms, context);
+    QDeadlineTimer nap(std::max<qint64>(0, ms));
+    if (!m_notices) {
+        // No stream: an observer of the route's app alone, on the worker, for this wait.
+        bool changed = false;
+        if (m_api->observe(route.pid, streamedNotifications(),
+                           [&changed](const AxElement&, const QString&) { changed = true; }) != AxError::Success)
+            return DesktopBackend::waitForChange(route, ms, context);
+        const auto unobserve = qScopeGuard([&] { m_api->unobserve(route.pid); });
+        while (!changed && !nap.hasExpired() && !context.checkpoint())
+            m_api->pumpNotifications(static_cast<int>(std::clamp<qint64>(nap.remainingTime(), 1, 20)));
+        return changed ? ChangeWait::Changed : ChangeWait::Quiet;
+    }
     NoticeMemory& memory = *m_notices;
     QMutexLocker lock(&memory.mutex);
     const quint64 mark = memory.activity.value(route.pid);
-    QDeadlineTimer nap(std::max<qint64>(0, ms));
     while (!nap.hasExpired()) {
         if (memory.activity.value(route.pid) != mark)
             return ChangeWait::Changed;

@@ -48,10 +48,15 @@ public:
                                         const CallContext& context) override;
     Result<ActionOutcome> pointer(const ResolvedRoute& route, const PointerGesture& gesture,
                                   const CallContext& context) override;
-    /// The apps' AX notifications as element events (AxApi::streamNotices; docs/protocol.md §5.24).
+    /// The apps' AX notifications as element events (AxApi::streamNotices; docs/protocol.md
+    /// §5.24), streamed only while they are wanted (setElementEventsWanted).
     void setEventSink(DesktopEventSink sink) override;
-    /// Ends early when the route's app sends a notification (the stream must run).
+    void setElementEventsWanted(bool wanted) override;
+    /// Ends early when the route's app sends a notification: heard on the stream while it runs,
+    /// else through an observer of that app alone on the worker, for the wait only.
     ChangeWait waitForChange(const ResolvedRoute& route, qint64 ms, const CallContext& context) override;
+    /// The notifications the stream and a wait listen for.
+    static QStringList streamedNotifications();
 
     AxApi& api() { return *m_api; }
 
@@ -73,7 +78,10 @@ private:
     struct Private;
     std::unique_ptr<AxApi> m_api;
     std::unique_ptr<Private> d;
-    std::shared_ptr<NoticeMemory> m_notices;
+    void restream();
+    DesktopEventSink m_sink;
+    bool m_eventsWanted = false;
+    std::shared_ptr<NoticeMemory> m_notices; ///< set while the stream runs
 };
 
 /// Accessibility and screen recording as AxApi says (AXIsProcessTrustedWithOptions,
