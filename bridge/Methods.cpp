@@ -282,23 +282,26 @@ MethodJob hotkey(HotkeyParams params)
 MethodJob waitUntil(WaitUntilParams params)
 {
     const Ops::WaitRequest request{params.route, params.condition, params.pollMs, params.timeoutMs, params.refresh};
-    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
-        auto waited = Ops::waitUntil(ctx, request);
-        if (!waited)
-            return waited.error();
-        QJsonObject result = baseResult(record);
-        result.insert(QStringLiteral("ok"), true);
-        result.insert(QStringLiteral("matched"), static_cast<int>(waited->candidates.size()));
-        result.insert(QStringLiteral("elapsedMs"), waited->elapsedMs);
-        result.insert(QStringLiteral("polls"), waited->polls);
-        result.insert(QStringLiteral("wake"), waited->wake);
-        result.insert(QStringLiteral("conditions"), waited->conditions);
-        QJsonObject ev;
-        if (waited->snapshot)
-            ev.insert(QStringLiteral("axPath"), Evidence::Layout::axTreeFile());
-        result.insert(QStringLiteral("evidence"), evidence(record, ev));
-        return result;
-    };
+    return
+        [request, ignored = params.ignored](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+            auto waited = Ops::waitUntil(ctx, request);
+            if (!waited)
+                return waited.error();
+            QJsonObject result = baseResult(record);
+            result.insert(QStringLiteral("ok"), true);
+            result.insert(QStringLiteral("matched"), static_cast<int>(waited->candidates.size()));
+            result.insert(QStringLiteral("elapsedMs"), waited->elapsedMs);
+            result.insert(QStringLiteral("polls"), waited->polls);
+            result.insert(QStringLiteral("wake"), waited->wake);
+            result.insert(QStringLiteral("conditions"), waited->conditions);
+            if (!ignored.isEmpty())
+                result.insert(QStringLiteral("ignored"), ignored);
+            QJsonObject ev;
+            if (waited->snapshot)
+                ev.insert(QStringLiteral("axPath"), Evidence::Layout::axTreeFile());
+            result.insert(QStringLiteral("evidence"), evidence(record, ev));
+            return result;
+        };
 }
 
 MethodJob dumpTree(DumpTreeParams params)
@@ -509,19 +512,22 @@ MethodJob windows(WindowsParams params)
 MethodJob window(WindowParams params)
 {
     const Ops::WindowRequest request{params.route, params.command};
-    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
-        auto done = Ops::window(ctx, request);
-        if (!done)
-            return done.error();
-        QJsonObject result = baseResult(record);
-        result.insert(QStringLiteral("done"), effectCountsAsDone(done->outcome.verification.effect));
-        insertVerification(result, done->outcome.verification);
-        result.insert(QStringLiteral("action"), windowActionName(request.command.action));
-        result.insert(QStringLiteral("deliveredBy"), done->outcome.deliveredBy);
-        result.insert(QStringLiteral("routeResolved"), done->route.toJson());
-        result.insert(QStringLiteral("evidence"), evidence(record));
-        return result;
-    };
+    return
+        [request, ignored = params.ignored](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+            auto done = Ops::window(ctx, request);
+            if (!done)
+                return done.error();
+            QJsonObject result = baseResult(record);
+            result.insert(QStringLiteral("done"), effectCountsAsDone(done->outcome.verification.effect));
+            insertVerification(result, done->outcome.verification);
+            result.insert(QStringLiteral("action"), windowActionName(request.command.action));
+            if (!ignored.isEmpty())
+                result.insert(QStringLiteral("ignored"), ignored);
+            result.insert(QStringLiteral("deliveredBy"), done->outcome.deliveredBy);
+            result.insert(QStringLiteral("routeResolved"), done->route.toJson());
+            result.insert(QStringLiteral("evidence"), evidence(record));
+            return result;
+        };
 }
 
 MethodJob elementAt(ElementAtParams params)

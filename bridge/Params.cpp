@@ -127,6 +127,11 @@ std::optional<ConfirmParams> confirmOrFail(Reader& reader)
 
 } // namespace
 
+void noteIgnored(IgnoredMembers& ignored, const QString& field, const QString& why)
+{
+    ignored.append(QJsonObject{{QStringLiteral("field"), field}, {QStringLiteral("why"), why}});
+}
+
 Result<Automation::Route> route(const QJsonValue& value, const QString& field)
 {
     return Automation::Route::fromJson(value, field);
@@ -396,11 +401,12 @@ Result<WaitUntilParams> waitUntil(const QJsonObject& params)
     out.pollMs = static_cast<int>(r.integer(QStringLiteral("pollMs"), 10, 60000).value_or(500));
     out.timeoutMs = static_cast<int>(r.integer(QStringLiteral("timeoutMs"), 1, 600000, true).value_or(0));
     out.refresh = r.boolean(QStringLiteral("refresh")).value_or(false);
-    // A wait only looks: it never raises or focuses a window, so a policy would be ignored.
+    // The contract gives waitUntil the same route as every method (docs/protocol.md §4.3): a
+    // client passes one route object everywhere. A wait only looks and never raises or focuses a
+    // window, so the policy is accepted and said to be ignored.
     if (out.route.focusPolicy)
-        r.fail(QStringLiteral("route.focusPolicy"),
-               QStringLiteral("does not apply to waitUntil: a wait never changes focus (wait for the focused "
-                              "condition instead)"));
+        noteIgnored(out.ignored, QStringLiteral("route.focusPolicy"),
+                    QStringLiteral("a wait never changes focus (wait for the focused condition instead)"));
     return r.finish(out);
 }
 
@@ -598,6 +604,10 @@ Result<WindowParams> window(const QJsonObject& params)
     out.route = routeOrFail(r);
     if (auto c = confirmOrFail(r))
         out.confirm = *c;
+    // Focus is the action's own business (minimizing a window must not raise it first).
+    if (out.route.focusPolicy)
+        noteIgnored(out.ignored, QStringLiteral("route.focusPolicy"),
+                    QStringLiteral("a window action decides focus itself (action \"focus\" raises and focuses)"));
     static const QHash<QString, Action> actions{
         {QStringLiteral("focus"), Action::Focus},       {QStringLiteral("minimize"), Action::Minimize},
         {QStringLiteral("maximize"), Action::Maximize}, {QStringLiteral("restore"), Action::Restore},

@@ -4,6 +4,7 @@
 #include "automation/Keys.h"
 #include "automation/Types.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QStringList>
 
@@ -19,6 +20,12 @@ struct ConfirmParams
     std::optional<QString> approvedAt;
     std::optional<QString> approver;
 };
+
+/// Members a request may carry that the host accepts and does not apply (docs/protocol.md §4.3:
+/// a member that only changes how the host behaves, such as a wait's `route.focusPolicy`):
+/// answered as `ignored: [{field, why}]` in the result, so a client knows.
+using IgnoredMembers = QJsonArray;
+void noteIgnored(IgnoredMembers& ignored, const QString& field, const QString& why);
 
 /// An elementRef as a client sends it back (docs/protocol.md §4.5): elementId and fingerprint.
 struct ElementRefParams
@@ -89,6 +96,7 @@ struct WaitUntilParams
     int pollMs = 500;
     int timeoutMs = 0;
     bool refresh = false;
+    IgnoredMembers ignored;
 };
 
 struct DumpTreeParams
@@ -143,6 +151,7 @@ struct WindowParams
     Automation::Route route;
     Automation::WindowCommand command;
     ConfirmParams confirm;
+    IgnoredMembers ignored;
 };
 
 struct ElementAtParams

@@ -413,12 +413,17 @@ TEST(Primitives, AWaitAnswersWhatTheDecidingConditionMatched)
                   .toString(),
               QStringLiteral("Status"));
 
-    const QJsonObject focused =
+    // The contract's route carries a focusPolicy (docs/protocol.md §4.3); a wait accepts it, never
+    // changes focus, and says that it ignored it.
+    const QJsonObject focused = resultOf(
         client.call(QStringLiteral("desktop.waitUntil"),
                     params(host, {{QStringLiteral("condition"), exists(byRole(QStringLiteral("AXButton")))},
                                   {QStringLiteral("timeoutMs"), 500},
                                   {QStringLiteral("route"),
-                                   QJsonObject{{QStringLiteral("focusPolicy"), QStringLiteral("requireFocused")}}}}));
-    EXPECT_EQ(errorOf(focused).value(QStringLiteral("details")).toObject().value(QStringLiteral("field")).toString(),
-              QStringLiteral("route.focusPolicy"));
+                                   QJsonObject{{QStringLiteral("focusPolicy"), QStringLiteral("requireFocused")}}}})));
+    EXPECT_TRUE(focused.value(QStringLiteral("ok")).toBool()) << QJsonDocument(focused).toJson().constData();
+    const QJsonArray ignored = focused.value(QStringLiteral("ignored")).toArray();
+    ASSERT_EQ(ignored.size(), 1) << QJsonDocument(focused).toJson().constData();
+    EXPECT_EQ(ignored.at(0).toObject().value(QStringLiteral("field")).toString(), QStringLiteral("route.focusPolicy"));
+    EXPECT_FALSE(ignored.at(0).toObject().value(QStringLiteral("why")).toString().isEmpty());
 }
