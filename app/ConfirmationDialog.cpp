@@ -108,6 +108,7 @@ ConfirmationDialog::ConfirmationDialog(Bridge::AskConfirmationProvider& provider
         m_showRaw->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
         m_raw->setVisible(on);
         adjustSize();
+        placeAwayFromTarget();
     });
     form->addRow(tr("Target:"), targetColumn);
     form->addRow(tr("Details:"), m_detail);
@@ -117,6 +118,15 @@ ConfirmationDialog::ConfirmationDialog(Bridge::AskConfirmationProvider& provider
     layout->addWidget(m_countdown);
     m_queueLabel = new QLabel(this);
     layout->addWidget(m_queueLabel);
+    m_coverNote = new QLabel(
+        tr("The screen has no room beside the target: this window covers part of it. Drag this window aside to see "
+           "the highlighted element."),
+        this);
+    m_coverNote->setObjectName(QStringLiteral("coverNote"));
+    m_coverNote->setWordWrap(true);
+    m_coverNote->setStyleSheet(QStringLiteral("background: #fff4ce; color: #5c4400; padding: 4px;"));
+    m_coverNote->hide();
+    layout->addWidget(m_coverNote);
     // The MCP door's clients start a door per call: the person may allow the client for a while.
     m_grantRow = new QWidget(this);
     auto* grantLayout = new QHBoxLayout(m_grantRow);
@@ -226,11 +236,14 @@ void ConfirmationDialog::fill(const Bridge::ApprovalRequest& request)
     m_raw->setText(describeTarget(request.target));
     m_showRaw->setVisible(!resolved.isEmpty());
     m_showRaw->setChecked(false);
+    m_targetFrame.reset();
     if (const auto frame = Automation::Frame::fromJson(resolved.value(QStringLiteral("frame")).toObject());
-        frame && !frame->isEmpty())
-        m_highlight.show({QRect(frame->x, frame->y, frame->width, frame->height)}, 0);
-    else
+        frame && !frame->isEmpty()) {
+        m_targetFrame = QRect(frame->x, frame->y, frame->width, frame->height);
+        m_highlight.show({*m_targetFrame}, 0);
+    } else {
         m_highlight.hide();
+    }
     QString detail;
     if (!request.keys.isEmpty())
         detail = tr("Keys: %1").arg(request.keys.join(QStringLiteral(" + ")));
@@ -276,10 +289,37 @@ void ConfirmationDialog::showNext()
     // Sized for what it says: nothing cut, at least wide enough for a long title.
     setMinimumWidth(560);
     adjustSize();
+    placeAwayFromTarget();
     if (!isVisible())
         show();
     raise();
+    // Once the window manager has framed it, its real size is known: placed again with it.
+    if (m_targetFrame)
+        QTimer::singleShot(kReplaceAfterShowMs, this, [this] {
+            if (isVisible())
+                placeAwayFromTarget();
+        });
     Q_EMIT shown(m_current->id);
+}
+
+void ConfirmationDialog::placeAwayFromTarget()
+{
+    if (!m_targetFrame) {
+        m_coverNote->hide();
+        m_placement = {};
+        return;
+    }
+    const QRect screen = Inspector::screenFor(*m_targetFrame);
+    Inspector::Placement placement =
+        Inspector::placeBeside(*m_targetFrame, Inspector::frameSizeOf(*this), screen, kTargetGap);
+    // Saying so makes the dialog taller: placed again at its new size.
+    if (placement.coversTarget() != m_coverNote->isVisible()) {
+        m_coverNote->setVisible(placement.coversTarget());
+        adjustSize();
+        placement = Inspector::placeBeside(*m_targetFrame, Inspector::frameSizeOf(*this), screen, kTargetGap);
+    }
+    m_placement = placement;
+    move(placement.topLeft);
 }
 
 void ConfirmationDialog::decide(bool approved)

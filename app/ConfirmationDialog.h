@@ -3,6 +3,7 @@
 #include "bridge/security/ConfirmationProvider.h"
 
 #include "inspector/HighlightOverlay.h"
+#include "inspector/WindowPlacement.h"
 
 #include <QDialog>
 #include <QElapsedTimer>
@@ -34,6 +35,8 @@ class ConfirmationDialog final : public QDialog, public Bridge::Approver
 
 public:
     static constexpr int kArmDelayMs = 800;
+    /// How long after showing the dialog is placed again with the size its frame really has.
+    static constexpr int kReplaceAfterShowMs = 150;
 
     explicit ConfirmationDialog(Bridge::AskConfirmationProvider& provider, QWidget* parent = nullptr);
     ~ConfirmationDialog() override;
@@ -62,6 +65,9 @@ private:
     void decide(bool approved);
     void updateCountdown();
     void fill(const Bridge::ApprovalRequest& request);
+    /// Puts the dialog beside the target it asks about (never over it), or where it covers the
+    /// least of it, saying so.
+    void placeAwayFromTarget();
 
     Bridge::AskConfirmationProvider& m_provider;
     std::deque<Bridge::ApprovalRequest> m_queue;
@@ -76,12 +82,21 @@ private:
 public:
     const Inspector::HighlightOverlay& highlight() const { return m_highlight; }
     QLabel* targetLabel() const { return m_target; }
+    /// Where the dialog was last put beside the target, and the note shown when it had to cover
+    /// part of it.
+    const Inspector::Placement& placement() const { return m_placement; }
+    QLabel* coverNote() const { return m_coverNote; }
+    /// The gap kept between the dialog and the target (room for the highlight's border).
+    static constexpr int kTargetGap = Inspector::FrameWindow::kBorder + 12;
 
 private:
     QToolButton* m_showRaw = nullptr;
     QLabel* m_raw = nullptr;
     /// The resolved target's frame on screen while its request is shown.
     Inspector::HighlightOverlay m_highlight;
+    std::optional<QRect> m_targetFrame;
+    Inspector::Placement m_placement;
+    QLabel* m_coverNote = nullptr;
     QLabel* m_detail = nullptr;
     QLabel* m_countdown = nullptr;
     QLabel* m_queueLabel = nullptr;

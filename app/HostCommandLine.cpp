@@ -1,6 +1,7 @@
 #include "app/HostCommandLine.h"
 
 #include "automation/PlatformBackend.h"
+#include "automation/WindowWatch.h"
 #include "bridge/protocol/LineFramer.h"
 #include "bridge/protocol/SocketPath.h"
 #include "common/ManPage.h"
@@ -109,7 +110,11 @@ HostCommandLine::HostCommandLine()
                     tr("abort|wait|off")),
       m_yieldQuietMs(QStringLiteral("yield-quiet-ms"),
                      tr("With --yield-to-user wait: how long the person must have been quiet (default 1500)."),
-                     tr("ms"))
+                     tr("ms")),
+      m_eventsLinger(QStringLiteral("events-linger-seconds"),
+                     tr("How long an event subscription outlives its connection, still watched and recorded so that "
+                        "a reader coming back with its cursor misses nothing (default 600; 0: not at all)."),
+                     tr("seconds"))
 {
     m_options = {m_headless,
                  m_socket,
@@ -142,7 +147,8 @@ HostCommandLine::HostCommandLine()
                  m_inspector,
                  m_evidence,
                  m_yieldToUser,
-                 m_yieldQuietMs};
+                 m_yieldQuietMs,
+                 m_eventsLinger};
 }
 
 void HostCommandLine::configure(QCommandLineParser& parser) const
@@ -215,6 +221,8 @@ HostCommandLine::Outcome HostCommandLine::merge(const QCommandLineParser& parser
         out.stored.approvalTimeoutMs = std::clamp(out.stored.approvalTimeoutMs, HostSettings::kMinApprovalTimeoutMs,
                                                   HostSettings::kMaxApprovalTimeoutMs);
         out.stored.pngCompression = std::clamp(out.stored.pngCompression, 0, 9);
+        out.stored.eventsLingerSeconds =
+            std::clamp(out.stored.eventsLingerSeconds, 0, HostSettings::kMaxEventsLingerSeconds);
     }
     const HostSettings& stored = out.stored;
 
@@ -279,6 +287,16 @@ HostCommandLine::Outcome HostCommandLine::merge(const QCommandLineParser& parser
                             : !stored.workspaceRoot.isEmpty() ? stored.workspaceRoot
                                                               : environment.value(QStringLiteral("WORKSPACE_ROOT"));
     options.backendFactory = &Automation::createPlatformBackend;
+    options.windowWatchFactory = &Automation::createPlatformWindowWatch;
+    options.eventsLingerMs = stored.eventsLingerSeconds * 1000;
+    if (parser.isSet(m_eventsLinger)) {
+        bool ok = false;
+        const int seconds = parser.value(m_eventsLinger).toInt(&ok);
+        if (!ok || seconds < 0 || seconds > HostSettings::kMaxEventsLingerSeconds)
+            return tr("msgcode-desktop-host: --events-linger-seconds takes 0 to %1")
+                .arg(HostSettings::kMaxEventsLingerSeconds);
+        options.eventsLingerMs = seconds * 1000;
+    }
     options.keepTypedText = stored.keepTypedText;
     options.keepFullTrees = stored.keepFullTrees;
     if (!out.headless)

@@ -98,6 +98,7 @@ private:
     QCommandLineOption m_evidence;
     QCommandLineOption m_yieldToUser;
     QCommandLineOption m_yieldQuietMs;
+    QCommandLineOption m_eventsLinger;
     QList<QCommandLineOption> m_options;
 };
 

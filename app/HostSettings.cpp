@@ -23,6 +23,7 @@ const QString keyCallerAllowlist = QStringLiteral("callerAllowlist");
 const QString keyCmdKey = QStringLiteral("cmdKey");
 const QString keyYieldToUser = QStringLiteral("input/yieldToUser");
 const QString keyYieldQuietMs = QStringLiteral("input/yieldQuietMs");
+const QString keyEventsLinger = QStringLiteral("events/lingerSeconds");
 // The translations read this key at start (translations/Translations.h).
 const QString keyLanguage = QStringLiteral("language");
 const QString keyRemoteHost = QStringLiteral("remote/host");
@@ -65,6 +66,10 @@ QList<HostSettings::Problem> HostSettings::validate() const
         problems.append({keyYieldToUser, tr("Yielding to the person must be abort, wait or off.")});
     if (yieldQuietMs < 100 || yieldQuietMs > 60000)
         problems.append({keyYieldQuietMs, tr("The quiet period must be between 100 and 60000 ms.")});
+    if (eventsLingerSeconds < 0 || eventsLingerSeconds > kMaxEventsLingerSeconds)
+        problems.append(
+            {keyEventsLinger,
+             tr("Events are kept for a reader for 0 to %1 seconds after it goes away.").arg(kMaxEventsLingerSeconds)});
     for (const QString& caller : callerAllowlist) {
         const QFileInfo file(caller);
         if (caller.trimmed().isEmpty() || !file.exists())
@@ -111,6 +116,7 @@ HostSettings HostSettings::load(QSettings& settings)
     out.cmdKey = settings.value(keyCmdKey).toString() == QLatin1String("super") ? CmdKey::Super : CmdKey::Control;
     out.yieldToUser = settings.value(keyYieldToUser, out.yieldToUser).toString();
     out.yieldQuietMs = number(settings, keyYieldQuietMs, out.yieldQuietMs);
+    out.eventsLingerSeconds = number(settings, keyEventsLinger, out.eventsLingerSeconds);
     out.language = settings.value(keyLanguage).toString();
     out.remoteHost = settings.value(keyRemoteHost).toString();
     out.remotePort = number(settings, keyRemotePort, 0);
@@ -142,6 +148,7 @@ void HostSettings::save(QSettings& settings) const
     settings.setValue(keyCmdKey, cmdKeyName(cmdKey));
     settings.setValue(keyYieldToUser, yieldToUser);
     settings.setValue(keyYieldQuietMs, yieldQuietMs);
+    settings.setValue(keyEventsLinger, eventsLingerSeconds);
     settings.setValue(keyLanguage, language);
     settings.setValue(keyRemoteHost, remoteHost);
     settings.setValue(keyRemotePort, remotePort);
@@ -184,6 +191,7 @@ QList<HostSettings::Problem> HostSettings::applyTo(Bridge::Host& host) const
     host.applySecurity(securitySettings(host.security()));
     host.setKeepTypedText(keepTypedText);
     host.setKeepFullTrees(keepFullTrees);
+    host.setEventsLingerMs(eventsLingerSeconds * 1000);
     host.configureBackend(backendSettings());
     QString error;
     // An empty root means $WORKSPACE_ROOT, which only a restart reads again.

@@ -55,6 +55,10 @@ public:
     /// execution), "wait" (hold until they are quiet for yieldQuietMs) or "off".
     QString yieldToUser = QStringLiteral("abort");
     int yieldQuietMs = 1500;
+    /// How long an event subscription outlives its connection, watched and recorded so that a
+    /// reader coming back with its cursor loses nothing (docs/protocol.md §5.24); 0: not at all.
+    int eventsLingerSeconds = 600;
+    static constexpr int kMaxEventsLingerSeconds = 24 * 3600;
     /// "" (system), "en" or "zh_CN"; read by the translations at start.
     QString language;
     /// The remote agent's control server (docs/remote.md); an empty host: off. Its device

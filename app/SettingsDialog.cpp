@@ -172,6 +172,14 @@ SettingsDialog::SettingsDialog(QString socketPath, QString iniPath, QWidget* par
     m_yieldQuietMs->setSingleStep(100);
     m_yieldQuietMs->setSuffix(tr(" ms"));
     hostForm->addRow(tr("Quiet for:"), m_yieldQuietMs);
+    m_eventsLinger = new QSpinBox(host);
+    m_eventsLinger->setObjectName(QStringLiteral("eventsLingerSeconds"));
+    m_eventsLinger->setRange(0, App::HostSettings::kMaxEventsLingerSeconds);
+    m_eventsLinger->setSingleStep(60);
+    m_eventsLinger->setSuffix(tr(" s"));
+    m_eventsLinger->setToolTip(tr("After an event reader (msgcode) disconnects, keep watching and recording what it "
+                                  "asked for this long, so that it misses nothing when it comes back."));
+    hostForm->addRow(tr("Keep events for a disconnected reader:"), m_eventsLinger);
     m_language = new QComboBox(host);
     m_language->setObjectName(QStringLiteral("language"));
     m_language->addItem(tr("System"), QString());
@@ -264,6 +272,7 @@ void SettingsDialog::setValues(const HostSettings& settings)
     m_cmdKey->setCurrentIndex(m_cmdKey->findData(HostSettings::cmdKeyName(settings.cmdKey)));
     m_yieldToUser->setCurrentIndex(std::max(0, m_yieldToUser->findData(settings.yieldToUser)));
     m_yieldQuietMs->setValue(settings.yieldQuietMs);
+    m_eventsLinger->setValue(settings.eventsLingerSeconds);
     m_language->setCurrentIndex(std::max(0, m_language->findData(settings.language)));
     m_remoteHost->setText(settings.remoteHost);
     m_remotePort->setValue(settings.remotePort);
@@ -296,6 +305,7 @@ HostSettings SettingsDialog::values() const
     out.language = m_language->currentData().toString();
     out.yieldToUser = m_yieldToUser->currentData().toString();
     out.yieldQuietMs = m_yieldQuietMs->value();
+    out.eventsLingerSeconds = m_eventsLinger->value();
     out.remoteHost = m_remoteHost->text().trimmed();
     out.remotePort = m_remotePort->value();
     out.remoteTls = m_remoteTls->isChecked();

@@ -1,5 +1,6 @@
 #include "bridge/Diagnostics.h"
 
+#include "bridge/EventHub.h"
 #include "bridge/PermissionMonitor.h"
 
 #include <QJsonArray>
@@ -111,6 +112,12 @@ QJsonObject Diagnostics::health(const Caller& caller) const
         {QStringLiteral("peer"), caller.peer.toJson()},
         {QStringLiteral("remote"),
          m_facts.remote ? m_facts.remote->status() : QJsonObject{{QStringLiteral("state"), QStringLiteral("off")}}},
+        // The event stream (docs/protocol.md §5.24): its cursor, and whether what subscriptions
+        // asked for is watched (until when, when only ones whose connection went away remain).
+        {QStringLiteral("events"), m_facts.events ? QJsonObject{{QStringLiteral("cursor"), m_facts.events->cursor()},
+                                                                {QStringLiteral("epoch"), m_facts.events->epoch()},
+                                                                {QStringLiteral("watch"), m_facts.events->watchState()}}
+                                                  : QJsonValue()},
     };
 }
 

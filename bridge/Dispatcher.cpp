@@ -244,7 +244,7 @@ void Dispatcher::sessionOpened(const Caller& caller)
 void Dispatcher::sessionClosed(quint64 connectionId)
 {
     if (m_facts.events)
-        m_facts.events->unsubscribe(connectionId);
+        m_facts.events->connectionGone(connectionId); // it lingers, so a reader coming back loses nothing
     m_executor.connectionClosed(connectionId);
     m_gate.connectionClosed(connectionId);
 }

@@ -6,11 +6,20 @@
 #include <QJsonDocument>
 #include <QUuid>
 
+#include <algorithm>
+#include <limits>
+#include <utility>
+
 namespace Bridge {
 
 EventHub::EventHub(int capacity, QObject* parent)
     : QObject(parent), m_capacity(std::max(1, capacity)), m_epoch(QUuid::createUuid().toString(QUuid::WithoutBraces))
 {
+    m_lingerTimer.setSingleShot(true);
+    connect(&m_lingerTimer, &QTimer::timeout, this, &EventHub::expireLingering);
+    m_readyTimer.setSingleShot(true);
+    // A source that never says it is ready (no display) does not hold subscribers' answers.
+    connect(&m_readyTimer, &QTimer::timeout, this, &EventHub::runReady);
 }
 
 QStringList EventHub::knownKinds()
@@ -35,6 +44,11 @@ QStringList EventHub::knownKinds()
 bool EventHub::isElementKind(const QString& kind)
 {
     return kind == QLatin1String("focus.changed") || kind.startsWith(QLatin1String("element."));
+}
+
+bool EventHub::isWindowKind(const QString& kind)
+{
+    return kind.startsWith(QLatin1String("window."));
 }
 
 namespace {
@@ -85,31 +99,83 @@ Automation::Result<Automation::Selector> EventHub::subscriptionSelector(const QJ
     return Automation::Selector::fromJson(value, QStringLiteral("selector"));
 }
 
+bool EventHub::Filter::namesElementKind() const
+{
+    return std::any_of(kinds.cbegin(), kinds.cend(), &EventHub::isElementKind);
+}
+
 bool EventHub::Filter::takes(const QJsonObject& event, const QJsonArray& lineage) const
 {
-    const bool element = isElementKind(event.value(QStringLiteral("kind")).toString());
+    const QString kind = event.value(QStringLiteral("kind")).toString();
+    const bool element = isElementKind(kind);
     // Element events are many: only for a subscriber that names their kind.
     if (kinds.isEmpty() && element)
         return false;
     if (element && selector && !lineageMatches(*selector, lineage))
         return false;
-    if (!kinds.isEmpty() && !kinds.contains(event.value(QStringLiteral("kind")).toString()) &&
-        event.value(QStringLiteral("kind")).toString() != QLatin1String("gap"))
+    if (!kinds.isEmpty() && !kinds.contains(kind) && kind != QLatin1String("gap"))
         return false;
-    if (!app.isEmpty() && event.contains(QStringLiteral("app"))) {
+    if ((!app.isEmpty() || pid) && event.contains(QStringLiteral("app"))) {
         const QJsonObject named = event.value(QStringLiteral("app")).toObject();
-        if (named.value(QStringLiteral("name")).toString() != app &&
-            named.value(QStringLiteral("executable")).toString() != app &&
-            QString::number(named.value(QStringLiteral("pid")).toInteger()) != app)
+        const QString executable = named.value(QStringLiteral("executable")).toString();
+        const qint64 namedPid = named.value(QStringLiteral("pid")).toInteger();
+        if (!app.isEmpty() && named.value(QStringLiteral("name")).toString() != app && executable != app &&
+            QString::number(namedPid) != app &&
+            (executable.isEmpty() || executable + QStringLiteral(".desktop") != app))
+            return false;
+        if (pid && namedPid != *pid)
             return false;
     }
-    if (!windowTitle.isEmpty() && event.contains(QStringLiteral("window")) &&
-        !event.value(QStringLiteral("window"))
-             .toObject()
-             .value(QStringLiteral("title"))
-             .toString()
-             .contains(windowTitle))
-        return false;
+    if (event.contains(QStringLiteral("window"))) {
+        const QString title =
+            event.value(QStringLiteral("window")).toObject().value(QStringLiteral("title")).toString();
+        if (!windowTitle.isEmpty() && !title.contains(windowTitle))
+            return false;
+        if (windowPattern && !windowPattern->match(title).hasMatch())
+            return false;
+    }
+    return true;
+}
+
+Automation::Result<bool> EventHub::applyRoute(const QJsonValue& route, Filter& filter, QJsonArray& ignored)
+{
+    if (route.isUndefined())
+        return true;
+    if (!route.isObject())
+        return Automation::Error::invalidParam(
+            QStringLiteral("route"),
+            QStringLiteral("route must be {app?, window?}: strings, or the contract's route object"));
+    // The strings form names the app and the window title directly; what is not a string is
+    // the contract's Route (docs/protocol.md §4.3), parsed by the same parser as every method's.
+    QJsonObject contract;
+    const QJsonObject object = route.toObject();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const bool member = it.key() == QLatin1String("app") || it.key() == QLatin1String("window");
+        if (member && it.value().isString()) {
+            (it.key() == QLatin1String("app") ? filter.app : filter.windowTitle) = it.value().toString();
+            continue;
+        }
+        contract.insert(it.key(), it.value());
+    }
+    if (contract.isEmpty())
+        return true;
+    auto parsed = Automation::Route::fromJson(contract, QStringLiteral("route"));
+    if (!parsed)
+        return parsed.error();
+    if (parsed->windowHandle)
+        return Automation::Error::invalidParam(
+            QStringLiteral("route.window.id"),
+            QStringLiteral("route.window.id cannot filter events: events name windows by their title and nativeId "
+                           "(use route.window.titlePattern)"));
+    if (parsed->bundleId)
+        filter.app = *parsed->bundleId;
+    filter.pid = parsed->pid;
+    if (parsed->windowTitlePattern)
+        filter.windowPattern = QRegularExpression(*parsed->windowTitlePattern);
+    if (parsed->focusPolicy)
+        ignored.append(QJsonObject{{QStringLiteral("field"), QStringLiteral("route.focusPolicy")},
+                                   {QStringLiteral("why"), QStringLiteral("a subscription only listens: it never "
+                                                                          "changes focus")}});
     return true;
 }
 
@@ -140,21 +206,27 @@ void EventHub::publish(const QString& kind, const QJsonObject& payload, const QJ
     event.insert(QStringLiteral("epoch"), m_epoch);
     event.insert(QStringLiteral("kind"), kind);
     event.insert(QStringLiteral("at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
-    m_ring.push_back(Held{event, lineage});
-    while (static_cast<int>(m_ring.size()) > m_capacity) {
-        m_ring.pop_front();
+    // Element events have a ring of their own: many of them never push out a window's or an
+    // execution's event that a reader coming back still wants.
+    const bool element = isElementKind(kind);
+    std::deque<Held>& ring = element ? m_elementRing : m_ring;
+    qint64& lastDropped = element ? m_lastElementDropped : m_lastDropped;
+    ring.push_back(Held{event, lineage});
+    while (static_cast<int>(ring.size()) > m_capacity) {
+        lastDropped = ring.front().event.value(QStringLiteral("cursor")).toInteger();
+        ring.pop_front();
         ++m_overwritten;
     }
     QList<quint64> gone;
     for (auto it = m_subscribers.begin(); it != m_subscribers.end(); ++it) {
+        if (it->held)
+            continue; // its answer has not gone yet: activate() sends this from the ring
         if (it->filter.takes(event, lineage) && !deliver(it.key(), it.value(), event))
             gone.append(it.key());
     }
-    // A connection that went away without saying so ends its subscription here.
+    // A connection that went away without saying so: its subscription lingers from here.
     for (quint64 id : std::as_const(gone))
-        m_subscribers.remove(id);
-    if (!gone.isEmpty())
-        updateElementEventsWanted();
+        connectionGone(id);
     Q_EMIT published(event);
 }
 
@@ -189,23 +261,55 @@ QJsonArray EventHub::since(qint64 since, const QString& sinceEpoch) const
     return out;
 }
 
-QList<EventHub::Held> EventHub::heldSince(qint64 since, const QString& sinceEpoch) const
+QList<EventHub::Held> EventHub::heldSince(qint64 since, const QString& sinceEpoch, const Filter* filter) const
 {
+    // Both rings, in cursor order.
+    QList<const Held*> merged;
+    merged.reserve(static_cast<qsizetype>(m_ring.size() + m_elementRing.size()));
+    auto a = m_ring.cbegin();
+    auto b = m_elementRing.cbegin();
+    const auto cursorOf = [](const Held& held) { return held.event.value(QStringLiteral("cursor")).toInteger(); };
+    while (a != m_ring.cend() || b != m_elementRing.cend()) {
+        if (b == m_elementRing.cend() || (a != m_ring.cend() && cursorOf(*a) < cursorOf(*b)))
+            merged.append(&*a++);
+        else
+            merged.append(&*b++);
+    }
     QList<Held> out;
     // Another host's cursor (its epoch, or a cursor this host never gave): what came before is
     // lost, and everything this one holds is news.
     if ((!sinceEpoch.isEmpty() && sinceEpoch != m_epoch) || since > cursor()) {
         out.append(Held{gapEvent(-1, QStringLiteral("epoch_changed"), 0), {}});
-        out.append(QList<Held>(m_ring.begin(), m_ring.end()));
+        for (const Held* held : std::as_const(merged))
+            out.append(*held);
         return out;
     }
-    const qint64 oldest = m_ring.empty() ? m_next : m_ring.front().event.value(QStringLiteral("cursor")).toInteger();
-    if (since + 1 < oldest)
-        out.append(Held{gapEvent(oldest - since - 1, QStringLiteral("overflow"), oldest - 1), {}});
-    for (const Held& held : m_ring) {
-        if (held.event.value(QStringLiteral("cursor")).toInteger() > since)
-            out.append(held);
+    // Every cursor was given to one event of one ring, and the rings drop their oldest first:
+    // a cursor between two held ones is an event that was dropped. A run of them above the
+    // newest cursor the other ring dropped all come from one ring, and the element ring's are
+    // no loss to a reader whose filter names no element kind.
+    const bool wantsElements = !filter || filter->namesElementKind();
+    const bool wantsOthers = !filter || filter->kinds.isEmpty() ||
+                             std::any_of(filter->kinds.cbegin(), filter->kinds.cend(),
+                                         [](const QString& kind) { return !isElementKind(kind); });
+    const auto lost = [&](qint64 from, qint64 to) {
+        if (from > to)
+            return;
+        const bool others = m_lastDropped >= from;
+        const bool elements = m_lastElementDropped >= from;
+        if ((others && wantsOthers) || (elements && wantsElements))
+            out.append(Held{gapEvent(to - from + 1, QStringLiteral("overflow"), to), {}});
+    };
+    qint64 expected = since + 1;
+    for (const Held* held : std::as_const(merged)) {
+        const qint64 at = cursorOf(*held);
+        if (at <= since)
+            continue;
+        lost(expected, at - 1);
+        out.append(*held);
+        expected = at + 1;
     }
+    lost(expected, cursor());
     return out;
 }
 
@@ -214,7 +318,7 @@ void EventHub::sendSince(quint64 connectionId, qint64 sinceCursor, const QString
     const auto it = m_subscribers.constFind(connectionId);
     if (it == m_subscribers.cend() || !m_deliver)
         return;
-    for (const Held& held : heldSince(sinceCursor, sinceEpoch)) {
+    for (const Held& held : heldSince(sinceCursor, sinceEpoch, &it->filter)) {
         if (it->filter.takes(held.event, held.lineage))
             m_deliver(connectionId, notification(held.event));
     }
@@ -224,27 +328,100 @@ void EventHub::subscribe(quint64 connectionId, const Filter& filter, std::option
                          const QString& sinceEpoch)
 {
     Subscriber& subscriber = m_subscribers[connectionId];
-    subscriber.filter = filter;
-    subscriber.dropped = 0;
-    updateElementEventsWanted();
+    subscriber = Subscriber{filter, 0, 0, false, ++m_generation};
+    changed();
     if (sinceCursor)
         sendSince(connectionId, *sinceCursor, sinceEpoch);
+}
+
+quint64 EventHub::subscribeHeld(quint64 connectionId, const Filter& filter)
+{
+    Subscriber& subscriber = m_subscribers[connectionId];
+    subscriber = Subscriber{filter, 0, 0, true, ++m_generation};
+    const quint64 generation = subscriber.generation;
+    changed();
+    return generation;
+}
+
+bool EventHub::activate(quint64 connectionId, quint64 generation, qint64 sinceCursor, const QString& sinceEpoch)
+{
+    const auto it = m_subscribers.find(connectionId);
+    if (it == m_subscribers.end() || it->generation != generation)
+        return false;
+    it->held = false;
+    sendSince(connectionId, sinceCursor, sinceEpoch);
+    return true;
 }
 
 bool EventHub::unsubscribe(quint64 connectionId)
 {
     const bool was = m_subscribers.remove(connectionId) > 0;
-    updateElementEventsWanted();
+    if (was)
+        changed();
     return was;
+}
+
+void EventHub::connectionGone(quint64 connectionId)
+{
+    const auto it = m_subscribers.constFind(connectionId);
+    if (it == m_subscribers.cend())
+        return;
+    const Filter filter = it->filter;
+    m_subscribers.erase(it);
+    linger(filter);
+    changed();
+}
+
+void EventHub::setLingerMs(int ms)
+{
+    m_lingerMs = std::max(0, ms);
+    // Shorter now: those past the new bound end at the next look.
+    const Clock::time_point latest = Clock::now() + std::chrono::milliseconds(m_lingerMs);
+    for (Lingering& lingering : m_lingering)
+        lingering.until = std::min(lingering.until, latest);
+    expireLingering();
+}
+
+void EventHub::linger(const Filter& filter)
+{
+    if (m_lingerMs <= 0)
+        return;
+    m_lingering.append(Lingering{filter, Clock::now() + std::chrono::milliseconds(m_lingerMs)});
+    while (m_lingering.size() > kMaxLingering)
+        m_lingering.removeFirst();
+    expireLingering();
+}
+
+void EventHub::expireLingering()
+{
+    const Clock::time_point now = Clock::now();
+    const qsizetype before = m_lingering.size();
+    m_lingering.removeIf([now](const Lingering& lingering) { return lingering.until <= now; });
+    m_lingerTimer.stop();
+    if (!m_lingering.isEmpty()) {
+        Clock::time_point next = m_lingering.first().until;
+        for (const Lingering& lingering : std::as_const(m_lingering))
+            next = std::min(next, lingering.until);
+        const auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
+        m_lingerTimer.start(static_cast<int>(std::clamp<qint64>(ms, 1, std::numeric_limits<int>::max())));
+    }
+    if (m_lingering.size() != before)
+        changed();
+}
+
+void EventHub::changed()
+{
+    updateElementEventsWanted();
+    Q_EMIT subscriptionsChanged();
 }
 
 void EventHub::updateElementEventsWanted()
 {
     bool wanted = false;
-    for (const auto& subscriber : std::as_const(m_subscribers)) {
-        for (const QString& kind : subscriber.filter.kinds)
-            wanted = wanted || isElementKind(kind);
-    }
+    for (const auto& subscriber : std::as_const(m_subscribers))
+        wanted = wanted || subscriber.filter.namesElementKind();
+    for (const auto& lingering : std::as_const(m_lingering))
+        wanted = wanted || lingering.filter.namesElementKind();
     if (wanted == m_elementEventsWanted)
         return;
     m_elementEventsWanted = wanted;
@@ -253,11 +430,81 @@ void EventHub::updateElementEventsWanted()
 
 bool EventHub::wanted(const QString& kind) const
 {
+    const auto wants = [&kind](const Filter& filter) {
+        return (filter.kinds.isEmpty() && !isElementKind(kind)) || filter.kinds.contains(kind);
+    };
     for (const auto& subscriber : m_subscribers) {
-        if ((subscriber.filter.kinds.isEmpty() && !isElementKind(kind)) || subscriber.filter.kinds.contains(kind))
+        if (wants(subscriber.filter))
             return true;
     }
-    return false;
+    return std::any_of(m_lingering.cbegin(), m_lingering.cend(),
+                       [&wants](const Lingering& lingering) { return wants(lingering.filter); });
+}
+
+bool EventHub::takes(const QString& kind, const QJsonObject& payload, const QJsonArray& lineage) const
+{
+    QJsonObject event = payload;
+    event.insert(QStringLiteral("kind"), kind);
+    for (const auto& subscriber : m_subscribers) {
+        if (subscriber.filter.takes(event, lineage))
+            return true;
+    }
+    const Clock::time_point now = Clock::now();
+    return std::any_of(m_lingering.cbegin(), m_lingering.cend(), [&](const Lingering& lingering) {
+        return lingering.until > now && lingering.filter.takes(event, lineage);
+    });
+}
+
+QJsonObject EventHub::watchState() const
+{
+    const bool live = !m_subscribers.isEmpty();
+    QJsonValue until;
+    if (!live && !m_lingering.isEmpty()) {
+        Clock::time_point last = m_lingering.first().until;
+        for (const Lingering& lingering : m_lingering)
+            last = std::max(last, lingering.until);
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(last - Clock::now()).count();
+        until = QDateTime::currentDateTimeUtc().addMSecs(std::max<qint64>(0, ms)).toString(Qt::ISODateWithMs);
+    }
+    return QJsonObject{{QStringLiteral("running"), live || !m_lingering.isEmpty()},
+                       {QStringLiteral("until"), until},
+                       {QStringLiteral("subscribers"), static_cast<int>(m_subscribers.size())},
+                       {QStringLiteral("lingering"), static_cast<int>(m_lingering.size())},
+                       {QStringLiteral("lingerMs"), m_lingerMs},
+                       {QStringLiteral("sources"), m_sources}};
+}
+
+void EventHub::sourceStarting()
+{
+    ++m_sourcesStarting;
+}
+
+void EventHub::sourceReady()
+{
+    if (m_sourcesStarting > 0)
+        --m_sourcesStarting;
+    if (m_sourcesStarting == 0)
+        runReady();
+}
+
+void EventHub::whenSourcesReady(std::function<void()> then)
+{
+    if (m_sourcesStarting == 0 && m_whenReady.isEmpty()) {
+        then();
+        return;
+    }
+    m_whenReady.append(std::move(then));
+    if (!m_readyTimer.isActive())
+        m_readyTimer.start(kSourceReadyTimeoutMs);
+}
+
+void EventHub::runReady()
+{
+    m_readyTimer.stop();
+    // A continuation may subscribe again (and wait again): take the list first.
+    const QList<std::function<void()>> waiting = std::exchange(m_whenReady, {});
+    for (const auto& then : waiting)
+        then();
 }
 
 } // namespace Bridge

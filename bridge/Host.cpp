@@ -7,6 +7,8 @@
 #include <QLoggingCategory>
 #include <QPointer>
 
+#include <utility>
+
 namespace Bridge {
 
 Q_LOGGING_CATEGORY(lcHost, "msgcode.bridge.host")
@@ -90,9 +92,11 @@ void Host::startEvents()
         m_executor->configureBackend(
             [wanted](Automation::DesktopBackend& backend) { backend.setElementEventsWanted(wanted); });
     });
+    // Element events are recorded only when a subscription, live or lingering, takes them (its
+    // kinds, route and selector): a lingering one keeps no more than it asked for.
     connect(m_executor.get(), &Executor::desktopEvent, hub,
             [hub](const QString& kind, const QJsonObject& payload, const QJsonArray& lineage) {
-                if (hub->wanted(kind))
+                if (EventHub::isElementKind(kind) ? hub->takes(kind, payload, lineage) : hub->wanted(kind))
                     hub->publish(kind, payload, lineage);
             });
     connect(m_executor.get(), &Executor::userInputNoticed, hub,
@@ -115,11 +119,90 @@ void Host::startEvents()
                     {QStringLiteral("screenRecording"), Automation::permissionStateName(report.screenCapture.state)}});
         },
         Qt::QueuedConnection);
-    // Windows: the window manager's list, read while someone wants window events and the worker
-    // is idle (an inspection never queues behind an automation), compared with the last one.
+    m_events->setLingerMs(m_options.eventsLingerMs);
+    // Windows: the platform's window watch (its own thread and connection: neither this thread
+    // nor the worker waits for it), run while a subscription, live or lingering, wants window
+    // events. Without one, the list is read on the worker while it is idle (an inspection never
+    // queues behind an automation), compared with the last one.
+    if (m_options.windowWatchFactory) {
+        connect(hub, &EventHub::subscriptionsChanged, this, &Host::updateWindowWatch);
+        return;
+    }
     m_windowPoll.setInterval(kWindowPollMs);
     connect(&m_windowPoll, &QTimer::timeout, this, &Host::pollWindows);
     m_windowPoll.start();
+}
+
+void Host::updateWindowWatch()
+{
+    if (m_stopped)
+        return;
+    const bool wanted = m_events->wanted(QStringLiteral("window.created")) ||
+                        m_events->wanted(QStringLiteral("window.closed")) ||
+                        m_events->wanted(QStringLiteral("window.focused"));
+    if (wanted == static_cast<bool>(m_windowWatch))
+        return;
+    const quint64 generation = ++m_windowWatchGeneration;
+    if (!wanted) {
+        m_windowWatch->stop();
+        m_windowWatch.reset();
+        if (std::exchange(m_windowWatchStarting, false))
+            m_events->sourceReady();
+        return;
+    }
+    m_windowWatch = m_options.windowWatchFactory();
+    if (!m_windowWatch)
+        return;
+    // A subscribe is answered once the watch knows what is there: a window that appears after
+    // the answer is news (docs/protocol.md §5.24).
+    m_windowWatchStarting = true;
+    m_events->sourceStarting();
+    m_windowWatch->start(
+        [this, generation](const QList<Automation::WindowWatch::Change>& changes) {
+            // On the watch's thread. Queued to this object: a report that arrives after the host
+            // is gone is dropped with it, and the watch is stopped (joined) before that.
+            QMetaObject::invokeMethod(
+                this,
+                [this, generation, changes] {
+                    if (generation == m_windowWatchGeneration)
+                        windowsChanged(changes);
+                },
+                Qt::QueuedConnection);
+        },
+        [this, generation](bool ok, const QString& error) {
+            QMetaObject::invokeMethod(
+                this,
+                [this, generation, ok, error] {
+                    if (generation != m_windowWatchGeneration)
+                        return;
+                    if (!ok)
+                        qCWarning(lcHost).noquote() << "window events are not available:" << error;
+                    m_events->setSourceState(QStringLiteral("windows"),
+                                             QJsonObject{{QStringLiteral("watching"), ok},
+                                                         {QStringLiteral("error"), ok ? QJsonValue() : error}});
+                    if (std::exchange(m_windowWatchStarting, false))
+                        m_events->sourceReady();
+                },
+                Qt::QueuedConnection);
+        });
+}
+
+QJsonObject Host::windowEventPayload(const Automation::WindowInfo& window)
+{
+    return QJsonObject{{QStringLiteral("window"), QJsonObject{{QStringLiteral("title"), window.title},
+                                                              {QStringLiteral("nativeId"), window.nativeId},
+                                                              {QStringLiteral("frame"), window.frame.toJson()}}},
+                       {QStringLiteral("app"), QJsonObject{{QStringLiteral("name"), window.appName},
+                                                           {QStringLiteral("executable"), window.executable},
+                                                           {QStringLiteral("pid"), window.pid}}}};
+}
+
+void Host::windowsChanged(const QList<Automation::WindowWatch::Change>& changes)
+{
+    for (const auto& change : changes) {
+        if (m_events->wanted(change.kind))
+            m_events->publish(change.kind, windowEventPayload(change.window));
+    }
 }
 
 void Host::pollWindows()
@@ -149,14 +232,7 @@ void Host::pollWindows()
 
 void Host::windowsSeen(const QList<Automation::WindowInfo>& windows)
 {
-    const auto payload = [](const Automation::WindowInfo& window) {
-        return QJsonObject{{QStringLiteral("window"), QJsonObject{{QStringLiteral("title"), window.title},
-                                                                  {QStringLiteral("nativeId"), window.nativeId},
-                                                                  {QStringLiteral("frame"), window.frame.toJson()}}},
-                           {QStringLiteral("app"), QJsonObject{{QStringLiteral("name"), window.appName},
-                                                               {QStringLiteral("executable"), window.executable},
-                                                               {QStringLiteral("pid"), window.pid}}}};
-    };
+    const auto payload = &Host::windowEventPayload;
     QHash<QString, Automation::WindowInfo> now;
     QString active;
     for (const auto& window : windows) {
@@ -332,6 +408,9 @@ void Host::shutdown()
             qCInfo(lcHost) << "aborted" << aborted << "execution(s) at shutdown";
     }
     m_windowPoll.stop();
+    ++m_windowWatchGeneration;
+    if (m_windowWatch)
+        m_windowWatch->stop();
     m_xpc->close();
     m_server->close();
     m_executor->shutdown(2000);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "bridge/Dispatcher.h"
+#include "bridge/EventHub.h"
 #include "bridge/Executor.h"
 #include "bridge/PermissionMonitor.h"
 #include "bridge/security/AuditLog.h"
@@ -11,6 +12,8 @@
 #include "bridge/security/SecuritySettings.h"
 #include "bridge/transport/Server.h"
 #include "bridge/transport/XpcListener.h"
+
+#include "automation/WindowWatch.h"
 
 #include <QHash>
 #include <QObject>
@@ -41,6 +44,11 @@ struct HostOptions
     bool keepFullTrees = false;
     /// Settings for the backend, applied once it exists (DesktopBackend::configure).
     QJsonObject backendSettings;
+    /// The window manager's list watched on a thread of its own (window.* events); none: the
+    /// list is read on the worker once a second while it is idle.
+    std::function<std::unique_ptr<Automation::WindowWatch>()> windowWatchFactory;
+    /// How long an event subscription outlives its connection (EventHub::setLingerMs).
+    int eventsLingerMs = EventHub::kDefaultLingerMs;
 };
 
 /// The bridge as one object: permission monitor, executor (worker thread + backend),
@@ -109,6 +117,8 @@ public:
     bool setWorkspaceRoot(const QString& root, QString* error = nullptr);
     void setKeepTypedText(bool keep) { m_dispatcher->setKeepTypedText(keep); }
     void setKeepFullTrees(bool keep) { m_dispatcher->setKeepFullTrees(keep); }
+    /// How long an event subscription outlives its connection, from now on.
+    void setEventsLingerMs(int ms) { m_events->setLingerMs(ms); }
     /// Passes settings to the backend on the worker thread (DesktopBackend::configure).
     void configureBackend(const QJsonObject& settings);
 
@@ -123,6 +133,10 @@ private:
     void startEvents();
     void pollWindows();
     void windowsSeen(const QList<Automation::WindowInfo>& windows);
+    /// Starts or stops the window watch as subscriptions want window events.
+    void updateWindowWatch();
+    void windowsChanged(const QList<Automation::WindowWatch::Change>& changes);
+    static QJsonObject windowEventPayload(const Automation::WindowInfo& window);
     static constexpr int kWindowPollMs = 1000;
     void applyRemotePolicy(ConfirmPolicy policy);
 
@@ -149,6 +163,10 @@ private:
     QTimer m_windowPoll;
     bool m_windowPollInFlight = false;
     std::optional<QHash<QString, Automation::WindowInfo>> m_knownWindows;
+    std::unique_ptr<Automation::WindowWatch> m_windowWatch;
+    /// Which watch a queued report came from (one stopped since is not listened to).
+    quint64 m_windowWatchGeneration = 0;
+    bool m_windowWatchStarting = false;
     QString m_activeWindow;
     bool m_started = false;
     bool m_stopped = false;

@@ -401,7 +401,11 @@ const MethodTable& MethodTable::contract()
                        {QStringLiteral("text"), typed(QStringLiteral("string"), {})},
                        {QStringLiteral("confirm"), confirmSchema()},
                        {QStringLiteral("options"),
-                        object(QJsonObject{{QStringLiteral("clearBefore"), typed(QStringLiteral("boolean"), {})}})},
+                        object(QJsonObject{{QStringLiteral("clearBefore"), typed(QStringLiteral("boolean"), {})},
+                                           {QStringLiteral("keyDelayMs"),
+                                            integer(0, 1000,
+                                                    QStringLiteral("Pause after each key when typing key "
+                                                                   "by key"))}})},
                        {QStringLiteral("delivery"),
                         QJsonObject{
                             {QStringLiteral("enum"), QJsonArray{QStringLiteral("editableText"),
@@ -757,10 +761,32 @@ const MethodTable& MethodTable::contract()
                  {QStringLiteral("kinds"), QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
                                                        {QStringLiteral("items"), typed(QStringLiteral("string"), {})}}},
                  {QStringLiteral("route"),
-                  QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
-                              {QStringLiteral("properties"),
-                               QJsonObject{{QStringLiteral("app"), typed(QStringLiteral("string"), {})},
-                                           {QStringLiteral("window"), typed(QStringLiteral("string"), {})}}}}},
+                  QJsonObject{
+                      {QStringLiteral("type"), QStringLiteral("object")},
+                      {QStringLiteral("description"),
+                       QStringLiteral("Only events of this app and window: strings (app name, executable or pid; a "
+                                      "part of the window title), or the contract's route object")},
+                      {QStringLiteral("properties"),
+                       QJsonObject{
+                           {QStringLiteral("app"),
+                            QJsonObject{{QStringLiteral("anyOf"), QJsonArray{typed(QStringLiteral("string"), {}),
+                                                                             routeSchema()
+                                                                                 .value(QStringLiteral("properties"))
+                                                                                 .toObject()
+                                                                                 .value(QStringLiteral("app"))}}}},
+                           {QStringLiteral("window"),
+                            QJsonObject{
+                                {QStringLiteral("anyOf"),
+                                 QJsonArray{typed(QStringLiteral("string"), {}),
+                                            object(QJsonObject{{QStringLiteral("titlePattern"),
+                                                                typed(QStringLiteral("string"),
+                                                                      QStringLiteral("Regular expression over the "
+                                                                                     "window title"))}})}}}},
+                           {QStringLiteral("focusPolicy"), routeSchema()
+                                                               .value(QStringLiteral("properties"))
+                                                               .toObject()
+                                                               .value(QStringLiteral("focusPolicy"))}}},
+                      {QStringLiteral("additionalProperties"), false}}},
                  {QStringLiteral("selector"),
                   object(QJsonObject{{QStringLiteral("byRole"), typed(QStringLiteral("string"), {})},
                                      {QStringLiteral("titleEquals"), typed(QStringLiteral("string"), {})},
@@ -799,20 +825,12 @@ const MethodTable& MethodTable::contract()
                          filter.kinds.append(kind.toString());
                      }
                  }
-                 const QJsonValue route = call.params.value(QStringLiteral("route"));
-                 if (!route.isUndefined() && !route.isObject())
-                     return respond(
-                         Error::invalidParam(QStringLiteral("route"), QStringLiteral("route must be {app?, window?}")));
-                 const QJsonObject routeObject = route.toObject();
-                 for (auto it = routeObject.begin(); it != routeObject.end(); ++it) {
-                     if ((it.key() != QLatin1String("app") && it.key() != QLatin1String("window")) ||
-                         !it.value().isString())
-                         return respond(
-                             Error::invalidParam(QStringLiteral("route.") + it.key(),
-                                                 QStringLiteral("route takes app and window, both strings")));
-                 }
-                 filter.app = routeObject.value(QStringLiteral("app")).toString();
-                 filter.windowTitle = routeObject.value(QStringLiteral("window")).toString();
+                 // The strings form, or the contract's route object that a client passes to every
+                 // method (docs/protocol.md §4.3).
+                 QJsonArray ignored;
+                 if (auto applied = EventHub::applyRoute(call.params.value(QStringLiteral("route")), filter, ignored);
+                     !applied)
+                     return respond(applied.error());
                  const QJsonValue selector = call.params.value(QStringLiteral("selector"));
                  if (!selector.isUndefined()) {
                      auto parsed = EventHub::subscriptionSelector(selector);
@@ -838,19 +856,26 @@ const MethodTable& MethodTable::contract()
                  if (!epoch.isUndefined() && !epoch.isString())
                      return respond(
                          Error::invalidParam(QStringLiteral("epoch"), QStringLiteral("epoch must be a string")));
-                 // Live events from now (nothing can be published before the answer is written:
-                 // this runs on the owner thread without returning to its loop), the answer, then
-                 // what came after `since`.
-                 hub->subscribe(call.caller.connectionId, filter, std::nullopt);
+                 // Recorded from now, delivered after the answer: the sources these kinds need
+                 // (the window list) first learn what is there, on their own thread, so that
+                 // anything that appears once the answer is out is news (docs/protocol.md §5.24).
+                 // What was published meanwhile follows the answer, from its cursor.
+                 const quint64 generation = hub->subscribeHeld(call.caller.connectionId, filter);
                  QJsonObject answer{{QStringLiteral("subscribed"), true},
                                     {QStringLiteral("cursor"), hub->cursor()},
                                     {QStringLiteral("epoch"), hub->epoch()},
                                     {QStringLiteral("kinds"), QJsonArray::fromStringList(filter.kinds)}};
                  if (filter.selector)
                      answer.insert(QStringLiteral("selector"), filter.selector->toJson());
-                 respond(answer);
-                 if (since)
-                     hub->sendSince(call.caller.connectionId, *since, epoch.toString());
+                 if (!ignored.isEmpty())
+                     answer.insert(QStringLiteral("ignored"), ignored);
+                 const quint64 connection = call.caller.connectionId;
+                 const qint64 from = since.value_or(hub->cursor());
+                 const QString fromEpoch = since ? epoch.toString() : QString();
+                 hub->whenSourcesReady([hub, connection, generation, from, fromEpoch, answer, respond] {
+                     respond(answer);
+                     hub->activate(connection, generation, from, fromEpoch);
+                 });
              }},
              {}});
         add({QStringLiteral("desktop.unsubscribe"),

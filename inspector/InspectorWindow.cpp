@@ -1,6 +1,7 @@
 #include "inspector/InspectorWindow.h"
 
 #include "bridge/Host.h"
+#include "inspector/WindowPlacement.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -163,6 +164,22 @@ void InspectorWindow::buildUi()
     m_banner->hide();
     layout->addWidget(m_banner);
 
+    // A highlight drawn across this window's own tree would show nothing of the element.
+    m_hiddenNote = new QWidget(central);
+    m_hiddenNote->setObjectName(QStringLiteral("hiddenNote"));
+    m_hiddenNote->setStyleSheet(QStringLiteral("#hiddenNote { background: #fff4ce; } QLabel { color: #5c4400; }"));
+    auto* hiddenLayout = new QHBoxLayout(m_hiddenNote);
+    hiddenLayout->setContentsMargins(4, 2, 4, 2);
+    m_hiddenText = new QLabel(tr("The selected element is behind this window."), m_hiddenNote);
+    m_hiddenText->setWordWrap(true);
+    hiddenLayout->addWidget(m_hiddenText, 1);
+    m_moveAside = new QPushButton(tr("Move this window aside"), m_hiddenNote);
+    m_moveAside->setObjectName(QStringLiteral("moveAsideButton"));
+    hiddenLayout->addWidget(m_moveAside);
+    connect(m_moveAside, &QPushButton::clicked, this, &InspectorWindow::moveAside);
+    m_hiddenNote->hide();
+    layout->addWidget(m_hiddenNote);
+
     auto* split = new QSplitter(Qt::Horizontal, central);
     auto* left = new QWidget(split);
     auto* leftLayout = new QVBoxLayout(left);
@@ -319,6 +336,42 @@ void InspectorWindow::hideEvent(QHideEvent* event)
 {
     m_highlight.hide();
     QMainWindow::hideEvent(event);
+}
+
+void InspectorWindow::moveEvent(QMoveEvent* event)
+{
+    QMainWindow::moveEvent(event);
+    updateHiddenNote();
+}
+
+void InspectorWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    updateHiddenNote();
+}
+
+void InspectorWindow::updateHiddenNote()
+{
+    if (!m_hiddenNote)
+        return;
+    const bool hidden = m_selectedFrame && isVisible() && frameGeometry().intersects(*m_selectedFrame);
+    m_hiddenNote->setVisible(hidden);
+}
+
+void InspectorWindow::moveAside()
+{
+    if (!m_selectedFrame)
+        return;
+    const QRect screen = screenFor(*m_selectedFrame);
+    const Placement placement =
+        placeBeside(*m_selectedFrame, frameSizeOf(*this), screen, FrameWindow::kBorder + 12);
+    move(placement.topLeft);
+    // No side of the screen takes the whole window: it covers the least it can, and says so.
+    m_hiddenText->setText(placement.coversTarget()
+                              ? tr("The screen has no room beside the selected element: it is partly behind this "
+                                   "window. Make this window smaller to see it.")
+                              : tr("The selected element is behind this window."));
+    updateHiddenNote();
 }
 
 void InspectorWindow::showBanner(const QString& text, bool problem)
@@ -481,6 +534,8 @@ void InspectorWindow::showNode(int nodeIndex)
     const auto& nodes = m_model.snapshot().nodes;
     if (nodeIndex < 0 || nodeIndex >= nodes.size()) {
         m_highlight.hide();
+        m_selectedFrame.reset();
+        updateHiddenNote();
         return;
     }
     const Automation::Node& node = nodes.at(nodeIndex);
@@ -515,6 +570,9 @@ void InspectorWindow::showNode(int nodeIndex)
         item->setToolTip(1, value);
     }
     m_highlight.show({rectOf(node.frame)}, 0);
+    m_selectedFrame = node.frame.isEmpty() ? std::nullopt : std::optional<QRect>(rectOf(node.frame));
+    m_hiddenText->setText(tr("The selected element is behind this window."));
+    updateHiddenNote();
 }
 
 void InspectorWindow::filterTree(const QString& text)

@@ -68,6 +68,11 @@ public:
     const HighlightOverlay& highlight() const { return m_highlight; }
     QTreeView* treeView() const { return m_tree; }
     QLabel* banner() const { return m_banner; }
+    /// The note shown while the selected element lies behind this window, with "Move aside".
+    QWidget* hiddenNote() const { return m_hiddenNote; }
+    QPushButton* moveAsideButton() const { return m_moveAside; }
+    /// Moves this window beside the selected element (the side of the screen with the most room).
+    void moveAside();
     QLabel* testStatus() const { return m_testStatus; }
     QTableWidget* testResults() const { return m_results; }
     QLabel* suggestionLabel() const { return m_suggestion; }
@@ -91,6 +96,8 @@ Q_SIGNALS:
 
 protected:
     void hideEvent(QHideEvent* event) override;
+    void moveEvent(QMoveEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void buildUi();
@@ -100,6 +107,8 @@ private:
     QString currentRouteText() const;
     std::optional<Automation::Route> currentRoute() const;
     void filterTree(const QString& text);
+    /// Shows or hides the note that the selected element is behind this window.
+    void updateHiddenNote();
 
     Bridge::Host& m_host;
     InspectorService m_service;
@@ -110,6 +119,11 @@ private:
     QCheckBox* m_live = nullptr;
     QPushButton* m_pick = nullptr;
     QLabel* m_banner = nullptr;
+    QWidget* m_hiddenNote = nullptr;
+    QLabel* m_hiddenText = nullptr;
+    QPushButton* m_moveAside = nullptr;
+    /// The selected node's frame on screen, while it is highlighted.
+    std::optional<QRect> m_selectedFrame;
     QLineEdit* m_search = nullptr;
     QTreeView* m_tree = nullptr;
     QTreeWidget* m_properties = nullptr;

@@ -179,6 +179,10 @@
             <numerusform>（%n 个匹配元素中最好的一个）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The screen has no room beside the target: this window covers part of it. Drag this window aside to see the highlighted element.</source>
+        <translation>屏幕上目标旁边没有空间：本窗口遮住了目标的一部分。请把本窗口拖开，以查看高亮的元素。</translation>
+    </message>
 </context>
 <context>
     <name>App::OnboardingWindow</name>
@@ -460,6 +464,18 @@
     <message>
         <source>Quiet for:</source>
         <translation>停止操作的时长：</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>After an event reader (msgcode) disconnects, keep watching and recording what it asked for this long, so that it misses nothing when it comes back.</source>
+        <translation>事件读取方（msgcode）断开后，在这段时间内继续监视并记录它订阅的内容，使它重新连接时不会遗漏任何事件。</translation>
+    </message>
+    <message>
+        <source>Keep events for a disconnected reader:</source>
+        <translation>为已断开的读取方保留事件：</translation>
     </message>
 </context>
 <context>
@@ -1862,6 +1878,18 @@ With --headless it serves the bridge without tray or windows (a server, a CI des
         <source>msgcode-desktop-host: --yield-quiet-ms takes 100 to 60000</source>
         <translation>msgcode-desktop-host：--yield-quiet-ms 的取值范围为 100 到 60000</translation>
     </message>
+    <message>
+        <source>How long an event subscription outlives its connection, still watched and recorded so that a reader coming back with its cursor misses nothing (default 600; 0: not at all).</source>
+        <translation>事件订阅在其连接断开后仍保留多久（期间继续监视和记录，使带着游标重新连接的读取方不会遗漏任何事件）（默认 600；0：不保留）。</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --events-linger-seconds takes 0 to %1</source>
+        <translation>msgcode-desktop-host：--events-linger-seconds 取值为 0 到 %1</translation>
+    </message>
 </context>
 <context>
     <name>HostSettings</name>
@@ -1920,6 +1948,10 @@ With --headless it serves the bridge without tray or windows (a server, a CI des
     <message>
         <source>The quiet period must be between 100 and 60000 ms.</source>
         <translation>停止操作的时长必须介于 100 到 60000 毫秒之间。</translation>
+    </message>
+    <message>
+        <source>Events are kept for a reader for 0 to %1 seconds after it goes away.</source>
+        <translation>读取方断开后，事件可保留 0 到 %1 秒。</translation>
     </message>
 </context>
 <context>
@@ -2217,6 +2249,18 @@ Not confirmed: the live tree gave %2 match(es)%3. The tree may have changed; rel
     <message>
         <source>Read the tree again when the app reports a change, and every %1 s for apps that report nothing, while this window is open.</source>
         <translation>本窗口打开期间，应用报告变化时重新读取树；对不报告变化的应用，每 %1 秒读取一次。</translation>
+    </message>
+    <message>
+        <source>The selected element is behind this window.</source>
+        <translation>所选元素位于本窗口后面。</translation>
+    </message>
+    <message>
+        <source>Move this window aside</source>
+        <translation>把本窗口移开</translation>
+    </message>
+    <message>
+        <source>The screen has no room beside the selected element: it is partly behind this window. Make this window smaller to see it.</source>
+        <translation>屏幕上所选元素旁边没有空间：它有一部分位于本窗口后面。请缩小本窗口以查看它。</translation>
     </message>
 </context>
 <context>

@@ -37,14 +37,32 @@ TEST_F(HostCommandLineTest, EveryOptionIsInTheTableAndInHelp)
     QStringList names;
     for (const auto& option : commandLine.options())
         names.append(option.names());
-    EXPECT_EQ(names.size(), 32);
+    EXPECT_EQ(names.size(), 33);
     EXPECT_TRUE(names.contains(QStringLiteral("confirm-policy")));
+    EXPECT_TRUE(names.contains(QStringLiteral("events-linger-seconds")));
     EXPECT_TRUE(names.contains(QStringLiteral("mcp-confirm-policy")));
     EXPECT_TRUE(names.contains(QStringLiteral("yield-to-user")));
     QCommandLineParser parser;
     commandLine.configure(parser);
     for (const QString& name : names)
         EXPECT_TRUE(parser.helpText().contains(QStringLiteral("--") + name)) << name.toStdString();
+}
+
+// How long an event subscription outlives its connection: 10 minutes, the saved value in GUI
+// mode, the flag over both; refused out of range.
+TEST_F(HostCommandLineTest, TheEventsLingerComesFromSettingsOrTheFlag)
+{
+    HostSettings stored;
+    EXPECT_EQ(merged(merge({}, stored)).host.eventsLingerMs, 600000);
+    EXPECT_TRUE(static_cast<bool>(merged(merge({}, stored)).host.windowWatchFactory));
+    stored.eventsLingerSeconds = 30;
+    EXPECT_EQ(merged(merge({}, stored)).host.eventsLingerMs, 30000);
+    EXPECT_EQ(
+        merged(merge({QStringLiteral("--events-linger-seconds"), QStringLiteral("0")}, stored)).host.eventsLingerMs, 0);
+    EXPECT_TRUE(std::holds_alternative<QString>(
+        merge({QStringLiteral("--events-linger-seconds"), QStringLiteral("-1")}, stored)));
+    EXPECT_TRUE(std::holds_alternative<QString>(
+        merge({QStringLiteral("--events-linger-seconds"), QStringLiteral("x")}, stored)));
 }
 
 // The MCP door's policy: the saved one in GUI mode, the flag over it, refused when unknown;

@@ -2,7 +2,9 @@
 // fixture app's window appear, take focus and close, and says so on a subscriber's connection.
 #include "E2eSupport.h"
 
+#include <QDateTime>
 #include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
@@ -10,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QThread>
 
+#include <functional>
 #include <future>
 
 #include <gtest/gtest.h>
@@ -22,21 +25,35 @@ class EventsDesktop : public SessionSuite
 {
 };
 
-std::optional<QJsonObject> nextOf(Bridge::Client& client, const QString& kind, const QString& app, int timeoutMs)
+// The params of the next desktop.event notification that `wanted` takes, every line read kept in
+// `lines` when given; nullopt once `timeoutMs` passed.
+std::optional<QJsonObject> nextEventWhere(Bridge::Client& client, const std::function<bool(const QJsonObject&)>& wanted,
+                                          int timeoutMs, QList<QByteArray>* lines = nullptr)
 {
     QDeadlineTimer deadline(timeoutMs);
     while (!deadline.hasExpired()) {
         const auto line = client.readUnmatched(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
         if (!line)
             return std::nullopt;
+        if (lines)
+            lines->append(*line);
         const QJsonObject message = QJsonDocument::fromJson(*line).object();
         const QJsonObject event = message.value(QStringLiteral("params")).toObject();
-        if (message.value(QStringLiteral("method")).toString() == QLatin1String("desktop.event") &&
-            event.value(QStringLiteral("kind")).toString() == kind &&
-            event.value(QStringLiteral("app")).toObject().value(QStringLiteral("name")).toString() == app)
+        if (message.value(QStringLiteral("method")).toString() == QLatin1String("desktop.event") && wanted(event))
             return event;
     }
     return std::nullopt;
+}
+
+std::optional<QJsonObject> nextOf(Bridge::Client& client, const QString& kind, const QString& app, int timeoutMs)
+{
+    return nextEventWhere(
+        client,
+        [&](const QJsonObject& event) {
+            return event.value(QStringLiteral("kind")).toString() == kind &&
+                   event.value(QStringLiteral("app")).toObject().value(QStringLiteral("name")).toString() == app;
+        },
+        timeoutMs);
 }
 
 } // namespace
@@ -77,20 +94,15 @@ namespace {
 std::optional<QJsonObject> nextElementEvent(Bridge::Client& client, const QString& kind, const QString& title,
                                             int timeoutMs, QList<QByteArray>* lines = nullptr)
 {
-    QDeadlineTimer deadline(timeoutMs);
-    while (!deadline.hasExpired()) {
-        const auto line = client.readUnmatched(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
-        if (!line)
-            return std::nullopt;
-        if (lines)
-            lines->append(*line);
-        const QJsonObject event = QJsonDocument::fromJson(*line).object().value(QStringLiteral("params")).toObject();
-        if (event.value(QStringLiteral("kind")).toString() == kind &&
-            (title.isEmpty() ||
-             event.value(QStringLiteral("element")).toObject().value(QStringLiteral("title")).toString() == title))
-            return event;
-    }
-    return std::nullopt;
+    return nextEventWhere(
+        client,
+        [&](const QJsonObject& event) {
+            return event.value(QStringLiteral("kind")).toString() == kind &&
+                   (title.isEmpty() ||
+                    event.value(QStringLiteral("element")).toObject().value(QStringLiteral("title")).toString() ==
+                        title);
+        },
+        timeoutMs, lines);
 }
 
 QJsonObject confirmPhrase()
@@ -472,4 +484,185 @@ TEST_F(EventsDesktop, AWindowsNewTitleInAGtkApp)
                     w.value(QStringLiteral("title")).toString() == element.value(QStringLiteral("title")).toString();
     }
     EXPECT_TRUE(shown) << QJsonDocument(windows).toJson().toStdString();
+}
+
+namespace {
+
+// The next desktop.event of `kind` about a window of process `pid`.
+std::optional<QJsonObject> nextWindowEvent(Bridge::Client& client, const QString& kind, qint64 pid, int timeoutMs,
+                                           QList<QByteArray>* seen = nullptr)
+{
+    return nextEventWhere(
+        client,
+        [&](const QJsonObject& event) {
+            return event.value(QStringLiteral("kind")).toString() == kind &&
+                   event.value(QStringLiteral("app")).toObject().value(QStringLiteral("pid")).toInteger() == pid;
+        },
+        timeoutMs, seen);
+}
+
+QString gtkDialogScript()
+{
+    return QStringLiteral(MDH_E2E_DATA_DIR "/gtk_dialog.py");
+}
+
+QJsonObject healthOf(Bridge::Client& client)
+{
+    return client.call(QStringLiteral("desktop.health"), {}, 10000).response.value(QStringLiteral("result")).toObject();
+}
+
+} // namespace
+
+// "Watch for the dialog I am about to open": on a fresh host, a first subscription to every kind,
+// then a GTK dialog shown within 100 ms of the answer. The window watch learned what was there
+// before answering, so the dialog is news: window.created, with its title and pid, as the
+// dialog itself says it was shown.
+TEST(EventsDesktopWatch, ADialogOpenedRightAfterAFirstSubscriptionIsReported)
+{
+    QString why;
+    if (!DesktopSession::available(&why))
+        GTEST_SKIP() << why.toStdString();
+    HostProcess host(QString(), {QStringLiteral("--events-linger-seconds"), QStringLiteral("3")});
+    ASSERT_TRUE(host.start()) << host.output().toStdString();
+    const QString title = QStringLiteral("Delete report.txt?");
+    AppProcess dialog(QStringLiteral("/usr/bin/python3"),
+                      {gtkDialogScript(), QStringLiteral("--on-request"), QStringLiteral("--title"), title});
+    ASSERT_TRUE(dialog.start(false));
+    ASSERT_TRUE(dialog.waitEvent(QStringLiteral("started"), {}, 15000)) << "the dialog's process did not start";
+
+    Bridge::Client listener;
+    ASSERT_TRUE(listener.connectToServer(host.socketPath(), 5000));
+    Bridge::MetaFill fill;
+    fill.timeoutMs = 10000;
+    fill.workspacePath = host.workspaceRoot();
+    listener.setMetaFill(fill);
+    const auto answer = listener.call(QStringLiteral("desktop.subscribe"), {}, 15000);
+    ASSERT_TRUE(answer.ok()) << QJsonDocument(answer.response).toJson().toStdString();
+    QElapsedTimer sinceAnswer;
+    sinceAnswer.start();
+    dialog.process().write("show\n");
+    dialog.process().waitForBytesWritten(1000);
+    ASSERT_LT(sinceAnswer.elapsed(), 100) << "the dialog was asked to show within 100 ms of the answer";
+    ASSERT_TRUE(dialog.waitEvent(QStringLiteral("ready"), {}, 10000)) << "the dialog says it is shown";
+
+    QList<QByteArray> seen;
+    const auto created = nextWindowEvent(listener, QStringLiteral("window.created"), dialog.pid(), 10000, &seen);
+    ASSERT_TRUE(created) << "no window.created for the dialog; seen:\n" << seen.join('\n').toStdString();
+    EXPECT_EQ(created->value(QStringLiteral("window")).toObject().value(QStringLiteral("title")).toString(), title);
+    EXPECT_GT(created->value(QStringLiteral("cursor")).toInteger(),
+              answer.response.value(QStringLiteral("result")).toObject().value(QStringLiteral("cursor")).toInteger());
+    // The host's own answer is not the only evidence: the window manager lists the dialog.
+    const QJsonObject windows = listener.call(QStringLiteral("desktop.windows"), {}, 15000).response;
+    bool listed = false;
+    for (const auto& window :
+         windows.value(QStringLiteral("result")).toObject().value(QStringLiteral("windows")).toArray())
+        listed = listed || window.toObject().value(QStringLiteral("title")).toString() == title;
+    EXPECT_TRUE(listed) << QJsonDocument(windows).toJson().toStdString();
+    EXPECT_TRUE(healthOf(listener)
+                    .value(QStringLiteral("events"))
+                    .toObject()
+                    .value(QStringLiteral("watch"))
+                    .toObject()
+                    .value(QStringLiteral("sources"))
+                    .toObject()
+                    .value(QStringLiteral("windows"))
+                    .toObject()
+                    .value(QStringLiteral("watching"))
+                    .toBool());
+}
+
+// A daemon that reconnects loses nothing: subscribe (with the contract's route object, as a client
+// passes to every call), read the cursor, disconnect, the dialog closes, reconnect with the
+// cursor: the window.closed that happened meanwhile is replayed. The linger (3 s here) then ends
+// and health says the watch stopped.
+TEST(EventsDesktopWatch, AReaderThatComesBackGetsTheCloseThatHappenedWhileAway)
+{
+    QString why;
+    if (!DesktopSession::available(&why))
+        GTEST_SKIP() << why.toStdString();
+    HostProcess host(QString(), {QStringLiteral("--events-linger-seconds"), QStringLiteral("3")});
+    ASSERT_TRUE(host.start()) << host.output().toStdString();
+    const QString title = QStringLiteral("Overwrite notes.txt?");
+    auto dialog = std::make_unique<AppProcess>(QStringLiteral("/usr/bin/python3"),
+                                               QStringList{gtkDialogScript(), QStringLiteral("--title"), title});
+    ASSERT_TRUE(dialog->start());
+    const qint64 pid = dialog->pid();
+
+    qint64 cursor = 0;
+    QString epoch;
+    Bridge::MetaFill fill;
+    fill.timeoutMs = 10000;
+    {
+        Bridge::Client first;
+        ASSERT_TRUE(first.connectToServer(host.socketPath(), 5000));
+        first.setMetaFill(fill);
+        const QJsonObject route{
+            {QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), pid}}},
+            {QStringLiteral("window"), QJsonObject{{QStringLiteral("titlePattern"), QStringLiteral("^Overwrite")}}},
+            {QStringLiteral("focusPolicy"), QStringLiteral("focusIfNeeded")}};
+        const auto answer = first.call(
+            QStringLiteral("desktop.subscribe"),
+            {{QStringLiteral("kinds"), QJsonArray{QStringLiteral("window.created"), QStringLiteral("window.closed")}},
+             {QStringLiteral("route"), route}},
+            15000);
+        ASSERT_TRUE(answer.ok()) << QJsonDocument(answer.response).toJson().toStdString();
+        const QJsonObject result = answer.response.value(QStringLiteral("result")).toObject();
+        cursor = result.value(QStringLiteral("cursor")).toInteger();
+        epoch = result.value(QStringLiteral("epoch")).toString();
+        EXPECT_EQ(result.value(QStringLiteral("ignored"))
+                      .toArray()
+                      .at(0)
+                      .toObject()
+                      .value(QStringLiteral("field"))
+                      .toString(),
+                  QStringLiteral("route.focusPolicy"));
+        first.disconnectFromServer();
+    }
+    // The person (or the app) closes the dialog while the reader is away.
+    dialog.reset();
+    QThread::msleep(500);
+
+    Bridge::Client again;
+    ASSERT_TRUE(again.connectToServer(host.socketPath(), 5000));
+    again.setMetaFill(fill);
+    const QJsonObject watch =
+        healthOf(again).value(QStringLiteral("events")).toObject().value(QStringLiteral("watch")).toObject();
+    EXPECT_TRUE(watch.value(QStringLiteral("running")).toBool()) << QJsonDocument(watch).toJson().toStdString();
+    EXPECT_TRUE(QDateTime::fromString(watch.value(QStringLiteral("until")).toString(), Qt::ISODateWithMs).isValid())
+        << "only a lingering subscription keeps it running: " << QJsonDocument(watch).toJson().toStdString();
+    const auto resumed = again.call(
+        QStringLiteral("desktop.subscribe"),
+        {{QStringLiteral("kinds"), QJsonArray{QStringLiteral("window.closed")}},
+         {QStringLiteral("route"), QJsonObject{{QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), pid}}}}},
+         {QStringLiteral("since"), cursor},
+         {QStringLiteral("epoch"), epoch}},
+        15000);
+    ASSERT_TRUE(resumed.ok());
+    QList<QByteArray> seen;
+    const auto closed = nextWindowEvent(again, QStringLiteral("window.closed"), pid, 5000, &seen);
+    ASSERT_TRUE(closed) << "the close was not replayed; seen:\n" << seen.join('\n').toStdString();
+    EXPECT_EQ(closed->value(QStringLiteral("window")).toObject().value(QStringLiteral("title")).toString(), title);
+    EXPECT_LT(closed->value(QStringLiteral("cursor")).toInteger(),
+              resumed.response.value(QStringLiteral("result")).toObject().value(QStringLiteral("cursor")).toInteger() +
+                  1)
+        << "it happened before the reader came back";
+    again.disconnectFromServer();
+
+    // The linger ends by itself.
+    Bridge::Client observer;
+    ASSERT_TRUE(observer.connectToServer(host.socketPath(), 5000));
+    observer.setMetaFill(fill);
+    QDeadlineTimer deadline(10000);
+    bool stopped = false;
+    while (!stopped && !deadline.hasExpired()) {
+        QThread::msleep(250);
+        stopped = !healthOf(observer)
+                       .value(QStringLiteral("events"))
+                       .toObject()
+                       .value(QStringLiteral("watch"))
+                       .toObject()
+                       .value(QStringLiteral("running"))
+                       .toBool();
+    }
+    EXPECT_TRUE(stopped) << "the linger of 3 s did not end";
 }

@@ -40,6 +40,7 @@
 #include <QTest>
 #include <QTreeView>
 #include <QTreeWidget>
+#include <QVBoxLayout>
 
 #include <gtest/gtest.h>
 
@@ -53,6 +54,17 @@ namespace {
 bool hasDisplay()
 {
     return !qEnvironmentVariableIsEmpty("DISPLAY") && !qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS");
+}
+
+// The index of the last node titled `title`; -1 when none is.
+int nodeTitled(const QList<Node>& nodes, const QString& title)
+{
+    int found = -1;
+    for (int i = 0; i < nodes.size(); ++i) {
+        if (nodes.at(i).title == title)
+            found = i;
+    }
+    return found;
 }
 
 Automation::Snapshot snapshotOf(QList<Node> nodes)
@@ -214,12 +226,8 @@ TEST_F(InspectorTest, ShowsTheFakeWindowItsNodesAndTestsSelectorsAsDesktopFindDo
     EXPECT_EQ(window->model().snapshot().windowTitle, QStringLiteral("Fake Window"));
     window->treeView()->expandAll();
     // The Send button: its properties and its frame, highlighted.
-    int send = -1;
     const auto& nodes = window->model().snapshot().nodes;
-    for (int i = 0; i < nodes.size(); ++i) {
-        if (nodes.at(i).title == QLatin1String("Send"))
-            send = i;
-    }
+    const int send = nodeTitled(nodes, QStringLiteral("Send"));
     ASSERT_GE(send, 0);
     window->selectNode(send);
     QStringList properties;
@@ -306,12 +314,8 @@ TEST_F(InspectorTest, AnActionTriedOnANodeIsThePersonsAndAStoppedHostRefusesIt)
 {
     startHost();
     auto window = openInspector();
-    int send = -1;
     const auto& nodes = window->model().snapshot().nodes;
-    for (int i = 0; i < nodes.size(); ++i) {
-        if (nodes.at(i).title == QLatin1String("Send"))
-            send = i;
-    }
+    const int send = nodeTitled(nodes, QStringLiteral("Send"));
     ASSERT_GE(send, 0);
     window->selectNode(send);
     // Without a confirmed selector for the node, nothing is done.
@@ -579,4 +583,159 @@ TEST_F(InspectorTest, TheInspectorInSimplifiedChinese)
     screenshot(QStringLiteral("inspector-zh_CN"));
     qputenv(Translations::kEnvironmentVariable, "C");
     Translations::install();
+}
+
+namespace {
+
+// "The app": a small dialog with a text field, centred on the screen where a dialog of the host
+// would open by default; the fake desktop's "Message" field put at that very field's place.
+class RenameDialog
+{
+public:
+    explicit RenameDialog(FakeDesktop& desktop) : m_window(nullptr, Qt::Dialog)
+    {
+        m_window.setWindowTitle(QStringLiteral("Rename file"));
+        auto* layout = new QVBoxLayout(&m_window);
+        layout->addWidget(new QLabel(QStringLiteral("New name:"), &m_window));
+        m_field = new QLineEdit(QStringLiteral("report-final.txt"), &m_window);
+        layout->addWidget(m_field);
+        m_window.resize(320, 110);
+        const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+        m_window.move(screen.center() - QPoint(160, 55));
+        m_window.show();
+        exposed = QTest::qWaitForWindowExposed(&m_window);
+        QTest::qWait(200);
+        field = QRect(m_field->mapToGlobal(QPoint(0, 0)), m_field->size());
+        QList<Node> nodes = FakeDesktop::defaultTree();
+        const QRect window = m_window.frameGeometry();
+        nodes[0].frame = {window.x(), window.y(), window.width(), window.height()};
+        for (Node& node : nodes) {
+            if (node.title == QLatin1String("Message"))
+                node.frame = {field.x(), field.y(), field.width(), field.height()};
+        }
+        desktop.setTree(nodes);
+    }
+
+    bool exposed = false;
+    QRect field;
+
+private:
+    QWidget m_window;
+    QLineEdit* m_field = nullptr;
+};
+
+std::future<QJsonObject> askToTypeIntoMessage(const QString& socket, const QString& workspace)
+{
+    return std::async(std::launch::async, [socket, workspace] {
+        TestClient client(socket);
+        const QJsonObject intent{
+            {QStringLiteral("method"), QStringLiteral("desktop.typeText")},
+            {QStringLiteral("params"),
+             QJsonObject{{QStringLiteral("text"), QStringLiteral("report-2026.txt")},
+                         {QStringLiteral("target"),
+                          QJsonObject{{QStringLiteral("selector"),
+                                       QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTextField")},
+                                                   {QStringLiteral("titleEquals"), QStringLiteral("Message")}}}}}}}};
+        return client.call(QStringLiteral("desktop.confirm.issue"),
+                           TestClient::withMeta({{QStringLiteral("intent"), intent}}, workspace), 60000);
+    });
+}
+
+} // namespace
+
+// The confirmation dialog never hides the element it asks about: with a text field in a small
+// dialog in the middle of the screen, it opens beside the field (the side with the most room),
+// the highlight's frame around the field stays in view, and the field's own pixels show inside.
+TEST_F(InspectorTest, TheConfirmationDialogStandsBesideTheTargetItAsksAbout)
+{
+    startHost(false, Bridge::ConfirmPolicy::Ask);
+    RenameDialog app(*m_desktop);
+    ASSERT_TRUE(app.exposed);
+    App::ConfirmationDialog dialog(*m_host->askProvider());
+    auto answer = askToTypeIntoMessage(m_host->server().socketPath(), m_workspace);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return dialog.isVisible(); }, 10000));
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&dialog));
+    QTest::qWait(App::ConfirmationDialog::kReplaceAfterShowMs + 350);
+    ASSERT_EQ(dialog.highlight().frames().size(), 1);
+    EXPECT_EQ(dialog.highlight().frames().constFirst()->target(), app.field);
+
+    const QRect shown = dialog.frameGeometry();
+    const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+    const int border = Inspector::FrameWindow::kBorder;
+    EXPECT_FALSE(shown.intersects(app.field.adjusted(-border, -border, border, border)))
+        << "dialog " << shown.x() << "," << shown.y() << " " << shown.width() << "x" << shown.height() << " over field "
+        << app.field.x() << "," << app.field.y() << " " << app.field.width() << "x" << app.field.height();
+    EXPECT_TRUE(screen.contains(shown)) << "all of the dialog is on the screen";
+    EXPECT_NE(dialog.placement().side, QStringLiteral("least"));
+    EXPECT_FALSE(dialog.coverNote()->isVisible());
+    // What a person sees: the red frame around the field and the field itself, not the dialog.
+    QTest::qWait(150);
+    const QImage pixels = QGuiApplication::primaryScreen()->grabWindow(0).toImage();
+    screenshot(QStringLiteral("confirmation-beside-target"));
+    EXPECT_EQ(pixels.pixelColor(app.field.left() - 2, app.field.center().y()), QColor(220, 20, 60))
+        << "the highlight's left border is in view";
+    EXPECT_EQ(pixels.pixelColor(app.field.right() + 2, app.field.center().y()), QColor(220, 20, 60))
+        << "and its right border";
+    EXPECT_FALSE(shown.contains(app.field.center()));
+    dialog.denyButton()->click();
+    ASSERT_TRUE(
+        QTest::qWaitFor([&] { return answer.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }, 10000));
+    EXPECT_EQ(errorCode(answer.get()), QStringLiteral("DESKTOP_CONFIRM_REQUIRED"));
+}
+
+// A target that fills the screen leaves no side with room: the dialog goes where it covers the
+// least of it and says so.
+TEST_F(InspectorTest, WithNoRoomBesideTheTargetTheDialogCoversTheLeastAndSaysSo)
+{
+    startHost(false, Bridge::ConfirmPolicy::Ask);
+    const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+    QList<Node> nodes = FakeDesktop::defaultTree();
+    for (Node& node : nodes) {
+        if (node.title == QLatin1String("Message"))
+            node.frame = {screen.x() + 40, screen.y() + 40, screen.width() - 80, screen.height() - 80};
+    }
+    m_desktop->setTree(nodes);
+    App::ConfirmationDialog dialog(*m_host->askProvider());
+    auto answer = askToTypeIntoMessage(m_host->server().socketPath(), m_workspace);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return dialog.isVisible(); }, 10000));
+    QTest::qWait(App::ConfirmationDialog::kReplaceAfterShowMs + 350);
+    EXPECT_EQ(dialog.placement().side, QStringLiteral("least"));
+    EXPECT_TRUE(dialog.placement().coversTarget());
+    EXPECT_TRUE(dialog.coverNote()->isVisible());
+    EXPECT_TRUE(screen.contains(dialog.frameGeometry()));
+    // It hugs a corner: less of the target than anywhere in the middle.
+    const QRect target(screen.x() + 40, screen.y() + 40, screen.width() - 80, screen.height() - 80);
+    const QRect covered = dialog.frameGeometry().intersected(target);
+    EXPECT_LT(covered.width() * covered.height(), dialog.frameGeometry().width() * dialog.frameGeometry().height());
+    screenshot(QStringLiteral("confirmation-no-room"));
+    dialog.denyButton()->click();
+    ASSERT_TRUE(
+        QTest::qWaitFor([&] { return answer.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }, 10000));
+}
+
+// The inspector says when the element it highlights is behind its own window, and moves aside.
+TEST_F(InspectorTest, TheInspectorSaysWhenTheSelectedElementIsBehindItAndMovesAside)
+{
+    startHost();
+    auto window = openInspector();
+    const auto& nodes = window->model().snapshot().nodes;
+    const int send = nodeTitled(nodes, QStringLiteral("Send"));
+    ASSERT_GE(send, 0);
+    const auto& f = nodes.at(send).frame;
+    const QRect target(f.x, f.y, f.width, f.height);
+    // The inspector over the Send button.
+    window->resize(640, 480);
+    window->move(target.topLeft() - QPoint(100, 0));
+    QTest::qWait(300);
+    ASSERT_TRUE(window->frameGeometry().intersects(target));
+    window->treeView()->expandAll();
+    window->selectNode(send);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window->hiddenNote()->isVisible(); }, 3000))
+        << "no note that the element is behind the inspector";
+    screenshot(QStringLiteral("inspector-element-behind"));
+    window->moveAsideButton()->click();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !window->frameGeometry().intersects(target); }, 3000));
+    EXPECT_TRUE(QTest::qWaitFor([&] { return !window->hiddenNote()->isVisible(); }, 3000));
+    EXPECT_TRUE(QGuiApplication::primaryScreen()->availableGeometry().contains(window->frameGeometry()));
+    screenshot(QStringLiteral("inspector-moved-aside"));
 }

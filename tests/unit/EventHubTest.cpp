@@ -2,6 +2,7 @@
 // epoch change, a slow reader losing events (counted, then said) without holding anyone up.
 #include "bridge/EventHub.h"
 
+#include <QDateTime>
 #include <QJsonDocument>
 
 #include <gtest/gtest.h>
@@ -225,4 +226,167 @@ TEST(EventHub, SaysWhenElementEventsAreWanted)
     hub.publish(QStringLiteral("element.valueChanged"), {}, {});
     EXPECT_FALSE(hub.elementEventsWanted());
     EXPECT_EQ(told, (QList<bool>{true, false, true, false}));
+}
+
+// A subscription whose connection went away lingers (docs/protocol.md §5.24): what it asked for
+// is still wanted and recorded, so a reader coming back with its cursor gets it; an explicit
+// unsubscribe ends at once; the linger ends by itself.
+TEST(EventHub, ASubscriptionOutlivesItsConnectionForTheLinger)
+{
+    EventHub hub;
+    hub.setLingerMs(60000);
+    Sink sink;
+    hub.setDeliver(sink.deliver());
+    QList<bool> told;
+    QObject::connect(&hub, &EventHub::elementEventsWantedChanged, [&](bool wanted) { told.append(wanted); });
+    hub.subscribe(1, EventHub::Filter{{QStringLiteral("window.closed"), QStringLiteral("focus.changed")}, {}, {}},
+                  std::nullopt);
+    EXPECT_EQ(hub.watchState().value(QStringLiteral("until")), QJsonValue()) << "a live reader: no end";
+    hub.connectionGone(1);
+    EXPECT_FALSE(hub.isSubscribed(1));
+    EXPECT_EQ(hub.lingeringCount(), 1);
+    EXPECT_TRUE(hub.wanted(QStringLiteral("window.closed")));
+    EXPECT_FALSE(hub.wanted(QStringLiteral("window.created")));
+    EXPECT_TRUE(hub.elementEventsWanted());
+    EXPECT_EQ(told, QList<bool>{true}) << "still wanted: the backend keeps streaming";
+    const QJsonObject state = hub.watchState();
+    EXPECT_TRUE(state.value(QStringLiteral("running")).toBool());
+    EXPECT_TRUE(QDateTime::fromString(state.value(QStringLiteral("until")).toString(), Qt::ISODateWithMs).isValid())
+        << QJsonDocument(state).toJson().toStdString();
+    // An explicit unsubscribe does not linger.
+    hub.subscribe(2, EventHub::Filter{{QStringLiteral("stopped")}, {}, {}}, std::nullopt);
+    hub.unsubscribe(2);
+    EXPECT_EQ(hub.lingeringCount(), 1);
+    // Shortened to nothing: the linger ends, and element events are no longer wanted.
+    hub.setLingerMs(0);
+    EXPECT_EQ(hub.lingeringCount(), 0);
+    EXPECT_FALSE(hub.wanted(QStringLiteral("window.closed")));
+    EXPECT_EQ(told, (QList<bool>{true, false}));
+}
+
+// A lingering subscription records only the element events its filter takes, and element events
+// never push other kinds out of the ring: a window that closed while the reader was away is
+// still there for it after thousands of element events.
+TEST(EventHub, ElementEventsNeverPushOtherKindsOut)
+{
+    EventHub hub(8);
+    hub.setLingerMs(60000);
+    Sink sink;
+    hub.setDeliver(sink.deliver());
+    EventHub::Filter filter{
+        {QStringLiteral("window.closed"), QStringLiteral("element.valueChanged")}, QStringLiteral("mousepad"), {}};
+    hub.subscribe(1, filter, std::nullopt);
+    const qint64 cursor = hub.cursor();
+    hub.connectionGone(1);
+    const QJsonObject mousepad{
+        {QStringLiteral("app"), QJsonObject{{QStringLiteral("name"), QStringLiteral("mousepad")}}}};
+    const QJsonObject other{{QStringLiteral("app"), QJsonObject{{QStringLiteral("name"), QStringLiteral("gedit")}}}};
+    EXPECT_TRUE(hub.takes(QStringLiteral("element.valueChanged"), mousepad));
+    EXPECT_FALSE(hub.takes(QStringLiteral("element.valueChanged"), other)) << "another app: not the filter's";
+    EXPECT_FALSE(hub.takes(QStringLiteral("element.nameChanged"), mousepad)) << "another kind";
+    hub.publish(QStringLiteral("window.closed"), mousepad);
+    for (int i = 0; i < 100; ++i)
+        hub.publish(QStringLiteral("element.valueChanged"), mousepad);
+    EXPECT_EQ(hub.overwritten(), 92) << "the element ring dropped its oldest";
+
+    // Coming back: the window event is held; the element events lost are said by a gap.
+    hub.subscribe(2, filter, cursor);
+    const QStringList kinds = sink.kinds(2);
+    ASSERT_GE(kinds.size(), 3) << kinds.join(QLatin1Char(',')).toStdString();
+    EXPECT_EQ(kinds.at(0), QStringLiteral("window.closed"));
+    EXPECT_EQ(kinds.at(1), QStringLiteral("gap"));
+    EXPECT_EQ(sink.got[2].at(1).value(QStringLiteral("lost")).toInteger(), 92);
+    EXPECT_EQ(sink.got[2].at(1).value(QStringLiteral("cursor")).toInteger(), cursor + 1 + 92)
+        << "the last one lost: resuming from it loses nothing more";
+    EXPECT_EQ(kinds.size(), 2 + 8);
+    // A reader that names no element kind loses nothing it wanted: no gap.
+    hub.subscribe(3, EventHub::Filter{{QStringLiteral("window.closed")}, {}, {}}, cursor);
+    EXPECT_EQ(sink.kinds(3), QStringList{QStringLiteral("window.closed")});
+    // Cursors stay in order for a reader that takes every kind.
+    qint64 last = 0;
+    for (const QJsonObject& event : sink.got[2]) {
+        EXPECT_GT(event.value(QStringLiteral("cursor")).toInteger(), last);
+        last = event.value(QStringLiteral("cursor")).toInteger();
+    }
+}
+
+// desktop.subscribe's answer goes before any event: a held subscription records but delivers
+// nothing until it is activated, then gets what came since its cursor; a replaced one is not
+// activated by an old answer.
+TEST(EventHub, AHeldSubscriptionGetsWhatCameAfterItsAnswer)
+{
+    EventHub hub;
+    Sink sink;
+    hub.setDeliver(sink.deliver());
+    const quint64 first = hub.subscribeHeld(1, {});
+    const qint64 at = hub.cursor();
+    EXPECT_TRUE(hub.wanted(QStringLiteral("window.created"))) << "its sources start at once";
+    hub.publish(QStringLiteral("window.created"));
+    EXPECT_TRUE(sink.got.value(1).isEmpty());
+    EXPECT_TRUE(hub.activate(1, first, at, {}));
+    EXPECT_EQ(sink.kinds(1), QStringList{QStringLiteral("window.created")});
+    hub.publish(QStringLiteral("stopped"));
+    EXPECT_EQ(sink.kinds(1), (QStringList{QStringLiteral("window.created"), QStringLiteral("stopped")}));
+    const quint64 older = hub.subscribeHeld(2, {});
+    const quint64 newer = hub.subscribeHeld(2, {});
+    EXPECT_FALSE(hub.activate(2, older, 0, {}));
+    EXPECT_TRUE(hub.activate(2, newer, hub.cursor(), {}));
+
+    // Answers wait while a source is starting, and no longer than that.
+    int answered = 0;
+    hub.sourceStarting();
+    hub.whenSourcesReady([&answered] { ++answered; });
+    EXPECT_EQ(answered, 0);
+    hub.sourceReady();
+    EXPECT_EQ(answered, 1);
+    hub.whenSourcesReady([&answered] { ++answered; });
+    EXPECT_EQ(answered, 2);
+}
+
+// The contract's route object filters the stream as the strings form does; focusPolicy is
+// accepted and said to be ignored; a window id is refused.
+TEST(EventHub, TheContractsRouteFiltersTheStream)
+{
+    EventHub::Filter filter;
+    QJsonArray ignored;
+    const QJsonObject route{
+        {QStringLiteral("app"), QJsonObject{{QStringLiteral("bundleId"), QStringLiteral("mousepad")}}},
+        {QStringLiteral("window"), QJsonObject{{QStringLiteral("titlePattern"), QStringLiteral("^Untitled")}}},
+        {QStringLiteral("focusPolicy"), QStringLiteral("focusIfNeeded")}};
+    ASSERT_TRUE(EventHub::applyRoute(route, filter, ignored).ok());
+    ASSERT_EQ(ignored.size(), 1);
+    EXPECT_EQ(ignored.at(0).toObject().value(QStringLiteral("field")).toString(), QStringLiteral("route.focusPolicy"));
+    const auto event = [](const QString& app, const QString& title, qint64 pid) {
+        return QJsonObject{{QStringLiteral("kind"), QStringLiteral("window.created")},
+                           {QStringLiteral("app"), QJsonObject{{QStringLiteral("name"), app},
+                                                               {QStringLiteral("executable"), app},
+                                                               {QStringLiteral("pid"), pid}}},
+                           {QStringLiteral("window"), QJsonObject{{QStringLiteral("title"), title}}}};
+    };
+    EXPECT_TRUE(filter.takes(event(QStringLiteral("mousepad"), QStringLiteral("Untitled 1"), 5)));
+    EXPECT_FALSE(filter.takes(event(QStringLiteral("mousepad"), QStringLiteral("Save As"), 5)));
+    EXPECT_FALSE(filter.takes(event(QStringLiteral("gedit"), QStringLiteral("Untitled 1"), 5)));
+
+    EventHub::Filter byPid;
+    ASSERT_TRUE(EventHub::applyRoute(QJsonObject{{QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), 7}}},
+                                                 {QStringLiteral("window"), QStringLiteral("Untitled")}},
+                                     byPid, ignored)
+                    .ok());
+    EXPECT_TRUE(byPid.takes(event(QStringLiteral("x"), QStringLiteral("Untitled 2"), 7)));
+    EXPECT_FALSE(byPid.takes(event(QStringLiteral("x"), QStringLiteral("Untitled 2"), 8)));
+
+    EventHub::Filter refused;
+    for (const auto& [member, value] :
+         {std::pair{QStringLiteral("window"), QJsonValue(QJsonObject{{QStringLiteral("id"), QStringLiteral("w:1")}})},
+          std::pair{QStringLiteral("display"), QJsonValue(1)},
+          std::pair{QStringLiteral("app"), QJsonValue(QJsonObject{{QStringLiteral("name"), QStringLiteral("x")}})},
+          std::pair{QStringLiteral("focusPolicy"), QJsonValue(QStringLiteral("sometimes"))}}) {
+        const auto applied = EventHub::applyRoute(QJsonObject{{member, value}}, refused, ignored);
+        ASSERT_FALSE(applied.ok()) << member.toStdString();
+        EXPECT_TRUE(applied.error()
+                        .details.value(QStringLiteral("field"))
+                        .toString()
+                        .startsWith(QStringLiteral("route.") + member))
+            << applied.error().details.value(QStringLiteral("field")).toString().toStdString();
+    }
 }

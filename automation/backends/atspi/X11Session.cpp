@@ -513,6 +513,57 @@ QList<X11Session::WindowFacts> X11Session::stackedWindows()
     return out;
 }
 
+QString X11Session::windowClassName(quint64 window)
+{
+    QString error;
+    if (!window || !open(&error))
+        return {};
+    XClassHint hint{};
+    if (!XGetClassHint(dpyOf(m_display), static_cast<Window>(window), &hint))
+        return {};
+    const QString name = hint.res_name ? QString::fromLocal8Bit(hint.res_name) : QString();
+    if (hint.res_name)
+        XFree(hint.res_name);
+    if (hint.res_class)
+        XFree(hint.res_class);
+    return name;
+}
+
+bool X11Session::watchRootProperties(QString* error)
+{
+    if (!open(error))
+        return false;
+    Display* dpy = dpyOf(m_display);
+    XSelectInput(dpy, DefaultRootWindow(dpy), PropertyChangeMask);
+    XFlush(dpy);
+    return true;
+}
+
+int X11Session::connectionFd() const
+{
+    return m_display ? ConnectionNumber(dpyOf(m_display)) : -1;
+}
+
+bool X11Session::takeRootChanges()
+{
+    if (!m_display)
+        return false;
+    Display* dpy = dpyOf(m_display);
+    const Atom lists[] = {XInternAtom(dpy, "_NET_CLIENT_LIST", False),
+                          XInternAtom(dpy, "_NET_CLIENT_LIST_STACKING", False),
+                          XInternAtom(dpy, "_NET_ACTIVE_WINDOW", False)};
+    bool changed = false;
+    while (XPending(dpy) > 0) {
+        XEvent event{};
+        XNextEvent(dpy, &event);
+        if (event.type != PropertyNotify)
+            continue;
+        for (Atom atom : lists)
+            changed = changed || event.xproperty.atom == atom;
+    }
+    return changed;
+}
+
 bool X11Session::requestWindow(quint64 window, WindowRequest request, QRect geometry, bool move, bool resize,
                                QString* error)
 {

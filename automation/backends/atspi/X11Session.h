@@ -72,6 +72,18 @@ public:
     std::optional<WindowFacts> windowFacts(quint64 window);
     /// Every top-level window the window manager lists, bottom to top (_NET_CLIENT_LIST_STACKING).
     QList<WindowFacts> stackedWindows();
+    /// The WM_CLASS instance name of a top-level window (the program's name as X knows it, read
+    /// without asking the app); empty when unset.
+    QString windowClassName(quint64 window);
+
+    /// Asks for the root window's property changes on this connection (the window manager's
+    /// lists and its active window), for a watch that waits on connectionFd().
+    bool watchRootProperties(QString* error);
+    /// The connection's file descriptor; -1 when it is not open.
+    int connectionFd() const;
+    /// Reads every event that arrived; true when one said the window manager's list of windows
+    /// or its active window changed.
+    bool takeRootChanges();
     /// What a window action asks of the window manager (EWMH client messages).
     enum class WindowRequest { Minimize, Maximize, Restore, Close, MoveResize };
     /// Sends the request; `geometry` is the content's rect for MoveResize (a negative width or

@@ -2,6 +2,7 @@
 // where no other backend applies): every automation method answers a clear contract error.
 #include "automation/PermissionProbe.h"
 #include "automation/PlatformBackend.h"
+#include "automation/WindowWatch.h"
 
 #include <QCoreApplication>
 
@@ -31,6 +32,11 @@ std::unique_ptr<DesktopBackend> createPlatformBackend()
     return std::make_unique<UnavailableBackend>(
         QStringLiteral("this build has no automation backend for this platform yet: observe, find, click, typeText, "
                        "hotkey and waitUntil cannot run"));
+}
+
+std::unique_ptr<WindowWatch> createPlatformWindowWatch()
+{
+    return nullptr;
 }
 
 std::unique_ptr<PermissionProbe> PermissionProbe::createDefault()
