@@ -356,7 +356,7 @@ TEST(ContractConformance, EveryRequestExampleOfTheContractIsAccepted)
             sent.insert(QStringLiteral("meta"), QJsonObject{{QStringLiteral("schemaVersion"), 1},
                                                             {QStringLiteral("requestId"), requestId},
                                                             {QStringLiteral("workspacePath"), host.workspace()},
-                                                            {QStringLiteral("timeoutMs"), 3000}});
+                                                            {QStringLiteral("timeoutMs"), 1500}});
             const QJsonObject response = client.call(example.method, sent, 15000);
             ASSERT_FALSE(response.isEmpty()) << example.method.toStdString() << " did not answer";
             const QString field = shapeRefusal(response);
