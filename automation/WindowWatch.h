@@ -27,8 +27,9 @@ public:
     };
     /// Called on the watch's own thread, in order.
     using Changes = std::function<void(const QList<Change>& changes)>;
-    /// Called once on the watch's thread when it has read the list for the first time (`ok`), or
-    /// could not start (`error` says why).
+    /// Called on the watch's thread when it has read the list for the first time (`ok`), when it
+    /// could not start, and when it stopped on its own later (the display went away): `ok`
+    /// false, `error` says why.
     using Ready = std::function<void(bool ok, const QString& error)>;
 
     virtual ~WindowWatch() = default;

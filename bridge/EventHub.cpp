@@ -119,9 +119,12 @@ bool EventHub::Filter::takes(const QJsonObject& event, const QJsonArray& lineage
         const QJsonObject named = event.value(QStringLiteral("app")).toObject();
         const QString executable = named.value(QStringLiteral("executable")).toString();
         const qint64 namedPid = named.value(QStringLiteral("pid")).toInteger();
-        if (!app.isEmpty() && named.value(QStringLiteral("name")).toString() != app && executable != app &&
-            QString::number(namedPid) != app &&
-            (executable.isEmpty() || executable + QStringLiteral(".desktop") != app))
+        // Window events name the app as X knows it (its class name), element events as its
+        // accessibility does: either is taken, in any case.
+        if (!app.isEmpty() && named.value(QStringLiteral("name")).toString().compare(app, Qt::CaseInsensitive) != 0 &&
+            executable.compare(app, Qt::CaseInsensitive) != 0 && QString::number(namedPid) != app &&
+            (executable.isEmpty() ||
+             QString(executable + QStringLiteral(".desktop")).compare(app, Qt::CaseInsensitive) != 0))
             return false;
         if (pid && namedPid != *pid)
             return false;
@@ -265,7 +268,7 @@ QList<EventHub::Held> EventHub::heldSince(qint64 since, const QString& sinceEpoc
 {
     // Both rings, in cursor order.
     QList<const Held*> merged;
-    merged.reserve(static_cast<qsizetype>(m_ring.size() + m_elementRing.size()));
+    merged.reserve(static_cast<qsizetype>(m_ring.size()) + static_cast<qsizetype>(m_elementRing.size()));
     auto a = m_ring.cbegin();
     auto b = m_elementRing.cbegin();
     const auto cursorOf = [](const Held& held) { return held.event.value(QStringLiteral("cursor")).toInteger(); };
@@ -292,13 +295,23 @@ QList<EventHub::Held> EventHub::heldSince(qint64 since, const QString& sinceEpoc
     const bool wantsOthers = !filter || filter->kinds.isEmpty() ||
                              std::any_of(filter->kinds.cbegin(), filter->kinds.cend(),
                                          [](const QString& kind) { return !isElementKind(kind); });
+    // Consecutive losses, with the events the reader does not take between them, make one gap,
+    // said just before the next event it takes.
+    qint64 lostCount = 0, lastLost = 0;
     const auto lost = [&](qint64 from, qint64 to) {
         if (from > to)
             return;
         const bool others = m_lastDropped >= from;
         const bool elements = m_lastElementDropped >= from;
-        if ((others && wantsOthers) || (elements && wantsElements))
-            out.append(Held{gapEvent(to - from + 1, QStringLiteral("overflow"), to), {}});
+        if ((others && wantsOthers) || (elements && wantsElements)) {
+            lostCount += to - from + 1;
+            lastLost = to;
+        }
+    };
+    const auto flush = [&] {
+        if (lostCount > 0)
+            out.append(Held{gapEvent(lostCount, QStringLiteral("overflow"), lastLost), {}});
+        lostCount = 0;
     };
     qint64 expected = since + 1;
     for (const Held* held : std::as_const(merged)) {
@@ -306,10 +319,14 @@ QList<EventHub::Held> EventHub::heldSince(qint64 since, const QString& sinceEpoc
         if (at <= since)
             continue;
         lost(expected, at - 1);
-        out.append(*held);
         expected = at + 1;
+        if (filter && !filter->takes(held->event, held->lineage))
+            continue;
+        flush();
+        out.append(*held);
     }
     lost(expected, cursor());
+    flush();
     return out;
 }
 
@@ -367,8 +384,11 @@ void EventHub::connectionGone(quint64 connectionId)
     if (it == m_subscribers.cend())
         return;
     const Filter filter = it->filter;
+    // One whose answer never went out has no cursor to come back with: it does not linger.
+    const bool answered = !it->held;
     m_subscribers.erase(it);
-    linger(filter);
+    if (answered)
+        linger(filter);
     changed();
 }
 

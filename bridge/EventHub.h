@@ -109,6 +109,13 @@ public:
     /// Sends a held subscription what came after `since` (a gap first when needed), then lets
     /// live events through. False when the subscription is gone or was replaced since.
     bool activate(quint64 connectionId, quint64 generation, qint64 since, const QString& sinceEpoch);
+    /// Whether the held subscription `generation` of the connection is still the one in force
+    /// (not replaced by a later subscribe, not ended by unsubscribe).
+    bool isCurrent(quint64 connectionId, quint64 generation) const
+    {
+        const auto it = m_subscribers.constFind(connectionId);
+        return it != m_subscribers.cend() && it->generation == generation;
+    }
     /// Sends a subscriber the held events after `since` its filter takes (see since()).
     void sendSince(quint64 connectionId, qint64 since, const QString& sinceEpoch);
     /// Ends a subscription at once (desktop.unsubscribe); false when there was none.
@@ -161,8 +168,9 @@ private:
         QJsonObject event;
         QJsonArray lineage;
     };
-    /// since(), with each event's lineage; gaps only where `filter` would have taken what was
-    /// lost (element events lost are no loss to a filter that names no element kind).
+    /// since(), with each event's lineage: with `filter`, only the events it takes, and one gap
+    /// for each run of losses before one of them, counted only where the filter would have taken
+    /// what was lost (element events lost are no loss to a filter that names no element kind).
     QList<Held> heldSince(qint64 since, const QString& sinceEpoch, const Filter* filter = nullptr) const;
 
     struct Subscriber

@@ -124,12 +124,32 @@ void Host::startEvents()
     // nor the worker waits for it), run while a subscription, live or lingering, wants window
     // events. Without one, the list is read on the worker while it is idle (an inspection never
     // queues behind an automation), compared with the last one.
-    if (m_options.windowWatchFactory) {
+    m_windowPoll.setInterval(kWindowPollMs);
+    connect(&m_windowPoll, &QTimer::timeout, this, &Host::pollWindows);
+    // A platform without a watch of its own (the factory makes none) reads the list on the worker.
+    if (m_options.windowWatchFactory && m_options.windowWatchFactory()) {
         connect(hub, &EventHub::subscriptionsChanged, this, &Host::updateWindowWatch);
         return;
     }
-    m_windowPoll.setInterval(kWindowPollMs);
-    connect(&m_windowPoll, &QTimer::timeout, this, &Host::pollWindows);
+    m_windowPoll.start();
+}
+
+void Host::windowWatchEnded(const QString& why)
+{
+    // The watch could not start or its display went away: the list is read on the worker from
+    // now on, as where the platform has no watch.
+    qCWarning(lcHost).noquote() << "the window watch stopped:" << why << "- reading the window list on the worker";
+    ++m_windowWatchGeneration;
+    if (m_windowWatch)
+        m_windowWatch->stop();
+    m_windowWatch.reset();
+    m_windowWatchFailed = true;
+    disconnect(m_events.get(), &EventHub::subscriptionsChanged, this, &Host::updateWindowWatch);
+    m_events->setSourceState(QStringLiteral("windows"), QJsonObject{{QStringLiteral("watching"), false},
+                                                                    {QStringLiteral("error"), why},
+                                                                    {QStringLiteral("polled"), true}});
+    if (std::exchange(m_windowWatchStarting, false))
+        m_events->sourceReady();
     m_windowPoll.start();
 }
 
@@ -140,12 +160,13 @@ void Host::updateWindowWatch()
     const bool wanted = m_events->wanted(QStringLiteral("window.created")) ||
                         m_events->wanted(QStringLiteral("window.closed")) ||
                         m_events->wanted(QStringLiteral("window.focused"));
-    if (wanted == static_cast<bool>(m_windowWatch))
+    if (m_windowWatchFailed || wanted == static_cast<bool>(m_windowWatch))
         return;
     const quint64 generation = ++m_windowWatchGeneration;
     if (!wanted) {
         m_windowWatch->stop();
         m_windowWatch.reset();
+        m_events->setSourceState(QStringLiteral("windows"), QJsonObject{{QStringLiteral("watching"), false}});
         if (std::exchange(m_windowWatchStarting, false))
             m_events->sourceReady();
         return;
@@ -176,10 +197,9 @@ void Host::updateWindowWatch()
                     if (generation != m_windowWatchGeneration)
                         return;
                     if (!ok)
-                        qCWarning(lcHost).noquote() << "window events are not available:" << error;
+                        return windowWatchEnded(error);
                     m_events->setSourceState(QStringLiteral("windows"),
-                                             QJsonObject{{QStringLiteral("watching"), ok},
-                                                         {QStringLiteral("error"), ok ? QJsonValue() : error}});
+                                             QJsonObject{{QStringLiteral("watching"), true}});
                     if (std::exchange(m_windowWatchStarting, false))
                         m_events->sourceReady();
                 },

@@ -135,6 +135,8 @@ private:
     void windowsSeen(const QList<Automation::WindowInfo>& windows);
     /// Starts or stops the window watch as subscriptions want window events.
     void updateWindowWatch();
+    /// The watch could not start, or stopped: the worker reads the list from then on.
+    void windowWatchEnded(const QString& why);
     void windowsChanged(const QList<Automation::WindowWatch::Change>& changes);
     static QJsonObject windowEventPayload(const Automation::WindowInfo& window);
     static constexpr int kWindowPollMs = 1000;
@@ -167,6 +169,7 @@ private:
     /// Which watch a queued report came from (one stopped since is not listened to).
     quint64 m_windowWatchGeneration = 0;
     bool m_windowWatchStarting = false;
+    bool m_windowWatchFailed = false;
     QString m_activeWindow;
     bool m_started = false;
     bool m_stopped = false;

@@ -877,6 +877,12 @@ const MethodTable& MethodTable::contract()
                  const qint64 from = since.value_or(hub->cursor());
                  const QString fromEpoch = since ? epoch.toString() : QString();
                  hub->whenSourcesReady([hub, connection, generation, from, fromEpoch, answer, respond] {
+                     // Replaced by a later subscribe, or ended by unsubscribe, while it waited:
+                     // this one never streams, and says so.
+                     if (!hub->isCurrent(connection, generation))
+                         return respond(QJsonObject{{QStringLiteral("subscribed"), false},
+                                                    {QStringLiteral("reason"), QStringLiteral("superseded")},
+                                                    {QStringLiteral("epoch"), hub->epoch()}});
                      respond(answer);
                      hub->activate(connection, generation, from, fromEpoch);
                  });

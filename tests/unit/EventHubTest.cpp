@@ -390,3 +390,53 @@ TEST(EventHub, TheContractsRouteFiltersTheStream)
             << applied.error().details.value(QStringLiteral("field")).toString().toStdString();
     }
 }
+
+// Losses between events a reader does not take make one gap, said before the next event it
+// takes: a window-only reader is not flooded with a gap per element event dropped.
+TEST(EventHub, LossesAroundEventsAReaderSkipsMakeOneGap)
+{
+    EventHub hub(4);
+    Sink sink;
+    hub.setDeliver(sink.deliver());
+    // Window and element events alternate, then more window events than the ring holds.
+    for (int i = 0; i < 6; ++i) {
+        hub.publish(QStringLiteral("window.created"));
+        hub.publish(QStringLiteral("element.valueChanged"));
+    }
+    for (int i = 0; i < 4; ++i)
+        hub.publish(QStringLiteral("window.closed"));
+    hub.subscribe(1, EventHub::Filter{{QStringLiteral("window.created"), QStringLiteral("window.closed")}, {}, {}},
+                  qint64{0});
+    const QStringList kinds = sink.kinds(1);
+    EXPECT_EQ(kinds.count(QStringLiteral("gap")), 1) << kinds.join(QLatin1Char(',')).toStdString();
+    EXPECT_EQ(kinds.first(), QStringLiteral("gap"));
+    EXPECT_EQ(kinds.count(QStringLiteral("window.closed")), 4);
+    // Cursors still rise for the reader.
+    qint64 last = 0;
+    for (const QJsonObject& event : sink.got[1]) {
+        EXPECT_GT(event.value(QStringLiteral("cursor")).toInteger(), last);
+        last = event.value(QStringLiteral("cursor")).toInteger();
+    }
+}
+
+// A subscription replaced, or ended, before its answer went out is not the one in force; one whose
+// connection closes before its answer does not linger (it has no cursor to come back with).
+TEST(EventHub, AHeldSubscriptionThatWasReplacedOrLeftDoesNotStreamOrLinger)
+{
+    EventHub hub;
+    hub.setLingerMs(60000);
+    Sink sink;
+    hub.setDeliver(sink.deliver());
+    const quint64 first = hub.subscribeHeld(1, {});
+    const quint64 second = hub.subscribeHeld(1, {});
+    EXPECT_FALSE(hub.isCurrent(1, first));
+    EXPECT_TRUE(hub.isCurrent(1, second));
+    hub.unsubscribe(1);
+    EXPECT_FALSE(hub.isCurrent(1, second));
+    hub.subscribeHeld(2, {});
+    hub.connectionGone(2);
+    EXPECT_EQ(hub.lingeringCount(), 0);
+    hub.subscribe(3, {}, std::nullopt);
+    hub.connectionGone(3);
+    EXPECT_EQ(hub.lingeringCount(), 1) << "an answered one lingers";
+}

@@ -128,11 +128,11 @@ void X11WindowWatch::run(const Changes& changes, const Ready& ready)
         changed = x11.takeRootChanges() || changed;
         const int n = poll(fds, 2, changed ? 0 : kRereadMs);
         if (n < 0 && errno != EINTR)
-            return;
+            return ready(false, QStringLiteral("waiting for the window manager's list failed (errno %1)").arg(errno));
         if (n > 0 && fds[1].revents != 0)
-            return;
+            return; // stopped
         if (n > 0 && (fds[0].revents & (POLLERR | POLLHUP | POLLNVAL)) != 0)
-            return; // the display went away
+            return ready(false, QStringLiteral("the X display went away"));
         // A timeout rereads too: a window manager that does not say, or a title that changed.
         changed = x11.takeRootChanges() || changed || n == 0;
         if (!changed)
