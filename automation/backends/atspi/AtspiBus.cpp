@@ -29,11 +29,10 @@ QString rootPath()
 
 QString interfaceName(int iface)
 {
-    static const char* names[] = {"org.a11y.atspi.Accessible",   "org.a11y.atspi.Component",
-                                  "org.a11y.atspi.Action",       "org.a11y.atspi.Text",
-                                  "org.a11y.atspi.EditableText", "org.a11y.atspi.Value",
-                                  "org.a11y.atspi.Cache",        "org.freedesktop.DBus.Properties",
-                                  "org.a11y.atspi.Selection",    "org.a11y.atspi.Table"};
+    static const char* names[] = {
+        "org.a11y.atspi.Accessible", "org.a11y.atspi.Component",        "org.a11y.atspi.Action",
+        "org.a11y.atspi.Text",       "org.a11y.atspi.EditableText",     "org.a11y.atspi.Value",
+        "org.a11y.atspi.Cache",      "org.freedesktop.DBus.Properties", "org.a11y.atspi.Selection"};
     return QString::fromLatin1(names[iface]);
 }
 

@@ -36,12 +36,6 @@ inline constexpr int kBatch = 4096;
 // The timeout of calls sent as a batch: a large Qt tree's first read makes the app build
 // thousands of accessible objects, a second or more of steady answering.
 inline constexpr int kBatchCapMs = 30000;
-// A container reporting more children than this is never asked for them (GetChildren makes an
-// app that builds its children on demand, a spreadsheet with 2^31-1 cells, build every one):
-// only what shows of it is read (docs/protocol.md §5.13, "huge_container").
-inline constexpr qint64 kMaxListedChildren = 2048;
-// The most cells read of what shows of one huge table.
-inline constexpr int kMaxVisibleCells = 1000;
 
 QString registryService();
 QString rootPath();
@@ -91,7 +85,7 @@ struct Window
     bool modal = false;
 };
 
-enum class Interface { Accessible, Component, Action, Text, EditableText, Value, Cache, Properties, Selection, Table };
+enum class Interface { Accessible, Component, Action, Text, EditableText, Value, Cache, Properties, Selection };
 /// The D-Bus interface name of an Interface.
 QString interfaceName(int iface);
 
