@@ -161,6 +161,12 @@ Result<FindResult> find(JobContext& ctx, const FindRequest& request)
     bounds.includeDescription = request.selector.needsDescription();
     bounds.refresh = request.refresh;
     bounds.searchOnly = true;
+    if (request.maxDepth)
+        bounds.maxDepth = *request.maxDepth;
+    if (request.maxNodes)
+        bounds.maxNodes = *request.maxNodes;
+    if (request.maxWallTimeMs)
+        bounds.maxWallTimeMs = std::min(bounds.maxWallTimeMs, *request.maxWallTimeMs);
     auto snapshot = locator.snapshot(route.value(), bounds);
     if (!snapshot)
         return snapshot.error();

@@ -38,6 +38,8 @@ struct FindRequest
     /// Read the text of the candidates answered (at most selector.limit; never of secure ones).
     bool includeText = false;
     bool refresh = false; ///< SnapshotBounds::refresh
+    /// Tighter bounds than the search's defaults (desktop.find's maxDepth, maxNodes, maxWallTimeMs).
+    std::optional<int> maxDepth, maxNodes, maxWallTimeMs;
 };
 
 struct FindResult

@@ -87,6 +87,9 @@ QJsonObject nodeJson(const Snapshot& snapshot, int index)
         object.insert(QStringLiteral("value"), node.value);
     if (!node.identifier.isEmpty())
         object.insert(QStringLiteral("identifier"), node.identifier);
+    if (node.omittedChildren > 0)
+        object.insert(QStringLiteral("omitted"), QJsonObject{{QStringLiteral("childCount"), node.omittedChildren},
+                                                             {QStringLiteral("reason"), node.omittedReason}});
     if (!node.description.isEmpty())
         object.insert(QStringLiteral("description"), node.description);
     if (!node.actions.isEmpty())
@@ -121,8 +124,27 @@ QJsonObject Snapshot::metadataJson() const
         {QStringLiteral("elapsedMs"), elapsedMs},
         {QStringLiteral("truncated"), truncated},
         {QStringLiteral("truncatedReason"), truncated ? QJsonValue(truncatedReason) : QJsonValue()},
+        {QStringLiteral("omitted"), omittedJson()},
         {QStringLiteral("takenAt"), takenAt.toUTC().toString(Qt::ISODateWithMs)},
     };
+}
+
+QJsonArray Snapshot::omittedJson() const
+{
+    QJsonArray out;
+    for (const Node& node : nodes) {
+        if (node.omittedChildren <= 0)
+            continue;
+        QJsonArray path;
+        for (int step : node.path)
+            path.append(step);
+        out.append(QJsonObject{{QStringLiteral("path"), path},
+                               {QStringLiteral("role"), node.role},
+                               {QStringLiteral("title"), node.title},
+                               {QStringLiteral("childCount"), node.omittedChildren},
+                               {QStringLiteral("reason"), node.omittedReason}});
+    }
+    return out;
 }
 
 namespace {
@@ -237,6 +259,18 @@ void appendNode(QByteArray& out, const Snapshot& snapshot, int index, int level)
     }
     key("nativeRole");
     appendJsonString(out, node.nativeRole);
+    if (node.omittedChildren > 0) {
+        key("omitted");
+        out.append("{\n");
+        appendIndent(out, level + 2);
+        out.append("\"childCount\": ").append(QByteArray::number(node.omittedChildren)).append(",\n");
+        appendIndent(out, level + 2);
+        out.append("\"reason\": ");
+        appendJsonString(out, node.omittedReason);
+        out.append("\n");
+        appendIndent(out, level + 1);
+        out.append('}');
+    }
     key("path");
     out.append('[');
     for (qsizetype i = 0; i < node.path.size(); ++i) {
@@ -337,6 +371,10 @@ bool readNode(const QJsonObject& object, const QString& where, int parent, QList
         }
     };
     strings(QStringLiteral("actions"), &node.actions);
+    if (auto omitted = r.object(QStringLiteral("omitted"))) {
+        node.omittedChildren = omitted->value(QStringLiteral("childCount")).toInteger();
+        node.omittedReason = omitted->value(QStringLiteral("reason")).toString();
+    }
     // Frame and states are written exactly for the nodes whose details were read.
     node.detailed = r.has(QStringLiteral("frame")) || r.has(QStringLiteral("states"));
     if (auto frame = r.object(QStringLiteral("frame"))) {

@@ -3,6 +3,7 @@
 #include "automation/Error.h"
 
 #include <QDateTime>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QPoint>
@@ -71,6 +72,11 @@ struct Node
     /// seen from the other side); read only for the anchors of a labelledBy selector.
     QList<int> labelFor;
     bool relationsRead = false;
+    /// Children the app reports that the snapshot does not hold (its ChildCount), and why:
+    /// "huge_container" (more than the host ever lists, or built by the app on demand: only the
+    /// visible ones are read), "not_listed" (the toolkit's cache of the tree left them out).
+    qint64 omittedChildren = 0;
+    QString omittedReason;
 
     bool has(NodeState state) const { return (states & state) != 0; }
     QStringList stateNames() const;
@@ -112,7 +118,7 @@ struct Snapshot
     SnapshotBounds bounds;
     qint64 elapsedMs = 0;
     bool truncated = false;
-    QString truncatedReason; ///< "maxDepth", "maxNodes", "maxWallTimeMs"
+    QString truncatedReason; ///< "maxDepth", "maxNodes", "maxWallTimeMs", "huge_container", "not_listed"
     QDateTime takenAt;
     /// The id the element cache gave this snapshot ("s:N"; docs/protocol.md §4.5), when adopted.
     QString snapshotId;
@@ -120,6 +126,9 @@ struct Snapshot
     /// The nested tree as written to ax.json; handles stay inside the host.
     QJsonObject toJson() const;
     QJsonObject metadataJson() const;
+    /// The nodes whose children the snapshot leaves out (Node::omittedChildren): path, role,
+    /// title, childCount and reason of each.
+    QJsonArray omittedJson() const;
     /// toJson() with `extra`'s members added at the top, as indented JSON text written straight
     /// from the nodes (ax.json): the same document, several times faster than building it as a
     /// QJsonObject and serialising that, which matters for trees of thousands of nodes.

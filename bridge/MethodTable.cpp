@@ -373,7 +373,11 @@ const MethodTable& MethodTable::contract()
                                                     "field's text)")}}},
                        {QStringLiteral("refresh"),
                         typed(QStringLiteral("boolean"), QStringLiteral("Read the window afresh, none of it from what "
-                                                                        "the host remembers of the tree"))}}),
+                                                                        "the host remembers of the tree"))},
+                       {QStringLiteral("maxDepth"), integer(1, 256, QStringLiteral("Default 64"))},
+                       {QStringLiteral("maxNodes"), integer(1, 100000, QStringLiteral("Default 20000"))},
+                       {QStringLiteral("maxWallTimeMs"),
+                        integer(1, 600000, QStringLiteral("Default: the request's time left, at most 30000"))}}),
                  {QStringLiteral("selector")}),
              true,
              false,

@@ -167,8 +167,8 @@ MethodJob observe(ObserveParams params)
 
 MethodJob find(FindParams params)
 {
-    const Ops::FindRequest request{params.route, params.selector, params.selectorJson, params.includeText,
-                                   params.refresh};
+    const Ops::FindRequest request{params.route,   params.selector, params.selectorJson, params.includeText,
+                                   params.refresh, params.maxDepth, params.maxNodes,     params.maxWallTimeMs};
     const bool includeStates = params.includeStates;
     return [request, includeStates](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
         auto found = Ops::find(ctx, request);
@@ -198,6 +198,13 @@ MethodJob find(FindParams params)
         if (!found->snapshot.snapshotId.isEmpty())
             result.insert(QStringLiteral("snapshotId"), found->snapshot.snapshotId);
         result.insert(QStringLiteral("truncated"), found->snapshot.truncated);
+        if (found->snapshot.truncated) {
+            // What was not searched, and why: an agent must not read "matched: 0" as "not there".
+            result.insert(QStringLiteral("truncatedReason"), found->snapshot.truncatedReason);
+            const QJsonArray omitted = found->snapshot.omittedJson();
+            if (!omitted.isEmpty())
+                result.insert(QStringLiteral("omitted"), omitted);
+        }
         result.insert(
             QStringLiteral("evidence"),
             evidence(record, QJsonObject{{QStringLiteral("axPath"), Evidence::Layout::axTreeFile()},

@@ -203,6 +203,13 @@ Result<FindParams> find(const QJsonObject& params)
         }
     }
     out.refresh = r.boolean(QStringLiteral("refresh")).value_or(false);
+    // The bounds of the tree read, as dumpTree takes them.
+    if (auto depth = r.integer(QStringLiteral("maxDepth"), 1, 256))
+        out.maxDepth = static_cast<int>(*depth);
+    if (auto nodes = r.integer(QStringLiteral("maxNodes"), 1, 100000))
+        out.maxNodes = static_cast<int>(*nodes);
+    if (auto ms = r.integer(QStringLiteral("maxWallTimeMs"), 1, 600000))
+        out.maxWallTimeMs = static_cast<int>(*ms);
     return r.finish(out);
 }
 

@@ -59,6 +59,8 @@ struct FindParams
     bool includeText = false;   ///< include: ["text"]
     bool includeStates = false; ///< include: ["states"]
     bool refresh = false;
+    /// maxDepth, maxNodes, maxWallTimeMs as dumpTree takes them; unset: the search's defaults.
+    std::optional<int> maxDepth, maxNodes, maxWallTimeMs;
 };
 
 struct ClickParams

@@ -429,3 +429,36 @@ TEST(SnapshotJson, TextCutShortIsRefused)
 }
 
 } // namespace
+
+// A node whose children the snapshot leaves out says so in ax.json, both writers alike, with its
+// count as an integer, and the tree lists it; reading ax.json back keeps it.
+TEST(TypesJson, OmittedChildrenAreWrittenAndReadBack)
+{
+    Automation::Snapshot snapshot;
+    Automation::Node window;
+    window.role = QStringLiteral("AXWindow");
+    window.title = QStringLiteral("Untitled 1 - LibreOffice Calc");
+    Automation::Node sheet;
+    sheet.role = QStringLiteral("AXTable");
+    sheet.title = QStringLiteral("Sheet Sheet1");
+    sheet.parent = 0;
+    sheet.path = {0};
+    sheet.omittedChildren = 2147483647;
+    sheet.omittedReason = QStringLiteral("huge_container");
+    window.children = {1};
+    snapshot.nodes = {window, sheet};
+    snapshot.truncated = true;
+    snapshot.truncatedReason = QStringLiteral("huge_container");
+    const QJsonObject built = snapshot.toJson();
+    const QJsonObject written = QJsonDocument::fromJson(snapshot.toJsonText()).object();
+    EXPECT_EQ(written, built) << "the two writers agree";
+    const QJsonArray omitted = built.value(QStringLiteral("omitted")).toArray();
+    ASSERT_EQ(omitted.size(), 1);
+    EXPECT_EQ(omitted.at(0).toObject().value(QStringLiteral("childCount")).toInteger(), 2147483647);
+    EXPECT_TRUE(QJsonDocument(built).toJson(QJsonDocument::Compact).contains("\"childCount\":2147483647"))
+        << "never 2.14748e+09";
+    const auto loaded = Automation::Snapshot::fromJson(built);
+    ASSERT_TRUE(loaded.ok());
+    EXPECT_EQ(loaded->nodes.at(1).omittedChildren, 2147483647);
+    EXPECT_EQ(loaded->nodes.at(1).omittedReason, QStringLiteral("huge_container"));
+}

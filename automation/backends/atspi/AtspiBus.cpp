@@ -29,10 +29,11 @@ QString rootPath()
 
 QString interfaceName(int iface)
 {
-    static const char* names[] = {
-        "org.a11y.atspi.Accessible", "org.a11y.atspi.Component",        "org.a11y.atspi.Action",
-        "org.a11y.atspi.Text",       "org.a11y.atspi.EditableText",     "org.a11y.atspi.Value",
-        "org.a11y.atspi.Cache",      "org.freedesktop.DBus.Properties", "org.a11y.atspi.Selection"};
+    static const char* names[] = {"org.a11y.atspi.Accessible",   "org.a11y.atspi.Component",
+                                  "org.a11y.atspi.Action",       "org.a11y.atspi.Text",
+                                  "org.a11y.atspi.EditableText", "org.a11y.atspi.Value",
+                                  "org.a11y.atspi.Cache",        "org.freedesktop.DBus.Properties",
+                                  "org.a11y.atspi.Selection",    "org.a11y.atspi.Table"};
     return QString::fromLatin1(names[iface]);
 }
 
@@ -292,7 +293,7 @@ int AtspiBus::batchTimeout(const CallContext& context)
 }
 
 std::optional<Error> AtspiBus::waitBatch(const QList<QDBusPendingCall*>& calls, const CallContext& context,
-                                         const App& app, const QString& what)
+                                         const App& app, const QString& what, int quietMs, bool answeredBefore)
 {
     // Replies come back roughly in the order the calls went out: a cursor over the answered
     // prefix tells progress without looking at every call each time.
@@ -309,8 +310,8 @@ std::optional<Error> AtspiBus::waitBatch(const QList<QDBusPendingCall*>& calls, 
         if (cursor > before) {
             quiet.restart();
             pauseUs = 20;
-        } else if (quiet.elapsed() >= Atspi::kCallCapMs) {
-            return unresponsive(app, what, Atspi::kCallCapMs);
+        } else if (quiet.elapsed() >= quietMs) {
+            return unresponsive(app, what, quietMs, answeredBefore || cursor > 0);
         }
         if (auto stop = context.checkpoint())
             return stop;
@@ -325,23 +326,40 @@ bool AtspiBus::isMarkedUnresponsive(const QString& service) const
     return it != m_hung.cend() && !it->hasExpired();
 }
 
-std::optional<Error> AtspiBus::unresponsive(const App& app, const QString& what, int timeoutMs)
+std::optional<Error> AtspiBus::unresponsive(const App& app, const QString& what, int timeoutMs, bool answeredBefore)
 {
     markUnresponsive(app.root.service);
     // Say what is known: a stopped or exited process is not merely slow.
     if (const Platform::ProcessState state = Platform::processState(app.pid); state != Platform::ProcessState::Running)
         return refuseHung(app);
+    QJsonObject details{{QStringLiteral("app"), app.name},
+                        {QStringLiteral("pid"), app.pid},
+                        {QStringLiteral("call"), what},
+                        {QStringLiteral("timeoutMs"), timeoutMs},
+                        {QStringLiteral("markedForMs"), Atspi::kHungMarkMs}};
+    const QString name = app.name.isEmpty() ? app.root.service : app.name;
+    if (!answeredBefore) {
+        return Error::make(ErrorCode::TargetUnresponsive,
+                           QStringLiteral("%1 (pid %2) did not answer %3 within %4 ms")
+                               .arg(name)
+                               .arg(app.pid)
+                               .arg(what)
+                               .arg(timeoutMs),
+                           details);
+    }
+    // It answered this request's earlier calls and went quiet on the host's own: the host's calls
+    // are what it is busy with (building thousands of objects, say), and asking again at once
+    // would keep it so.
+    details.insert(QStringLiteral("reason"), QStringLiteral("busy_with_host_calls"));
     return Error::make(ErrorCode::TargetUnresponsive,
-                       QStringLiteral("%1 (pid %2) did not answer %3 within %4 ms")
-                           .arg(app.name.isEmpty() ? app.root.service : app.name)
+                       QStringLiteral("%1 (pid %2) stopped answering during %3: it answered the request's first "
+                                      "calls, then nothing for %4 ms; asking again may keep it busy")
+                           .arg(name)
                            .arg(app.pid)
                            .arg(what)
                            .arg(timeoutMs),
-                       QJsonObject{{QStringLiteral("app"), app.name},
-                                   {QStringLiteral("pid"), app.pid},
-                                   {QStringLiteral("call"), what},
-                                   {QStringLiteral("timeoutMs"), timeoutMs},
-                                   {QStringLiteral("markedForMs"), Atspi::kHungMarkMs}});
+                       details)
+        .withRetryable(false);
 }
 
 std::optional<Error> AtspiBus::refuseHung(const App& app)

@@ -297,8 +297,12 @@ bool AtspiTreeReader::tryCache(const App& app, const Window& window, const Snaps
         node.detailed = false; // frame and actions are read on demand
         return node;
     };
+    // What each node's item says of its children, to tell the nodes whose children the
+    // items leave out (GTK skips the children of MANAGES_DESCENDANTS nodes).
+    QList<qint64> reported;
     if (windowItem) {
         snapshot.nodes.append(makeNode(*windowItem));
+        reported.append(windowItem->childCount);
     } else {
         Node root;
         applyRole(root, Atspi::kRoleFrame, false);
@@ -306,13 +310,34 @@ bool AtspiTreeReader::tryCache(const App& app, const Window& window, const Snaps
         root.handle = window.ref.handle();
         root.detailed = false;
         snapshot.nodes.append(root);
+        reported.append(-1);
     }
+    QList<int> huge;
     QList<std::pair<int, int>> queue{{0, 0}}; // node index, depth
     QDeadlineTimer wall(bounds.maxWallTimeMs);
     for (int q = 0; q < queue.size(); ++q) {
         const auto [index, depth] = queue.at(q);
         const QString path = Ref::fromHandle(snapshot.nodes.at(index).handle).path;
         auto children = byParent.value(path);
+        if (reported.at(index) > children.size()) {
+            // The items leave its children out. Few enough to list: the walk reads them (a
+            // fresh window's items may leave out all but its menu bar). Too many: said, never
+            // hidden, never asked for.
+            if (reported.at(index) <= Atspi::kMaxListedChildren && depth < bounds.maxDepth) {
+                qCDebug(lcAtspi) << "GetItems left out" << reported.at(index) - children.size()
+                                 << "children of a node: walking instead";
+                return false;
+            }
+            Node& node = snapshot.nodes[index];
+            node.omittedChildren = reported.at(index);
+            node.omittedReason = reported.at(index) > Atspi::kMaxListedChildren ? QStringLiteral("huge_container")
+                                                                                : QStringLiteral("not_listed");
+            snapshot.truncated = true;
+            if (snapshot.truncatedReason.isEmpty() || node.omittedReason == QLatin1String("huge_container"))
+                snapshot.truncatedReason = node.omittedReason;
+            if (children.isEmpty() && node.omittedReason == QLatin1String("huge_container"))
+                huge.append(index);
+        }
         if (children.isEmpty())
             continue;
         if (depth >= bounds.maxDepth) {
@@ -332,7 +357,18 @@ bool AtspiTreeReader::tryCache(const App& app, const Window& window, const Snaps
             node.parent = index;
             snapshot.nodes[index].children.append(static_cast<int>(snapshot.nodes.size()));
             snapshot.nodes.append(node);
+            reported.append(item.childCount);
             queue.append({static_cast<int>(snapshot.nodes.size()) - 1, depth + 1});
+        }
+    }
+    for (int index : std::as_const(huge)) {
+        const int budget =
+            std::min<int>(Atspi::kMaxVisibleCells, bounds.maxNodes - static_cast<int>(snapshot.nodes.size()));
+        if (budget <= 0 || wall.hasExpired())
+            continue;
+        if (auto err = readVisibleCells(snapshot, index, app, budget, context)) {
+            *error = err;
+            return false;
         }
     }
     if (bounds.includeText) {
@@ -356,9 +392,12 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
     QList<NodeIds> level{NodeIds{window.ref, -1, 0, 0}};
     const QString accessible = QStringLiteral("org.a11y.atspi.Accessible");
     // The route was resolved with a round trip to this app, so after this barrier the cache
-    // reflects every event the app sent before answering.
+    // reflects every event the app sent before answering. It answered then: if it goes quiet
+    // during the walk, the walk's calls are what it is busy with (AtspiBus::unresponsive).
     m_bus.tree()->sync();
+    constexpr bool answeredBefore = true;
     int asked = 0, cached = 0;
+    QList<int> huge; ///< nodes whose children are too many to list
     // Children are taken from the cache only where the toolkit reports their changes.
     const bool trustChildren = app.childrenEventsReliable();
     // Round trips, not work, dominate (measured: a level's calls sent together walk a 500-node Qt
@@ -377,6 +416,10 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
                 std::optional<AtspiTreeCache::Entry> known;
                 std::optional<QDBusPendingCall> role, name, children, count;
                 bool childrenVouched = false;
+                std::optional<QDBusPendingCall> state;
+                bool none = false; ///< the app says it has no children
+                qint64 huge = 0;   ///< the app says it has more children than the host lists
+                qint64 listed = 0; ///< the children the app says it has, to be listed
             };
             QList<Pending> pending(chunk.size());
             for (qsizetype i = 0; i < chunk.size(); ++i) {
@@ -396,17 +439,12 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
                     p.known && p.known->children &&
                     (trustChildren || (app.isQt() && p.known->role && Atspi::isLeafControl(*p.known->role) &&
                                        p.known->children->isEmpty()));
-                if (ids.depth < bounds.maxDepth && !p.childrenVouched) {
-                    // A container's cached children are checked against its ChildCount, which
-                    // the app answers without building every child (Qt's GetChildren on a
-                    // container of thousands costs it hundreds of milliseconds).
-                    if (p.known && p.known->children)
-                        p.count = m_bus.send(ids.ref, Interface::Properties, QStringLiteral("Get"),
-                                             {accessible, QStringLiteral("ChildCount")}, timeout);
-                    else
-                        p.children =
-                            m_bus.send(ids.ref, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeout);
-                }
+                // Children are asked for only once the app said how many there are: a container
+                // that builds its children on demand (a spreadsheet's 2^31-1 cells) would build
+                // every one and stop answering. A cached list whose count still holds stands.
+                if (ids.depth < bounds.maxDepth && !p.childrenVouched)
+                    p.count = m_bus.send(ids.ref, Interface::Properties, QStringLiteral("Get"),
+                                         {accessible, QStringLiteral("ChildCount")}, timeout);
                 const int calls = int(p.role.has_value()) + int(p.name.has_value()) + int(p.children.has_value()) +
                                   int(p.count.has_value());
                 asked += calls;
@@ -420,25 +458,78 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
                             sent.append(&**call);
                     }
                 }
-                if (auto err = m_bus.waitBatch(sent, context, app, QStringLiteral("the tree walk")))
+                if (auto err = m_bus.waitBatch(sent, context, app, QStringLiteral("the tree walk"), Atspi::kCallCapMs,
+                                               answeredBefore))
+                    return *err;
+            }
+            // Then the children of the containers small enough to list, all at once.
+            {
+                QList<QDBusPendingCall*> sent, large;
+                for (qsizetype i = 0; i < chunk.size(); ++i) {
+                    Pending& p = pending[i];
+                    if (!p.count)
+                        continue;
+                    p.count->waitForFinished();
+                    if (p.count->isError()) {
+                        // A toolkit without the property: its children, as before.
+                        p.children =
+                            m_bus.send(chunk[i].ref, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeout);
+                        sent.append(&*p.children);
+                        ++asked;
+                        continue;
+                    }
+                    const qint64 count = unwrap(firstArgument(*p.count)).toLongLong();
+                    if (p.known && p.known->children && count == static_cast<qint64>(p.known->children->size())) {
+                        // Still the same number of children: the cached list stands (a child
+                        // that went away is reported defunct, which drops its parent's list too).
+                        p.childrenVouched = true;
+                    } else if (count <= 0) {
+                        p.none = true;
+                    } else if (count > std::max<qint64>(Atspi::kMaxListedChildren, bounds.maxNodes)) {
+                        p.huge = count;
+                    } else {
+                        p.listed = count;
+                        if (count > Atspi::kMaxListedChildren) {
+                            // Over the bound but within the request's nodes: listed unless the
+                            // container builds its children on demand (it manages them).
+                            p.state = m_bus.send(chunk[i].ref, Interface::Accessible, QStringLiteral("GetState"), {},
+                                                 timeout);
+                            large.append(&*p.state);
+                            ++asked;
+                        }
+                    }
+                }
+                if (auto err = m_bus.waitBatch(large, context, app, QStringLiteral("the tree walk"), Atspi::kCallCapMs,
+                                               answeredBefore))
+                    return *err;
+                qint64 most = 0;
+                for (qsizetype i = 0; i < chunk.size(); ++i) {
+                    Pending& p = pending[i];
+                    if (p.listed <= 0)
+                        continue;
+                    const auto bits =
+                        p.state && !p.state->isError() ? uintList(firstArgument(*p.state)) : QList<quint32>{};
+                    if (Atspi::hasState(bits.value(0), bits.value(1), Atspi::StateManagesDescendants)) {
+                        p.huge = p.listed;
+                        continue;
+                    }
+                    p.children =
+                        m_bus.send(chunk[i].ref, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeout);
+                    sent.append(&*p.children);
+                    most = std::max(most, p.listed);
+                    ++asked;
+                }
+                // An app builds a child's accessible object as it lists it (Qt takes about half a
+                // millisecond each): a long list is given time in proportion before the app is
+                // called unresponsive.
+                const int quietMs = Atspi::kCallCapMs + static_cast<int>(most * Atspi::kListMsPerChild);
+                if (auto err =
+                        m_bus.waitBatch(sent, context, app, QStringLiteral("the tree walk"), quietMs, answeredBefore))
                     return *err;
             }
             for (qsizetype i = 0; i < chunk.size(); ++i) {
                 Pending& p = pending[i];
                 bool failed = false;
-                if (p.count) {
-                    // Still the same number of children: the cached list stands (a child that
-                    // went away is reported defunct, which drops its parent's list too).
-                    p.count->waitForFinished();
-                    if (!p.count->isError() &&
-                        unwrap(firstArgument(*p.count)).toInt() == static_cast<int>(p.known->children->size())) {
-                        p.childrenVouched = true;
-                    } else {
-                        p.children = m_bus.send(chunk[i].ref, Interface::Accessible, QStringLiteral("GetChildren"), {},
-                                                m_bus.callTimeout(context));
-                        ++asked;
-                    }
-                }
                 for (auto* call : {&p.role, &p.name, &p.children}) {
                     if (!*call)
                         continue;
@@ -469,17 +560,17 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
                 const quint32 role = p.role ? firstArgument(*p.role).toUInt() : *p.known->role;
                 const QString name = p.name ? unwrap(firstArgument(*p.name)).toString() : *p.known->name;
                 QList<AtspiTreeCache::Child> children;
-                const bool haveChildren = p.children.has_value() || p.childrenVouched;
+                const bool haveChildren = p.children.has_value() || p.childrenVouched || p.none || p.huge > 0;
                 if (p.children) {
                     for (const auto& ref : refList(firstArgument(*p.children)))
                         children.append({ref.service, ref.path});
                 } else if (p.childrenVouched) {
                     children = *p.known->children;
                 }
-                m_bus.tree()->store(ids.ref.service, ids.ref.path, generation,
-                                    p.role ? std::optional<quint32>(role) : std::nullopt,
-                                    p.name ? std::optional<QString>(name) : std::nullopt,
-                                    p.children ? std::optional<QList<AtspiTreeCache::Child>>(children) : std::nullopt);
+                m_bus.tree()->store(
+                    ids.ref.service, ids.ref.path, generation, p.role ? std::optional<quint32>(role) : std::nullopt,
+                    p.name ? std::optional<QString>(name) : std::nullopt,
+                    p.children || p.none ? std::optional<QList<AtspiTreeCache::Child>>(children) : std::nullopt);
 
                 Node node;
                 applyRole(node, role, false);
@@ -493,6 +584,13 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
                 if (node.parent >= 0)
                     snapshot.nodes[node.parent].children.append(index);
                 snapshot.nodes.append(node);
+                if (p.huge > 0) {
+                    // Said, never listed: what shows of it is read below, through its Table.
+                    snapshot.nodes[index].omittedChildren = p.huge;
+                    snapshot.nodes[index].omittedReason = QStringLiteral("huge_container");
+                    huge.append(index);
+                    continue;
+                }
                 if (!haveChildren) {
                     // At maxDepth: whether it has children is not known without another call.
                     snapshot.truncated = true;
@@ -518,6 +616,17 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
         }
         level = next;
     }
+    for (int index : std::as_const(huge)) {
+        snapshot.truncated = true;
+        if (snapshot.truncatedReason.isEmpty())
+            snapshot.truncatedReason = QStringLiteral("huge_container");
+        const int budget =
+            std::min<int>(Atspi::kMaxVisibleCells, bounds.maxNodes - static_cast<int>(snapshot.nodes.size()));
+        if (budget <= 0 || wall.hasExpired())
+            continue;
+        if (auto err = readVisibleCells(snapshot, index, app, budget, context))
+            return *err;
+    }
     qCDebug(lcAtspi) << "walk:" << snapshot.nodes.size() << "nodes," << asked << "calls," << cached << "from the cache";
     if (snapshot.nodes.isEmpty())
         return Error::make(ErrorCode::StaleSnapshot, QStringLiteral("the target window went away"),
@@ -530,6 +639,110 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
             return *err;
     }
     return snapshot;
+}
+
+std::optional<Error> AtspiTreeReader::readVisibleCells(Snapshot& snapshot, int index, const App& app, int budget,
+                                                       const CallContext& context)
+{
+    const Ref table = Ref::fromHandle(snapshot.nodes.at(index).handle);
+    const int timeout = m_bus.callTimeout(context);
+    const QString tableIface = Atspi::interfaceName(static_cast<int>(Interface::Table));
+    // Where it shows, and its size in rows and columns.
+    auto area = m_bus.send(table, Interface::Component, QStringLiteral("GetExtents"), {0u}, timeout);
+    auto rows =
+        m_bus.send(table, Interface::Properties, QStringLiteral("Get"), {tableIface, QStringLiteral("NRows")}, timeout);
+    auto columns = m_bus.send(table, Interface::Properties, QStringLiteral("Get"),
+                              {tableIface, QStringLiteral("NColumns")}, timeout);
+    if (auto err = m_bus.waitBatch({&area, &rows, &columns}, context, app, QStringLiteral("a huge table's size")))
+        return err;
+    if (area.isError() || rows.isError() || columns.isError())
+        return std::nullopt; // not a table: nothing of it is listed, and the snapshot says so
+    const Frame shown = extents(firstArgument(area));
+    const qint64 rowCount = unwrap(firstArgument(rows)).toLongLong();
+    const qint64 columnCount = unwrap(firstArgument(columns)).toLongLong();
+    if (shown.isEmpty() || rowCount <= 0 || columnCount <= 0)
+        return std::nullopt;
+    // The first cell that shows: the one at the table's top-left corner.
+    auto corner = m_bus.send(table, Interface::Component, QStringLiteral("GetAccessibleAtPoint"),
+                             {shown.x + 2, shown.y + 2, 0u}, timeout);
+    if (auto err = m_bus.waitBatch({&corner}, context, app, QStringLiteral("a huge table's first cell")))
+        return err;
+    if (corner.isError())
+        return std::nullopt;
+    const Ref first = refFromArgument(firstArgument(corner).value<QDBusArgument>());
+    if (first.isNull())
+        return std::nullopt;
+    auto at = m_bus.send(first, Interface::Accessible, QStringLiteral("GetIndexInParent"), {}, timeout);
+    auto size = m_bus.send(first, Interface::Component, QStringLiteral("GetExtents"), {0u}, timeout);
+    if (auto err = m_bus.waitBatch({&at, &size}, context, app, QStringLiteral("a huge table's first cell")))
+        return err;
+    if (at.isError() || size.isError())
+        return std::nullopt;
+    const int firstIndex = firstArgument(at).toInt();
+    auto row = m_bus.send(table, Interface::Table, QStringLiteral("GetRowAtIndex"), {firstIndex}, timeout);
+    auto column = m_bus.send(table, Interface::Table, QStringLiteral("GetColumnAtIndex"), {firstIndex}, timeout);
+    if (auto err = m_bus.waitBatch({&row, &column}, context, app, QStringLiteral("a huge table's first cell")))
+        return err;
+    if (row.isError() || column.isError())
+        return std::nullopt;
+    const int row0 = firstArgument(row).toInt();
+    const int column0 = firstArgument(column).toInt();
+    const Frame cell = extents(firstArgument(size));
+    if (row0 < 0 || column0 < 0 || cell.isEmpty())
+        return std::nullopt;
+    // As many rows and columns as the first cell's size fits in the table's extents, one more
+    // for the one cut at the edge.
+    int visibleRows = static_cast<int>(std::min<qint64>(rowCount - row0, shown.height / cell.height + 1));
+    int visibleColumns = static_cast<int>(std::min<qint64>(columnCount - column0, shown.width / cell.width + 1));
+    visibleColumns = std::max(1, std::min(visibleColumns, budget));
+    visibleRows = std::max(1, std::min(visibleRows, budget / visibleColumns));
+    QList<QDBusPendingCall> cells;
+    for (int r = 0; r < visibleRows; ++r) {
+        for (int c = 0; c < visibleColumns; ++c)
+            cells.append(m_bus.send(table, Interface::Table, QStringLiteral("GetAccessibleAt"), {row0 + r, column0 + c},
+                                    timeout));
+    }
+    {
+        QList<QDBusPendingCall*> sent;
+        for (auto& call : cells)
+            sent.append(&call);
+        if (auto err = m_bus.waitBatch(sent, context, app, QStringLiteral("a huge table's visible cells")))
+            return err;
+    }
+    QList<Ref> refs;
+    for (const auto& call : cells) {
+        if (!call.isError())
+            refs.append(refFromArgument(firstArgument(call).value<QDBusArgument>()));
+    }
+    const QString accessible = Atspi::interfaceName(static_cast<int>(Interface::Accessible));
+    QList<QDBusPendingCall> roles, names;
+    for (const Ref& ref : std::as_const(refs)) {
+        roles.append(m_bus.send(ref, Interface::Accessible, QStringLiteral("GetRole"), {}, timeout));
+        names.append(m_bus.send(ref, Interface::Properties, QStringLiteral("Get"), {accessible, QStringLiteral("Name")},
+                                timeout));
+    }
+    {
+        QList<QDBusPendingCall*> sent;
+        for (auto* list : {&roles, &names}) {
+            for (auto& call : *list)
+                sent.append(&call);
+        }
+        if (auto err = m_bus.waitBatch(sent, context, app, QStringLiteral("a huge table's visible cells")))
+            return err;
+    }
+    for (qsizetype i = 0; i < refs.size(); ++i) {
+        if (refs.at(i).isNull() || roles.at(i).isError() || names.at(i).isError())
+            continue;
+        Node node;
+        applyRole(node, firstArgument(roles.at(i)).toUInt(), false);
+        node.title = unwrap(firstArgument(names.at(i))).toString();
+        node.handle = refs.at(i).handle();
+        node.detailed = false;
+        node.parent = index;
+        snapshot.nodes[index].children.append(static_cast<int>(snapshot.nodes.size()));
+        snapshot.nodes.append(node);
+    }
+    return std::nullopt;
 }
 
 std::optional<Error> AtspiTreeReader::readTexts(Snapshot& snapshot, const QList<int>& indexes,

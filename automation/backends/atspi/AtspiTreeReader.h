@@ -28,6 +28,11 @@ public:
 private:
     Result<Snapshot> walk(const Atspi::App& app, const Atspi::Window& window, const SnapshotBounds& bounds,
                           const CallContext& context);
+    /// The cells of a huge table that show on screen (Table.GetAccessibleAt over the rows and
+    /// columns its extents hold), added as children of node `index`, at most `budget` of them.
+    /// Nothing is added for a container that is not a table.
+    std::optional<Error> readVisibleCells(Snapshot& snapshot, int index, const Atspi::App& app, int budget,
+                                          const CallContext& context);
     /// Every node's Description (the walk reads names only).
     std::optional<Error> readDescriptions(Snapshot& snapshot, const Atspi::App& app, const CallContext& context);
     bool tryCache(const Atspi::App& app, const Atspi::Window& window, const SnapshotBounds& bounds,
