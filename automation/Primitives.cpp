@@ -431,6 +431,54 @@ QList<int> menuItems(const Snapshot& snapshot, int under, const QString& title, 
     return out;
 }
 
+// The menu bar an item is in, or -1.
+int menuBarOf(const Snapshot& snapshot, int item)
+{
+    for (int p = snapshot.nodes.at(item).parent; p >= 0; p = snapshot.nodes.at(p).parent) {
+        if (snapshot.nodes.at(p).role == QLatin1String("AXMenuBar"))
+            return p;
+    }
+    return -1;
+}
+
+// Whether a node has an action a press can use: at least one with a name (an office suite's
+// hidden menu bar gives its items one unnamed action, which does nothing).
+bool hasUsableAction(const Node& node)
+{
+    return std::any_of(node.actions.cbegin(), node.actions.cend(),
+                       [](const QString& action) { return !action.trimmed().isEmpty(); });
+}
+
+// Of the items that match a menu title, the one to pick: first those in a menu bar that shows
+// (LibreOffice keeps a hidden, zero-height menu bar beside its toolkit's, whose items do
+// nothing), then the nearest level, skipping items without a usable action. The candidates and
+// their bars are read (states, frames, actions) on the way. When none has a usable
+// action, the first (refused as disabled or without one).
+int pickMenuItem(JobContext& ctx, Snapshot& snapshot, QList<int> found)
+{
+    constexpr qsizetype kMostRead = 8;
+    found = found.mid(0, kMostRead);
+    QList<int> toRead = found;
+    for (int item : std::as_const(found)) {
+        const int bar = menuBarOf(snapshot, item);
+        if (bar >= 0 && !toRead.contains(bar))
+            toRead.append(bar);
+    }
+    if (!ctx.backend.completeNodes(snapshot, toRead, ctx.call))
+        return found.first(); // unread: the nearest, as found
+    const auto hidden = [&](int item) {
+        const int bar = menuBarOf(snapshot, item);
+        return bar >= 0 && (!snapshot.nodes.at(bar).has(StateShowing) || snapshot.nodes.at(bar).frame.isEmpty());
+    };
+    std::stable_sort(found.begin(), found.end(), [&](int a, int b) { return !hidden(a) && hidden(b); });
+    for (int item : std::as_const(found)) {
+        if (hasUsableAction(snapshot.nodes.at(item)))
+            return item;
+    }
+    // None has one: the first, which is refused as disabled or without an action.
+    return found.first();
+}
+
 // The menu an item is in: its parent when that is a menu or a menu-bar entry, else -1.
 int menuOf(const Snapshot& snapshot, int item)
 {
@@ -544,7 +592,7 @@ Result<MenuPickResult> menuPick(JobContext& ctx, const MenuPickRequest& request)
                                         {QStringLiteral("available"), QJsonArray::fromStringList(available)}});
             return level == 0 ? error : afterDelivery(error);
         }
-        const int index = found.first();
+        const int index = pickMenuItem(ctx, snapshot.value(), found);
         // States and actions of the item (a search-only snapshot has neither).
         const int menuIndex = menuOf(snapshot.value(), index);
         QList<int> toComplete{index};

@@ -162,3 +162,37 @@ TEST_F(RealAppSpreadsheet, AVisibleCellIsFoundAndTheAnswerSaysWhatWasLeftOut)
     EXPECT_EQ(shallow.value(u"result"_s).toObject().value(u"matched"_s).toInt(), 0) << dump(shallow);
     EXPECT_EQ(shallow.value(u"result"_s).toObject().value(u"truncatedReason"_s).toString(), u"maxDepth"_s);
 }
+
+// The office suite's window holds two menu bars: the toolkit's, which shows, and a hidden,
+// zero-height one less deep in the tree whose items have one unnamed action that does nothing.
+// menuPick takes the item of the bar that shows, as a person would: the dialog the item opens
+// appears (read in the app itself), and Return in it appends the sheet.
+TEST_F(RealAppSpreadsheet, MenuPickUsesTheMenuBarThatShows)
+{
+    const QJsonObject picked = s_app->call(
+        u"desktop.menuPick"_s, {{u"path"_s, QJsonArray{u"Sheet"_s, u"Insert Sheet at End..."_s}}}, true, 20000);
+    const QJsonObject result = picked.value(u"result"_s).toObject();
+    ASSERT_TRUE(result.value(u"picked"_s).toBool()) << dump(picked);
+    const QJsonArray items = result.value(u"items"_s).toArray();
+    ASSERT_EQ(items.size(), 2) << dump(picked);
+    EXPECT_GT(items.at(0).toObject().value(u"frame"_s).toObject().value(u"height"_s).toInt(), 0)
+        << "picked from the hidden menu bar: " << dump(picked);
+    ProbeQuery dialog;
+    dialog.role = u"dialog"_s;
+    dialog.name = u"Append Sheet"_s;
+    dialog.minCount = 1;
+    dialog.waitMs = 5000;
+    const ProbeResult shown = s_app->probe(dialog);
+    ASSERT_TRUE(shown.ok) << "no Append Sheet dialog: " << shown.error.toStdString() << dump(picked);
+    const QJsonObject accepted =
+        s_app->call(u"desktop.hotkey"_s,
+                    {{u"keys"_s, QJsonArray{u"return"_s}}, {u"route"_s, s_app->route(u"Append Sheet"_s)}}, true, 10000);
+    EXPECT_TRUE(accepted.contains(u"result"_s)) << dump(accepted);
+    ProbeQuery tab;
+    tab.role = u"page tab"_s;
+    tab.name = u"Sheet2"_s;
+    tab.minCount = 1;
+    tab.waitMs = 5000;
+    const ProbeResult appended = s_app->probe(tab);
+    EXPECT_TRUE(appended.ok) << "no tab Sheet2: " << appended.error.toStdString();
+}

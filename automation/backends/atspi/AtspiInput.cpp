@@ -194,11 +194,14 @@ Result<ActionOutcome> AtspiInput::press(const ResolvedRoute& route, const Node& 
             best = bestAction();
         }
     }
-    if (best < 0)
+    if (best < 0) {
+        // Asked again (after the wait above), the element still has none: not retryable.
         return Error::make(ErrorCode::ElementNotFound,
                            QStringLiteral("the element has no press, click or activate action"),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_action")},
-                                       {QStringLiteral("actions"), QJsonArray::fromStringList(names)}});
+                                       {QStringLiteral("actions"), QJsonArray::fromStringList(names)}})
+            .withRetryable(false);
+    }
     // Like a person, wait for a control that is still disabled to become usable (a dialog's
     // Save turns sensitive a moment after its name field is filled): pressing it now would do
     // nothing. Give up after a while, having sent nothing.

@@ -1018,10 +1018,11 @@ Result<ActionOutcome> MacBackend::press(const ResolvedRoute& route, const Node& 
             break;
         }
     }
-    if (action.isEmpty())
+    if (action.isEmpty()) // asking again finds none either
         return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the element has no action to press"),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_action")},
-                                       {QStringLiteral("actions"), QJsonArray::fromStringList(actions)}});
+                                       {QStringLiteral("actions"), QJsonArray::fromStringList(actions)}})
+            .withRetryable(false);
     // Like a person, wait a moment for a disabled control to become usable (a dialog's Save
     // turns on once its name is filled in); pressing it now would do nothing.
     {
