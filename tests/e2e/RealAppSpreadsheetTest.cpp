@@ -68,6 +68,17 @@ protected:
         return query;
     }
 
+    // An element of the app that shows within 5 s.
+    static ProbeQuery appears(const QString& role, const QString& name)
+    {
+        ProbeQuery query;
+        query.role = role;
+        query.name = name;
+        query.minCount = 1;
+        query.waitMs = 5000;
+        return query;
+    }
+
     // The sheet's entry in an answer's `omitted` list, when there is one.
     static std::optional<QJsonObject> omittedSheet(const QJsonArray& omitted)
     {
@@ -177,22 +188,12 @@ TEST_F(RealAppSpreadsheet, MenuPickUsesTheMenuBarThatShows)
     ASSERT_EQ(items.size(), 2) << dump(picked);
     EXPECT_GT(items.at(0).toObject().value(u"frame"_s).toObject().value(u"height"_s).toInt(), 0)
         << "picked from the hidden menu bar: " << dump(picked);
-    ProbeQuery dialog;
-    dialog.role = u"dialog"_s;
-    dialog.name = u"Append Sheet"_s;
-    dialog.minCount = 1;
-    dialog.waitMs = 5000;
-    const ProbeResult shown = s_app->probe(dialog);
+    const ProbeResult shown = s_app->probe(appears(u"dialog"_s, u"Append Sheet"_s));
     ASSERT_TRUE(shown.ok) << "no Append Sheet dialog: " << shown.error.toStdString() << dump(picked);
     const QJsonObject accepted =
         s_app->call(u"desktop.hotkey"_s,
                     {{u"keys"_s, QJsonArray{u"return"_s}}, {u"route"_s, s_app->route(u"Append Sheet"_s)}}, true, 10000);
     EXPECT_TRUE(accepted.contains(u"result"_s)) << dump(accepted);
-    ProbeQuery tab;
-    tab.role = u"page tab"_s;
-    tab.name = u"Sheet2"_s;
-    tab.minCount = 1;
-    tab.waitMs = 5000;
-    const ProbeResult appended = s_app->probe(tab);
+    const ProbeResult appended = s_app->probe(appears(u"page tab"_s, u"Sheet2"_s));
     EXPECT_TRUE(appended.ok) << "no tab Sheet2: " << appended.error.toStdString();
 }
