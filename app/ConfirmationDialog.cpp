@@ -31,6 +31,8 @@ QString describeTarget(const QJsonObject& target)
     if (window.contains(QStringLiteral("titlePattern")))
         parts.append(
             ConfirmationDialog::tr("window \"%1\"").arg(window.value(QStringLiteral("titlePattern")).toString()));
+    if (window.contains(QStringLiteral("nativeId")))
+        parts.append(ConfirmationDialog::tr("window %1").arg(window.value(QStringLiteral("nativeId")).toString()));
     const QJsonValue element = target.value(QStringLiteral("element"));
     if (element.isObject() && !element.toObject().isEmpty())
         parts.append(ConfirmationDialog::tr("element %1")

@@ -59,7 +59,7 @@ void routeToWindow(Route& route, const WindowInfo& window)
 
 bool namesNothing(const Route& route)
 {
-    return !route.bundleId && !route.pid && !route.windowTitlePattern && !route.windowHandle;
+    return !route.bundleId && !route.pid && !route.windowTitlePattern && !route.windowHandle && !route.windowNativeId;
 }
 
 bool unsupported(const Error& error)

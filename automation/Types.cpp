@@ -7,6 +7,7 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace Automation {
@@ -34,6 +35,15 @@ bool isSecureRole(const QString& role)
 {
     return role.compare(QLatin1String("AXSecureTextField"), Qt::CaseInsensitive) == 0 ||
            role.compare(QLatin1String("password text"), Qt::CaseInsensitive) == 0;
+}
+
+QString numberText(double number)
+{
+    // Whole numbers up to 2^53 are exact in a double.
+    constexpr double kExact = 9007199254740992.0;
+    if (std::isfinite(number) && std::trunc(number) == number && std::fabs(number) <= kExact)
+        return QString::number(static_cast<qint64>(number));
+    return QString::number(number, 'g', 15);
 }
 
 bool Node::isSecure() const
@@ -537,6 +547,8 @@ QJsonObject Route::toJson() const
         window.insert(QStringLiteral("titlePattern"), *windowTitlePattern);
     if (windowHandle)
         window.insert(QStringLiteral("id"), QString(QStringLiteral("w:") + *windowHandle));
+    if (windowNativeId)
+        window.insert(QStringLiteral("nativeId"), QStringLiteral("0x%1").arg(*windowNativeId, 0, 16));
     if (!window.isEmpty())
         out.insert(QStringLiteral("window"), window);
     if (focusPolicy)
@@ -563,7 +575,19 @@ Result<Route> Route::fromJson(const QJsonValue& value, const QString& field)
     }
     if (auto window = r.object(QStringLiteral("window"))) {
         JsonFieldReader wr(*window, r.path(QStringLiteral("window")));
-        wr.rejectUnknown({QStringLiteral("titlePattern"), QStringLiteral("id")});
+        wr.rejectUnknown({QStringLiteral("titlePattern"), QStringLiteral("id"), QStringLiteral("nativeId")});
+        if (auto native = wr.string(QStringLiteral("nativeId"))) {
+            // As desktop.windows answers it: "0x" and hex digits (a plain decimal is taken too).
+            bool ok = false;
+            const quint64 id = native->startsWith(QLatin1String("0x"), Qt::CaseInsensitive)
+                                   ? native->mid(2).toULongLong(&ok, 16)
+                                   : native->toULongLong(&ok, 10);
+            if (!ok || id == 0)
+                wr.fail(QStringLiteral("nativeId"),
+                        QStringLiteral("is not a window's nativeId as desktop.windows answers it (\"0x...\")"));
+            else
+                out.windowNativeId = id;
+        }
         if (auto id = wr.string(QStringLiteral("id"))) {
             if (const auto handle = ResolvedRoute::handleOfWindowId(*id))
                 out.windowHandle = *handle;

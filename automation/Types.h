@@ -90,6 +90,11 @@ struct Node
 /// (AXSecureTextField, AT-SPI "password text"). Used where only a selector is known.
 bool isSecureRole(const QString& role);
 
+/// A numeric value (AT-SPI Value.CurrentValue, AX's AXValue) as a node's value text: a whole
+/// number as an integer ("2147483647", never "2.14748e+09"), any other with up to 15
+/// significant digits.
+QString numberText(double number);
+
 /// Bounds of one traversal: depth, node count, wall time, and whether text is read.
 struct SnapshotBounds
 {
@@ -157,6 +162,9 @@ struct Route
     std::optional<QString> windowTitlePattern;
     /// The backend's handle of a window, from a windowId an earlier routeResolved gave.
     std::optional<QString> windowHandle;
+    /// The window system's id of a window, as desktop.windows answers it (`nativeId`, X11:
+    /// "0x..."), from `route.window.nativeId` (host).
+    std::optional<quint64> windowNativeId;
     std::optional<FocusPolicy> focusPolicy;
 
     /// The request's `route` object (docs/protocol.md §4.3); members that are not set are left out.

@@ -170,6 +170,10 @@ Automation::Result<bool> EventHub::applyRoute(const QJsonValue& route, Filter& f
             QStringLiteral("route.window.id"),
             QStringLiteral("route.window.id cannot filter events: events name windows by their title and nativeId "
                            "(use route.window.titlePattern)"));
+    if (parsed->windowNativeId)
+        return Automation::Error::invalidParam(
+            QStringLiteral("route.window.nativeId"),
+            QStringLiteral("route.window.nativeId cannot filter events yet (use route.window.titlePattern)"));
     if (parsed->bundleId)
         filter.app = *parsed->bundleId;
     filter.pid = parsed->pid;

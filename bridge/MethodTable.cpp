@@ -72,12 +72,16 @@ QJsonObject routeSchema()
                                        "executable)"))},
                  {QStringLiteral("pid"), integer(1, std::numeric_limits<int>::max(), QStringLiteral("Process id"))}})},
             {QStringLiteral("window"),
-             object(QJsonObject{{QStringLiteral("titlePattern"),
-                                 typed(QStringLiteral("string"), QStringLiteral("Regular expression over the window "
-                                                                                "title"))},
-                                {QStringLiteral("id"),
-                                 typed(QStringLiteral("string"), QStringLiteral("routeResolved.windowId of an earlier "
-                                                                                "answer: stay on that window"))}})},
+             object(
+                 QJsonObject{{QStringLiteral("titlePattern"),
+                              typed(QStringLiteral("string"), QStringLiteral("Regular expression over the window "
+                                                                             "title"))},
+                             {QStringLiteral("id"),
+                              typed(QStringLiteral("string"), QStringLiteral("routeResolved.windowId of an earlier "
+                                                                             "answer: stay on that window"))},
+                             {QStringLiteral("nativeId"),
+                              typed(QStringLiteral("string"), QStringLiteral("The nativeId desktop.windows "
+                                                                             "answered (\"0x...\"): that window"))}})},
             {QStringLiteral("focusPolicy"),
              QJsonObject{
                  {QStringLiteral("enum"), QJsonArray{QStringLiteral("focusIfNeeded"), QStringLiteral("requireFocused"),

@@ -183,6 +183,10 @@
         <source>The screen has no room beside the target: this window covers part of it. Drag this window aside to see the highlighted element.</source>
         <translation>屏幕上目标旁边没有空间：本窗口遮住了目标的一部分。请把本窗口拖开，以查看高亮的元素。</translation>
     </message>
+    <message>
+        <source>window %1</source>
+        <translation>窗口 %1</translation>
+    </message>
 </context>
 <context>
     <name>App::OnboardingWindow</name>

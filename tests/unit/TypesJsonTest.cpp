@@ -89,6 +89,7 @@ TEST(RouteJson, RequestRoutesRoundTrip)
             R"({"app":{"pid":4242},"focusPolicy":"requireFocused"})",
             R"({"app":{"bundleId":"gedit","pid":1},"window":{"titlePattern":"^Untitled.*"},"focusPolicy":"failIfNotFocused"})",
             R"({"window":{"titlePattern":""},"focusPolicy":"focusIfNeeded"})",
+            R"({"window":{"nativeId":"0x6008bd","titlePattern":"^Tk"}})",
         }) {
         SCOPED_TRACE(text);
         const auto parsed = Route::fromJson(jsonValue(text));
@@ -107,6 +108,12 @@ TEST(RouteJson, ErrorsNameTheField)
     expectInvalidParam(Route::fromJson(jsonValue(R"({"window":{"titlePattern":"("}})"), QStringLiteral("r")).error(),
                        QStringLiteral("r.window.titlePattern"));
     expectInvalidParam(Route::fromJson(jsonValue(R"({"display":1})")).error(), QStringLiteral("route.display"));
+    expectInvalidParam(Route::fromJson(jsonValue(R"({"window":{"nativeId":"window 3"}})")).error(),
+                       QStringLiteral("route.window.nativeId"));
+    expectInvalidParam(Route::fromJson(jsonValue(R"({"window":{"nativeId":"0x0"}})")).error(),
+                       QStringLiteral("route.window.nativeId"));
+    expectInvalidParam(Route::fromJson(jsonValue(R"({"window":{"nativeId":17}})")).error(),
+                       QStringLiteral("route.window.nativeId"));
 }
 
 // --- Snapshot -------------------------------------------------------------------------------------
@@ -278,7 +285,7 @@ QList<Selector> selectorsFor(QRandomGenerator& random)
         default:
             break;
         }
-        const QString text = kTexts.at(random.bounded(1, int(kTexts.size())));
+        const QString& text = kTexts.at(random.bounded(1, int(kTexts.size())));
         static const char* const kText[] = {"titleEquals", "titleContains", "titleMatches",
                                             "valueEquals", "valueContains", "valueMatches"};
         const char* key = kText[random.bounded(6)];
@@ -461,4 +468,17 @@ TEST(TypesJson, OmittedChildrenAreWrittenAndReadBack)
     ASSERT_TRUE(loaded.ok());
     EXPECT_EQ(loaded->nodes.at(1).omittedChildren, 2147483647);
     EXPECT_EQ(loaded->nodes.at(1).omittedReason, QStringLiteral("huge_container"));
+}
+
+// A pane's value of 2^31-1 is said as the integer it is, never as "2.14748e+09"; fractions keep
+// their digits without binary noise.
+TEST(TypesJson, NumericValuesStayIntegersWhereTheyAreWhole)
+{
+    EXPECT_EQ(Automation::numberText(2147483647.0), QStringLiteral("2147483647"));
+    EXPECT_EQ(Automation::numberText(-3.0), QStringLiteral("-3"));
+    EXPECT_EQ(Automation::numberText(0.0), QStringLiteral("0"));
+    EXPECT_EQ(Automation::numberText(9007199254740992.0), QStringLiteral("9007199254740992"));
+    EXPECT_EQ(Automation::numberText(0.1), QStringLiteral("0.1"));
+    EXPECT_EQ(Automation::numberText(12.5), QStringLiteral("12.5"));
+    EXPECT_EQ(Automation::numberText(1e300), QStringLiteral("1e+300"));
 }

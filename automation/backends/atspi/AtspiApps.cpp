@@ -8,6 +8,9 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include <algorithm>
+#include <iterator>
+
 namespace Automation {
 
 using Atspi::App;
@@ -201,6 +204,77 @@ Result<QList<Window>> AtspiApps::windowsOf(const App& app, const CallContext& co
     return windows;
 }
 
+QString AtspiApps::titleOf(const QList<X11Session::WindowFacts>& stacked, quint64 native)
+{
+    for (const auto& facts : stacked) {
+        if (facts.window.window == native)
+            return facts.window.title;
+    }
+    return {};
+}
+
+QList<quint64> AtspiApps::nativeWindowsOf(qint64 pid, const QList<Window>& windows,
+                                          const QList<X11Session::WindowFacts>& stacked)
+{
+    QList<quint64> out(windows.size(), 0);
+    QList<const X11Session::WindowFacts*> mine; // the app's X windows, minimized ones too
+    for (const auto& facts : stacked) {
+        if (facts.window.pid == pid)
+            mine.append(&facts);
+    }
+    const auto xCount = [&](const QString& title) {
+        return std::count_if(mine.cbegin(), mine.cend(), [&](const auto* f) { return f->window.title == title; });
+    };
+    const auto aCount = [&](const QString& title) {
+        return std::count_if(windows.cbegin(), windows.cend(), [&](const Window& w) { return w.title == title; });
+    };
+    // A title that only one window has on each side names the same window (two windows of the
+    // same title are never told apart by it).
+    QList<quint64> claimed;
+    for (qsizetype i = 0; i < windows.size(); ++i) {
+        const QString& title = windows.at(i).title;
+        if (aCount(title) != 1 || xCount(title) != 1)
+            continue;
+        for (const auto* facts : std::as_const(mine)) {
+            if (facts->window.title == title) {
+                out[i] = facts->window.window;
+                claimed.append(facts->window.window);
+            }
+        }
+    }
+    // One showing window left on each side: the same window under two titles.
+    QList<qsizetype> unnamed;
+    for (qsizetype i = 0; i < windows.size(); ++i) {
+        if (out.at(i) == 0 && windows.at(i).showing)
+            unnamed.append(i);
+    }
+    QList<quint64> unclaimed;
+    for (const auto* facts : std::as_const(mine)) {
+        if (facts->viewable && !claimed.contains(facts->window.window))
+            unclaimed.append(facts->window.window);
+    }
+    if (unnamed.size() == 1 && unclaimed.size() == 1)
+        out[unnamed.first()] = unclaimed.first();
+    return out;
+}
+
+Error AtspiApps::noAccessibility(const X11Session::WindowFacts& window, bool frontmost)
+{
+    const QString id = QStringLiteral("0x%1").arg(window.window.window, 0, 16);
+    return Error::make(
+               ErrorCode::ElementNotFound,
+               frontmost
+                   ? QStringLiteral("the active window \"%1\" (%2) exposes no accessibility: nothing "
+                                    "is done in another app's window instead")
+                         .arg(window.window.title, id)
+                   : QStringLiteral("the window \"%1\" (%2) exposes no accessibility").arg(window.window.title, id),
+               QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_accessibility")},
+                           {QStringLiteral("window"), QJsonObject{{QStringLiteral("title"), window.window.title},
+                                                                  {QStringLiteral("nativeId"), id},
+                                                                  {QStringLiteral("pid"), window.window.pid}}}})
+        .withRetryable(false);
+}
+
 Result<ResolvedRoute> AtspiApps::resolveRoute(const Route& route, const CallContext& context)
 {
     auto apps = listApps(context);
@@ -230,6 +304,46 @@ Result<ResolvedRoute> AtspiApps::resolveRoute(const Route& route, const CallCont
         available.append(QJsonObject{{QStringLiteral("name"), app.name},
                                      {QStringLiteral("executable"), app.executable},
                                      {QStringLiteral("pid"), app.pid}});
+    // The window manager's windows: a route's nativeId names one of them, its titlePattern may
+    // name one by the window manager's title, and without a route the active one is the target.
+    const bool frontmost =
+        !route.pid && !route.bundleId && !route.windowTitlePattern && !route.windowHandle && !route.windowNativeId;
+    QList<X11Session::WindowFacts> stacked;
+    if (route.windowNativeId || route.windowTitlePattern || frontmost)
+        stacked = m_x11.stackedWindows();
+    std::optional<X11Session::WindowFacts> named; // the X window the route names, or the active one
+    const quint64 wantedNative = route.windowNativeId ? *route.windowNativeId : frontmost ? m_x11.activeWindow() : 0;
+    for (const auto& facts : std::as_const(stacked)) {
+        if (wantedNative != 0 && facts.window.window == wantedNative)
+            named = facts;
+    }
+    if (route.windowNativeId && !named)
+        return Error::make(ErrorCode::ElementNotFound,
+                           QStringLiteral("no window has the route's nativeId 0x%1").arg(*route.windowNativeId, 0, 16),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")}});
+    // Whether the named window's app is known by its pid; when not (no _NET_WM_PID, or a pid
+    // the bus does not know), it is looked for by its title among every app's windows.
+    bool namedByPid = false;
+    if (named) {
+        if (named->window.pid == m_ownPid)
+            return Error::make(ErrorCode::CallerForbidden,
+                               QStringLiteral("the window \"%1\" is the host's own").arg(named->window.title),
+                               QJsonObject{{QStringLiteral("reason"), QStringLiteral("host_itself")}});
+        const auto owns = [&](const App& app) { return named->window.pid > 0 && app.pid == named->window.pid; };
+        namedByPid = std::any_of(apps->cbegin(), apps->cend(), owns);
+        if (namedByPid) {
+            // Only the app that owns that window: input never goes to another app than the one
+            // the person sees in front (or the one the route names).
+            QList<App> owners;
+            std::copy_if(candidates.cbegin(), candidates.cend(), std::back_inserter(owners), owns);
+            if (owners.isEmpty())
+                return Error::make(ErrorCode::ElementNotFound,
+                                   QStringLiteral("the window with nativeId 0x%1 is not the route's app's")
+                                       .arg(named->window.window, 0, 16),
+                                   QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")}});
+            candidates = owners;
+        }
+    }
     if (candidates.isEmpty())
         return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no accessible application matches the route"),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("app_not_found")},
@@ -263,17 +377,46 @@ Result<ResolvedRoute> AtspiApps::resolveRoute(const Route& route, const CallCont
             skipped.append(app.name);
             continue;
         }
-        for (const auto& window : windows.value()) {
-            if (route.windowTitlePattern && !titlePattern.match(window.title).hasMatch())
+        const QList<quint64> natives =
+            stacked.isEmpty() ? QList<quint64>(windows->size(), 0) : nativeWindowsOf(app.pid, windows.value(), stacked);
+        for (qsizetype i = 0; i < windows->size(); ++i) {
+            const Window& window = windows->at(i);
+            const quint64 native = natives.at(i);
+            // The accessible name or the window manager's title (a dialog listed as "Confirm
+            // File Format" may be named "Question" in its tree).
+            if (route.windowTitlePattern && !titlePattern.match(window.title).hasMatch() &&
+                !(native != 0 && titlePattern.match(titleOf(stacked, native)).hasMatch()))
                 continue;
             if (route.windowHandle && window.ref.handle() != *route.windowHandle)
                 continue;
-            // Rank: the active window first, then any showing one, then the rest.
-            const int rank = window.active ? 3 : window.showing ? 2 : 1;
+            if (route.windowNativeId && native != *route.windowNativeId)
+                continue;
+            // Rank: the window the window manager calls active first, then the one the app
+            // says is active, then any showing one, then the rest.
+            int rank = window.active ? 3 : window.showing ? 2 : 1;
+            if (named &&
+                (namedByPid ? native == named->window.window : window.showing && window.title == named->window.title))
+                rank = 4;
             if (rank >= best.rank) {
                 best = Choice{app, window, rank, windows.value()};
             }
         }
+    }
+    if (named && (namedByPid ? best.rank < 0 : best.rank < 4)) {
+        // Not known to be without accessibility while an app that may own it did not answer.
+        if (!skipped.isEmpty())
+            return Error::make(ErrorCode::TargetUnresponsive,
+                               QStringLiteral("cannot tell the window \"%1\": %2 did not answer")
+                                   .arg(named->window.title, skipped.at(0).toString()),
+                               QJsonObject{{QStringLiteral("unresponsive"), skipped}});
+        if (!namedByPid || frontmost)
+            return noAccessibility(*named, frontmost);
+        // Its app is accessible and lists no window that is it.
+        return Error::make(ErrorCode::ElementNotFound,
+                           QStringLiteral("no accessible window of pid %1 is the window 0x%2")
+                               .arg(named->window.pid)
+                               .arg(named->window.window, 0, 16),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")}});
     }
     if (best.rank < 0) {
         return Error::make(ErrorCode::ElementNotFound,
@@ -285,7 +428,7 @@ Result<ResolvedRoute> AtspiApps::resolveRoute(const Route& route, const CallCont
                                        {QStringLiteral("apps"), available},
                                        {QStringLiteral("unresponsive"), skipped}});
     }
-    if (!explicitApp && !route.windowTitlePattern && !route.windowHandle && best.rank < 3 && !skipped.isEmpty()) {
+    if (frontmost && best.rank < 3 && !skipped.isEmpty()) {
         // No active window among the apps that answered, while others did not answer: the
         // frontmost may be one of those.
         return Error::make(

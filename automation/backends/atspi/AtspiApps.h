@@ -1,13 +1,12 @@
 #pragma once
 
 #include "automation/backends/atspi/AtspiBus.h"
+#include "automation/backends/atspi/X11Session.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
 
 namespace Automation {
-
-class X11Session;
 
 /// The applications on the AT-SPI registry: who they are (name, pid, executable, toolkit), their
 /// windows, and which app and window a route names.
@@ -34,6 +33,16 @@ public:
     QJsonArray lastInvisibleApps() const { return m_invisibleApps; }
 
 private:
+    /// The window manager's title of X window `native` among `stacked`.
+    static QString titleOf(const QList<X11Session::WindowFacts>& stacked, quint64 native);
+    /// For each of an app's accessible windows, the X window that is it (0 when not known): the
+    /// app's window titled as it is named, else, when one showing window is left on each side,
+    /// those two.
+    static QList<quint64> nativeWindowsOf(qint64 pid, const QList<Atspi::Window>& windows,
+                                          const QList<X11Session::WindowFacts>& stacked);
+    /// DESKTOP_ELEMENT_NOT_FOUND, reason no_accessibility, naming the window; not retryable.
+    static Error noAccessibility(const X11Session::WindowFacts& window, bool frontmost);
+
     AtspiBus& m_bus;
     X11Session& m_x11;
     QHash<QString, Atspi::App> m_appCache;         ///< by service: names and pids of known apps

@@ -311,7 +311,7 @@ std::optional<Error> AtspiBus::waitBatch(const QList<QDBusPendingCall*>& calls, 
             quiet.restart();
             pauseUs = 20;
         } else if (quiet.elapsed() >= quietMs) {
-            return unresponsive(app, what, quietMs, answeredBefore || cursor > 0);
+            return unresponsive(app, what, quietMs, answeredBefore);
         }
         if (auto stop = context.checkpoint())
             return stop;

@@ -43,7 +43,10 @@ inline constexpr qint64 kMaxListedChildren = 2048;
 // The time an app is given per child it lists (GetChildren) before it is called unresponsive,
 // beyond kCallCapMs: Qt builds each child's object as it lists it (measured: 3000 children in
 // 1.4 s on the 2-core test machine).
-inline constexpr double kListMsPerChild = 1.0;
+inline constexpr qint64 kListMsPerChild = 1;
+// A listing of more children than this makes the app build them for the host's call: if it goes
+// quiet then, it is busy with the host's call (AtspiBus::unresponsive, busy_with_host_calls).
+inline constexpr qint64 kLongListing = 500;
 // The most cells read of what shows of one huge table.
 inline constexpr int kMaxVisibleCells = 1000;
 

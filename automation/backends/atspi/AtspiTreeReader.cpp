@@ -392,10 +392,8 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
     QList<NodeIds> level{NodeIds{window.ref, -1, 0, 0}};
     const QString accessible = QStringLiteral("org.a11y.atspi.Accessible");
     // The route was resolved with a round trip to this app, so after this barrier the cache
-    // reflects every event the app sent before answering. It answered then: if it goes quiet
-    // during the walk, the walk's calls are what it is busy with (AtspiBus::unresponsive).
+    // reflects every event the app sent before answering.
     m_bus.tree()->sync();
-    constexpr bool answeredBefore = true;
     int asked = 0, cached = 0;
     QList<int> huge; ///< nodes whose children are too many to list
     // Children are taken from the cache only where the toolkit reports their changes.
@@ -458,8 +456,7 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
                             sent.append(&**call);
                     }
                 }
-                if (auto err = m_bus.waitBatch(sent, context, app, QStringLiteral("the tree walk"), Atspi::kCallCapMs,
-                                               answeredBefore))
+                if (auto err = m_bus.waitBatch(sent, context, app, QStringLiteral("the tree walk")))
                     return *err;
             }
             // Then the children of the containers small enough to list, all at once.
@@ -471,6 +468,11 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
                         continue;
                     p.count->waitForFinished();
                     if (p.count->isError()) {
+                        // No answer: the app is not asked for more (never GetChildren of what may
+                        // be a huge container).
+                        const auto failure = Atspi::failureOf(*p.count);
+                        if (failure == Atspi::CallFailure::Unanswered || failure == Atspi::CallFailure::BusLost)
+                            return *m_bus.errorFor(*p.count, QStringLiteral("the tree walk"), &app, timeout);
                         // A toolkit without the property: its children, as before.
                         p.children =
                             m_bus.send(chunk[i].ref, Interface::Accessible, QStringLiteral("GetChildren"), {}, timeout);
@@ -499,16 +501,18 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
                         }
                     }
                 }
-                if (auto err = m_bus.waitBatch(large, context, app, QStringLiteral("the tree walk"), Atspi::kCallCapMs,
-                                               answeredBefore))
+                if (auto err = m_bus.waitBatch(large, context, app, QStringLiteral("the tree walk")))
                     return *err;
                 qint64 most = 0;
                 for (qsizetype i = 0; i < chunk.size(); ++i) {
                     Pending& p = pending[i];
                     if (p.listed <= 0)
                         continue;
-                    const auto bits =
-                        p.state && !p.state->isError() ? uintList(firstArgument(*p.state)) : QList<quint32>{};
+                    // Asked (over the bound) and not read: counts as managing, never listed on a
+                    // guess. Not asked (within the bound): listed.
+                    const auto bits = !p.state             ? QList<quint32>{}
+                                      : p.state->isError() ? QList<quint32>{1u << Atspi::StateManagesDescendants, 0u}
+                                                           : uintList(firstArgument(*p.state));
                     if (Atspi::hasState(bits.value(0), bits.value(1), Atspi::StateManagesDescendants)) {
                         p.huge = p.listed;
                         continue;
@@ -521,10 +525,13 @@ Result<Snapshot> AtspiTreeReader::walk(const App& app, const Window& window, con
                 }
                 // An app builds a child's accessible object as it lists it (Qt takes about half a
                 // millisecond each): a long list is given time in proportion before the app is
-                // called unresponsive.
-                const int quietMs = Atspi::kCallCapMs + static_cast<int>(most * Atspi::kListMsPerChild);
+                // called unresponsive. An app that goes quiet while it lists many (it answered the
+                // counts just before) is busy with the host's own calls.
+                const int quietMs =
+                    Atspi::kCallCapMs + static_cast<int>(std::min<qint64>(most * Atspi::kListMsPerChild, 600000));
+                const bool longListing = most > Atspi::kLongListing;
                 if (auto err =
-                        m_bus.waitBatch(sent, context, app, QStringLiteral("the tree walk"), quietMs, answeredBefore))
+                        m_bus.waitBatch(sent, context, app, QStringLiteral("the tree walk"), quietMs, longListing))
                     return *err;
             }
             for (qsizetype i = 0; i < chunk.size(); ++i) {
@@ -791,7 +798,7 @@ std::optional<Error> AtspiTreeReader::readTexts(Snapshot& snapshot, const QList<
                     return err;
                 continue;
             }
-            snapshot.nodes[index].value = QString::number(unwrap(firstArgument(call)).toDouble());
+            snapshot.nodes[index].value = numberText(unwrap(firstArgument(call)).toDouble());
             snapshot.nodes[index].hasValue = true;
         }
         if (auto stop = context.checkpoint())

@@ -88,7 +88,7 @@ QString stringOf(const AxRead& read)
     case AxValue::Type::String:
         return read.value.string;
     case AxValue::Type::Number:
-        return QString::number(read.value.number);
+        return numberText(read.value.number);
     case AxValue::Type::Bool:
         return read.value.boolean ? QStringLiteral("1") : QStringLiteral("0");
     default:
@@ -656,6 +656,9 @@ Result<ResolvedRoute> MacBackend::resolveRoute(const Route& route, const CallCon
 {
     if (auto stop = context.checkpoint())
         return *stop;
+    if (route.windowNativeId) // a narrowing member is honoured or refused, never ignored
+        return Error::invalidParam(QStringLiteral("route.window.nativeId"),
+                                   QStringLiteral("route.window.nativeId is not supported on macOS yet"));
     if (!m_api->isProcessTrusted(false))
         return Private::permissionMissing();
     if (route.pid && *route.pid == d->ownPid)
