@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
 namespace Automation {
 
@@ -308,9 +309,17 @@ Result<ResolvedRoute> AtspiApps::resolveRoute(const Route& route, const CallCont
     // name one by the window manager's title, and without a route the active one is the target.
     const bool frontmost =
         !route.pid && !route.bundleId && !route.windowTitlePattern && !route.windowHandle && !route.windowNativeId;
+    // Read once, and for a titlePattern only when an accessible name does not match it (a route
+    // polled by waitUntil pays nothing more).
     QList<X11Session::WindowFacts> stacked;
-    if (route.windowNativeId || route.windowTitlePattern || frontmost)
-        stacked = m_x11.stackedWindows();
+    bool stackedRead = false;
+    const auto readStacked = [&]() -> const QList<X11Session::WindowFacts>& {
+        if (!std::exchange(stackedRead, true))
+            stacked = m_x11.stackedWindows();
+        return stacked;
+    };
+    if (route.windowNativeId || frontmost)
+        readStacked();
     std::optional<X11Session::WindowFacts> named; // the X window the route names, or the active one
     const quint64 wantedNative = route.windowNativeId ? *route.windowNativeId : frontmost ? m_x11.activeWindow() : 0;
     for (const auto& facts : std::as_const(stacked)) {
@@ -377,25 +386,29 @@ Result<ResolvedRoute> AtspiApps::resolveRoute(const Route& route, const CallCont
             skipped.append(app.name);
             continue;
         }
-        const QList<quint64> natives =
-            stacked.isEmpty() ? QList<quint64>(windows->size(), 0) : nativeWindowsOf(app.pid, windows.value(), stacked);
+        // The X window of each of the app's windows, paired when first needed.
+        std::optional<QList<quint64>> natives;
+        const auto nativeAt = [&](qsizetype i) {
+            if (!natives)
+                natives = nativeWindowsOf(app.pid, windows.value(), readStacked());
+            return natives->at(i);
+        };
         for (qsizetype i = 0; i < windows->size(); ++i) {
             const Window& window = windows->at(i);
-            const quint64 native = natives.at(i);
             // The accessible name or the window manager's title (a dialog listed as "Confirm
             // File Format" may be named "Question" in its tree).
             if (route.windowTitlePattern && !titlePattern.match(window.title).hasMatch() &&
-                !(native != 0 && titlePattern.match(titleOf(stacked, native)).hasMatch()))
+                !(nativeAt(i) != 0 && titlePattern.match(titleOf(stacked, nativeAt(i))).hasMatch()))
                 continue;
             if (route.windowHandle && window.ref.handle() != *route.windowHandle)
                 continue;
-            if (route.windowNativeId && native != *route.windowNativeId)
+            if (route.windowNativeId && nativeAt(i) != *route.windowNativeId)
                 continue;
             // Rank: the window the window manager calls active first, then the one the app
             // says is active, then any showing one, then the rest.
             int rank = window.active ? 3 : window.showing ? 2 : 1;
-            if (named &&
-                (namedByPid ? native == named->window.window : window.showing && window.title == named->window.title))
+            if (named && (namedByPid ? nativeAt(i) == named->window.window
+                                     : window.showing && window.title == named->window.title))
                 rank = 4;
             if (rank >= best.rank) {
                 best = Choice{app, window, rank, windows.value()};
