@@ -288,6 +288,17 @@ Result<TypeResult> typeText(JobContext& ctx, const TypeRequest& request)
         if (!resolved)
             return resolved.error();
         out.target = std::move(resolved.value());
+        // A label, an image or a pane takes no text and no focus: the keys would go to whatever
+        // has the focus now. Refused before any key is sent.
+        const Node& node = out.target->node;
+        if (node.detailed && !node.has(StateEditable) && !node.has(StateFocusable) && !node.has(StateFocused))
+            return Error::make(ErrorCode::ElementNotFound,
+                               QStringLiteral("the element %1 \"%2\" takes no text: it is not editable and cannot "
+                                              "take the focus; no key was sent")
+                                   .arg(node.role, node.title),
+                               QJsonObject{{QStringLiteral("reason"), QStringLiteral("not_editable")},
+                                           {QStringLiteral("element"), ElementRef::fromNode(node).toJson()}})
+                .withRetryable(false);
     }
     if (auto stop = ctx.call.checkpoint())
         return *stop;

@@ -201,6 +201,54 @@ TEST_F(McpDoorMousepad, TypesIntoTheDocumentAndReadsItBack)
         << dump(read);
 }
 
+// ghost_type into:"Name:" as msgcode writes it for a save dialog: the text goes into the field
+// the "Name:" label labels (mousepad's GTK file chooser; the field has no name of its own), with
+// or without the colon, and the file is saved where it says. A label itself takes no text: typing
+// "into" it is refused before any key is sent.
+TEST_F(McpDoorMousepad, TypesIntoTheFieldALabelNames)
+{
+    const QString path = s_app->dir() + u"/saved-by-label.txt"_s;
+    ASSERT_TRUE(structured(tool(u"ghost_type"_s, {{u"text"_s, u"kept"_s}})).value(u"success"_s).toBool());
+    ASSERT_TRUE(structured(tool(u"ghost_hotkey"_s, {{u"keys"_s, QJsonArray{u"ctrl"_s, u"shift"_s, u"s"_s}}}))
+                    .value(u"success"_s)
+                    .toBool());
+    ProbeQuery nameField;
+    nameField.role = u"text"_s;
+    nameField.windowName = u"Save As"_s;
+    nameField.states = {u"showing"_s, u"editable"_s};
+    ASSERT_TRUE(readUntil([&] { return soleText(*s_app, nameField).has_value() ? u"shown"_s : QString(); },
+                          u"shown"_s) == u"shown"_s);
+    const QString before = soleText(*s_app, nameField).value_or(QString());
+
+    const QJsonObject refused =
+        s_app->call(u"desktop.typeText"_s,
+                    {{u"route"_s, QJsonObject{{u"app"_s, QJsonObject{{u"bundleId"_s, u"mousepad"_s}}}}},
+                     {u"target"_s, QJsonObject{{u"selector"_s, byRoleAndTitle(u"AXStaticText"_s, u"Name:"_s)}}},
+                     {u"text"_s, u"nowhere"_s}},
+                    true);
+    EXPECT_EQ(errorCode(refused), u"DESKTOP_ELEMENT_NOT_FOUND"_s) << dump(refused);
+    EXPECT_EQ(errorOf(refused).value(u"details"_s).toObject().value(u"reason"_s).toString(), u"not_editable"_s)
+        << dump(refused);
+    EXPECT_EQ(soleText(*s_app, nameField).value_or(u"(gone)"_s), before);
+
+    const QJsonObject typed =
+        structured(tool(u"ghost_type"_s, {{u"into"_s, u"Name"_s}, {u"text"_s, path}, {u"clear"_s, true}}));
+    EXPECT_TRUE(typed.value(u"success"_s).toBool()) << dump(typed);
+    EXPECT_EQ(readUntil([&] { return soleText(*s_app, nameField).value_or(QString()); }, path), path);
+    const QJsonObject again =
+        structured(tool(u"ghost_type"_s, {{u"into"_s, u"Name:"_s}, {u"text"_s, path}, {u"clear"_s, true}}));
+    EXPECT_TRUE(again.value(u"success"_s).toBool()) << dump(again);
+    EXPECT_EQ(soleText(*s_app, nameField).value_or(QString()), path);
+
+    EXPECT_TRUE(structured(tool(u"ghost_press"_s, {{u"key"_s, u"return"_s}})).value(u"success"_s).toBool());
+    // The document may hold what an earlier case of this suite typed before "kept".
+    const auto onDisk = [&] {
+        QFile saved(path);
+        return saved.open(QIODevice::ReadOnly) && QString::fromUtf8(saved.readAll()).endsWith(u"kept"_s);
+    };
+    EXPECT_TRUE(readUntil(onDisk, true, 5000)) << path.toStdString();
+}
+
 // Hover, long press, right click, double click and drag through the door, each seen by the
 // fixture's pointer pad: where the pointer entered, which button, how long it was held and how
 // far it moved while held.
