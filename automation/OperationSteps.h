@@ -18,5 +18,12 @@ std::optional<QJsonObject> pixelDiff(const QByteArray& beforePng, const QByteArr
 /// route's window) is an ELEMENT_NOT_FOUND error, reason "occluded", naming it; nothing then
 /// reaches the app. `element`, when the point is an element's centre, is named too.
 std::optional<Error> occlusionStep(JobContext& ctx, const ResolvedRoute& route, QPoint point, const Node* element);
+/// A click on a menu item (Primitives.cpp defines it): in its open menu, the way its toolkit
+/// wants it activated; in a closed menu, its action, or, where the toolkit runs the item's
+/// action inside the accessibility call (GTK 3: a modal dialog it opens would leave the app
+/// deaf, and hung for good at the next key), the menus from the bar down opened and the item
+/// picked as desktop.menuPick does. `spec` is the route the request named.
+Result<ActionOutcome> pressMenuItem(JobContext& ctx, const Route& spec, const ResolvedRoute& route, Snapshot& snapshot,
+                                    const Node& item);
 
 } // namespace Automation::Operations

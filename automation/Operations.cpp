@@ -199,9 +199,9 @@ Result<FindResult> find(JobContext& ctx, const FindRequest& request)
 Result<ClickResult> click(JobContext& ctx, const ClickRequest& request)
 {
     Locator locator(ctx);
-    auto route = locator.resolveRoute(locator.routeFor(request.route, request.target.elementRef,
-                                                       request.target.selector ? &*request.target.selector : nullptr),
-                                      true);
+    const Route spec = locator.routeFor(request.route, request.target.elementRef,
+                                        request.target.selector ? &*request.target.selector : nullptr);
+    auto route = locator.resolveRoute(spec, true);
     if (!route)
         return route.error();
     auto target = locator.resolveTarget(route.value(), request.target);
@@ -217,7 +217,9 @@ Result<ClickResult> click(JobContext& ctx, const ClickRequest& request)
     const bool actionOnly = request.delivery == QLatin1String("action");
     if (!pointerOnly) {
         TraceStep step(ctx.trace, QStringLiteral("click.press"));
-        outcome = ctx.backend.press(route.value(), node, ctx.call);
+        outcome = node.role == QLatin1String("AXMenuItem")
+                      ? pressMenuItem(ctx, spec, route.value(), target->snapshot, node)
+                      : ctx.backend.press(route.value(), node, ctx.call);
         step.finish(outcome.ok(), outcome.ok()
                                       ? QJsonObject{{QStringLiteral("details"), outcome->details},
                                                     {QStringLiteral("verification"), outcome->verification.toJson()}}

@@ -2,6 +2,7 @@
 // menuPick, on the same Locator and backend as the others (docs/protocol.md §5.13-5.17).
 #include "automation/Operations.h"
 
+#include "automation/OperationSteps.h"
 #include "automation/PngEncoder.h"
 #include "automation/SelectorEngine.h"
 
@@ -523,7 +524,50 @@ bool opensWindow(const Verification& v)
     return false;
 }
 
+// The titles from the menu bar down to a menu item ({"File", "Open…"}); empty when it is not in a
+// menu bar. A Qt menu-bar entry and the popup under it carry the same title: it is one level.
+QStringList menuPathOf(const Snapshot& snapshot, int item)
+{
+    QStringList path;
+    bool inBar = false;
+    for (int i = item; i >= 0; i = snapshot.nodes.at(i).parent) {
+        const Node& node = snapshot.nodes.at(i);
+        if (node.role == QLatin1String("AXMenuBar")) {
+            inBar = true;
+            break;
+        }
+        if (!isMenuRole(node.role) || node.title.trimmed().isEmpty())
+            continue;
+        if (path.isEmpty() || normalizeMenuTitle(path.first()) != normalizeMenuTitle(node.title))
+            path.prepend(node.title.trimmed());
+    }
+    return inBar ? path : QStringList();
+}
+
 } // namespace
+
+Result<ActionOutcome> pressMenuItem(JobContext& ctx, const Route& spec, const ResolvedRoute& route, Snapshot& snapshot,
+                                    const Node& item)
+{
+    const int index = indexOfHandle(snapshot, item.handle);
+    const int menu = index >= 0 ? menuOf(snapshot, index) : -1;
+    if (menu >= 0 && ctx.backend.completeNodes(snapshot, {menu, index}, ctx.call) && menuOpen(snapshot, index))
+        return ctx.backend.activateMenuItem(route, snapshot.nodes.at(index), &snapshot.nodes.at(menu), ctx.call);
+    auto pressed = ctx.backend.press(route, item, ctx.call);
+    if (pressed || pressed.error().details.value(QStringLiteral("reason")) != QJsonValue(QStringLiteral("menu_closed")))
+        return pressed;
+    const QStringList path = index >= 0 ? menuPathOf(snapshot, index) : QStringList();
+    ctx.trace.step(QStringLiteral("click.menuPath"), 0, !path.isEmpty(),
+                   QJsonObject{{QStringLiteral("path"), QJsonArray::fromStringList(path)}});
+    if (path.isEmpty())
+        return pressed.error(); // in a closed menu outside a menu bar: nothing was sent
+    auto picked = menuPick(ctx, MenuPickRequest{spec, path});
+    if (!picked)
+        return picked.error();
+    ActionOutcome outcome = std::move(picked->outcome);
+    outcome.details.insert(QStringLiteral("menuPath"), QJsonArray::fromStringList(path));
+    return outcome;
+}
 
 Result<MenuPickResult> menuPick(JobContext& ctx, const MenuPickRequest& request)
 {

@@ -112,3 +112,34 @@ TEST_F(RealAppMousepad, SavesTheDocumentThroughTheFileChooser)
     cancel.press = true;
     s_app->probe(cancel);
 }
+
+// Was: a click on File > Open... ran GTK 3's menu action inside the accessibility call, and the
+// action runs the file chooser's own loop (gtk_dialog_run): the app answered nothing while the
+// dialog showed, and the next key hung it for good. The item is now picked through its menu
+// with the keyboard: the dialog shows, the app answers, a key closes the dialog and the
+// document still takes text.
+TEST_F(RealAppMousepad, AMenuItemThatOpensADialogLeavesTheAppAnswering)
+{
+    const QJsonObject clicked =
+        s_app->click(QJsonObject{{u"byRole"_s, u"AXMenuItem"_s}, {u"titleContains"_s, u"Open..."_s}});
+    EXPECT_TRUE(answeredTrue(clicked, u"clicked"_s)) << dump(clicked);
+
+    ProbeQuery chooser;
+    chooser.role = u"file chooser"_s;
+    chooser.name = u"Open File"_s;
+    chooser.states = {u"showing"_s};
+    chooser.minCount = 1;
+    chooser.waitMs = 5000;
+    const ProbeResult shown = s_app->probe(chooser);
+    ASSERT_TRUE(shown.ok) << "the app did not answer, or no Open File dialog: " << shown.error.toStdString() << " "
+                          << dump(clicked);
+
+    const QJsonObject escaped = s_app->hotkey({u"escape"_s});
+    EXPECT_TRUE(answeredTrue(escaped, u"sent"_s)) << dump(escaped);
+    chooser.minCount = 0;
+    chooser.maxCount = 0;
+    EXPECT_TRUE(s_app->probe(chooser).ok) << "the Open File dialog is still there";
+
+    const QJsonObject typed = s_app->typeText(QJsonObject{{u"byRole"_s, kTextArea}}, u"still here"_s, true);
+    EXPECT_EQ(readUntil(editorText, std::optional(u"still here"_s)), u"still here"_s) << dump(typed);
+}

@@ -219,6 +219,20 @@ Result<ActionOutcome> AtspiInput::press(const ResolvedRoute& route, const Node& 
                                QStringLiteral("the element is disabled; nothing was pressed"),
                                QJsonObject{{QStringLiteral("reason"), QStringLiteral("disabled")},
                                            {QStringLiteral("element"), ElementRef::fromNode(element).toJson()}});
+        // GTK 3 runs a menu item's action inside DoAction: an item that opens a modal dialog
+        // (gtk_dialog_run) holds the app's bus connection until the dialog closes, so the app
+        // answers nothing, and the next key a person types hangs it for good (the bridge's key
+        // listener waits on that same connection). Such an item is picked through its open
+        // menu with the keyboard instead (the engine does, from the menu bar down); nothing is
+        // sent here.
+        if (app.isGtk3() && element.role == QLatin1String("AXMenuItem") && state.read &&
+            !Atspi::hasState(state.low, state.high, Atspi::StateShowing))
+            return Error::make(ErrorCode::ElementNotFound,
+                               QStringLiteral("the menu item is in a closed menu: GTK 3 would run its action "
+                                              "inside the accessibility call; open its menu first"),
+                               QJsonObject{{QStringLiteral("reason"), QStringLiteral("menu_closed")},
+                                           {QStringLiteral("element"), ElementRef::fromNode(element).toJson()}})
+                .withRetryable(false);
     }
     const Baseline before = m_verifier.baseline(app, &ref, context);
     if (auto stop = context.checkpoint())
