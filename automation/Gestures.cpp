@@ -53,6 +53,13 @@ Result<std::optional<WindowInfo>> windowAt(JobContext& ctx, QPoint point)
 
 void routeToWindow(Route& route, const WindowInfo& window)
 {
+    // A window of no accessible app (a Tk window) is named by its id: no app has its pid.
+    bool parsed = false;
+    const quint64 native = QString(window.nativeId).remove(QStringLiteral("0x")).toULongLong(&parsed, 16);
+    if (window.appName.isEmpty() && parsed && native != 0) {
+        route.windowNativeId = native;
+        return;
+    }
     route.pid = window.pid;
     route.windowTitlePattern = QStringLiteral("^%1$").arg(QRegularExpression::escape(window.title));
 }
@@ -82,6 +89,35 @@ Result<PointerResult> pointer(JobContext& ctx, const PointerRequest& request)
             return there.error();
         if (there && there.value())
             routeToWindow(spec, *there.value());
+    }
+    // A point where another app's window shows: the pointer would act there, and nothing the
+    // routed app reports would say what it did. Refused before any input, and before the
+    // route's window is raised.
+    if (!request.target && request.point && !namesNothing(request.route)) {
+        auto routed = locator.resolveRoute(spec, false);
+        if (!routed)
+            return routed.error();
+        auto there = windowAt(ctx, *request.point);
+        if (there && there.value() && there.value()->pid != routed->pid) {
+            const WindowInfo& other = *there.value();
+            return Error::make(
+                       ErrorCode::ElementNotFound,
+                       QStringLiteral("the point %1,%2 is on \"%3\" (pid %4), not on the route's window \"%5\"; "
+                                      "nothing was done")
+                           .arg(request.point->x())
+                           .arg(request.point->y())
+                           .arg(other.title)
+                           .arg(other.pid)
+                           .arg(routed->windowTitle),
+                       QJsonObject{
+                           {QStringLiteral("reason"), QStringLiteral("occluded")},
+                           {QStringLiteral("coveredBy"), QJsonObject{{QStringLiteral("title"), other.title},
+                                                                     {QStringLiteral("pid"), other.pid},
+                                                                     {QStringLiteral("frame"), other.frame.toJson()}}},
+                           {QStringLiteral("point"), QJsonObject{{QStringLiteral("x"), request.point->x()},
+                                                                 {QStringLiteral("y"), request.point->y()}}}})
+                .withRetryable(false);
+        }
     }
     auto route = locator.resolveRoute(spec, true);
     if (!route)
@@ -136,8 +172,13 @@ Result<PointerResult> pointer(JobContext& ctx, const PointerRequest& request)
     auto after = screenshotStep(ctx, QStringLiteral("after.png"));
     if (!after)
         return afterDelivery(after.error());
-    if (element) {
-        if (const auto diff = pixelDiff(before->png, after->png, element->frame))
+    // The pixels that can show the gesture's effect: the element's, or a window's that exposes
+    // no accessibility (its only evidence).
+    const std::optional<Frame> watched = element               ? std::optional(element->frame)
+                                         : route->inaccessible ? std::optional(route->nativeFrame)
+                                                               : std::nullopt;
+    if (watched) {
+        if (const auto diff = pixelDiff(before->png, after->png, *watched))
             outcome->verification.observed.insert(QStringLiteral("pixelDiff"), *diff);
     }
     out.route = route.value();

@@ -128,6 +128,11 @@ Result<Snapshot> Locator::snapshot(const ResolvedRoute& route, const SnapshotBou
     TraceStep step(m_ctx.trace, QStringLiteral("snapshot"));
     if (auto stop = m_ctx.call.checkpoint())
         return *stop;
+    // A window without accessibility has no tree to read: say so, naming the window.
+    if (route.inaccessible) {
+        step.finish(false, route.inaccessible->toJson());
+        return *route.inaccessible;
+    }
     auto snapshot = m_ctx.backend.snapshot(route, bounds, m_ctx.call);
     if (!snapshot) {
         step.finish(false, snapshot.error().toJson());

@@ -92,6 +92,31 @@ QString textDigest(const QString& text)
     return QString::fromLatin1(QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha256).toHex());
 }
 
+// Keys into a window without accessibility have no other evidence than its pixels: a screenshot
+// before (nullopt for any other window) and, after the input, the difference over the window's
+// frame in the verification, as for a pointer gesture.
+Result<std::optional<Screenshot>> bareBefore(JobContext& ctx, const ResolvedRoute& route)
+{
+    if (!route.inaccessible)
+        return std::optional<Screenshot>();
+    auto shot = screenshotStep(ctx, QStringLiteral("before.png"));
+    if (!shot)
+        return shot.error();
+    return std::optional<Screenshot>(std::move(shot.value()));
+}
+
+void bareAfter(JobContext& ctx, const ResolvedRoute& route, const std::optional<Screenshot>& before,
+               Verification& verification)
+{
+    if (!before)
+        return;
+    auto after = screenshotStep(ctx, QStringLiteral("after.png"));
+    if (!after)
+        return; // the input was sent: its answer is not lost to a failed screenshot
+    if (const auto diff = pixelDiff(before->png, after->png, route.nativeFrame))
+        verification.observed.insert(QStringLiteral("pixelDiff"), *diff);
+}
+
 } // namespace
 
 Error afterDelivery(Error error)
@@ -316,6 +341,9 @@ Result<TypeResult> typeText(JobContext& ctx, const TypeRequest& request)
         if (auto err = ctx.trace.forgetSecureText(redacted))
             return *err;
     }
+    auto before = bareBefore(ctx, route.value());
+    if (!before)
+        return before.error();
     TraceStep step(ctx.trace, QStringLiteral("type"));
     auto outcome =
         ctx.backend.typeText(route.value(), out.target ? &out.target->node : nullptr, request.text,
@@ -324,6 +352,7 @@ Result<TypeResult> typeText(JobContext& ctx, const TypeRequest& request)
         step.finish(false, outcome.error().toJson());
         return afterDelivery(outcome.error());
     }
+    bareAfter(ctx, route.value(), before.value(), outcome->verification);
     if (!out.target && outcome->secure) {
         // Untargeted text that went into a focused secure field: forgotten as targeted text is.
         QJsonObject redacted = out.textInfo;
@@ -355,12 +384,16 @@ Result<HotkeyResult> hotkey(JobContext& ctx, const HotkeyRequest& request)
         return route.error();
     if (auto stop = ctx.call.checkpoint())
         return *stop;
+    auto before = bareBefore(ctx, route.value());
+    if (!before)
+        return before.error();
     TraceStep step(ctx.trace, QStringLiteral("hotkey"));
     auto outcome = ctx.backend.sendChord(route.value(), request.chord, request.delayMs, ctx.call);
     if (!outcome) {
         step.finish(false, outcome.error().toJson());
         return afterDelivery(outcome.error());
     }
+    bareAfter(ctx, route.value(), before.value(), outcome->verification);
     step.finish(true, QJsonObject{{QStringLiteral("keys"), QJsonArray::fromStringList(request.chord.names())},
                                   {QStringLiteral("verification"), outcome->verification.toJson()}});
     return HotkeyResult{route.value(), std::move(outcome.value())};

@@ -114,23 +114,28 @@ Result<CaptureResult> capture(JobContext& ctx, const CaptureRequest& request)
     std::optional<Frame> area = request.rect;
     out.source = request.rect ? QStringLiteral("rect") : QStringLiteral("display");
     if (request.route && !request.rect) {
-        // The window's frame, from its root element: nothing below it is read.
         Locator locator(ctx);
         auto route = locator.resolveRoute(*request.route, false);
         if (!route)
             return route.error();
-        SnapshotBounds bounds;
-        bounds.maxDepth = 1;
-        bounds.maxNodes = 1;
-        bounds.maxWallTimeMs = static_cast<int>(std::min<qint64>(ctx.call.remainingMs(), 5000));
-        auto root = locator.snapshot(route.value(), bounds);
-        if (!root)
-            return root.error();
-        if (root->nodes.isEmpty() || root->nodes.first().frame.isEmpty())
-            return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the window has no frame on screen"),
-                               QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_frame")},
-                                           {QStringLiteral("window"), route->windowTitle}});
-        area = root->nodes.first().frame;
+        if (route->inaccessible && !route->nativeFrame.isEmpty()) {
+            // No root element to ask: the window manager's frame.
+            area = route->nativeFrame;
+        } else {
+            // The window's frame, from its root element: nothing below it is read.
+            SnapshotBounds bounds;
+            bounds.maxDepth = 1;
+            bounds.maxNodes = 1;
+            bounds.maxWallTimeMs = static_cast<int>(std::min<qint64>(ctx.call.remainingMs(), 5000));
+            auto root = locator.snapshot(route.value(), bounds);
+            if (!root)
+                return root.error();
+            if (root->nodes.isEmpty() || root->nodes.first().frame.isEmpty())
+                return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the window has no frame on screen"),
+                                   QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_frame")},
+                                               {QStringLiteral("window"), route->windowTitle}});
+            area = root->nodes.first().frame;
+        }
         out.route = route.value();
         out.source = QStringLiteral("window");
     }

@@ -864,6 +864,10 @@ QJsonObject ResolvedRoute::toJson() const
     };
     if (!windowHandle.isEmpty())
         out.insert(QStringLiteral("windowId"), windowId());
+    if (nativeWindow != 0)
+        out.insert(QStringLiteral("nativeId"), QStringLiteral("0x%1").arg(nativeWindow, 0, 16));
+    if (inaccessible)
+        out.insert(QStringLiteral("accessible"), false);
     return out;
 }
 

@@ -187,6 +187,15 @@ struct ResolvedRoute
     bool windowFocused = false;
     /// The title of a modal dialog of the same app that blocks this window, when one shows.
     std::optional<QString> blockingModal;
+    /// The platform's window id (X11: the window), 0 when not known.
+    quint64 nativeWindow = 0;
+    /// The window's frame on the screen as the window manager knows it (set with
+    /// `inaccessible`, where no root element gives it).
+    Frame nativeFrame;
+    /// Set when the window exposes no accessibility (a Tk or Athena window, a canvas): the error
+    /// every read of its tree answers (DESKTOP_ELEMENT_NOT_FOUND, reason no_accessibility).
+    /// Keys, the pointer and capture still reach it, with an unverifiable effect.
+    std::optional<Error> inaccessible;
 
     /// The window's id for later routes (`route.window.id`): "w:" and the backend's handle;
     /// empty when the backend has no handle for it.

@@ -97,6 +97,8 @@ App AtspiApps::appFor(const ResolvedRoute& route) const
 
 App AtspiApps::appOf(const ResolvedRoute& route, const CallContext& context)
 {
+    if (route.inaccessible)
+        return App{}; // not on the bus: nothing to ask
     App app = appFor(route);
     readToolkit(app, context);
     return app;
@@ -276,6 +278,23 @@ Error AtspiApps::noAccessibility(const X11Session::WindowFacts& window, bool fro
         .withRetryable(false);
 }
 
+ResolvedRoute AtspiApps::bareRoute(const X11Session::WindowFacts& window, bool frontmost)
+{
+    ResolvedRoute out;
+    out.pid = window.window.pid;
+    out.appName = QFileInfo(Platform::processExecutable(out.pid)).fileName();
+    if (out.appName.isEmpty())
+        out.appName = m_x11.windowClassName(window.window.window);
+    out.bundleId = out.appName;
+    out.windowTitle = window.window.title;
+    out.nativeWindow = window.window.window;
+    const QRect& rect = window.window.rect;
+    out.nativeFrame = Frame{rect.x(), rect.y(), rect.width(), rect.height()};
+    out.windowFocused = m_x11.activeWindow() == window.window.window;
+    out.inaccessible = noAccessibility(window, frontmost);
+    return out;
+}
+
 Result<ResolvedRoute> AtspiApps::resolveRoute(const Route& route, const CallContext& context)
 {
     auto apps = listApps(context);
@@ -423,13 +442,29 @@ Result<ResolvedRoute> AtspiApps::resolveRoute(const Route& route, const CallCont
                                    .arg(named->window.title, skipped.at(0).toString()),
                                QJsonObject{{QStringLiteral("unresponsive"), skipped}});
         if (!namedByPid || frontmost)
-            return noAccessibility(*named, frontmost);
+            return bareRoute(*named, frontmost);
         // Its app is accessible and lists no window that is it.
         return Error::make(ErrorCode::ElementNotFound,
                            QStringLiteral("no accessible window of pid %1 is the window 0x%2")
                                .arg(named->window.pid)
                                .arg(named->window.window, 0, 16),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")}});
+    }
+    if (best.rank < 0 && route.windowTitlePattern && skipped.isEmpty()) {
+        // A window the window manager lists by that title whose process no accessible app is:
+        // the topmost showing one (keys, the pointer and capture reach it; reads say why not).
+        const auto& all = readStacked();
+        for (auto it = all.crbegin(); it != all.crend(); ++it) {
+            const auto& facts = *it;
+            if (!facts.viewable || facts.window.pid == m_ownPid || !titlePattern.match(facts.window.title).hasMatch())
+                continue;
+            if (route.pid && facts.window.pid != *route.pid)
+                continue;
+            const bool accessible =
+                std::any_of(apps->cbegin(), apps->cend(), [&](const App& app) { return app.pid == facts.window.pid; });
+            if (!accessible && !route.bundleId)
+                return bareRoute(facts, false);
+        }
     }
     if (best.rank < 0) {
         return Error::make(ErrorCode::ElementNotFound,

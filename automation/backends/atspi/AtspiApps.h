@@ -42,6 +42,9 @@ private:
                                           const QList<X11Session::WindowFacts>& stacked);
     /// DESKTOP_ELEMENT_NOT_FOUND, reason no_accessibility, naming the window; not retryable.
     static Error noAccessibility(const X11Session::WindowFacts& window, bool frontmost);
+    /// A route to a window without accessibility: its process, title and X window, and the
+    /// noAccessibility error every read of its tree answers.
+    ResolvedRoute bareRoute(const X11Session::WindowFacts& window, bool frontmost);
 
     AtspiBus& m_bus;
     X11Session& m_x11;

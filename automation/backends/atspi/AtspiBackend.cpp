@@ -87,6 +87,25 @@ QJsonArray AtspiBackend::takeYields()
 
 namespace {
 
+// A pointer gesture on a window without accessibility: nothing the host can read says what it
+// did (no app on the bus to report a change), so "no change seen" is not evidence of a no-op.
+Result<ActionOutcome> unverifiableWhenBare(const ResolvedRoute& route, Result<ActionOutcome> outcome)
+{
+    if (!route.inaccessible || !outcome || outcome->verification.effect != Effect::SuspectedNoop)
+        return outcome;
+    Verification& v = outcome->verification;
+    v.effect = Effect::Unverifiable;
+    v.reason = QStringLiteral("the window exposes no accessibility: nothing can tell what the pointer did");
+    v.observed.insert(QStringLiteral("accessible"), false);
+    for (qsizetype i = 0; i < v.paths.size(); ++i) {
+        QJsonObject path = v.paths.at(i).toObject();
+        path.insert(QStringLiteral("effect"), effectName(v.effect));
+        v.paths.replace(i, path);
+    }
+    outcome->verified = false;
+    return outcome;
+}
+
 // The event stream's kind for an AT-SPI element event; empty for the ones it does not carry.
 QString streamKind(const AtspiTreeCache::Notice& notice)
 {
@@ -309,7 +328,7 @@ Result<ActionOutcome> AtspiBackend::clickAt(const ResolvedRoute& route, QPoint p
                                             const Node* target)
 {
     const auto scope = d->injecting(context);
-    return d->input.clickAt(route, point, context, target);
+    return unverifiableWhenBare(route, d->input.clickAt(route, point, context, target));
 }
 
 Result<TypeOutcome> AtspiBackend::typeText(const ResolvedRoute& route, const Node* target, const QString& text,
@@ -371,7 +390,8 @@ QJsonObject AtspiBackend::environment(const ResolvedRoute* route, const CallCont
     if (const auto active = d->x11.describeWindow(d->x11.activeWindow()))
         out.insert(QStringLiteral("frontmost"), windowJson(*active));
     if (route && route->pid > 0) {
-        if (const auto window = d->x11.describeWindow(d->x11.findWindow(route->pid, route->windowTitle))) {
+        if (const auto window = d->x11.describeWindow(
+                route->nativeWindow ? route->nativeWindow : d->x11.findWindow(route->pid, route->windowTitle))) {
             QJsonObject json = windowJson(*window);
             if (!route->windowId().isEmpty())
                 json.insert(QStringLiteral("windowId"), route->windowId());
@@ -386,7 +406,8 @@ Result<std::optional<CoveringWindow>> AtspiBackend::windowAbove(const ResolvedRo
 {
     if (auto stop = context.checkpoint())
         return *stop;
-    const auto above = d->x11.windowAbove(d->x11.findWindow(route.pid, route.windowTitle), point);
+    const auto above = d->x11.windowAbove(
+        route.nativeWindow ? route.nativeWindow : d->x11.findWindow(route.pid, route.windowTitle), point);
     if (!above)
         return std::optional<CoveringWindow>();
     return std::optional<CoveringWindow>(CoveringWindow{
@@ -409,7 +430,7 @@ Result<ActionOutcome> AtspiBackend::pointer(const ResolvedRoute& route, const Po
                                             const CallContext& context)
 {
     const auto scope = d->injecting(context);
-    return d->input.pointer(route, gesture, context);
+    return unverifiableWhenBare(route, d->input.pointer(route, gesture, context));
 }
 
 Result<QList<WindowInfo>> AtspiBackend::windows(const CallContext& context)

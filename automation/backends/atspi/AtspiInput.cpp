@@ -88,7 +88,7 @@ AtspiInput::~AtspiInput() = default;
 
 Status AtspiInput::focusWindow(const ResolvedRoute& route, const CallContext& context)
 {
-    const quint64 window = m_x11.findWindow(route.pid, route.windowTitle);
+    const quint64 window = route.nativeWindow ? route.nativeWindow : m_x11.findWindow(route.pid, route.windowTitle);
     if (window) {
         m_x11.activate(window, static_cast<int>(std::min<qint64>(1000, context.remainingMs())),
                        [&context] { return context.checkpoint().has_value(); });
@@ -96,6 +96,8 @@ Status AtspiInput::focusWindow(const ResolvedRoute& route, const CallContext& co
             return *stop;
         return success();
     }
+    if (route.inaccessible)
+        return *route.inaccessible;
     // No X window known for it: ask the toolkit.
     auto grab = m_bus.send(Ref::fromHandle(route.windowHandle), Interface::Component, QStringLiteral("GrabFocus"), {},
                            m_bus.callTimeout(context));
@@ -318,9 +320,57 @@ Result<ActionOutcome> AtspiInput::clickAt(const ResolvedRoute& route, QPoint poi
                          QJsonObject{{QStringLiteral("x"), point.x()}, {QStringLiteral("y"), point.y()}}, v};
 }
 
+std::optional<Error> AtspiInput::bareWindowFocused(const ResolvedRoute& route)
+{
+    const quint64 active = m_x11.activeWindow();
+    if (active == route.nativeWindow && m_x11.focusOwnerPid() == route.pid)
+        return std::nullopt;
+    return Error::make(
+        ErrorCode::FocusLost,
+        QStringLiteral("the window \"%1\" does not have the keyboard focus; nothing was sent").arg(route.windowTitle),
+        QJsonObject{{QStringLiteral("route"), route.toJson()},
+                    {QStringLiteral("activeWindow"), QStringLiteral("0x%1").arg(active, 0, 16)}});
+}
+
+Result<TypeOutcome> AtspiInput::typeIntoBareWindow(const ResolvedRoute& route, const QString& text,
+                                                   const TypeOptions& options, const CallContext& context)
+{
+    if (options.clearBefore) {
+        Error refused = *route.inaccessible;
+        refused.message += QStringLiteral(": clearBefore needs the field's text, which it does not expose; nothing "
+                                          "was typed");
+        return refused;
+    }
+    auto ladder = TypingLadder::chosen({QStringLiteral("keys")}, options.delivery);
+    if (!ladder)
+        return ladder.error();
+    if (auto err = bareWindowFocused(route))
+        return *err;
+    auto typed = ChordPlayer(*m_keys).type(text, context, options.keyDelayMs);
+    // Keys borrowed for characters the keyboard lacks are given back once the app has read
+    // them; nothing says when, so after a pause a person would not notice.
+    QThread::msleep(100);
+    m_x11.releaseBorrowedKeys();
+    if (typed)
+        return typed->withRetryable(false);
+    TypeOutcome outcome;
+    outcome.path = QStringLiteral("keys");
+    Verification& v = outcome.verification;
+    v.expected = QStringLiteral("the window shows the text");
+    v.effect = Effect::Unverifiable;
+    v.reason = QStringLiteral("the window exposes no accessibility: nothing can read back what arrived");
+    v.observed = QJsonObject{{QStringLiteral("accessible"), false}, {QStringLiteral("focusedWindowPid"), route.pid}};
+    v.paths.append(QJsonObject{{QStringLiteral("path"), outcome.path},
+                               {QStringLiteral("effect"), effectName(v.effect)},
+                               {QStringLiteral("observed"), v.observed}});
+    return outcome;
+}
+
 Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node* target, const QString& text,
                                          const TypeOptions& options, const CallContext& context)
 {
+    if (route.inaccessible && !target)
+        return typeIntoBareWindow(route, text, options, context);
     const App app = m_apps.appOf(route, context);
     bool secure = target && target->isSecure();
     bool terminal = target && target->nativeRole == QLatin1String("terminal");
@@ -752,6 +802,26 @@ Result<ActionOutcome> AtspiInput::sendChord(const ResolvedRoute& route, const Ke
         if (!keysym)
             return Error::invalidParam(QStringLiteral("keys"), QStringLiteral("no X key for \"%1\"").arg(name));
         keys.append(keysym);
+    }
+    if (route.inaccessible) {
+        // A window without accessibility: the chord goes to it while it has the focus, and
+        // nothing can tell what it did.
+        if (auto err = bareWindowFocused(route))
+            return *err;
+        bool anyPressed = false;
+        if (auto failure = ChordPlayer(*m_keys).play(keys, context, delayMs, &anyPressed))
+            return anyPressed ? failure->withRetryable(false) : *failure;
+        Verification v;
+        v.expected = QStringLiteral("a change in the window after the keys");
+        v.effect = Effect::Unverifiable;
+        v.reason = QStringLiteral("the window exposes no accessibility: nothing can tell what the keys did");
+        v.observed =
+            QJsonObject{{QStringLiteral("accessible"), false}, {QStringLiteral("focusedWindowPid"), route.pid}};
+        v.paths.append(QJsonObject{{QStringLiteral("path"), QStringLiteral("keyboard")},
+                                   {QStringLiteral("effect"), effectName(v.effect)},
+                                   {QStringLiteral("observed"), v.observed}});
+        return ActionOutcome{QStringLiteral("keyboard"), false,
+                             QJsonObject{{QStringLiteral("keys"), QJsonArray::fromStringList(chord.names())}}, v};
     }
     const App app = m_apps.appOf(route, context);
     const Baseline before = m_verifier.baseline(app, nullptr, context);

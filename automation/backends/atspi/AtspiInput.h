@@ -41,6 +41,13 @@ public:
                                         const CallContext& context);
 
 private:
+    /// Keys reach a window without accessibility only while it has the keyboard focus; a
+    /// FOCUS_LOST error otherwise (nothing sent).
+    std::optional<Error> bareWindowFocused(const ResolvedRoute& route);
+    /// typeText into a window without accessibility: keys only, never read back.
+    Result<TypeOutcome> typeIntoBareWindow(const ResolvedRoute& route, const QString& text, const TypeOptions& options,
+                                           const CallContext& context);
+
     AtspiBus& m_bus;
     AtspiApps& m_apps;
     AtspiTreeReader& m_tree;
