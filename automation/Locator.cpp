@@ -322,6 +322,9 @@ Result<ResolvedTarget> Locator::resolveTarget(ResolvedRoute& route, const Target
         QJsonObject details{{QStringLiteral("selector"), target.selectorJson},
                             {QStringLiteral("nodeCount"), static_cast<int>(out.snapshot.nodes.size())},
                             {QStringLiteral("truncated"), out.snapshot.truncated}};
+        // Why part of the window was not searched (a browser's hidden page, a huge sheet).
+        if (out.snapshot.truncated)
+            details.insert(QStringLiteral("truncatedReason"), out.snapshot.truncatedReason);
         step.finish(false, details);
         return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no element matches the selector"), details);
     }

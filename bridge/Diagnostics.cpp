@@ -4,6 +4,7 @@
 #include "bridge/PermissionMonitor.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QSysInfo>
 
 #include <unistd.h>
@@ -175,6 +176,30 @@ QJsonObject Diagnostics::doctor(const Caller& caller, const std::optional<QStrin
                              "with accessibility turned off. Restart them.")
                   .arg(invisibleNames.join(QStringLiteral(", "))),
         QJsonObject{{QStringLiteral("invisibleApps"), invisible}}));
+    // Chromium and what embeds it decide at start whether to show themselves at all (the
+    // session's accessibility, or --force-renderer-accessibility); their pages the host asks for
+    // itself, once per browser (docs/architecture.md, "Browsers").
+    static const QRegularExpression chromiumFamily(QStringLiteral("chrom|electron|brave|vivaldi|msedge|opera"),
+                                                   QRegularExpression::CaseInsensitiveOption);
+    QStringList hiddenBrowsers;
+    for (const auto& app : invisible) {
+        const QString executable = app.toObject().value(QStringLiteral("executable")).toString();
+        if (chromiumFamily.match(executable).hasMatch())
+            hiddenBrowsers.append(QStringLiteral("%1 (pid %2)")
+                                      .arg(executable)
+                                      .arg(app.toObject().value(QStringLiteral("pid")).toInteger()));
+    }
+    checks.append(check(
+        QStringLiteral("browsers"), hiddenBrowsers.isEmpty() ? QStringLiteral("ok") : QStringLiteral("warning"),
+        hiddenBrowsers.isEmpty()
+            ? QStringLiteral("Chromium-based browsers on the accessibility bus show their pages: the host asks each "
+                             "one for them once")
+            : QStringLiteral("%1 started while the session's accessibility was off, so they show nothing, not even "
+                             "their pages. Restart them with --force-renderer-accessibility (that browser only), or "
+                             "after turning accessibility on for the session (the accessibility check).")
+                  .arg(hiddenBrowsers.join(QStringLiteral(", "))),
+        QJsonObject{{QStringLiteral("hidden"), QJsonArray::fromStringList(hiddenBrowsers)},
+                    {QStringLiteral("flag"), QStringLiteral("--force-renderer-accessibility")}}));
     checks.append(check(QStringLiteral("executor"), QStringLiteral("ok"),
                         m_executor.isBusy()
                             ? QStringLiteral("running one execution, %1 queued").arg(m_executor.queuedCount())

@@ -201,6 +201,13 @@ MethodJob find(FindParams params)
         if (found->snapshot.truncated) {
             // What was not searched, and why: an agent must not read "matched: 0" as "not there".
             result.insert(QStringLiteral("truncatedReason"), found->snapshot.truncatedReason);
+            if (found->snapshot.truncatedReason == QLatin1String("web_content_hidden")) {
+                result.insert(QStringLiteral("reason"), found->snapshot.truncatedReason);
+                result.insert(QStringLiteral("hint"),
+                              QStringLiteral("the browser shows its page to no assistive technology: start it with "
+                                             "--force-renderer-accessibility, or turn accessibility on for the "
+                                             "session (see msgcode-desktopctl doctor)"));
+            }
             const QJsonArray omitted = found->snapshot.omittedJson();
             if (!omitted.isEmpty())
                 result.insert(QStringLiteral("omitted"), omitted);

@@ -172,6 +172,11 @@ bool App::childrenEventsReliable() const
     return toolkit.compare(QLatin1String("GTK"), Qt::CaseInsensitive) == 0;
 }
 
+bool App::isChromium() const
+{
+    return toolkit.contains(QLatin1String("Chrom"), Qt::CaseInsensitive);
+}
+
 bool App::isQt() const
 {
     return toolkit.compare(QLatin1String("Qt"), Qt::CaseInsensitive) == 0;

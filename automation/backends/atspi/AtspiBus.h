@@ -85,6 +85,9 @@ struct App
     /// GTK 3: an accessibility action that opens a modal dialog (gtk_dialog_run) leaves the app
     /// deaf to the bus until the dialog closes; the same item activated by a key does not.
     bool isGtk3() const;
+    /// Chromium and what embeds it (Chrome, Electron apps): web content is exposed only once
+    /// an assistive technology asks for an element's attributes or relations.
+    bool isChromium() const;
 };
 
 /// A top-level window of an app.

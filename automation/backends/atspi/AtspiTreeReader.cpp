@@ -7,7 +7,9 @@
 
 #include <QDBusArgument>
 #include <QDBusMessage>
+#include <QDeadlineTimer>
 #include <QElapsedTimer>
+#include <QThread>
 
 namespace Automation {
 
@@ -74,6 +76,32 @@ QStringList AtspiTreeReader::actionNamesOf(const Ref& ref, const App& app, const
     return out;
 }
 
+void AtspiTreeReader::askForWebContent(const App& app, const Window& window, const CallContext& context)
+{
+    if (m_webContentAsked.contains(app.root.service))
+        return;
+    m_webContentAsked.insert(app.root.service);
+    // The question itself is the switch (Chromium's AtkGetAttributes enables its complete
+    // accessibility mode); the answer does not matter.
+    auto asked =
+        m_bus.send(window.ref, Interface::Accessible, QStringLiteral("GetAttributes"), {}, m_bus.callTimeout(context));
+    if (m_bus.wait(asked, context, QStringLiteral("GetAttributes of a browser window"), &app))
+        return;
+    // The page's tree is built on the browser's next turn: wait a moment for the window to
+    // have children (a browser that already had them answers at once).
+    QDeadlineTimer until(std::min<qint64>(1500, std::max<qint64>(0, context.remainingMs() / 4)));
+    while (!until.hasExpired() && !context.checkpoint()) {
+        auto count = m_bus.send(window.ref, Interface::Properties, QStringLiteral("Get"),
+                                {QStringLiteral("org.a11y.atspi.Accessible"), QStringLiteral("ChildCount")},
+                                m_bus.callTimeout(context));
+        if (m_bus.wait(count, context, QStringLiteral("ChildCount of a browser window"), &app))
+            return;
+        if (unwrap(firstArgument(count)).toInt() > 0)
+            return;
+        QThread::msleep(50);
+    }
+}
+
 Result<Snapshot> AtspiTreeReader::snapshot(const ResolvedRoute& route, const SnapshotBounds& bounds,
                                            const CallContext& context)
 {
@@ -86,6 +114,8 @@ Result<Snapshot> AtspiTreeReader::snapshot(const ResolvedRoute& route, const Sna
     Window window;
     window.ref = Ref::fromHandle(route.windowHandle);
     window.title = route.windowTitle;
+    if (app.isChromium())
+        askForWebContent(app, window, context);
 
     Snapshot snapshot;
     std::optional<Error> error;
@@ -117,6 +147,15 @@ Result<Snapshot> AtspiTreeReader::snapshot(const ResolvedRoute& route, const Sna
     snapshot.bundleId = route.bundleId;
     snapshot.pid = route.pid;
     snapshot.windowTitle = route.windowTitle;
+    // A browser window whose page is not in the tree: "matched: 0" would read as "not there".
+    if (app.isChromium() && !snapshot.truncated && !snapshot.nodes.isEmpty() &&
+        std::none_of(snapshot.nodes.cbegin(), snapshot.nodes.cend(), [](const Node& node) {
+            return node.nativeRole == QLatin1String("document web") ||
+                   node.nativeRole == QLatin1String("document frame");
+        })) {
+        snapshot.truncated = true;
+        snapshot.truncatedReason = QStringLiteral("web_content_hidden");
+    }
     snapshot.bounds = bounds;
     toDocumentOrder(snapshot);
     if (auto err = normalizeRoles(snapshot, app, context))

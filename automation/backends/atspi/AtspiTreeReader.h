@@ -2,6 +2,8 @@
 
 #include "automation/backends/atspi/AtspiBus.h"
 
+#include <QSet>
+
 namespace Automation {
 
 class AtspiApps;
@@ -41,9 +43,15 @@ private:
     /// same whichever pass read the node.
     std::optional<Error> normalizeRoles(Snapshot& snapshot, const Atspi::App& app, const CallContext& context);
 
+    /// Chromium builds its web content's accessibility only once an assistive technology asks
+    /// for an element's attributes: asked once per app (this process's switch, nothing of the
+    /// person's session), then its window's children are awaited for a moment.
+    void askForWebContent(const Atspi::App& app, const Atspi::Window& window, const CallContext& context);
+
     AtspiBus& m_bus;
     AtspiApps& m_apps;
     X11Session& m_x11;
+    QSet<QString> m_webContentAsked;     ///< services of Chromium apps asked to expose web content
     QHash<QString, bool> m_cacheSupport; ///< service -> Cache.GetItems answers with items
     QHash<QString, bool> m_multiLine;    ///< handle -> MULTI_LINE state of text nodes
 };
