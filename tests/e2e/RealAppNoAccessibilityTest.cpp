@@ -199,3 +199,30 @@ TEST_F(RealAppNoAccessibility, AWindowListedByDesktopWindowsIsARouteByItsNativeI
               u"route.window.nativeId"_s)
         << dump(malformed);
 }
+
+// Was: typed: true while Return opened a window that took the focus and the rest of the keys.
+// A window that takes the focus while the text goes out is noticed: the answer is partial,
+// naming the window; the Tk entry holds only what came before Return.
+TEST_F(RealAppNoAccessibility, AWindowThatTookTheFocusWhileTypingIsNoticed)
+{
+    // At a person's pace, so that the window is there before the last keys.
+    const QJsonObject typed = s_app->call(
+        u"desktop.typeText"_s,
+        {{u"route"_s, QJsonObject{}}, {u"text"_s, u"one\ntwo"_s}, {u"options"_s, QJsonObject{{u"keyDelayMs"_s, 80}}}},
+        true, 15000);
+    EXPECT_FALSE(resultOf(typed).value(u"typed"_s).toBool(true)) << dump(typed);
+    EXPECT_EQ(resultOf(typed).value(u"effect"_s).toString(), u"partial"_s) << dump(typed);
+    EXPECT_EQ(resultOf(typed)
+                  .value(u"verification"_s)
+                  .toObject()
+                  .value(u"observed"_s)
+                  .toObject()
+                  .value(u"focusMovedTo"_s)
+                  .toObject()
+                  .value(u"title"_s)
+                  .toString(),
+              u"Confirm"_s)
+        << dump(typed);
+    EXPECT_EQ(tkText(), u"one"_s);
+    EXPECT_TRUE(m_output.contains("dialog")) << "Return opened no window";
+}

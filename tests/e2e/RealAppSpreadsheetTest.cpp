@@ -79,6 +79,45 @@ protected:
         return query;
     }
 
+    // The text of the showing sheet's cell at (row, column), read through its Table interface by pyatspi
+    // (GetAccessibleAt builds that one cell, never the others); nullopt when unreadable.
+    static std::optional<QString> cellText(int row, int column)
+    {
+        const QString script = uR"(
+import sys, pyatspi
+pid, row, column = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+desktop = pyatspi.Registry.getDesktop(0)
+for app in desktop:
+    if app is None or app.get_process_id() != pid:
+        continue
+    def sheet(node, depth):
+        if depth > 12:
+            return None
+        role = node.getRoleName()
+        if role == "table" and node.getState().contains(pyatspi.STATE_SHOWING):
+            return node
+        if node.childCount > 2048 or role in ("menu bar", "tool bar"):
+            return None
+        for child in node:
+            found = child and sheet(child, depth + 1)
+            if found:
+                return found
+        return None
+    table = sheet(app, 0)
+    if table:
+        print(table.queryTable().getAccessibleAt(row, column).queryText().getText(0, -1), end="")
+        sys.exit(0)
+sys.exit(1)
+)"_s;
+        const CommandResult run =
+            runCommand(u"/usr/bin/python3"_s,
+                       {u"-c"_s, script, QString::number(s_app->pid()), QString::number(row), QString::number(column)},
+                       QProcessEnvironment::systemEnvironment(), 20000);
+        if (run.exitCode != 0)
+            return std::nullopt;
+        return run.out;
+    }
+
     // The sheet's entry in an answer's `omitted` list, when there is one.
     static std::optional<QJsonObject> omittedSheet(const QJsonArray& omitted)
     {
@@ -196,4 +235,24 @@ TEST_F(RealAppSpreadsheet, MenuPickUsesTheMenuBarThatShows)
     EXPECT_TRUE(accepted.contains(u"result"_s)) << dump(accepted);
     const ProbeResult appended = s_app->probe(appears(u"page tab"_s, u"Sheet2"_s));
     EXPECT_TRUE(appended.ok) << "no tab Sheet2: " << appended.error.toStdString();
+}
+
+// Was: partial (typed: false), so an agent would type it again. Text typed at the cell cursor
+// goes line by line into cells; the app reports only its name box changing ("A1" to "A2"), not
+// a word of the text, which says nothing about the text: unverifiable, never partial. The cells
+// themselves hold each line.
+TEST_F(RealAppSpreadsheet, LinesTypedAtTheCellCursorFillCellsAndAreNotCalledPartial)
+{
+    // The cell cursor on A1, as a person puts it there: a click on the cell.
+    const QJsonObject placed =
+        s_app->call(u"desktop.click"_s,
+                    {{u"target"_s, QJsonObject{{u"selector"_s, byRoleAndTitle(u"AXCell"_s, u"A1"_s)}}},
+                     {u"delivery"_s, u"pointer"_s}},
+                    true);
+    ASSERT_TRUE(answeredTrue(placed, u"clicked"_s)) << dump(placed);
+    const QJsonObject typed = s_app->call(u"desktop.typeText"_s, {{u"text"_s, u"alpha\nbeta\n"_s}}, true, 20000);
+    EXPECT_TRUE(answeredTrue(typed, u"typed"_s)) << dump(typed);
+    EXPECT_NE(resultOf(typed).value(u"effect"_s).toString(), u"partial"_s) << dump(typed);
+    EXPECT_EQ(readUntil([] { return cellText(0, 0).value_or(QString()); }, u"alpha"_s), u"alpha"_s);
+    EXPECT_EQ(cellText(1, 0).value_or(QString()), u"beta"_s);
 }

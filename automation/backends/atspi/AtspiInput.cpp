@@ -12,6 +12,7 @@
 
 #include <QElapsedTimer>
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QThread>
 
 namespace Automation {
@@ -320,6 +321,23 @@ Result<ActionOutcome> AtspiInput::clickAt(const ResolvedRoute& route, QPoint poi
                          QJsonObject{{QStringLiteral("x"), point.x()}, {QStringLiteral("y"), point.y()}}, v};
 }
 
+bool AtspiInput::windowTookFocus(quint64 activeBefore, Verification& v)
+{
+    const quint64 now = m_x11.activeWindow();
+    if (activeBefore == 0 || now == 0 || now == activeBefore)
+        return false;
+    const auto window = m_x11.describeWindow(now);
+    const QString title = window ? window->title : QString();
+    v.observed.insert(QStringLiteral("focusMovedTo"),
+                      QJsonObject{{QStringLiteral("title"), title},
+                                  {QStringLiteral("nativeId"), QStringLiteral("0x%1").arg(now, 0, 16)},
+                                  {QStringLiteral("pid"), window ? window->pid : 0}});
+    v.reason = QStringLiteral("the window \"%1\" took the focus while the text went out: the rest of it may have "
+                              "gone there")
+                   .arg(title);
+    return true;
+}
+
 std::optional<Error> AtspiInput::bareWindowFocused(const ResolvedRoute& route)
 {
     const quint64 active = m_x11.activeWindow();
@@ -346,6 +364,7 @@ Result<TypeOutcome> AtspiInput::typeIntoBareWindow(const ResolvedRoute& route, c
         return ladder.error();
     if (auto err = bareWindowFocused(route))
         return *err;
+    const quint64 activeBefore = m_x11.activeWindow();
     auto typed = ChordPlayer(*m_keys).type(text, context, options.keyDelayMs);
     // Keys borrowed for characters the keyboard lacks are given back once the app has read
     // them; nothing says when, so after a pause a person would not notice.
@@ -360,6 +379,8 @@ Result<TypeOutcome> AtspiInput::typeIntoBareWindow(const ResolvedRoute& route, c
     v.effect = Effect::Unverifiable;
     v.reason = QStringLiteral("the window exposes no accessibility: nothing can read back what arrived");
     v.observed = QJsonObject{{QStringLiteral("accessible"), false}, {QStringLiteral("focusedWindowPid"), route.pid}};
+    if (windowTookFocus(activeBefore, v))
+        v.effect = Effect::Partial;
     v.paths.append(QJsonObject{{QStringLiteral("path"), outcome.path},
                                {QStringLiteral("effect"), effectName(v.effect)},
                                {QStringLiteral("observed"), v.observed}});
@@ -371,6 +392,7 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
 {
     if (route.inaccessible && !target)
         return typeIntoBareWindow(route, text, options, context);
+    const quint64 activeBefore = m_x11.activeWindow();
     const App app = m_apps.appOf(route, context);
     bool secure = target && target->isSecure();
     bool terminal = target && target->nativeRole == QLatin1String("terminal");
@@ -755,14 +777,66 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
                 break;
             }
         }
+        // The inserted pieces that are part of what was sent, in order; others (a spreadsheet's
+        // name box showing the cell's address) are the app showing where the input went.
+        QStringList related;
+        bool unrelated = false;
+        bool linesInOrder = false; ///< some lines of a multi-line text arrived whole, in order
+        for (const QString& path : std::as_const(inserted)) {
+            const QString piece = QString(insertedText.value(path)).remove(QChar(0xFEFF));
+            if (piece.isEmpty())
+                continue;
+            if (text.contains(piece))
+                related.append(piece);
+            else
+                unrelated = true;
+        }
+        if (!found) {
+            // Text that a spreadsheet's cell cursor takes line by line (Return and Tab move to the
+            // next cell): each line inserted into an element of its own, in order, is the text
+            // arriving, not part of it.
+            static const QRegularExpression separators(QStringLiteral("[\\r\\n\\t]+"));
+            const QStringList lines = text.split(separators, Qt::SkipEmptyParts);
+            if (lines.size() > 1 && related == lines) {
+                found = true;
+                QJsonObject readBack = TextDelivery::observation(related.join(QLatin1Char('\n')));
+                readBack.insert(QStringLiteral("elements"), static_cast<int>(related.size()));
+                v.observed.insert(QStringLiteral("inserted"), readBack);
+                v.expected = QStringLiteral("the app reports inserting each line of the text into an element of "
+                                            "its own, in order (a spreadsheet's cells)");
+            } else if (lines.size() > 1 && !related.isEmpty()) {
+                // Some lines reported, each whole and in order, the others not (LibreOffice reports
+                // the first cell's editing only): nothing says a line is missing.
+                qsizetype at = 0;
+                linesInOrder = true;
+                for (const QString& piece : std::as_const(related)) {
+                    while (at < lines.size() && lines.at(at) != piece)
+                        ++at;
+                    if (at == lines.size()) {
+                        linesInOrder = false;
+                        break;
+                    }
+                    ++at;
+                }
+            }
+        }
         if (found) {
             effect = Effect::Confirmed;
             outcome.readBack = true;
             outcome.matched = true;
-        } else if (!inserted.isEmpty() && std::any_of(insertedText.cbegin(), insertedText.cend(),
-                                                      [](const QString& t) { return !t.isEmpty(); })) {
+        } else if (linesInOrder) {
+            effect = Effect::Unverifiable;
+            v.reason = QStringLiteral("the app reported some lines of the text arriving, each whole in an element of "
+                                      "its own, and nothing about the others");
+        } else if (!related.isEmpty()) {
             effect = Effect::Partial;
-            v.reason = QStringLiteral("the app inserted text, but not the text that was sent");
+            v.reason = QStringLiteral("the app inserted part of the text that was sent, not all of it");
+        } else if (unrelated) {
+            // Not a word of what was sent: the app showed something else (where the cursor is), and
+            // says nothing about the text itself.
+            effect = Effect::Unverifiable;
+            v.reason = QStringLiteral("the app reported inserting other text than what was sent, and none of it; "
+                                      "pass a target to have it read back");
         } else if (!inserted.isEmpty()) {
             effect = Effect::Unverifiable;
             v.reason =
@@ -780,6 +854,10 @@ Result<TypeOutcome> AtspiInput::typeText(const ResolvedRoute& route, const Node*
             v.paths.replace(v.paths.size() - 1, last);
         }
     }
+    // Unless the field reads back the whole text, a window that took the focus while the text
+    // went out (a dialog that Return opened) may have taken the rest of it.
+    if (!(effect == Effect::Confirmed && outcome.readBack) && windowTookFocus(activeBefore, v))
+        effect = Effect::Partial;
     v.effect = effect;
     v.verifyMs = verifyMs;
     // The field's own reports of this typing are not noise for the next action.

@@ -44,6 +44,9 @@ private:
     /// Keys reach a window without accessibility only while it has the keyboard focus; a
     /// FOCUS_LOST error otherwise (nothing sent).
     std::optional<Error> bareWindowFocused(const ResolvedRoute& route);
+    /// Whether another window is active now than `activeBefore` (a dialog opened by the input
+    /// took the focus); if so, `v` gets why (observed.focusMovedTo, reason).
+    bool windowTookFocus(quint64 activeBefore, Verification& v);
     /// typeText into a window without accessibility: keys only, never read back.
     Result<TypeOutcome> typeIntoBareWindow(const ResolvedRoute& route, const QString& text, const TypeOptions& options,
                                            const CallContext& context);
