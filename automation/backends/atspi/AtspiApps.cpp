@@ -454,8 +454,8 @@ Result<ResolvedRoute> AtspiApps::resolveRoute(const Route& route, const CallCont
         // A window the window manager lists by that title whose process no accessible app is:
         // the topmost showing one (keys, the pointer and capture reach it; reads say why not).
         const auto& all = readStacked();
-        for (auto it = all.crbegin(); it != all.crend(); ++it) {
-            const auto& facts = *it;
+        for (qsizetype i = all.size() - 1; i >= 0; --i) { // topmost first
+            const auto& facts = all.at(i);
             if (!facts.viewable || facts.window.pid == m_ownPid || !titlePattern.match(facts.window.title).hasMatch())
                 continue;
             if (route.pid && facts.window.pid != *route.pid)

@@ -718,21 +718,40 @@ std::optional<Error> AtspiTreeReader::readVisibleCells(Snapshot& snapshot, int i
     const Ref first = refFromArgument(firstArgument(corner).value<QDBusArgument>());
     if (first.isNull())
         return std::nullopt;
+    // Its row and column: from its TableCell position where the toolkit has one, since its
+    // index in the table is a 32-bit int that no longer holds them deep in a sheet (row 2^21 of
+    // 1024 columns); else from that index.
+    auto position = m_bus.send(first, Interface::Properties, QStringLiteral("Get"),
+                               {QStringLiteral("org.a11y.atspi.TableCell"), QStringLiteral("Position")}, timeout);
     auto at = m_bus.send(first, Interface::Accessible, QStringLiteral("GetIndexInParent"), {}, timeout);
     auto size = m_bus.send(first, Interface::Component, QStringLiteral("GetExtents"), {0u}, timeout);
-    if (auto err = m_bus.waitBatch({&at, &size}, context, app, QStringLiteral("a huge table's first cell")))
+    if (auto err = m_bus.waitBatch({&position, &at, &size}, context, app, QStringLiteral("a huge table's first cell")))
         return err;
-    if (at.isError() || size.isError())
+    if (size.isError())
         return std::nullopt;
-    const int firstIndex = firstArgument(at).toInt();
-    auto row = m_bus.send(table, Interface::Table, QStringLiteral("GetRowAtIndex"), {firstIndex}, timeout);
-    auto column = m_bus.send(table, Interface::Table, QStringLiteral("GetColumnAtIndex"), {firstIndex}, timeout);
-    if (auto err = m_bus.waitBatch({&row, &column}, context, app, QStringLiteral("a huge table's first cell")))
-        return err;
-    if (row.isError() || column.isError())
-        return std::nullopt;
-    const int row0 = firstArgument(row).toInt();
-    const int column0 = firstArgument(column).toInt();
+    int row0 = -1, column0 = -1;
+    if (!position.isError()) {
+        const QVariant value = unwrap(firstArgument(position));
+        if (value.canConvert<QDBusArgument>()) {
+            const QDBusArgument pair = value.value<QDBusArgument>();
+            pair.beginStructure();
+            pair >> row0 >> column0;
+            pair.endStructure();
+        }
+    }
+    if (row0 < 0 || column0 < 0) {
+        if (at.isError())
+            return std::nullopt;
+        const int firstIndex = firstArgument(at).toInt();
+        auto row = m_bus.send(table, Interface::Table, QStringLiteral("GetRowAtIndex"), {firstIndex}, timeout);
+        auto column = m_bus.send(table, Interface::Table, QStringLiteral("GetColumnAtIndex"), {firstIndex}, timeout);
+        if (auto err = m_bus.waitBatch({&row, &column}, context, app, QStringLiteral("a huge table's first cell")))
+            return err;
+        if (row.isError() || column.isError())
+            return std::nullopt;
+        row0 = firstArgument(row).toInt();
+        column0 = firstArgument(column).toInt();
+    }
     const Frame cell = extents(firstArgument(size));
     if (row0 < 0 || column0 < 0 || cell.isEmpty())
         return std::nullopt;
@@ -752,7 +771,12 @@ std::optional<Error> AtspiTreeReader::readVisibleCells(Snapshot& snapshot, int i
         QList<QDBusPendingCall*> sent;
         for (auto& call : cells)
             sent.append(&call);
-        if (auto err = m_bus.waitBatch(sent, context, app, QStringLiteral("a huge table's visible cells")))
+        // The app answered the table's size and first cell just now: if it goes quiet, it is busy
+        // with these calls (LibreOffice works out each cell's place from the sheet's top, so
+        // deep in a sheet each costs it tens of milliseconds), not hung for another reason.
+        const int quietMs = Atspi::kCallCapMs + static_cast<int>(cells.size()) * 5;
+        if (auto err =
+                m_bus.waitBatch(sent, context, app, QStringLiteral("a huge table's visible cells"), quietMs, true))
             return err;
     }
     QList<Ref> refs;
@@ -773,7 +797,9 @@ std::optional<Error> AtspiTreeReader::readVisibleCells(Snapshot& snapshot, int i
             for (auto& call : *list)
                 sent.append(&call);
         }
-        if (auto err = m_bus.waitBatch(sent, context, app, QStringLiteral("a huge table's visible cells")))
+        const int quietMs = Atspi::kCallCapMs + static_cast<int>(refs.size()) * 5;
+        if (auto err =
+                m_bus.waitBatch(sent, context, app, QStringLiteral("a huge table's visible cells"), quietMs, true))
             return err;
     }
     for (qsizetype i = 0; i < refs.size(); ++i) {
