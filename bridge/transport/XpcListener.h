@@ -17,7 +17,9 @@ class Dispatcher;
 /// NSXPCListener on a launchd mach service (com.msgcode.desktop.bridge, declared by the
 /// LaunchAgent's MachServices) exporting msgcode's BridgeXPCProtocol,
 ///
-///     - (void)sendMessage:(NSString *)request withReply:(void (^)(NSString *response))reply;
+///     - (void)sendMessage:(NSString *)request reply:(void (^)(NSString *response))reply;
+///
+/// (the selector `sendMessage:reply:` of msgcode's Swift `sendMessage(_ requestJson:, reply:)`)
 ///
 /// One JSON-RPC message (a request object or a batch, one line of JSON) per call; the reply block
 /// is called exactly once, with the response line (without the newline), or with an empty string

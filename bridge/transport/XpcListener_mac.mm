@@ -34,7 +34,7 @@
 
 /// The protocol msgcode's client speaks: its selector and argument types are the wire contract.
 @protocol BridgeXPCProtocol
-- (void)sendMessage:(NSString*)request withReply:(void (^)(NSString* response))reply;
+- (void)sendMessage:(NSString*)request reply:(void (^)(NSString* response))reply;
 @end
 
 namespace Bridge {
@@ -157,7 +157,7 @@ using SharedRef = std::weak_ptr<Bridge::XpcListener::Shared>;
     return self;
 }
 
-- (void)sendMessage:(NSString*)request withReply:(void (^)(NSString* response))reply
+- (void)sendMessage:(NSString*)request reply:(void (^)(NSString* response))reply
 {
     auto answer = std::make_shared<Bridge::OnceReply>(reply);
     if (const auto shared = _shared.lock())
