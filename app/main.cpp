@@ -6,6 +6,7 @@
 #include "app/TrayController.h"
 #include "bridge/evidence/EvidenceArchive.h"
 #include "bridge/protocol/Client.h"
+#include "common/Posix.h"
 #include "evidence-viewer/EvidenceWindow.h"
 #include "remote/RemoteAgent.h"
 #include "translations/Translations.h"
@@ -44,7 +45,7 @@ void onSignal(int signal)
 // SIGINT/SIGTERM arrive on a self-pipe so shutdown runs on the event loop, not in a handler.
 void installSignalHandlers()
 {
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, g_signalPipe) != 0)
+    if (!Posix::socketPair(AF_UNIX, SOCK_STREAM, g_signalPipe))
         return;
     struct sigaction action
     {

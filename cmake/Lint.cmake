@@ -4,8 +4,11 @@
 #                `cmake --build --preset default --target format` reformats the tree.
 #   Lint.Tidy    clang-tidy 14 with .clang-tidy over the production code (app, automation, remote,
 #                bridge, cli); any finding fails it (docs/testing.md, "Lint").
-#   Lint.MacosSdk scripts/check-macos: every macOS source compiled against the macOS SDK that
-#                MACOS_SDK names at configure time (docs/macos.md); no entry when it is unset.
+#   Lint.MacosSdk, Lint.MacosLink, Lint.MacosXpcClient: scripts/check-macos against the macOS SDK
+#                that MACOS_SDK names at configure time (docs/macos.md, "Checked from Linux"):
+#                every source a Mac build compiles; the Apple-facing objects linked into Mach-O
+#                for arm64 and x86_64; a client of msgcode's XPC selector compiled with -Werror.
+#                No entries when it is unset (.ci/run sets it).
 find_program(MDH_CLANG_FORMAT NAMES clang-format-14)
 find_program(MDH_CLANG_TIDY NAMES clang-tidy-14)
 find_program(MDH_RUN_CLANG_TIDY NAMES run-clang-tidy-14 run-clang-tidy)
@@ -51,8 +54,15 @@ endif()
 # after ctest's summary line, and one that passes without compiling anything would lie.
 # scripts/test says plainly when there is none.
 if(MDH_BUILD_TESTS AND DEFINED ENV{MACOS_SDK} AND NOT "$ENV{MACOS_SDK}" STREQUAL "")
-    add_test(NAME Lint.MacosSdk COMMAND ${PROJECT_SOURCE_DIR}/scripts/check-macos WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-    set_tests_properties(Lint.MacosSdk PROPERTIES LABELS lint TIMEOUT 600 ENVIRONMENT "MACOS_SDK=$ENV{MACOS_SDK}")
+    foreach(mdh_check IN ITEMS MacosSdk=compile MacosLink=link MacosXpcClient=xpc-client)
+        string(REPLACE "=" ";" mdh_check "${mdh_check}")
+        list(GET mdh_check 0 mdh_check_name)
+        list(GET mdh_check 1 mdh_check_mode)
+        add_test(NAME Lint.${mdh_check_name} COMMAND ${PROJECT_SOURCE_DIR}/scripts/check-macos ${mdh_check_mode}
+            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+        set_tests_properties(Lint.${mdh_check_name} PROPERTIES LABELS lint TIMEOUT 600
+            ENVIRONMENT "MACOS_SDK=$ENV{MACOS_SDK}")
+    endforeach()
 elseif(MDH_BUILD_TESTS)
-    message(STATUS "MACOS_SDK is not set: no Lint.MacosSdk (docs/macos.md says how to get an SDK)")
+    message(STATUS "MACOS_SDK is not set: no Lint.Macos* entries (docs/macos.md says how to get an SDK)")
 endif()

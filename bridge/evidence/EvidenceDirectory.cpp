@@ -1,6 +1,7 @@
 #include "bridge/evidence/EvidenceDirectory.h"
 
 #include "bridge/evidence/EvidenceLayout.h"
+#include "common/Posix.h"
 
 #include <QFile>
 #include <QRandomGenerator>
@@ -194,7 +195,7 @@ std::optional<QString> Directory::appendFile(const QString& fileName, const QByt
         written += n;
     }
     if (error.isEmpty() && sync)
-        ::fdatasync(fd);
+        Posix::syncData(fd);
     ::close(fd);
     if (!error.isEmpty())
         return error;
@@ -312,8 +313,7 @@ QList<Directory::Entry> Directory::entries() const
         else if (S_ISLNK(st.st_mode))
             e.type = Entry::Type::Symlink;
         e.size = static_cast<qint64>(st.st_size);
-        e.modified =
-            QDateTime::fromMSecsSinceEpoch(qint64(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000, Qt::UTC);
+        e.modified = Posix::modified(st);
         out.append(std::move(e));
     }
     ::closedir(listing);

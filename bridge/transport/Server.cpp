@@ -1,6 +1,7 @@
 #include "bridge/transport/Server.h"
 
 #include "automation/platform/ProcessInfo.h"
+#include "common/Posix.h"
 
 #include <QDir>
 #include <QFile>
@@ -344,7 +345,7 @@ bool Server::listen(QString* error, bool* alreadyServed)
     }
     address.sun_family = AF_UNIX;
     std::memcpy(address.sun_path, pathBytes.constData(), static_cast<size_t>(pathBytes.size()));
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    const int fd = Posix::socket(AF_UNIX, SOCK_STREAM, true);
     // The file is created 0600 (umask 0177 around bind), so there is no moment it is wider.
     const mode_t oldMask = ::umask(0177);
     const bool bound = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0;
@@ -435,7 +436,7 @@ void Server::onAcceptable()
 {
     // A bounded batch per wake-up, so one burst of clients cannot starve the event loop.
     for (int n = 0; n < 256 && m_listenFd >= 0; ++n) {
-        const int fd = ::accept4(m_listenFd, nullptr, nullptr, SOCK_CLOEXEC);
+        const int fd = Posix::accept(m_listenFd);
         if (fd >= 0 && fd >= m_descriptorLimit - kDescriptorHeadroom) {
             // Descriptors are handed out lowest first: one this high means the host is nearly
             // out of them. Turn the client away now rather than let the host itself fail.
@@ -468,7 +469,7 @@ void Server::onAcceptable()
                 ::close(m_reserveFd);
                 m_reserveFd = -1;
             }
-            const int spare = ::accept4(m_listenFd, nullptr, nullptr, SOCK_CLOEXEC);
+            const int spare = Posix::accept(m_listenFd);
             if (spare >= 0)
                 refuseRaw(spare,
                           Error::make(ErrorCode::HostNotReady,

@@ -12,6 +12,7 @@
 #include "bridge/protocol/JsonRpc.h"
 #include "bridge/protocol/LineFramer.h"
 #include "bridge/security/CodeSignature.h"
+#include "bridge/transport/XpcProtocol_mac.h"
 
 #include <QLoggingCategory>
 #include <QMetaObject>
@@ -31,11 +32,6 @@
 #if !__has_feature(objc_arc)
 #error "XpcListener_mac.mm is compiled with -fobjc-arc (bridge/CMakeLists.txt, scripts/check-macos)"
 #endif
-
-/// The protocol msgcode's client speaks: its selector and argument types are the wire contract.
-@protocol BridgeXPCProtocol
-- (void)sendMessage:(NSString*)request reply:(void (^)(NSString* response))reply;
-@end
 
 namespace Bridge {
 
@@ -235,7 +231,9 @@ bool XpcListener::Shared::identifyAndAdmit(NSXPCConnection* connection)
     const qint64 kernelUid = connection.effectiveUserIdentifier;
     if (kernelUid != peer->uid) {
         refuse(pid, peer->executable,
-               QStringLiteral("the connection's effective uid %1 is not the process's uid %2").arg(kernelUid).arg(peer->uid));
+               QStringLiteral("the connection's effective uid %1 is not the process's uid %2")
+                   .arg(kernelUid)
+                   .arg(peer->uid));
         return false;
     }
     if (!peer->codeSignature)
@@ -269,12 +267,12 @@ bool XpcListener::Shared::identifyAndAdmit(NSXPCConnection* connection)
         connection.exportedObject = [[MDHBridgeXpcSession alloc] initWithShared:weak caller:caller];
         // Both may come (an interruption, then the invalidation); ended() acts once.
         connection.interruptionHandler = ^{
-            if (const auto shared = weak.lock())
-                shared->ended(id);
+          if (const auto shared = weak.lock())
+              shared->ended(id);
         };
         connection.invalidationHandler = ^{
-            if (const auto shared = weak.lock())
-                shared->ended(id);
+          if (const auto shared = weak.lock())
+              shared->ended(id);
         };
         connections.emplace(id, connection);
         // Queued before the connection is resumed, so before any of its messages.
@@ -301,10 +299,10 @@ void XpcListener::Shared::received(const Caller& caller, NSString* request, std:
     const QByteArray line = tooLong ? QByteArray() : QString::fromNSString(request).toUtf8();
     if (tooLong || line.size() > limit) {
         reply->sendLine(JsonRpc::encodeLine(JsonRpc::errorResponse(
-            QJsonValue(),
-            Automation::Error::invalidRequest(QStringLiteral("the message exceeds %1 bytes").arg(limit), -32600,
-                                              QJsonObject{{QStringLiteral("reason"), QStringLiteral("message_too_long")},
-                                                          {QStringLiteral("maxMessageBytes"), limit}}))));
+            QJsonValue(), Automation::Error::invalidRequest(
+                              QStringLiteral("the message exceeds %1 bytes").arg(limit), -32600,
+                              QJsonObject{{QStringLiteral("reason"), QStringLiteral("message_too_long")},
+                                          {QStringLiteral("maxMessageBytes"), limit}}))));
         return;
     }
     // Parsed here, off the Dispatcher's thread; malformed JSON is answered at once (-32700).
