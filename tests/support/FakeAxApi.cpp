@@ -32,6 +32,131 @@ bool isTextRole(const QString& role)
 
 FakeAxWorld::FakeAxWorld() = default;
 
+void FakeAxWorld::setFreshReferences(bool fresh)
+{
+    QMutexLocker lock(&m_mutex);
+    m_freshReferences = fresh;
+}
+
+bool FakeAxWorld::freshReferences() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_freshReferences;
+}
+
+void FakeAxWorld::setLayout(Layout layout)
+{
+    QMutexLocker lock(&m_mutex);
+    m_layout = layout;
+}
+
+namespace {
+
+/// The character each ANSI key position types on a layout (kVK_ANSI_* codes; letters, digits
+/// and the punctuation keys that move between layouts).
+const QHash<quint16, QChar>& usKeys()
+{
+    static const QHash<quint16, QChar> keys = [] {
+        QHash<quint16, QChar> k;
+        const std::pair<quint16, char> table[] = {
+            {0x00, 'a'},  {0x01, 's'}, {0x02, 'd'}, {0x03, 'f'}, {0x04, 'h'}, {0x05, 'g'},  {0x06, 'z'}, {0x07, 'x'},
+            {0x08, 'c'},  {0x09, 'v'}, {0x0B, 'b'}, {0x0C, 'q'}, {0x0D, 'w'}, {0x0E, 'e'},  {0x0F, 'r'}, {0x10, 'y'},
+            {0x11, 't'},  {0x12, '1'}, {0x13, '2'}, {0x14, '3'}, {0x15, '4'}, {0x16, '6'},  {0x17, '5'}, {0x18, '='},
+            {0x19, '9'},  {0x1A, '7'}, {0x1B, '-'}, {0x1C, '8'}, {0x1D, '0'}, {0x1E, ']'},  {0x1F, 'o'}, {0x20, 'u'},
+            {0x21, '['},  {0x22, 'i'}, {0x23, 'p'}, {0x25, 'l'}, {0x26, 'j'}, {0x27, '\''}, {0x28, 'k'}, {0x29, ';'},
+            {0x2A, '\\'}, {0x2B, ','}, {0x2C, '/'}, {0x2D, 'n'}, {0x2E, 'm'}, {0x2F, '.'},  {0x32, '`'}};
+        for (const auto& [code, c] : table)
+            k.insert(code, QLatin1Char(c));
+        return k;
+    }();
+    return keys;
+}
+
+/// What a layout types where it differs from US.
+QHash<quint16, QChar> layoutDifferences(FakeAxWorld::Layout layout)
+{
+    QHash<quint16, QChar> d;
+    const auto put = [&](std::initializer_list<std::pair<quint16, char>> list) {
+        for (const auto& [code, c] : list)
+            d.insert(code, QLatin1Char(c));
+    };
+    switch (layout) {
+    case FakeAxWorld::Layout::Us:
+        break;
+    case FakeAxWorld::Layout::Azerty: // French: A and Q, Z and W swap; M sits right of L
+        put({{0x00, 'q'}, {0x0C, 'a'}, {0x06, 'w'}, {0x0D, 'z'}, {0x29, 'm'}, {0x2E, ','}, {0x2B, ';'}});
+        break;
+    case FakeAxWorld::Layout::Qwertz: // German: Y and Z swap
+        put({{0x06, 'y'}, {0x10, 'z'}});
+        break;
+    case FakeAxWorld::Layout::Dvorak:
+        put({{0x0C, '\''}, {0x0D, ','}, {0x0E, '.'}, {0x0F, 'p'}, {0x11, 'y'}, {0x10, 'f'}, {0x20, 'g'},
+             {0x22, 'c'},  {0x1F, 'r'}, {0x23, 'l'}, {0x21, '/'}, {0x1E, '='}, {0x00, 'a'}, {0x01, 'o'},
+             {0x02, 'e'},  {0x03, 'u'}, {0x05, 'i'}, {0x04, 'd'}, {0x26, 'h'}, {0x28, 't'}, {0x25, 'n'},
+             {0x29, 's'},  {0x27, '-'}, {0x06, ';'}, {0x07, 'q'}, {0x08, 'j'}, {0x09, 'k'}, {0x0B, 'x'},
+             {0x2D, 'b'},  {0x2E, 'm'}, {0x2B, 'w'}, {0x2F, 'v'}, {0x2C, 'z'}, {0x1B, '['}, {0x18, ']'}});
+        break;
+    }
+    return d;
+}
+
+} // namespace
+
+QChar FakeAxWorld::characterOf(quint16 virtualKey) const
+{
+    QMutexLocker lock(&m_mutex);
+    const QHash<quint16, QChar> differences = layoutDifferences(m_layout);
+    if (const auto it = differences.constFind(virtualKey); it != differences.constEnd())
+        return *it;
+    return usKeys().value(virtualKey);
+}
+
+void FakeAxWorld::setInputMethodActive(bool active)
+{
+    QMutexLocker lock(&m_mutex);
+    m_inputMethod = active;
+}
+
+bool FakeAxWorld::inputMethodActive() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_inputMethod;
+}
+
+QString FakeAxWorld::composition() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_composition;
+}
+
+void FakeAxWorld::setActivationIgnored(bool ignored)
+{
+    QMutexLocker lock(&m_mutex);
+    m_activationIgnored = ignored;
+}
+
+void FakeAxWorld::setFullScreenButtons(bool fullScreen)
+{
+    QMutexLocker lock(&m_mutex);
+    m_fullScreenButtons = fullScreen;
+}
+
+bool FakeAxWorld::running(qint64 pid) const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_apps.contains(pid);
+}
+
+void FakeAxWorld::quit(qint64 pid)
+{
+    QMutexLocker lock(&m_mutex);
+    for (const auto& w : m_elements.value(appKey(pid)).attributes.value(QStringLiteral("AXWindows")).elements)
+        remove(w.key());
+    m_elements.remove(appKey(pid));
+    m_apps.remove(pid);
+    m_observers.remove(pid);
+}
+
 qint64 FakeAxWorld::addApp(const QString& name, const QString& bundleId, qint64 pid)
 {
     QMutexLocker lock(&m_mutex);
@@ -87,7 +212,41 @@ QString FakeAxWorld::addWindow(qint64 pid, const QString& title, QRectF frame)
         m_elements[key].attributes.insert(QLatin1String(which), AxValue::ofElement(ref(button)));
     }
     m_hooks.insert(key + QStringLiteral(":AXCloseButton"), [key](FakeAxWorld& w, const QString&) { w.remove(key); });
-    m_hooks.insert(key + QStringLiteral(":AXZoomButton"), [key](FakeAxWorld& w, const QString&) {
+    window.attributes.insert(QStringLiteral("AXFullScreen"), AxValue::ofBool(false));
+    m_elements[key].attributes.insert(QStringLiteral("AXFullScreen"), AxValue::ofBool(false));
+    if (m_fullScreenButtons) {
+        // Since 10.10 the green button of a window that can go full screen: a press enters
+        // full screen; the zoom is its extra action AXZoomWindow.
+        Element& green = m_elements[key + QStringLiteral(":AXZoomButton")];
+        green.attributes.insert(QStringLiteral("AXSubrole"), AxValue::ofString(QStringLiteral("AXFullScreenButton")));
+        green.actions = {QStringLiteral("AXPress"), QStringLiteral("AXZoomWindow")};
+        m_elements[key].attributes.insert(QStringLiteral("AXFullScreenButton"),
+                                          AxValue::ofElement(ref(key + QStringLiteral(":AXZoomButton"))));
+    }
+    auto unzoomed = std::make_shared<std::optional<std::pair<QPointF, QSizeF>>>();
+    m_hooks.insert(key + QStringLiteral(":AXZoomButton"), [key, unzoomed](FakeAxWorld& w, const QString& action) {
+        QMutexLocker lock(&w.m_mutex);
+        const bool fullScreenButton = w.m_elements.value(key + QStringLiteral(":AXZoomButton"))
+                                          .attributes.value(QStringLiteral("AXSubrole"))
+                                          .string == QLatin1String("AXFullScreenButton");
+        if (fullScreenButton && action == QLatin1String("AXPress")) {
+            if (!w.m_elements.value(key).attributes.value(QStringLiteral("AXFullScreen")).boolean)
+                w.m_beforeFullScreen.insert(key, w.frameOf(key));
+            w.setAttribute(key, QStringLiteral("AXFullScreen"), AxValue::ofBool(true));
+            w.setAttribute(key, QStringLiteral("AXPosition"), AxValue::ofPoint(QPointF(0, 0)));
+            w.setAttribute(key, QStringLiteral("AXSize"), AxValue::ofSize(QSizeF(1440, 900)));
+            return;
+        }
+        // Zoom toggles between the display's visible frame and the window's own frame.
+        const auto& attributes = w.m_elements.value(key).attributes;
+        const QPointF position = attributes.value(QStringLiteral("AXPosition")).point;
+        const QSizeF size = attributes.value(QStringLiteral("AXSize")).size;
+        if (size == QSizeF(1440, 875) && unzoomed->has_value()) {
+            w.setAttribute(key, QStringLiteral("AXPosition"), AxValue::ofPoint((*unzoomed)->first));
+            w.setAttribute(key, QStringLiteral("AXSize"), AxValue::ofSize((*unzoomed)->second));
+            return;
+        }
+        *unzoomed = std::pair{position, size};
         w.setAttribute(key, QStringLiteral("AXPosition"), AxValue::ofPoint(QPointF(0, 25)));
         w.setAttribute(key, QStringLiteral("AXSize"), AxValue::ofSize(QSizeF(1440, 875)));
     });
@@ -438,68 +597,130 @@ QList<Automation::Mac::Display> FakeAxApi::displays()
     return {Automation::Mac::Display{QRectF(0, 0, 1440, 900), 2.0}};
 }
 
+AxElement FakeAxApi::out(const QString& key)
+{
+    if (key.isEmpty() || !m_world->freshReferences())
+        return m_world->ref(key);
+    QMutexLocker lock(&m_internMutex);
+    auto& [interned, object] = m_interned[key];
+    if (std::shared_ptr<const void> live = object.lock())
+        return AxElement(interned, std::move(live));
+    // A new reference: a key of its own (AxApiMac's carries the reference's address).
+    interned = key + QLatin1Char('#') + QString::number(++m_generation);
+    auto retained = std::make_shared<int>(0);
+    object = retained;
+    return AxElement(interned, std::move(retained));
+}
+
+AxValue FakeAxApi::outValue(AxValue value)
+{
+    if (value.type == AxValue::Type::Element)
+        value.element = out(value.element.key());
+    for (AxElement& e : value.elements)
+        e = out(e.key());
+    return value;
+}
+
+QString FakeAxApi::in(const AxElement& element)
+{
+    return element.key().section(QLatin1Char('#'), 0, 0);
+}
+
 bool FakeAxApi::activateApplication(qint64 pid)
 {
     QMutexLocker lock(&m_world->m_mutex);
     if (!m_world->m_apps.contains(pid))
         return false;
-    m_world->activate(pid);
+    // macOS 14 and later: "no longer has effect"; the call still answers yes.
+    if (!m_world->m_activationIgnored)
+        m_world->activate(pid);
     return true;
 }
 
 AxElement FakeAxApi::applicationElement(qint64 pid)
 {
-    return m_world->ref(appKey(pid));
+    return out(appKey(pid));
+}
+
+bool FakeAxApi::selectAsciiInputSource(QString* previous)
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    previous->clear();
+    if (!m_world->m_inputMethod)
+        return true;
+    *previous = QStringLiteral("com.apple.inputmethod.SCIM.ITABC");
+    m_world->m_inputMethod = false;
+    return true;
+}
+
+void FakeAxApi::restoreInputSource(const QString& previous)
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    if (!previous.isEmpty())
+        m_world->m_inputMethod = true;
+}
+
+std::optional<quint16> FakeAxApi::virtualKeyForCharacter(QChar character)
+{
+    for (quint16 code = 0; code < 0x80; ++code)
+        if (m_world->characterOf(code) == character)
+            return code;
+    return std::nullopt;
 }
 
 AxError FakeAxApi::setMessagingTimeout(const AxElement& element, double seconds)
 {
     QMutexLocker lock(&m_world->m_mutex);
-    m_world->m_timeouts.insert(m_world->m_elements.value(element.key()).pid, seconds);
+    m_world->m_timeouts.insert(m_world->m_elements.value(in(element)).pid, seconds);
     return AxError::Success;
 }
 
 QList<AxRead> FakeAxApi::copyAttributes(const AxElement& element, const QStringList& attributes)
 {
-    QList<AxRead> out;
+    QList<AxRead> reads;
     qint64 pid = 0;
     {
         QMutexLocker lock(&m_world->m_mutex);
-        pid = m_world->m_elements.value(element.key()).pid;
+        pid = m_world->m_elements.value(in(element)).pid;
         if (!m_world->m_trusted) {
             for (qsizetype i = 0; i < attributes.size(); ++i)
-                out.append(AxRead{AxError::ApiDisabled, {}});
-            return out;
+                reads.append(AxRead{AxError::ApiDisabled, {}});
+            return reads;
         }
     }
     if (hung(pid)) {
         for (qsizetype i = 0; i < attributes.size(); ++i)
-            out.append(AxRead{AxError::CannotComplete, {}});
-        return out;
+            reads.append(AxRead{AxError::CannotComplete, {}});
+        return reads;
     }
     QMutexLocker lock(&m_world->m_mutex);
-    const auto it = m_world->m_elements.constFind(element.key());
+    const auto it = m_world->m_elements.constFind(in(element));
     for (const QString& name : attributes) {
         if (it == m_world->m_elements.constEnd()) {
-            out.append(AxRead{AxError::InvalidElement, {}});
+            reads.append(AxRead{AxError::InvalidElement, {}});
             continue;
         }
         if (it->valueUnreadable &&
             (name == QLatin1String("AXValue") || name == QLatin1String("AXNumberOfCharacters"))) {
-            out.append(AxRead{AxError::AttributeUnsupported, {}});
+            reads.append(AxRead{AxError::AttributeUnsupported, {}});
+            continue;
+        }
+        if (name == QLatin1String("AXFrontmost") &&
+            it->attributes.value(QStringLiteral("AXRole")).string == QLatin1String("AXApplication")) {
+            reads.append(AxRead{AxError::Success, AxValue::ofBool(m_world->frontmost() == it->pid)});
             continue;
         }
         const auto value = it->attributes.constFind(name);
         if (value == it->attributes.constEnd()) {
-            out.append(AxRead{AxError::NoValue, {}});
+            reads.append(AxRead{AxError::NoValue, {}});
             continue;
         }
         AxValue v = *value;
         if (v.type == AxValue::Type::Elements)
             v.elements.removeIf([&](const AxElement& e) { return m_world->isGone(e.key()); });
-        out.append(AxRead{AxError::Success, v});
+        reads.append(AxRead{AxError::Success, outValue(std::move(v))});
     }
-    return out;
+    return reads;
 }
 
 AxError FakeAxApi::setAttribute(const AxElement& element, const QString& attribute, const AxValue& value)
@@ -507,24 +728,43 @@ AxError FakeAxApi::setAttribute(const AxElement& element, const QString& attribu
     QMutexLocker lock(&m_world->m_mutex);
     if (!m_world->m_trusted)
         return AxError::ApiDisabled;
-    const qint64 pid = m_world->m_elements.value(element.key()).pid;
+    const qint64 pid = m_world->m_elements.value(in(element)).pid;
     lock.unlock();
     if (hung(pid))
         return AxError::CannotComplete;
     lock.relock();
-    if (!m_world->m_elements.contains(element.key()))
+    if (!m_world->m_elements.contains(in(element)))
         return AxError::InvalidElement;
-    auto& e = m_world->m_elements[element.key()];
+    auto& e = m_world->m_elements[in(element)];
     const QString role = e.attributes.value(QStringLiteral("AXRole")).string;
     if (attribute == QLatin1String("AXFocused")) {
         if (value.boolean)
-            m_world->focus(element.key());
+            m_world->focus(in(element));
+        return AxError::Success;
+    }
+    if (attribute == QLatin1String("AXFrontmost") && role == QLatin1String("AXApplication")) {
+        // What brings an app forward on every macOS, 14 and later included.
+        if (value.boolean)
+            m_world->activate(pid);
         return AxError::Success;
     }
     if (attribute == QLatin1String("AXMain")) {
         const QString app = appKey(pid);
-        m_world->m_elements[app].attributes.insert(QStringLiteral("AXMainWindow"), AxValue::ofElement(element));
-        m_world->m_elements[app].attributes.insert(QStringLiteral("AXFocusedWindow"), AxValue::ofElement(element));
+        m_world->m_elements[app].attributes.insert(QStringLiteral("AXMainWindow"),
+                                                   AxValue::ofElement(m_world->ref(in(element))));
+        m_world->m_elements[app].attributes.insert(QStringLiteral("AXFocusedWindow"),
+                                                   AxValue::ofElement(m_world->ref(in(element))));
+        return AxError::Success;
+    }
+    if (role == QLatin1String("AXWindow") && attribute == QLatin1String("AXFullScreen")) {
+        // Out of full screen: the window's frame from before.
+        if (!value.boolean && e.attributes.value(QStringLiteral("AXFullScreen")).boolean &&
+            m_world->m_beforeFullScreen.contains(in(element))) {
+            const QRectF frame = m_world->m_beforeFullScreen.take(in(element));
+            e.attributes.insert(QStringLiteral("AXPosition"), AxValue::ofPoint(frame.topLeft()));
+            e.attributes.insert(QStringLiteral("AXSize"), AxValue::ofSize(frame.size()));
+        }
+        e.attributes.insert(attribute, value);
         return AxError::Success;
     }
     if (role == QLatin1String("AXWindow") &&
@@ -542,9 +782,9 @@ AxError FakeAxApi::setAttribute(const AxElement& element, const QString& attribu
             return AxError::Success;
         if (attribute == QLatin1String("AXValue")) {
             e.attributes.insert(QStringLiteral("AXSelectedTextRange"),
-                                AxValue::ofRange(0, m_world->text(element.key()).size()));
+                                AxValue::ofRange(0, m_world->text(in(element)).size()));
         }
-        m_world->insertText(element.key(), value.string);
+        m_world->insertText(in(element), value.string);
         return AxError::Success;
     }
     return AxError::AttributeUnsupported;
@@ -555,7 +795,7 @@ AxError FakeAxApi::actionNames(const AxElement& element, QStringList* names)
     QMutexLocker lock(&m_world->m_mutex);
     if (!m_world->m_trusted)
         return AxError::ApiDisabled;
-    const auto it = m_world->m_elements.constFind(element.key());
+    const auto it = m_world->m_elements.constFind(in(element));
     if (it == m_world->m_elements.constEnd())
         return AxError::InvalidElement;
     const qint64 pid = it->pid;
@@ -572,26 +812,26 @@ AxError FakeAxApi::performAction(const AxElement& element, const QString& action
         QMutexLocker lock(&m_world->m_mutex);
         if (!m_world->m_trusted)
             return AxError::ApiDisabled;
-        const auto it = m_world->m_elements.find(element.key());
+        const auto it = m_world->m_elements.find(in(element));
         if (it == m_world->m_elements.end())
             return AxError::InvalidElement;
         if (m_world->m_hung.contains(it->pid)) {
             lock.unlock();
-            hung(m_world->m_elements.value(element.key()).pid);
+            hung(m_world->m_elements.value(in(element)).pid);
             return AxError::CannotComplete;
         }
         if (!it->actions.contains(action))
             return AxError::ActionUnsupported;
-        answer = m_world->m_nextActionError.take(element.key());
+        answer = m_world->m_nextActionError.take(in(element));
         if (answer != AxError::Success && answer != AxError::CannotComplete)
             return answer;
-        m_world->m_actionLog.append(element.key() + QLatin1Char(':') + action);
+        m_world->m_actionLog.append(in(element) + QLatin1Char(':') + action);
         if (it->attributes.value(QStringLiteral("AXRole")).string == QLatin1String("AXCheckBox") &&
             action == QLatin1String("AXPress")) {
             const double now = it->attributes.value(QStringLiteral("AXValue")).number;
             it->attributes.insert(QStringLiteral("AXValue"), AxValue::ofNumber(now != 0 ? 0 : 1));
         }
-        hook = m_world->m_hooks.value(element.key());
+        hook = m_world->m_hooks.value(in(element));
     }
     if (hook)
         hook(*m_world, action);
@@ -602,9 +842,9 @@ AxError FakeAxApi::elementAtPosition(const AxElement& application, QPointF point
 {
     QMutexLocker lock(&m_world->m_mutex);
     for (const auto& w :
-         m_world->m_elements.value(application.key()).attributes.value(QStringLiteral("AXWindows")).elements) {
+         m_world->m_elements.value(in(application)).attributes.value(QStringLiteral("AXWindows")).elements) {
         if (m_world->m_elements.contains(w.key()) && m_world->frameOf(w.key()).contains(point)) {
-            *out = m_world->ref(m_world->deepestAt(w.key(), point));
+            *out = this->out(m_world->deepestAt(w.key(), point));
             return AxError::Success;
         }
     }
@@ -614,7 +854,7 @@ AxError FakeAxApi::elementAtPosition(const AxElement& application, QPointF point
 qint64 FakeAxApi::pidOf(const AxElement& element)
 {
     QMutexLocker lock(&m_world->m_mutex);
-    return m_world->m_elements.value(element.key()).pid;
+    return m_world->m_elements.value(in(element)).pid;
 }
 
 AxError FakeAxApi::observe(qint64 pid, const QStringList& notifications, Notification callback)
@@ -691,33 +931,53 @@ bool FakeAxWorld::streaming() const
 
 bool FakeAxApi::postKey(quint16 virtualKey, bool down, quint64 flags)
 {
-    QMutexLocker lock(&m_world->m_mutex);
-    if (!m_world->m_trusted)
-        return false;
-    m_world->m_inputLog.append(QStringLiteral("%1:0x%2:0x%3")
-                                   .arg(down ? QStringLiteral("down") : QStringLiteral("up"))
-                                   .arg(virtualKey, 2, 16, QLatin1Char('0'))
-                                   .arg(flags, 0, 16));
-    if (!down)
-        return true;
-    // What a text field of the frontmost app does with the key.
-    const QString focused = m_world->focusedOf(m_world->frontmost());
-    if (!m_world->m_elements.contains(focused))
-        return true;
-    auto& e = m_world->m_elements[focused];
-    if (!isTextRole(e.attributes.value(QStringLiteral("AXRole")).string))
-        return true;
-    const qsizetype length = m_world->text(focused).size();
-    if ((flags & Command) && virtualKey == 0x00) { // cmd+a
-        e.attributes.insert(QStringLiteral("AXSelectedTextRange"), AxValue::ofRange(0, length));
-    } else if ((flags & Command) && virtualKey == 0x09) { // cmd+v
-        m_world->insertText(focused, m_world->m_pasteboard);
-    } else if (virtualKey == 0x33 && !(flags & Command)) { // backspace
-        AxValue range = e.attributes.value(QStringLiteral("AXSelectedTextRange"));
-        if (range.rangeLength == 0 && range.rangeLocation > 0)
-            e.attributes.insert(QStringLiteral("AXSelectedTextRange"), AxValue::ofRange(range.rangeLocation - 1, 1));
-        m_world->insertText(focused, QString());
+    qint64 quitting = 0;
+    {
+        QMutexLocker lock(&m_world->m_mutex);
+        if (!m_world->m_trusted)
+            return false;
+        m_world->m_inputLog.append(QStringLiteral("%1:0x%2:0x%3")
+                                       .arg(down ? QStringLiteral("down") : QStringLiteral("up"))
+                                       .arg(virtualKey, 2, 16, QLatin1Char('0'))
+                                       .arg(flags, 0, 16));
+        if (!down)
+            return true;
+        // AppKit resolves a Command shortcut by the character the key types on the selected
+        // layout, not by the key's position.
+        const QChar typed = m_world->characterOf(virtualKey);
+        const qint64 front = m_world->frontmost();
+        if ((flags & Command) && typed == QLatin1Char('q')) {
+            quitting = front; // the frontmost app quits
+        } else if (m_world->m_inputMethod && !(flags & Command) && !typed.isNull()) {
+            m_world->m_composition += typed; // the input method composes; the field gets nothing
+            return true;
+        } else {
+            const QString focused = m_world->focusedOf(front);
+            if (!m_world->m_elements.contains(focused))
+                return true;
+            auto& e = m_world->m_elements[focused];
+            if (!isTextRole(e.attributes.value(QStringLiteral("AXRole")).string))
+                return true;
+            const qsizetype length = m_world->text(focused).size();
+            if ((flags & Command) && typed == QLatin1Char('a')) {
+                e.attributes.insert(QStringLiteral("AXSelectedTextRange"), AxValue::ofRange(0, length));
+            } else if ((flags & Command) && typed == QLatin1Char('v')) {
+                m_world->insertText(focused, m_world->m_pasteboard);
+            } else if (virtualKey == 0x33 && !(flags & Command)) { // backspace
+                AxValue range = e.attributes.value(QStringLiteral("AXSelectedTextRange"));
+                if (range.rangeLength == 0 && range.rangeLocation > 0)
+                    e.attributes.insert(QStringLiteral("AXSelectedTextRange"),
+                                        AxValue::ofRange(range.rangeLocation - 1, 1));
+                m_world->insertText(focused, QString());
+            } else if ((virtualKey == 0x24 || virtualKey == 0x30) && !(flags & Command) &&
+                       e.attributes.value(QStringLiteral("AXRole")).string == QLatin1String("AXTextArea")) {
+                m_world->insertText(focused, virtualKey == 0x24 ? QStringLiteral("\n") : QStringLiteral("\t"));
+            }
+            return true;
+        }
     }
+    if (quitting)
+        m_world->quit(quitting);
     return true;
 }
 
@@ -727,6 +987,12 @@ bool FakeAxApi::postText(const QString& text)
     if (!m_world->m_trusted)
         return false;
     m_world->m_inputLog.append(QStringLiteral("text:") + text);
+    if (m_world->m_inputMethod) {
+        // The event's key code (0, the "a" key) goes into the composition; its Unicode payload
+        // is lost (ghost-os 5d27225).
+        m_world->m_composition += m_world->characterOf(0x00);
+        return true;
+    }
     const QString focused = m_world->focusedOf(m_world->frontmost());
     if (m_world->m_elements.contains(focused) &&
         isTextRole(m_world->m_elements.value(focused).attributes.value(QStringLiteral("AXRole")).string))

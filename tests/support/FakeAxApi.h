@@ -88,6 +88,35 @@ public:
     /// The pids the worker observes (AxApi::observe), now.
     QList<qint64> observed() const;
 
+    // ---- Behaviours of a real Mac the fake can take on (docs/macos.md, "The fake AX world") ----
+
+    /// Every read hands out a new element reference, as AX does; AxApiMac interns them by CFEqual
+    /// only while a copy lives, so an element read again after its last copy died gets a new key.
+    void setFreshReferences(bool fresh);
+    bool freshReferences() const;
+    /// The keyboard layout the person has selected: which character each virtual key types, and
+    /// so which Command shortcut a key code triggers (AppKit resolves shortcuts by character).
+    enum class Layout { Us, Azerty, Qwertz, Dvorak };
+    void setLayout(Layout layout);
+    /// The character `virtualKey` types without modifiers under the current layout; null if none.
+    QChar characterOf(quint16 virtualKey) const;
+    /// A CJK input method (Pinyin) is the selected input source: it takes key events, Unicode
+    /// payloads on key code 0 included, into its composition, and nothing reaches the field.
+    /// AxApi::selectAsciiInputSource selects the layout underneath and restores it afterwards.
+    void setInputMethodActive(bool active);
+    bool inputMethodActive() const;
+    /// What the input method composed so far (never inserted).
+    QString composition() const;
+    /// Apps ignore NSRunningApplication activateWithOptions: (macOS 14 and later); setting
+    /// AXFrontmost on the app's element still brings it forward.
+    void setActivationIgnored(bool ignored);
+    /// The green title-bar button is an AXFullScreenButton: AXPress enters full screen (a Space
+    /// of its own, the window fills the display and AXFullScreen is true); its AXZoomWindow action
+    /// zooms the window to the display's visible frame.
+    void setFullScreenButtons(bool fullScreen);
+    /// Apps that quit with Command-Q, as the frontmost app does: gone from the running apps.
+    bool running(qint64 pid) const;
+
 private:
     friend class FakeAxApi;
     struct Element
@@ -113,7 +142,16 @@ private:
     void focus(const QString& key);
     bool isGone(const QString& key) const { return !m_elements.contains(key); }
 
+    void quit(qint64 pid);
+
     mutable QRecursiveMutex m_mutex;
+    bool m_freshReferences = false;
+    Layout m_layout = Layout::Us;
+    bool m_inputMethod = false;
+    QString m_composition;
+    bool m_activationIgnored = false;
+    bool m_fullScreenButtons = false;
+    QHash<QString, QRectF> m_beforeFullScreen; ///< a full-screen window's frame before it went so
     QHash<QString, Element> m_elements;
     QMap<qint64, App> m_apps;
     QHash<QString, std::function<void(FakeAxWorld&, const QString&)>> m_hooks;
@@ -180,11 +218,24 @@ public:
     bool setPasteboardString(const QString& text) override;
     std::optional<QImage> captureMainDisplay(QRectF* frame) override;
 
+    bool selectAsciiInputSource(QString* previous) override;
+    void restoreInputSource(const QString& previous) override;
+    std::optional<quint16> virtualKeyForCharacter(QChar character) override;
+
 private:
     /// Waits out the messaging timeout of a hung pid; true when the call must fail so.
     bool hung(qint64 pid);
+    /// The AxElement handed out for the world's `key`: the key itself, or with fresh references
+    /// a key of its own per reference, shared only while a copy of it lives (AxApiMac's interning).
+    Automation::Mac::AxElement out(const QString& key);
+    Automation::Mac::AxValue outValue(Automation::Mac::AxValue value);
+    /// The world's key of an element handed out.
+    static QString in(const Automation::Mac::AxElement& element);
 
     std::shared_ptr<FakeAxWorld> m_world;
+    QMutex m_internMutex;
+    QHash<QString, std::pair<QString, std::weak_ptr<const void>>> m_interned;
+    quint64 m_generation = 0;
 };
 
 /// The conformance app of tests/conformance in a FakeAxWorld: window "MDH Target App" with the

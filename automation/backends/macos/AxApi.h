@@ -200,6 +200,20 @@ public:
     /// Where the pointer is (CGEventGetLocation of a new event); nullopt when it cannot be read.
     virtual std::optional<QPointF> mouseLocation() = 0;
 
+    // The keyboard layout and input sources (Text Input Sources; AxApiMac reads them on the main
+    // thread and caches them until the selected input source changes).
+    /// The virtual key that types `character` without modifiers under the selected keyboard
+    /// layout (UCKeyTranslate over its 'uchr' data): AppKit resolves Command shortcuts by the
+    /// character a key types, so Command-A is "the key that types a", wherever it is. nullopt
+    /// when no key of the layout types it (a Cyrillic layout has no "a").
+    virtual std::optional<quint16> virtualKeyForCharacter(QChar character) = 0;
+    /// Selects an ASCII-capable keyboard layout when the selected input source is not one (a CJK
+    /// input method would take synthetic key events into its composition). `previous` gets the
+    /// source to restore, empty when nothing was changed. false when none could be selected.
+    virtual bool selectAsciiInputSource(QString* previous) = 0;
+    /// Selects `previous` again (selectAsciiInputSource's); nothing when it is empty.
+    virtual void restoreInputSource(const QString& previous) = 0;
+
     // The general pasteboard (NSPasteboard).
     virtual qint64 pasteboardChangeCount() = 0;
     virtual std::optional<QString> pasteboardString() = 0;

@@ -57,6 +57,10 @@ public:
     bool dragMouse(QPointF point, MouseButton button) override;
     std::optional<QPointF> mouseLocation() override;
 
+    std::optional<quint16> virtualKeyForCharacter(QChar character) override;
+    bool selectAsciiInputSource(QString* previous) override;
+    void restoreInputSource(const QString& previous) override;
+
     qint64 pasteboardChangeCount() override;
     std::optional<QString> pasteboardString() override;
     bool setPasteboardString(const QString& text) override;

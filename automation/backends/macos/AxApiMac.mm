@@ -5,11 +5,13 @@
 
 #include <QFileInfo>
 #include <QHash>
+#include <QThread>
 
 #include <Availability.h>
 
 #import <AppKit/AppKit.h>
 #import <ApplicationServices/ApplicationServices.h>
+#import <Carbon/Carbon.h>
 #import <CoreGraphics/CoreGraphics.h>
 #if __MAC_OS_X_VERSION_MAX_ALLOWED >= 140000
 #import <ScreenCaptureKit/ScreenCaptureKit.h>
@@ -21,6 +23,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -557,8 +560,109 @@ private:
 
 } // namespace
 
+namespace {
+
+/// Runs `work` on the main thread and waits up to a second for it; runs it at once on the main
+/// thread. Text Input Sources must be called there (TextInputSources.h). `work` shares nothing
+/// with the caller's stack: on a timeout it may still run later. false on a timeout (the main
+/// run loop is busy or not running).
+bool runOnMainThread(std::function<void()> work)
+{
+    if ([NSThread isMainThread]) {
+        work();
+        return true;
+    }
+    dispatch_semaphore_t done = dispatch_semaphore_create(0);
+    auto shared = std::make_shared<std::function<void()>>(std::move(work));
+    dispatch_async(dispatch_get_main_queue(), ^{
+      (*shared)();
+      dispatch_semaphore_signal(done);
+    });
+    return dispatch_semaphore_wait(done, dispatch_time(DISPATCH_TIME_NOW, NSEC_PER_SEC)) == 0;
+}
+
+/// The keys of the selected keyboard layout by the character each types without modifiers,
+/// built on the main thread and kept until the selected input source changes.
+struct LayoutKeys
+{
+    std::mutex mutex;
+    bool valid = false;
+    QHash<QChar, quint16> keys;
+};
+
+/// The selected keyboard layout's keys (main thread): UCKeyTranslate of every key code but the
+/// keypad's over the layout's 'uchr' data. An input method without layout data (some CJK ones)
+/// gives the ASCII-capable layout underneath it.
+QHash<QChar, quint16> readLayoutKeys()
+{
+    QHash<QChar, quint16> keys;
+    @autoreleasepool {
+        TISInputSourceRef source = TISCopyCurrentKeyboardLayoutInputSource();
+        CFDataRef data =
+            source ? static_cast<CFDataRef>(TISGetInputSourceProperty(source, kTISPropertyUnicodeKeyLayoutData))
+                   : nullptr;
+        if (!data) {
+            if (source)
+                CFRelease(source);
+            source = TISCopyCurrentASCIICapableKeyboardLayoutInputSource();
+            data = source ? static_cast<CFDataRef>(TISGetInputSourceProperty(source, kTISPropertyUnicodeKeyLayoutData))
+                          : nullptr;
+        }
+        if (data) {
+            const auto* layout = reinterpret_cast<const UCKeyboardLayout*>(CFDataGetBytePtr(data));
+            for (UInt16 code = 0; code < 0x80; ++code) {
+                if (code >= 0x41 && code <= 0x5C)
+                    continue; // the keypad: its digits are not what Command-1 means
+                UInt32 deadKeys = 0;
+                UniChar chars[4] = {};
+                UniCharCount length = 0;
+                const OSStatus status = UCKeyTranslate(layout, code, kUCKeyActionDown, 0, LMGetKbdType(),
+                                                       kUCKeyTranslateNoDeadKeysMask, &deadKeys, 4, &length, chars);
+                if (status != noErr || length != 1)
+                    continue;
+                const QChar character = QChar(chars[0]).toLower();
+                if (!keys.contains(character))
+                    keys.insert(character, code);
+            }
+        }
+        if (source)
+            CFRelease(source);
+    }
+    return keys;
+}
+
+void inputSourceChanged(CFNotificationCenterRef, void* observer, CFNotificationName, const void*, CFDictionaryRef)
+{
+    auto* layout = static_cast<LayoutKeys*>(observer);
+    std::lock_guard<std::mutex> lock(layout->mutex);
+    layout->valid = false;
+}
+
+/// The selected input source's ID when it is not ASCII-capable (an input method), else empty.
+QString nonAsciiSourceId()
+{
+    QString id;
+    TISInputSourceRef current = TISCopyCurrentKeyboardInputSource();
+    if (!current)
+        return id;
+    const auto capable =
+        static_cast<CFBooleanRef>(TISGetInputSourceProperty(current, kTISPropertyInputSourceIsASCIICapable));
+    if (!capable || !CFBooleanGetValue(capable)) {
+        const auto name = static_cast<CFStringRef>(TISGetInputSourceProperty(current, kTISPropertyInputSourceID));
+        if (name)
+            id = QString::fromNSString((__bridge NSString*)name);
+    }
+    CFRelease(current);
+    return id;
+}
+
+} // namespace
+
 struct AxApiMac::Private
 {
+    /// The selected layout's keys; its address is the input-source observer's (see AxApiMac()).
+    std::shared_ptr<LayoutKeys> layoutKeys = std::make_shared<LayoutKeys>();
+
     /// A live element under its key; `object` expires when the last AxElement holding it goes.
     struct Interned
     {
@@ -760,10 +864,24 @@ struct AxApiMac::Private
     }
 };
 
-AxApiMac::AxApiMac() : d(std::make_unique<Private>()) {}
+AxApiMac::AxApiMac() : d(std::make_unique<Private>())
+{
+    // The layout's keys are read again after the person selects another input source.
+    std::shared_ptr<LayoutKeys> layout = d->layoutKeys;
+    runOnMainThread([layout] {
+        CFNotificationCenterAddObserver(CFNotificationCenterGetDistributedCenter(), layout.get(), inputSourceChanged,
+                                        kTISNotifySelectedKeyboardInputSourceChanged, nullptr,
+                                        CFNotificationSuspensionBehaviorDeliverImmediately);
+    });
+}
 
 AxApiMac::~AxApiMac()
 {
+    std::shared_ptr<LayoutKeys> layout = d->layoutKeys;
+    runOnMainThread([layout] {
+        CFNotificationCenterRemoveObserver(CFNotificationCenterGetDistributedCenter(), layout.get(),
+                                           kTISNotifySelectedKeyboardInputSourceChanged, nullptr);
+    });
     streamNotices({});
     d->observations.clear();
     d->retired.clear();
@@ -1089,6 +1207,69 @@ bool AxApiMac::postText(const QString& text)
         at += length;
     }
     return true;
+}
+
+std::optional<quint16> AxApiMac::virtualKeyForCharacter(QChar character)
+{
+    std::shared_ptr<LayoutKeys> layout = d->layoutKeys;
+    {
+        std::lock_guard<std::mutex> lock(layout->mutex);
+        if (layout->valid) {
+            const auto it = layout->keys.constFind(character.toLower());
+            return it == layout->keys.constEnd() ? std::nullopt : std::optional<quint16>(*it);
+        }
+    }
+    runOnMainThread([layout] {
+        QHash<QChar, quint16> keys = readLayoutKeys();
+        std::lock_guard<std::mutex> lock(layout->mutex);
+        layout->keys = std::move(keys);
+        layout->valid = !layout->keys.isEmpty();
+    });
+    std::lock_guard<std::mutex> lock(layout->mutex);
+    const auto it = layout->keys.constFind(character.toLower());
+    return it == layout->keys.constEnd() ? std::nullopt : std::optional<quint16>(*it);
+}
+
+bool AxApiMac::selectAsciiInputSource(QString* previous)
+{
+    auto result = std::make_shared<std::pair<QString, bool>>(QString(), true);
+    const bool ran = runOnMainThread([result] {
+        @autoreleasepool {
+            result->first = nonAsciiSourceId();
+            if (result->first.isEmpty())
+                return;
+            TISInputSourceRef ascii = TISCopyCurrentASCIICapableKeyboardInputSource();
+            result->second = ascii && TISSelectInputSource(ascii) == noErr;
+            if (ascii)
+                CFRelease(ascii);
+        }
+    });
+    if (!ran) {
+        previous->clear();
+        return false;
+    }
+    *previous = result->second ? result->first : QString();
+    if (!previous->isEmpty())
+        QThread::msleep(30); // the switch reaches the event system before the first key
+    return result->second;
+}
+
+void AxApiMac::restoreInputSource(const QString& previous)
+{
+    if (previous.isEmpty())
+        return;
+    runOnMainThread([previous] {
+        @autoreleasepool {
+            NSDictionary* match = @{(__bridge NSString*)kTISPropertyInputSourceID : previous.toNSString()};
+            CFArrayRef sources = TISCreateInputSourceList((__bridge CFDictionaryRef)match, false);
+            if (!sources)
+                return;
+            if (CFArrayGetCount(sources) > 0)
+                TISSelectInputSource(
+                    static_cast<TISInputSourceRef>(const_cast<void*>(CFArrayGetValueAtIndex(sources, 0))));
+            CFRelease(sources);
+        }
+    });
 }
 
 bool AxApiMac::postMouse(QPointF point, MouseButton button, bool down, int clickCount)

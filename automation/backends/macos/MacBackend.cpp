@@ -158,6 +158,13 @@ public:
 
     std::optional<Error> typeCharacter(char32_t character) override
     {
+        // Return and Tab are keys to apps (a field's action, the next field), never text.
+        if (character == U'\n' || character == U'\r' || character == U'\t') {
+            const quint16 code = character == U'\t' ? 0x30 : 0x24;
+            if (auto err = key(code, true))
+                return err;
+            return key(code, false);
+        }
         if (!m_api.postText(QString::fromUcs4(&character, 1)))
             return Error::make(ErrorCode::PermissionMissing,
                                QStringLiteral("the text event could not be posted (is accessibility granted?)"),
@@ -187,6 +194,19 @@ struct MacBackend::Private
     QHash<qint64, int> timeouts;
     /// When each pid last failed to answer (clock ms).
     QHash<qint64, qint64> hungAt;
+
+    /// The key to post for a key name: for a key that types a character, the one that types it on
+    /// the selected layout (Command-A is "the key that types a"; on AZERTY the ANSI "a" position
+    /// types q, and Command-Q quits the app); else, and on a layout without that character, the
+    /// ANSI position. The name must be one virtualKeyForName knows.
+    quint16 keyForName(const QString& name)
+    {
+        const QChar character = characterOfKeyName(name);
+        if (!character.isNull())
+            if (const auto code = api.virtualKeyForCharacter(character))
+                return *code;
+        return virtualKeyForName(name).value_or(0);
+    }
 
     void remember(const AxElement& element)
     {
@@ -355,6 +375,11 @@ struct MacBackend::Private
         QString focusedWindow;
         QStringList windows;
         QString focusedElement;
+        /// Every element read, held: AX hands out a new reference on every read, and AxApiMac
+        /// gives a read the key of an equal element only while a copy of that element lives. So
+        /// the elements of "before" stay alive while "now" is read, and an element that did not
+        /// change keeps its key; none of it is reported as changed for a new reference.
+        QList<AxElement> held;
     };
 
     /// A bounded digest of what the app shows: its windows, the focused element and each
@@ -375,8 +400,11 @@ struct MacBackend::Private
         b.read = true;
         for (const auto& w : top->at(0).value.elements)
             b.windows.append(w.key());
+        b.held.append(top->at(0).value.elements);
         b.focusedWindow = top->at(1).value.element.key();
         b.focusedElement = top->at(2).value.element.key();
+        b.held.append(top->at(1).value.element);
+        b.held.append(top->at(2).value.element);
         const auto window = element(route.windowHandle);
         if (!window)
             return b;
@@ -405,6 +433,7 @@ struct MacBackend::Private
             if (!v.isEmpty())
                 value = stringOf(v.at(0));
             const QList<AxElement> kids = r.at(4).value.elements;
+            b.held.append(e);
             b.signature.append(QStringList{e.key(), role, stringOf(r.at(1)), value,
                                            QString::number(boolOf(r.at(3), true)), QString::number(boolOf(r.at(5))),
                                            QString::number(boolOf(r.at(6))), QString::number(kids.size())}
@@ -761,11 +790,17 @@ Status MacBackend::focusWindow(const ResolvedRoute& route, const CallContext& co
     if (!window)
         return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the route's window is no longer known"),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")}});
+    const AxElement app = m_api->applicationElement(route.pid);
+    d->budget(route.pid, app, context);
+    // AXFrontmost brings the app forward on every macOS; activateWithOptions: does nothing from a
+    // background app on macOS 14 and later, and is kept for 12 and 13 where AXFrontmost is not
+    // enough. Then the window is raised and made main.
+    const AxError frontmost = m_api->setAttribute(app, QStringLiteral("AXFrontmost"), AxValue::ofBool(true));
+    if (frontmost == AxError::ApiDisabled)
+        return Private::permissionMissing();
     if (!m_api->activateApplication(route.pid))
         return Error::make(ErrorCode::FocusLost, QStringLiteral("the app could not be activated (it quit?)"),
                            QJsonObject{{QStringLiteral("pid"), route.pid}});
-    const AxElement app = m_api->applicationElement(route.pid);
-    d->budget(route.pid, app, context);
     m_api->performAction(*window, QStringLiteral("AXRaise"));
     m_api->setAttribute(*window, QStringLiteral("AXMain"), AxValue::ofBool(true));
     // Read back: the app frontmost and the window its focused one.
@@ -1289,9 +1324,15 @@ Result<TypeOutcome> MacBackend::typeText(const ResolvedRoute& route, const Node*
         verifyMs += verifyTimer.elapsed();
         return seen;
     };
+    // Select all of the field through AX (no key can mean something else on another layout),
+    // else Command and the key that types "a" on the selected layout.
+    const int lengthBefore = countBefore >= 0 ? countBefore : static_cast<int>(before.size());
     const auto selectAll = [&]() -> std::optional<Error> {
-        const QList<KeySink::Key> chord{0x37, 0x00}; // cmd+a
-        return ChordPlayer(d->keys).play(chord, context);
+        if (field && canRead &&
+            m_api->setAttribute(*field, QStringLiteral("AXSelectedTextRange"), AxValue::ofRange(0, lengthBefore)) ==
+                AxError::Success)
+            return std::nullopt;
+        return ChordPlayer(d->keys).play({0x37, d->keyForName(QStringLiteral("a"))}, context);
     };
 
     for (const QString& path : ladder.value()) {
@@ -1303,7 +1344,13 @@ Result<TypeOutcome> MacBackend::typeText(const ResolvedRoute& route, const Node*
         if (path == QLatin1String("editableText")) {
             AxError set = AxError::Failure;
             if (options.clearBefore) {
-                set = m_api->setAttribute(*field, QStringLiteral("AXValue"), AxValue::ofString(text));
+                // Through the field editor (AXSelectedText), as typing goes, so an app that
+                // enables Send or Save on a change hears of it; a bare AXValue write bypasses it.
+                set = m_api->setAttribute(*field, QStringLiteral("AXSelectedTextRange"),
+                                          AxValue::ofRange(0, lengthBefore));
+                set = set == AxError::Success
+                          ? m_api->setAttribute(*field, QStringLiteral("AXSelectedText"), AxValue::ofString(text))
+                          : m_api->setAttribute(*field, QStringLiteral("AXValue"), AxValue::ofString(text));
             } else {
                 if (caret >= 0)
                     m_api->setAttribute(*field, QStringLiteral("AXSelectedTextRange"), AxValue::ofRange(caret, 0));
@@ -1342,7 +1389,7 @@ Result<TypeOutcome> MacBackend::typeText(const ResolvedRoute& route, const Node*
             if (options.clearBefore)
                 if (auto err = selectAll())
                     return err->withRetryable(false);
-            const QList<KeySink::Key> paste{0x37, 0x09}; // cmd+v
+            const QList<KeySink::Key> paste{0x37, d->keyForName(QStringLiteral("v"))};
             bool pressed = false;
             if (auto err = ChordPlayer(d->keys).play(paste, context, 0, &pressed))
                 return pressed ? err->withRetryable(false) : *err;
@@ -1360,6 +1407,15 @@ Result<TypeOutcome> MacBackend::typeText(const ResolvedRoute& route, const Node*
                     return err->withRetryable(false);
             }
             anySent = true;
+            // A CJK input method would take the key events into its composition: an ASCII-capable
+            // layout is selected while the keys go out, and the person's source is put back.
+            QString inputSource;
+            const bool asciiSource = m_api->selectAsciiInputSource(&inputSource);
+            auto restoreSource = qScopeGuard([&] { m_api->restoreInputSource(inputSource); });
+            record.insert(QStringLiteral("inputSourceSwitched"), !inputSource.isEmpty());
+            if (!asciiSource)
+                record.insert(QStringLiteral("inputSource"),
+                              QStringLiteral("no ASCII-capable keyboard layout could be selected"));
             if (auto err = ChordPlayer(d->keys).type(text, context, options.keyDelayMs))
                 return err->withRetryable(false);
             const int codePoints = static_cast<int>(QStringView(text).toUcs4().size());
@@ -1402,10 +1458,9 @@ Result<ActionOutcome> MacBackend::sendChord(const ResolvedRoute& route, const Ke
 {
     QList<KeySink::Key> keys;
     for (const auto& name : chord.names()) {
-        const auto code = virtualKeyForName(name);
-        if (!code)
+        if (!virtualKeyForName(name))
             return Error::invalidParam(QStringLiteral("keys"), QStringLiteral("no macOS key for \"%1\"").arg(name));
-        keys.append(*code);
+        keys.append(d->keyForName(name));
     }
     const Private::Baseline before = d->baseline(route, context);
     const qint64 focusPid = d->frontmostPid();
@@ -1494,12 +1549,14 @@ Result<ActionOutcome> MacBackend::windowCommand(const ResolvedRoute& route, cons
         Frame frame;
         bool minimized = false;
         bool focused = false;
+        bool fullScreen = false; ///< in a full-screen Space: not what maximize means
     };
     const AxElement app = m_api->applicationElement(route.pid);
     // The window as AX shows it now; nullopt once it is gone.
     const auto facts = [&]() -> Result<std::optional<Facts>> {
         auto r = d->read(route.pid, *window,
-                         {QStringLiteral("AXPosition"), QStringLiteral("AXSize"), QStringLiteral("AXMinimized")},
+                         {QStringLiteral("AXPosition"), QStringLiteral("AXSize"), QStringLiteral("AXMinimized"),
+                          QStringLiteral("AXFullScreen")},
                          context, QStringLiteral("about its window"));
         if (!r) {
             if (r.error().code == ErrorCode::ElementNotFound)
@@ -1513,7 +1570,8 @@ Result<ActionOutcome> MacBackend::windowCommand(const ResolvedRoute& route, cons
         if (!focused->at(1).value.elements.contains(*window))
             return std::optional<Facts>();
         return std::optional<Facts>(Facts{frameOf(r->at(0), r->at(1)), boolOf(r->at(2)),
-                                          d->frontmostPid() == route.pid && focused->at(0).value.element == *window});
+                                          d->frontmostPid() == route.pid && focused->at(0).value.element == *window,
+                                          boolOf(r->at(3))});
     };
     auto before = facts();
     if (!before)
@@ -1539,6 +1597,34 @@ Result<ActionOutcome> MacBackend::windowCommand(const ResolvedRoute& route, cons
             return AxError::AttributeUnsupported;
         return m_api->performAction(button->at(0).value.element, QStringLiteral("AXPress"));
     };
+    // Zoom, never full screen: since 10.10 the green button of a window that can go full screen
+    // is an AXFullScreenButton, whose press enters full screen (a Space of its own); its zoom is
+    // the extra action AXZoomWindow. A button with neither zooms by its press (older windows).
+    const auto zoom = [&]() -> AxError {
+        auto button = d->read(route.pid, *window, {QStringLiteral("AXZoomButton")}, context);
+        if (!button || button->at(0).error != AxError::Success || button->at(0).value.element.isNull())
+            return AxError::AttributeUnsupported;
+        const AxElement green = button->at(0).value.element;
+        QStringList actions;
+        if (const AxError listed = m_api->actionNames(green, &actions); listed != AxError::Success)
+            return listed;
+        if (actions.contains(QStringLiteral("AXZoomWindow")))
+            return m_api->performAction(green, QStringLiteral("AXZoomWindow"));
+        auto subrole = d->read(route.pid, green, {QStringLiteral("AXSubrole")}, context);
+        if (subrole && stringOf(subrole->at(0)) == QLatin1String("AXFullScreenButton")) {
+            // No zoom action: the display's visible frame set directly.
+            const QList<Display> displays = m_api->displays();
+            if (displays.isEmpty())
+                return AxError::Failure;
+            const QRectF visible = displays.constFirst().frame.adjusted(0, 25, 0, 0);
+            const AxError moved =
+                m_api->setAttribute(*window, QStringLiteral("AXPosition"), AxValue::ofPoint(visible.topLeft()));
+            return moved == AxError::Success
+                       ? m_api->setAttribute(*window, QStringLiteral("AXSize"), AxValue::ofSize(visible.size()))
+                       : moved;
+        }
+        return m_api->performAction(green, QStringLiteral("AXPress"));
+    };
     AxError sent = AxError::Success;
     switch (command.action) {
     case Action::Focus: {
@@ -1551,17 +1637,21 @@ Result<ActionOutcome> MacBackend::windowCommand(const ResolvedRoute& route, cons
         sent = m_api->setAttribute(*window, QStringLiteral("AXMinimized"), AxValue::ofBool(true));
         break;
     case Action::Restore:
-        // Out of the Dock, or back from zoomed to its own size (the zoom button toggles).
+        // Out of the Dock, out of full screen, or back from zoomed to its own size (zoom toggles).
         if (before.value()->minimized)
             sent = m_api->setAttribute(*window, QStringLiteral("AXMinimized"), AxValue::ofBool(false));
+        else if (before.value()->fullScreen)
+            sent = m_api->setAttribute(*window, QStringLiteral("AXFullScreen"), AxValue::ofBool(false));
         else if (wasZoomed)
-            sent = pressButton(QStringLiteral("AXZoomButton"));
+            sent = zoom();
         break;
     case Action::Maximize:
-        // macOS "zooms" a window to fill the screen: the title bar's green button, which
-        // toggles, so a window that fills its display already is left as it is.
-        if (!wasZoomed)
-            sent = pressButton(QStringLiteral("AXZoomButton"));
+        // macOS "zooms" a window to fill the screen, and zoom toggles, so a window that fills its
+        // display already is left as it is.
+        if (before.value()->fullScreen)
+            sent = m_api->setAttribute(*window, QStringLiteral("AXFullScreen"), AxValue::ofBool(false));
+        if (!wasZoomed || before.value()->fullScreen)
+            sent = sent == AxError::Success ? zoom() : sent;
         break;
     case Action::Close:
         sent = pressButton(QStringLiteral("AXCloseButton"));
@@ -1589,9 +1679,10 @@ Result<ActionOutcome> MacBackend::windowCommand(const ResolvedRoute& route, cons
         case Action::Minimize:
             return now && now->minimized;
         case Action::Restore:
-            return now && !now->minimized && (before.value()->minimized || !wasZoomed || !fills(now->frame));
+            return now && !now->minimized && !now->fullScreen &&
+                   (before.value()->minimized || before.value()->fullScreen || !wasZoomed || !fills(now->frame));
         case Action::Maximize:
-            return now && !now->minimized && fills(now->frame);
+            return now && !now->minimized && !now->fullScreen && fills(now->frame);
         case Action::Move:
             return now &&
                    std::abs(now->frame.x - command.position.x()) + std::abs(now->frame.y - command.position.y()) <= 2;

@@ -100,6 +100,9 @@ private:
 
 /// The virtual key code (kVK_*) of a canonical key name of Keys.h; nullopt when none (f21-f24).
 std::optional<quint16> virtualKeyForName(const QString& name);
+/// The character a key name types on a US layout ("a", "1", "minus" → '-'), for the keys whose
+/// place differs between layouts; null for the others (enter, arrows, F-keys, modifiers).
+QChar characterOfKeyName(const QString& name);
 /// The CGEventFlags bit a modifier key holds down (KeyFlags); 0 for any other key.
 quint64 modifierFlagOfKey(quint16 virtualKey);
 

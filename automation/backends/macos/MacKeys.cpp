@@ -1,5 +1,7 @@
 // Canonical key names (automation/Keys.h) to macOS virtual key codes (kVK_* of HIToolbox's
-// Events.h, the ANSI layout's positions; CGEvent posts them as such).
+// Events.h, the ANSI layout's positions; CGEvent posts them as such). The keys that type a
+// character move between layouts; MacBackend asks the selected layout for those first
+// (AxApi::virtualKeyForCharacter) and takes the ANSI position only when the layout has none.
 #include "automation/backends/macos/MacBackend.h"
 
 #include <QHash>
@@ -115,6 +117,20 @@ std::optional<quint16> virtualKeyForName(const QString& name)
     if (it == table().constEnd())
         return std::nullopt;
     return *it;
+}
+
+QChar characterOfKeyName(const QString& name)
+{
+    if (name.size() == 1 && (name.at(0).isLetterOrNumber()) && name.at(0).unicode() < 0x80)
+        return name.at(0);
+    static const QHash<QString, QChar> punctuation{
+        {QStringLiteral("minus"), QLatin1Char('-')},       {QStringLiteral("equal"), QLatin1Char('=')},
+        {QStringLiteral("bracketleft"), QLatin1Char('[')}, {QStringLiteral("bracketright"), QLatin1Char(']')},
+        {QStringLiteral("quote"), QLatin1Char('\'')},      {QStringLiteral("semicolon"), QLatin1Char(';')},
+        {QStringLiteral("backslash"), QLatin1Char('\\')},  {QStringLiteral("comma"), QLatin1Char(',')},
+        {QStringLiteral("slash"), QLatin1Char('/')},       {QStringLiteral("period"), QLatin1Char('.')},
+        {QStringLiteral("grave"), QLatin1Char('`')}};
+    return punctuation.value(name);
 }
 
 quint64 modifierFlagOfKey(quint16 virtualKey)
