@@ -71,7 +71,11 @@ OnboardingWindow::OnboardingWindow(Bridge::PermissionMonitor& permissions, QWidg
     m_captureHow->setOpenExternalLinks(true);
     c->addWidget(m_captureState);
     c->addWidget(m_captureHow);
+    m_enableCapture = new QPushButton(capture);
+    m_enableCapture->setObjectName(QStringLiteral("enableScreenCapture"));
+    c->addWidget(m_enableCapture);
     layout->addWidget(capture);
+    connect(m_enableCapture, &QPushButton::clicked, this, &OnboardingWindow::enableScreenCapture);
 
     m_summary = new QLabel(this);
     m_summary->setWordWrap(true);
@@ -102,6 +106,9 @@ void OnboardingWindow::refresh()
     m_enable->setText(guide.grantLabel);
     m_enable->setVisible(!guide.grantLabel.isEmpty());
     m_enable->setEnabled(!accessibility);
+    m_enableCapture->setText(guide.captureGrantLabel);
+    m_enableCapture->setVisible(!guide.captureGrantLabel.isEmpty());
+    m_enableCapture->setEnabled(!capture);
     m_summary->setText(accessibility && capture ? tr("All set: the host can see and operate apps.")
                                                 : tr("The tray icon turns green once both are granted."));
 }
@@ -113,6 +120,16 @@ void OnboardingWindow::enableAccessibility()
         Q_EMIT accessibilityRequested(ok, error);
         if (!ok)
             m_enable->setEnabled(true);
+    });
+}
+
+void OnboardingWindow::enableScreenCapture()
+{
+    m_enableCapture->setEnabled(false);
+    m_probe->requestScreenCapture(this, [this](bool ok, const QString& error) {
+        Q_EMIT screenCaptureRequested(ok, error);
+        if (!ok)
+            m_enableCapture->setEnabled(true);
     });
 }
 

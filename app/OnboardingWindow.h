@@ -26,15 +26,19 @@ public:
     explicit OnboardingWindow(Bridge::PermissionMonitor& permissions, QWidget* parent = nullptr);
 
     QPushButton* enableAccessibilityButton() const { return m_enable; }
+    QPushButton* enableScreenCaptureButton() const { return m_enableCapture; }
     /// Re-reads the permission states (called on the monitor's changes).
     void refresh();
 
 Q_SIGNALS:
     /// The accessibility switch was flipped (or failed: `error` says why).
     void accessibilityRequested(bool ok, const QString& error);
+    /// Screen capture was asked for (or could not be: `error` says why, or what to do next).
+    void screenCaptureRequested(bool ok, const QString& error);
 
 private:
     void enableAccessibility();
+    void enableScreenCapture();
 
     Bridge::PermissionMonitor& m_permissions;
     std::unique_ptr<Automation::PermissionProbe> m_probe; ///< for the guide and the grant action
@@ -44,6 +48,7 @@ private:
     QLabel* m_captureHow = nullptr;
     QLabel* m_summary = nullptr;
     QPushButton* m_enable = nullptr;
+    QPushButton* m_enableCapture = nullptr;
 };
 
 } // namespace App

@@ -123,6 +123,12 @@ int run(int argc, char** argv)
     // The GUI (tray, dialogs) needs a QApplication and a display; --headless and --help/--version
     // need neither.
     const bool headlessMode = App::HostCommandLine::wantsHeadless(argc, argv);
+    // On macOS the main CFRunLoop must run, also with a bare QCoreApplication (--headless):
+    // AppKit updates the running-apps list, frontmost included, only from it, and the input
+    // source and layout reads are posted to it. Qt's Core Foundation dispatcher runs it; Darwin
+    // takes the variable, other systems ignore it.
+    if (qEnvironmentVariableIsEmpty("QT_EVENT_DISPATCHER_CORE_FOUNDATION"))
+        qputenv("QT_EVENT_DISPATCHER_CORE_FOUNDATION", "1");
     std::unique_ptr<QCoreApplication> application;
     if (headlessMode || App::HostCommandLine::wantsInfoOnly(argc, argv))
         application = std::make_unique<QCoreApplication>(argc, argv);

@@ -32,4 +32,11 @@ void PermissionProbe::requestAccessibility(QObject* context, GrantDone done)
          QCoreApplication::translate("Permissions", "This platform offers no way to grant accessibility from here"));
 }
 
+void PermissionProbe::requestScreenCapture(QObject* context, GrantDone done)
+{
+    Q_UNUSED(context)
+    done(false,
+         QCoreApplication::translate("Permissions", "This platform offers no way to grant screen capture from here"));
+}
+
 } // namespace Automation

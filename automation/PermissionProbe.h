@@ -33,9 +33,10 @@ struct PermissionReport
 /// What a person does to grant the permissions, in words for onboarding (translated).
 struct PermissionGuide
 {
-    QString accessibility; ///< how to grant accessibility, or what to know once it is granted
-    QString screenCapture; ///< how to grant screen capture, or what to know once it is granted
-    QString grantLabel;    ///< the text of the button that runs requestAccessibility; empty: none
+    QString accessibility;     ///< how to grant accessibility, or what to know once it is granted
+    QString screenCapture;     ///< how to grant screen capture, or what to know once it is granted
+    QString grantLabel;        ///< the text of the button that runs requestAccessibility; empty: none
+    QString captureGrantLabel; ///< the text of the button that runs requestScreenCapture; empty: none
 };
 
 /// Probes the accessibility and screen-capture permissions. Blocking but bounded (each check
@@ -53,6 +54,9 @@ public:
     /// first. The default has no way and answers at once with an error.
     using GrantDone = std::function<void(bool ok, const QString& error)>;
     virtual void requestAccessibility(QObject* context, GrantDone done);
+    /// Asks the system for screen capture as far as a program may (macOS lists an app under
+    /// Screen Recording only once it has asked), then opens the setting; as requestAccessibility.
+    virtual void requestScreenCapture(QObject* context, GrantDone done);
 
     /// The probe for the platform this build runs on, defined by the backend library that
     /// automation/CMakeLists.txt chooses.

@@ -1,8 +1,10 @@
 #include "bridge/Diagnostics.h"
 
 #include "bridge/EventHub.h"
+#include "bridge/LaunchAgent.h"
 #include "bridge/PermissionMonitor.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QRegularExpression>
 #include <QSysInfo>
@@ -200,6 +202,28 @@ QJsonObject Diagnostics::doctor(const Caller& caller, const std::optional<QStrin
                   .arg(hiddenBrowsers.join(QStringLiteral(", "))),
         QJsonObject{{QStringLiteral("hidden"), QJsonArray::fromStringList(hiddenBrowsers)},
                     {QStringLiteral("flag"), QStringLiteral("--force-renderer-accessibility")}}));
+    if (permissions.platform == QLatin1String("macos")) {
+        // Another LaunchAgent publishing the bridge's mach service (msgcode's old bridge) owns
+        // the name: clients reach it, not this host, while the listener still finds the name
+        // registered (docs/macos.md, "The LaunchAgent").
+        const QList<LaunchAgent::ForeignOwner> owners = LaunchAgent::foreignOwners(
+            {QDir::homePath() + QStringLiteral("/Library/LaunchAgents"), QStringLiteral("/Library/LaunchAgents")});
+        QJsonArray found;
+        QStringList commands;
+        for (const auto& owner : owners) {
+            found.append(QJsonObject{{QStringLiteral("label"), owner.label}, {QStringLiteral("path"), owner.path}});
+            commands.append(LaunchAgent::removalCommands(owner));
+        }
+        checks.append(check(
+            QStringLiteral("mach_service"), owners.isEmpty() ? QStringLiteral("ok") : QStringLiteral("error"),
+            owners.isEmpty()
+                ? QStringLiteral("No other LaunchAgent publishes %1").arg(QLatin1String(LaunchAgent::kMachService))
+                : QStringLiteral("Another LaunchAgent publishes %1, so XPC clients reach it and not this host. Remove "
+                                 "it: %2")
+                      .arg(QLatin1String(LaunchAgent::kMachService), commands.join(QStringLiteral("; "))),
+            QJsonObject{{QStringLiteral("foreignOwners"), found},
+                        {QStringLiteral("commands"), QJsonArray::fromStringList(commands)}}));
+    }
     checks.append(check(QStringLiteral("executor"), QStringLiteral("ok"),
                         m_executor.isBusy()
                             ? QStringLiteral("running one execution, %1 queued").arg(m_executor.queuedCount())

@@ -2473,16 +2473,24 @@ Not confirmed: the live tree gave %2 match(es)%3. The tree may have changed; rel
         <translation>已授予。</translation>
     </message>
     <message>
-        <source>Open System Settings &gt; Privacy &amp; Security &gt; Screen Recording and turn the host on; macOS applies it after the host restarts.</source>
-        <translation>请打开“系统设置 &gt; 隐私与安全性 &gt; 屏幕录制”并打开本程序；macOS 在本程序重新启动后生效。</translation>
-    </message>
-    <message>
         <source>Open Accessibility settings</source>
         <translation>打开辅助功能设置</translation>
     </message>
     <message>
         <source>Turn msgcode Desktop Host on in System Settings &gt; Privacy &amp; Security &gt; Accessibility.</source>
         <translation>请在“系统设置 &gt; 隐私与安全性 &gt; 辅助功能”中打开 msgcode Desktop Host。</translation>
+    </message>
+    <message>
+        <source>Press the button: macOS lists the host under System Settings &gt; Privacy &amp; Security &gt; Screen Recording (it lists only apps that asked) and opens that pane, where you turn the host on; macOS applies it after the host restarts.</source>
+        <translation>点击此按钮：macOS 会把本主机列入“系统设置 &gt; 隐私与安全性 &gt; 屏幕录制”（只列出请求过权限的应用）并打开该面板，请在其中打开本主机；主机重启后生效。</translation>
+    </message>
+    <message>
+        <source>Allow screen recording</source>
+        <translation>允许屏幕录制</translation>
+    </message>
+    <message>
+        <source>Turn msgcode Desktop Host on in System Settings &gt; Privacy &amp; Security &gt; Screen Recording, then restart the host.</source>
+        <translation>请在“系统设置 &gt; 隐私与安全性 &gt; 屏幕录制”中打开 msgcode Desktop Host，然后重启主机。</translation>
     </message>
 </context>
 <context>

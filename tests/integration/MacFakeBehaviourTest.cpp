@@ -228,3 +228,42 @@ TEST(MacFakeBehaviour, MaximizeZoomsAndNeverEntersFullScreen)
     EXPECT_EQ(out.value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed")) << dump(out);
     EXPECT_FALSE(t.world->attribute(t.window, QStringLiteral("AXFullScreen"))->boolean);
 }
+
+// Defect 17: what a person can neither see nor click does not cover a point: an invisible
+// overlay (alpha 0) of another app, and a window of the system's own processes (the Dock, the
+// menu bar's status items). A visible window of a regular app still does.
+TEST(MacFakeBehaviour, OnlyVisibleWindowsOfRegularAppsCoverAPoint)
+{
+    MacTarget t;
+    const auto click = [&] {
+        return act(t, QStringLiteral("desktop.pointer"),
+                   {{QStringLiteral("gesture"), QStringLiteral("click")},
+                    {QStringLiteral("point"), QJsonObject{{QStringLiteral("x"), 270}, {QStringLiteral("y"), 496}}}});
+    };
+    t.world->addApp(QStringLiteral("Overlay"), QStringLiteral("com.example.overlay"), 6161);
+    t.world->addBackgroundApp(QStringLiteral("Dock"), 6262);
+    Automation::Mac::ServerWindow overlay{900, 6161, QStringLiteral("overlay"), QRectF(0, 0, 1440, 900), 0, true, 0.0};
+    Automation::Mac::ServerWindow dock{901, 6262, QStringLiteral("Dock"), QRectF(0, 0, 1440, 900), 20, true, 1.0};
+    t.world->addServerWindow(overlay);
+    t.world->addServerWindow(dock);
+    const QJsonObject through = click();
+    EXPECT_FALSE(through.contains(QStringLiteral("error"))) << dump(through);
+    EXPECT_EQ(resultOf(through).value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed"))
+        << dump(through);
+    EXPECT_TRUE(t.appSawPressed(QStringLiteral("Send")));
+    // A visible window of a regular app in front does cover it: refused, nothing clicked.
+    t.forgetReports();
+    const qsizetype clicks = t.world->clickLog().size();
+    Automation::Mac::ServerWindow palette{902,  6161, QStringLiteral("Palette"), QRectF(200, 450, 300, 100), 3,
+                                          true, 1.0};
+    t.world->addServerWindow(palette);
+    const QJsonObject covered = click();
+    EXPECT_EQ(covered.value(QStringLiteral("error"))
+                  .toObject()
+                  .value(QStringLiteral("details"))
+                  .toObject()
+                  .value(QStringLiteral("reason")),
+              QStringLiteral("occluded"))
+        << dump(covered);
+    EXPECT_EQ(t.world->clickLog().size(), clicks);
+}

@@ -141,6 +141,18 @@ void FakeAxWorld::setFullScreenButtons(bool fullScreen)
     m_fullScreenButtons = fullScreen;
 }
 
+void FakeAxWorld::addServerWindow(const Automation::Mac::ServerWindow& window)
+{
+    QMutexLocker lock(&m_mutex);
+    m_serverWindows.append(window);
+}
+
+void FakeAxWorld::addBackgroundApp(const QString& name, qint64 pid)
+{
+    QMutexLocker lock(&m_mutex);
+    m_apps.insert(pid, App{name, QStringLiteral("com.apple.") + name, false, false});
+}
+
 bool FakeAxWorld::running(qint64 pid) const
 {
     QMutexLocker lock(&m_mutex);
@@ -557,13 +569,26 @@ bool FakeAxApi::screenCaptureAllowed()
     return m_world->m_capture;
 }
 
+bool FakeAxApi::requestScreenCaptureAccess()
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    m_world->m_captureListed = true;
+    return m_world->m_capture;
+}
+
+bool FakeAxWorld::screenCaptureListed() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_captureListed;
+}
+
 QList<Automation::Mac::RunningApp> FakeAxApi::runningApplications()
 {
     QMutexLocker lock(&m_world->m_mutex);
     QList<Automation::Mac::RunningApp> out;
     for (auto it = m_world->m_apps.cbegin(); it != m_world->m_apps.cend(); ++it)
         out.append({it.key(), it->bundleId, it->name,
-                    QStringLiteral("/Applications/%1.app/Contents/MacOS/%1").arg(it->name), it->active, true});
+                    QStringLiteral("/Applications/%1.app/Contents/MacOS/%1").arg(it->name), it->active, it->regular});
     return out;
 }
 
@@ -589,7 +614,7 @@ QList<Automation::Mac::ServerWindow> FakeAxApi::windowList()
             (it->active ? front : rest).append(sw);
         }
     }
-    return front + rest;
+    return m_world->m_serverWindows + front + rest;
 }
 
 QList<Automation::Mac::Display> FakeAxApi::displays()

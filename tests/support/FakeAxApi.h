@@ -65,6 +65,9 @@ public:
     /// Every AX call answers kAXErrorAPIDisabled and isProcessTrusted false.
     void setTrusted(bool trusted);
     void setScreenCaptureAllowed(bool allowed);
+    /// Whether the host is listed under Screen Recording: only once it asked
+    /// (CGRequestScreenCaptureAccess); a person can turn on only a listed app.
+    bool screenCaptureListed() const;
     /// Every AX message to `pid` waits out its messaging timeout and answers kAXErrorCannotComplete.
     void setHung(qint64 pid, bool hung);
     /// Setting AXValue / AXSelectedText on `key` answers success and changes nothing (a field of
@@ -114,6 +117,11 @@ public:
     /// of its own, the window fills the display and AXFullScreen is true); its AXZoomWindow action
     /// zooms the window to the display's visible frame.
     void setFullScreenButtons(bool fullScreen);
+    /// A window of the window server in front of every app's window (an overlay, the Dock's, a
+    /// banner): only in the window list, owned by `pid` (a running app's or a system process's).
+    void addServerWindow(const Automation::Mac::ServerWindow& window);
+    /// Adds a running app that is not regular (no Dock icon: the Dock, SystemUIServer).
+    void addBackgroundApp(const QString& name, qint64 pid);
     /// Apps that quit with Command-Q, as the frontmost app does: gone from the running apps.
     bool running(qint64 pid) const;
 
@@ -132,6 +140,7 @@ private:
         QString name;
         QString bundleId;
         bool active = false;
+        bool regular = true;
     };
 
     Automation::Mac::AxElement ref(const QString& key) const;
@@ -151,7 +160,8 @@ private:
     QString m_composition;
     bool m_activationIgnored = false;
     bool m_fullScreenButtons = false;
-    QHash<QString, QRectF> m_beforeFullScreen; ///< a full-screen window's frame before it went so
+    QHash<QString, QRectF> m_beforeFullScreen;
+    QList<Automation::Mac::ServerWindow> m_serverWindows; ///< a full-screen window's frame before it went so
     QHash<QString, Element> m_elements;
     QMap<qint64, App> m_apps;
     QHash<QString, std::function<void(FakeAxWorld&, const QString&)>> m_hooks;
@@ -168,6 +178,7 @@ private:
     quint64 m_flags = 0;
     bool m_trusted = true;
     bool m_capture = true;
+    bool m_captureListed = false;
     int m_next = 1;
     Automation::Mac::AxApi::NoticeSink m_noticeSink;
     struct Observer
@@ -188,6 +199,7 @@ public:
 
     bool isProcessTrusted(bool prompt) override;
     bool screenCaptureAllowed() override;
+    bool requestScreenCaptureAccess() override;
     QList<Automation::Mac::RunningApp> runningApplications() override;
     QList<Automation::Mac::ServerWindow> windowList() override;
     QList<Automation::Mac::Display> displays() override;

@@ -6,6 +6,7 @@
 
 #include <QDeadlineTimer>
 #include <QMutex>
+#include <QTest>
 #include <QThread>
 
 #include <thread>
@@ -82,6 +83,31 @@ TEST(MacPermissionProbe, SaysWhatIsMissingAndWhereToGrantIt)
                     .toString()
                     .contains(QStringLiteral("Privacy_ScreenCapture")));
     EXPECT_FALSE(probe.guide(denied).grantLabel.isEmpty());
+}
+
+// Defect 9: macOS lists an app under Screen Recording only once it asked
+// (CGRequestScreenCaptureAccess); the grant button asks, then opens the pane.
+TEST(MacPermissionProbe, AskingForScreenRecordingListsTheHostThenOpensThePane)
+{
+    auto world = std::make_shared<FakeAxWorld>();
+    world->setScreenCaptureAllowed(false);
+    QList<QUrl> opened;
+    MacPermissionProbe probe(std::make_unique<FakeAxApi>(world), [&](const QUrl& url) { opened.append(url); });
+    const PermissionReport denied = probe.probe();
+    EXPECT_FALSE(probe.guide(denied).captureGrantLabel.isEmpty());
+    EXPECT_FALSE(world->screenCaptureListed());
+    QObject context;
+    std::optional<std::pair<bool, QString>> answer;
+    probe.requestScreenCapture(&context, [&](bool ok, const QString& error) { answer = std::pair{ok, error}; });
+    EXPECT_TRUE(world->screenCaptureListed()) << "asked before the pane opens, so the host has a switch there";
+    ASSERT_EQ(opened.size(), 1);
+    EXPECT_TRUE(opened.constFirst().toString().contains(QStringLiteral("Privacy_ScreenCapture")));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return answer.has_value(); }, 2000));
+    EXPECT_FALSE(answer->first);
+    EXPECT_TRUE(answer->second.contains(QStringLiteral("restart")));
+
+    world->setScreenCaptureAllowed(true);
+    EXPECT_TRUE(probe.guide(probe.probe()).captureGrantLabel.isEmpty());
 }
 
 TEST(MacBackendTree, AReadStopsAtItsBoundsAndSaysWhich)

@@ -106,6 +106,7 @@ struct ServerWindow
     QRectF bounds; ///< points, global display coordinates (top-left origin)
     int layer = 0; ///< 0: a normal window
     bool onScreen = false;
+    double alpha = 1.0; ///< kCGWindowAlpha: 0 for an invisible overlay
 };
 
 /// A display (NSScreen / CGDisplay): its frame in points and its backing scale.
@@ -148,6 +149,9 @@ public:
     virtual bool isProcessTrusted(bool prompt) = 0;
     /// CGPreflightScreenCaptureAccess.
     virtual bool screenCaptureAllowed() = 0;
+    /// CGRequestScreenCaptureAccess: lists the app under Screen Recording (macOS asks the person
+    /// once); true when capture is allowed already. It takes effect after the app restarts.
+    virtual bool requestScreenCaptureAccess() = 0;
 
     // Processes and windows.
     virtual QList<RunningApp> runningApplications() = 0;

@@ -30,6 +30,7 @@ public:
 
     bool isProcessTrusted(bool prompt) override;
     bool screenCaptureAllowed() override;
+    bool requestScreenCaptureAccess() override;
 
     QList<RunningApp> runningApplications() override;
     QList<ServerWindow> windowList() override;

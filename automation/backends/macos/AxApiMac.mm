@@ -147,6 +147,15 @@ AXUIElementRef elementRef(const AxElement& element)
     return static_cast<AXUIElementRef>(object);
 }
 
+double realIn(CFDictionaryRef dictionary, CFStringRef key, double otherwise)
+{
+    const auto number = static_cast<CFNumberRef>(CFDictionaryGetValue(dictionary, key));
+    double value = otherwise;
+    if (number && CFGetTypeID(number) == CFNumberGetTypeID())
+        CFNumberGetValue(number, kCFNumberDoubleType, &value);
+    return value;
+}
+
 qint64 integerIn(CFDictionaryRef dictionary, CFStringRef key)
 {
     const auto number = static_cast<CFNumberRef>(CFDictionaryGetValue(dictionary, key));
@@ -900,6 +909,11 @@ bool AxApiMac::screenCaptureAllowed()
     return CGPreflightScreenCaptureAccess();
 }
 
+bool AxApiMac::requestScreenCaptureAccess()
+{
+    return CGRequestScreenCaptureAccess();
+}
+
 QList<RunningApp> AxApiMac::runningApplications()
 {
     return runningApps();
@@ -924,6 +938,7 @@ QList<ServerWindow> AxApiMac::windowList()
         window.number = static_cast<quint32>(integerIn(info, kCGWindowNumber));
         window.pid = integerIn(info, kCGWindowOwnerPID);
         window.layer = static_cast<int>(integerIn(info, kCGWindowLayer));
+        window.alpha = realIn(info, kCGWindowAlpha, 1.0);
         const auto name = static_cast<CFStringRef>(CFDictionaryGetValue(info, kCGWindowName));
         if (name && CFGetTypeID(name) == CFStringGetTypeID())
             window.title = toQString(name);
@@ -940,26 +955,30 @@ QList<ServerWindow> AxApiMac::windowList()
 
 QList<Display> AxApiMac::displays()
 {
-    // NSScreen gives the screens (the one with the menu bar first) and their backing scale;
-    // CGDisplayBounds their frame in the global top-left coordinates that AX and CGEvent use.
+    // CoreGraphics only: it is thread-safe, while AppKit rebuilds its NSScreen array on the main
+    // thread at display changes without a lock (this runs on the worker). The main display (the
+    // one with the menu bar) first; frames in the global top-left points that AX and CGEvent use;
+    // the scale from the current mode's pixels per point.
     QList<Display> out;
-    @autoreleasepool {
-        NSArray<NSScreen*>* screens = [NSScreen screens];
-        const CGFloat primaryHeight = screens.count > 0 ? screens.firstObject.frame.size.height : 0;
-        for (NSScreen* screen in screens) {
-            Display display;
-            display.scale = screen.backingScaleFactor;
-            NSNumber* number = screen.deviceDescription[@"NSScreenNumber"];
-            if (number) {
-                display.frame = toQRect(CGDisplayBounds(number.unsignedIntValue));
-            } else {
-                // Cocoa's frame has its origin bottom-left of the primary screen, y up.
-                const NSRect frame = screen.frame;
-                display.frame = QRectF(frame.origin.x, primaryHeight - frame.origin.y - frame.size.height,
-                                       frame.size.width, frame.size.height);
-            }
-            out.append(display);
+    uint32_t count = 0;
+    if (CGGetActiveDisplayList(0, nullptr, &count) != kCGErrorSuccess || count == 0)
+        return out;
+    std::vector<CGDirectDisplayID> ids(count);
+    if (CGGetActiveDisplayList(count, ids.data(), &count) != kCGErrorSuccess)
+        return out;
+    ids.resize(count);
+    const CGDirectDisplayID main = CGMainDisplayID();
+    std::stable_partition(ids.begin(), ids.end(), [main](CGDirectDisplayID id) { return id == main; });
+    for (const CGDirectDisplayID id : ids) {
+        Display display;
+        display.frame = toQRect(CGDisplayBounds(id));
+        if (const Owned<CGDisplayModeRef> mode{CGDisplayCopyDisplayMode(id)}) {
+            const size_t points = CGDisplayModeGetWidth(mode.get());
+            const size_t pixels = CGDisplayModeGetPixelWidth(mode.get());
+            if (points > 0 && pixels > 0)
+                display.scale = static_cast<double>(pixels) / static_cast<double>(points);
         }
+        out.append(display);
     }
     return out;
 }

@@ -1168,9 +1168,17 @@ Result<std::optional<CoveringWindow>> MacBackend::windowAbove(const ResolvedRout
     if (auto stop = context.checkpoint())
         return *stop;
     // The window server's list is front to back: the first window holding the point that is
-    // not the app's own covers it.
+    // not the app's own covers it. What a person cannot see or click does not cover: invisible
+    // overlays (alpha 0), and the windows of the system's own processes (the Dock, the menu bar
+    // and its status items, notification banners), which are no regular app's.
+    QSet<qint64> regular;
+    for (const RunningApp& app : m_api->runningApplications())
+        if (app.regular)
+            regular.insert(app.pid);
     for (const auto& w : m_api->windowList()) {
-        if (!w.onScreen || w.layer < 0 || !w.bounds.contains(QPointF(point)))
+        if (!w.onScreen || w.layer < 0 || w.alpha <= 0.0 || !w.bounds.contains(QPointF(point)))
+            continue;
+        if (w.pid != route.pid && !regular.contains(w.pid))
             continue;
         if (w.pid == route.pid)
             return std::optional<CoveringWindow>();
@@ -1515,6 +1523,10 @@ Result<QList<WindowInfo>> MacBackend::windows(const CallContext& context)
     // The window server lists front to back; the contract's order is bottom to top.
     for (const auto& w : m_api->windowList()) {
         if (w.layer != 0 || w.pid == d->ownPid)
+            continue;
+        // What a person can see as a window: not an invisible overlay, not a 1x1 focus proxy,
+        // not a window of a process that is no regular app (defect 18).
+        if (w.alpha <= 0.0 || w.bounds.width() <= 1 || w.bounds.height() <= 1 || !apps.value(w.pid).regular)
             continue;
         WindowInfo info;
         info.title = w.title;

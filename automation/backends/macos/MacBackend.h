@@ -8,6 +8,9 @@
 #include <QMutex>
 #include <QWaitCondition>
 
+#include <QUrl>
+
+#include <functional>
 #include <memory>
 
 namespace Automation::Mac {
@@ -89,13 +92,16 @@ private:
 class MacPermissionProbe final : public PermissionProbe
 {
 public:
-    explicit MacPermissionProbe(std::unique_ptr<AxApi> api);
+    /// `openSettings` opens a System Settings pane (default: QDesktopServices::openUrl).
+    explicit MacPermissionProbe(std::unique_ptr<AxApi> api, std::function<void(const QUrl&)> openSettings = {});
     PermissionReport probe() override;
     PermissionGuide guide(const PermissionReport& report) const override;
     void requestAccessibility(QObject* context, GrantDone done) override;
+    void requestScreenCapture(QObject* context, GrantDone done) override;
 
 private:
     std::unique_ptr<AxApi> m_api;
+    std::function<void(const QUrl&)> m_openSettings;
 };
 
 /// The virtual key code (kVK_*) of a canonical key name of Keys.h; nullopt when none (f21-f24).

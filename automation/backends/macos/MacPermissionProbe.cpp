@@ -23,7 +23,12 @@ const char* const kScreenCapturePane = "x-apple.systempreferences:com.apple.pref
 
 } // namespace
 
-MacPermissionProbe::MacPermissionProbe(std::unique_ptr<AxApi> api) : m_api(std::move(api)) {}
+MacPermissionProbe::MacPermissionProbe(std::unique_ptr<AxApi> api, std::function<void(const QUrl&)> openSettings)
+    : m_api(std::move(api)), m_openSettings(std::move(openSettings))
+{
+    if (!m_openSettings)
+        m_openSettings = [](const QUrl& url) { QDesktopServices::openUrl(url); };
+}
 
 PermissionReport MacPermissionProbe::probe()
 {
@@ -62,9 +67,12 @@ PermissionGuide MacPermissionProbe::guide(const PermissionReport& report) const
                        "System Settings > Privacy & Security > Accessibility, where you turn the host on.");
     guide.screenCapture =
         capture ? Text::tr("Granted.")
-                : Text::tr("Open System Settings > Privacy & Security > Screen Recording and turn the host on; macOS "
-                           "applies it after the host restarts.");
+                : Text::tr("Press the button: macOS lists the host under System Settings > Privacy & Security > "
+                           "Screen Recording (it lists only apps that asked) and opens that pane, where you turn the "
+                           "host on; macOS applies it after the host restarts.");
     guide.grantLabel = Text::tr("Open Accessibility settings");
+    if (!capture)
+        guide.captureGrantLabel = Text::tr("Allow screen recording");
     return guide;
 }
 
@@ -74,13 +82,29 @@ void MacPermissionProbe::requestAccessibility(QObject* context, GrantDone done)
     // turns the switch on. Neither blocks: the answer comes when the person has acted.
     const bool trusted = m_api->isProcessTrusted(true);
     if (!trusted)
-        QDesktopServices::openUrl(QUrl(QString::fromLatin1(kAccessibilityPane)));
+        m_openSettings(QUrl(QString::fromLatin1(kAccessibilityPane)));
     QPointer<QObject> guard(context);
     QTimer::singleShot(0, context, [guard, trusted, done = std::move(done)] {
         if (guard)
             done(trusted, trusted ? QString()
                                   : Text::tr("Turn msgcode Desktop Host on in System Settings > Privacy & Security > "
                                              "Accessibility."));
+    });
+}
+
+void MacPermissionProbe::requestScreenCapture(QObject* context, GrantDone done)
+{
+    // An app that never asked is not even listed under Screen Recording, so there would be no
+    // switch to turn on: ask first (macOS shows its prompt once), then open the pane.
+    const bool allowed = m_api->requestScreenCaptureAccess();
+    if (!allowed)
+        m_openSettings(QUrl(QString::fromLatin1(kScreenCapturePane)));
+    QPointer<QObject> guard(context);
+    QTimer::singleShot(0, context, [guard, allowed, done = std::move(done)] {
+        if (guard)
+            done(allowed, allowed ? QString()
+                                  : Text::tr("Turn msgcode Desktop Host on in System Settings > Privacy & Security > "
+                                             "Screen Recording, then restart the host."));
     });
 }
 

@@ -9,6 +9,8 @@ namespace App::Autostart {
 
 namespace {
 
+constexpr char kFileName[] = "com.msgcode.desktop.host.desktop";
+
 QString configHome()
 {
     const QString home = qEnvironmentVariable("XDG_CONFIG_HOME");
