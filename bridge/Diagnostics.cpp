@@ -90,6 +90,10 @@ QJsonObject Diagnostics::health(const Caller& caller) const
     }
     return QJsonObject{
         {QStringLiteral("userInput"), userInput.isEmpty() ? QJsonValue() : QJsonValue(userInput)},
+        // macOS: another app has Secure Event Input on, so the person's keys cannot be seen (the
+        // yielding watch is blind to them). Null where the platform has no such thing.
+        {QStringLiteral("secureEventInput"),
+         m_executor.backendInfo().details.value(QStringLiteral("secureEventInput"))},
         {QStringLiteral("hostVersion"), QStringLiteral(MDH_VERSION)},
         // docs/protocol.md §5.1 names the macOS version; elsewhere it is null and `os` says what runs.
         {QStringLiteral("macos"),

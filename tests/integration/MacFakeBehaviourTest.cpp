@@ -56,6 +56,7 @@ const Behaviour kDvorak = [](FakeAxWorld& w) { w.setLayout(FakeAxWorld::Layout::
 const Behaviour kPinyin = [](FakeAxWorld& w) { w.setInputMethodActive(true); };
 const Behaviour kActivationIgnored = [](FakeAxWorld& w) { w.setActivationIgnored(true); };
 const Behaviour kFullScreenButtons = [](FakeAxWorld& w) { w.setFullScreenButtons(true); };
+const Behaviour kSecureEventInput = [](FakeAxWorld& w) { w.setSecureEventInput(true); };
 
 } // namespace
 
@@ -94,6 +95,11 @@ TEST(MacFakeBehaviour, ConformanceWhereActivationIsIgnored)
 TEST(MacFakeBehaviour, ConformanceWithFullScreenButtons)
 {
     conformanceUnder(kFullScreenButtons);
+}
+
+TEST(MacFakeBehaviour, ConformanceWithSecureEventInputOn)
+{
+    conformanceUnder(kSecureEventInput);
 }
 
 // ---- the defects each behaviour shows (docs/macos.md, the review's numbers) ----
@@ -266,4 +272,61 @@ TEST(MacFakeBehaviour, OnlyVisibleWindowsOfRegularAppsCoverAPoint)
               QStringLiteral("occluded"))
         << dump(covered);
     EXPECT_EQ(t.world->clickLog().size(), clicks);
+}
+
+// Defect 23: with Secure Event Input on, no event tap sees the person's keys; health says so.
+TEST(MacFakeBehaviour, HealthSaysWhenSecureEventInputIsOn)
+{
+    MacTarget t(kSecureEventInput);
+    act(t, QStringLiteral("desktop.find"),
+        {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}});
+    const QJsonObject on = resultOf(t.call(QStringLiteral("desktop.health"), {}));
+    EXPECT_EQ(on.value(QStringLiteral("secureEventInput")), QJsonValue(true)) << dump(on);
+    t.world->setSecureEventInput(false);
+    act(t, QStringLiteral("desktop.find"),
+        {{QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}});
+    const QJsonObject off = resultOf(t.call(QStringLiteral("desktop.health"), {}));
+    EXPECT_EQ(off.value(QStringLiteral("secureEventInput")), QJsonValue(false)) << dump(off);
+}
+
+// Defect 24: an element whose only action opens its context menu is not pressed.
+TEST(MacFakeBehaviour, AnElementThatOnlyShowsAMenuIsNotPressed)
+{
+    MacTarget t;
+    const QString more =
+        t.world->addElement(t.window, QStringLiteral("AXButton"), QStringLiteral("More"), QRectF(450, 480, 80, 32));
+    t.world->setActions(more, {QStringLiteral("AXShowMenu")});
+    const QJsonObject response =
+        act(t, QStringLiteral("desktop.click"),
+            {{QStringLiteral("target"), target(QStringLiteral("AXButton"), QStringLiteral("More"))},
+             {QStringLiteral("delivery"), QStringLiteral("action")}});
+    EXPECT_EQ(response.value(QStringLiteral("error"))
+                  .toObject()
+                  .value(QStringLiteral("details"))
+                  .toObject()
+                  .value(QStringLiteral("reason")),
+              QStringLiteral("no_action"))
+        << dump(response);
+    EXPECT_TRUE(t.world->actionLog().isEmpty());
+}
+
+// Electron and Chromium build their pages' accessibility only once an AT asks
+// (AXManualAccessibility): until then a page is an empty group, and find found nothing in it.
+TEST(MacFakeBehaviour, AnElectronAppsPageIsAskedForAndFound)
+{
+    MacTarget t;
+    t.world->addApp(QStringLiteral("Chat"), QStringLiteral("com.example.electron-chat"), 7171);
+    const QString window = t.world->addWindow(7171, QStringLiteral("Chat"), QRectF(100, 100, 800, 600));
+    const QString page =
+        t.world->addElement(window, QStringLiteral("AXWebArea"), QStringLiteral("Chat"), QRectF(100, 130, 800, 570));
+    const QString send =
+        t.world->addElement(page, QStringLiteral("AXButton"), QStringLiteral("Send"), QRectF(700, 640, 80, 32));
+    t.world->setActions(send, {QStringLiteral("AXPress")});
+    t.world->setWebContentHidden(7171);
+    t.world->activate(7171);
+    const QJsonObject found = t.call(
+        QStringLiteral("desktop.find"),
+        {{QStringLiteral("route"), QJsonObject{{QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), 7171}}}}},
+         {QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}});
+    EXPECT_EQ(resultOf(found).value(QStringLiteral("matched")).toInt(), 1) << dump(found);
 }

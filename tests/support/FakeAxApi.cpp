@@ -153,6 +153,24 @@ void FakeAxWorld::addBackgroundApp(const QString& name, qint64 pid)
     m_apps.insert(pid, App{name, QStringLiteral("com.apple.") + name, false, false});
 }
 
+void FakeAxWorld::setWebContentHidden(qint64 pid)
+{
+    QMutexLocker lock(&m_mutex);
+    m_webContentHidden.insert(pid);
+}
+
+void FakeAxWorld::setSecureEventInput(bool on)
+{
+    QMutexLocker lock(&m_mutex);
+    m_secureEventInput = on;
+}
+
+bool FakeAxApi::secureEventInputEnabled()
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    return m_world->m_secureEventInput;
+}
+
 bool FakeAxWorld::running(qint64 pid) const
 {
     QMutexLocker lock(&m_mutex);
@@ -743,6 +761,9 @@ QList<AxRead> FakeAxApi::copyAttributes(const AxElement& element, const QStringL
         AxValue v = *value;
         if (v.type == AxValue::Type::Elements)
             v.elements.removeIf([&](const AxElement& e) { return m_world->isGone(e.key()); });
+        if (name == QLatin1String("AXChildren") && m_world->m_webContentHidden.contains(it->pid) &&
+            it->attributes.value(QStringLiteral("AXRole")).string == QLatin1String("AXWebArea"))
+            v.elements.clear(); // a page Electron has not built for an AT yet
         reads.append(AxRead{AxError::Success, outValue(std::move(v))});
     }
     return reads;
@@ -765,6 +786,13 @@ AxError FakeAxApi::setAttribute(const AxElement& element, const QString& attribu
     if (attribute == QLatin1String("AXFocused")) {
         if (value.boolean)
             m_world->focus(in(element));
+        return AxError::Success;
+    }
+    if ((attribute == QLatin1String("AXManualAccessibility") ||
+         attribute == QLatin1String("AXEnhancedUserInterface")) &&
+        role == QLatin1String("AXApplication") && m_world->m_webContentHidden.contains(pid)) {
+        if (value.boolean)
+            m_world->m_webContentHidden.remove(pid); // Electron builds its pages' accessibility
         return AxError::Success;
     }
     if (attribute == QLatin1String("AXFrontmost") && role == QLatin1String("AXApplication")) {

@@ -122,6 +122,12 @@ public:
     void addServerWindow(const Automation::Mac::ServerWindow& window);
     /// Adds a running app that is not regular (no Dock icon: the Dock, SystemUIServer).
     void addBackgroundApp(const QString& name, qint64 pid);
+    /// `pid` is an Electron app: its AXWebArea elements show no children until AXManualAccessibility
+    /// (or AXEnhancedUserInterface) is set on its application element.
+    void setWebContentHidden(qint64 pid);
+    /// Secure Event Input is on (a password field has the keyboard, or Terminal's Secure Keyboard
+    /// Entry): IsSecureEventInputEnabled answers yes.
+    void setSecureEventInput(bool on);
     /// Apps that quit with Command-Q, as the frontmost app does: gone from the running apps.
     bool running(qint64 pid) const;
 
@@ -179,6 +185,8 @@ private:
     bool m_trusted = true;
     bool m_capture = true;
     bool m_captureListed = false;
+    bool m_secureEventInput = false;
+    QSet<qint64> m_webContentHidden; ///< Electron apps that were not asked for their pages yet
     int m_next = 1;
     Automation::Mac::AxApi::NoticeSink m_noticeSink;
     struct Observer
@@ -225,6 +233,7 @@ public:
     bool moveMouse(QPointF point) override;
     bool dragMouse(QPointF point, MouseButton button) override;
     std::optional<QPointF> mouseLocation() override;
+    bool secureEventInputEnabled() override;
     qint64 pasteboardChangeCount() override;
     std::optional<QString> pasteboardString() override;
     bool setPasteboardString(const QString& text) override;

@@ -201,6 +201,9 @@ public:
     virtual bool moveMouse(QPointF point) = 0;
     /// A move with `button` held (kCGEvent{Left,Right,Other}MouseDragged): what apps see of a drag.
     virtual bool dragMouse(QPointF point, MouseButton button) = 0;
+    /// IsSecureEventInputEnabled: a password field or Terminal's Secure Keyboard Entry has it on.
+    /// Then no event tap sees the person's keys (yielding to them cannot see them type).
+    virtual bool secureEventInputEnabled() = 0;
     /// Where the pointer is (CGEventGetLocation of a new event); nullopt when it cannot be read.
     virtual std::optional<QPointF> mouseLocation() = 0;
 

@@ -57,6 +57,7 @@ public:
     bool moveMouse(QPointF point) override;
     bool dragMouse(QPointF point, MouseButton button) override;
     std::optional<QPointF> mouseLocation() override;
+    bool secureEventInputEnabled() override;
 
     std::optional<quint16> virtualKeyForCharacter(QChar character) override;
     bool selectAsciiInputSource(QString* previous) override;

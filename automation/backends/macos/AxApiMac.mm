@@ -667,8 +667,24 @@ QString nonAsciiSourceId()
 
 } // namespace
 
+/// kCGEventSourceUserData of every event the host posts ("mdh" + 1).
+constexpr int64_t kHostEventMarker = 0x6d646801;
+
 struct AxApiMac::Private
 {
+    /// The source of every event the host posts: its user data marks them as the host's, so an
+    /// event tap (the person's input watch) tells them from the person's.
+    Owned<CGEventSourceRef> source;
+    CGEventSourceRef eventSource()
+    {
+        if (!source) {
+            source = Owned<CGEventSourceRef>(CGEventSourceCreate(kCGEventSourceStateHIDSystemState));
+            if (source)
+                CGEventSourceSetUserData(source.get(), kHostEventMarker);
+        }
+        return source.get();
+    }
+
     /// The selected layout's keys; its address is the input-source observer's (see AxApiMac()).
     std::shared_ptr<LayoutKeys> layoutKeys = std::make_shared<LayoutKeys>();
 
@@ -906,81 +922,91 @@ bool AxApiMac::isProcessTrusted(bool prompt)
 
 bool AxApiMac::screenCaptureAllowed()
 {
-    return CGPreflightScreenCaptureAccess();
+    @autoreleasepool {
+        return CGPreflightScreenCaptureAccess();
+    }
 }
 
 bool AxApiMac::requestScreenCaptureAccess()
 {
-    return CGRequestScreenCaptureAccess();
+    @autoreleasepool {
+        return CGRequestScreenCaptureAccess();
+    }
 }
 
 QList<RunningApp> AxApiMac::runningApplications()
 {
-    return runningApps();
+    @autoreleasepool {
+        return runningApps();
+    }
 }
 
 QList<ServerWindow> AxApiMac::windowList()
 {
-    // The window server lists on-screen windows front to back; the others (minimized, on another
-    // Space, hidden) follow them.
-    QList<ServerWindow> onScreen;
-    QList<ServerWindow> offScreen;
-    Owned<CFArrayRef> list(
-        CGWindowListCopyWindowInfo(kCGWindowListOptionAll | kCGWindowListExcludeDesktopElements, kCGNullWindowID));
-    if (!list)
-        return {};
-    const CFIndex count = CFArrayGetCount(list.get());
-    for (CFIndex i = 0; i < count; ++i) {
-        const auto info = static_cast<CFDictionaryRef>(CFArrayGetValueAtIndex(list.get(), i));
-        if (!info || CFGetTypeID(info) != CFDictionaryGetTypeID())
-            continue;
-        ServerWindow window;
-        window.number = static_cast<quint32>(integerIn(info, kCGWindowNumber));
-        window.pid = integerIn(info, kCGWindowOwnerPID);
-        window.layer = static_cast<int>(integerIn(info, kCGWindowLayer));
-        window.alpha = realIn(info, kCGWindowAlpha, 1.0);
-        const auto name = static_cast<CFStringRef>(CFDictionaryGetValue(info, kCGWindowName));
-        if (name && CFGetTypeID(name) == CFStringGetTypeID())
-            window.title = toQString(name);
-        const auto bounds = static_cast<CFDictionaryRef>(CFDictionaryGetValue(info, kCGWindowBounds));
-        CGRect rect = CGRectZero;
-        if (bounds && CGRectMakeWithDictionaryRepresentation(bounds, &rect))
-            window.bounds = toQRect(rect);
-        const auto visible = static_cast<CFBooleanRef>(CFDictionaryGetValue(info, kCGWindowIsOnscreen));
-        window.onScreen = visible && CFGetTypeID(visible) == CFBooleanGetTypeID() && CFBooleanGetValue(visible);
-        (window.onScreen ? onScreen : offScreen).append(window);
+    @autoreleasepool {
+        // The window server lists on-screen windows front to back; the others (minimized, on another
+        // Space, hidden) follow them.
+        QList<ServerWindow> onScreen;
+        QList<ServerWindow> offScreen;
+        Owned<CFArrayRef> list(
+            CGWindowListCopyWindowInfo(kCGWindowListOptionAll | kCGWindowListExcludeDesktopElements, kCGNullWindowID));
+        if (!list)
+            return {};
+        const CFIndex count = CFArrayGetCount(list.get());
+        for (CFIndex i = 0; i < count; ++i) {
+            const auto info = static_cast<CFDictionaryRef>(CFArrayGetValueAtIndex(list.get(), i));
+            if (!info || CFGetTypeID(info) != CFDictionaryGetTypeID())
+                continue;
+            ServerWindow window;
+            window.number = static_cast<quint32>(integerIn(info, kCGWindowNumber));
+            window.pid = integerIn(info, kCGWindowOwnerPID);
+            window.layer = static_cast<int>(integerIn(info, kCGWindowLayer));
+            window.alpha = realIn(info, kCGWindowAlpha, 1.0);
+            const auto name = static_cast<CFStringRef>(CFDictionaryGetValue(info, kCGWindowName));
+            if (name && CFGetTypeID(name) == CFStringGetTypeID())
+                window.title = toQString(name);
+            const auto bounds = static_cast<CFDictionaryRef>(CFDictionaryGetValue(info, kCGWindowBounds));
+            CGRect rect = CGRectZero;
+            if (bounds && CGRectMakeWithDictionaryRepresentation(bounds, &rect))
+                window.bounds = toQRect(rect);
+            const auto visible = static_cast<CFBooleanRef>(CFDictionaryGetValue(info, kCGWindowIsOnscreen));
+            window.onScreen = visible && CFGetTypeID(visible) == CFBooleanGetTypeID() && CFBooleanGetValue(visible);
+            (window.onScreen ? onScreen : offScreen).append(window);
+        }
+        return onScreen + offScreen;
     }
-    return onScreen + offScreen;
 }
 
 QList<Display> AxApiMac::displays()
 {
-    // CoreGraphics only: it is thread-safe, while AppKit rebuilds its NSScreen array on the main
-    // thread at display changes without a lock (this runs on the worker). The main display (the
-    // one with the menu bar) first; frames in the global top-left points that AX and CGEvent use;
-    // the scale from the current mode's pixels per point.
-    QList<Display> out;
-    uint32_t count = 0;
-    if (CGGetActiveDisplayList(0, nullptr, &count) != kCGErrorSuccess || count == 0)
-        return out;
-    std::vector<CGDirectDisplayID> ids(count);
-    if (CGGetActiveDisplayList(count, ids.data(), &count) != kCGErrorSuccess)
-        return out;
-    ids.resize(count);
-    const CGDirectDisplayID main = CGMainDisplayID();
-    std::stable_partition(ids.begin(), ids.end(), [main](CGDirectDisplayID id) { return id == main; });
-    for (const CGDirectDisplayID id : ids) {
-        Display display;
-        display.frame = toQRect(CGDisplayBounds(id));
-        if (const Owned<CGDisplayModeRef> mode{CGDisplayCopyDisplayMode(id)}) {
-            const size_t points = CGDisplayModeGetWidth(mode.get());
-            const size_t pixels = CGDisplayModeGetPixelWidth(mode.get());
-            if (points > 0 && pixels > 0)
-                display.scale = static_cast<double>(pixels) / static_cast<double>(points);
+    @autoreleasepool {
+        // CoreGraphics only: it is thread-safe, while AppKit rebuilds its NSScreen array on the main
+        // thread at display changes without a lock (this runs on the worker). The main display (the
+        // one with the menu bar) first; frames in the global top-left points that AX and CGEvent use;
+        // the scale from the current mode's pixels per point.
+        QList<Display> out;
+        uint32_t count = 0;
+        if (CGGetActiveDisplayList(0, nullptr, &count) != kCGErrorSuccess || count == 0)
+            return out;
+        std::vector<CGDirectDisplayID> ids(count);
+        if (CGGetActiveDisplayList(count, ids.data(), &count) != kCGErrorSuccess)
+            return out;
+        ids.resize(count);
+        const CGDirectDisplayID main = CGMainDisplayID();
+        std::stable_partition(ids.begin(), ids.end(), [main](CGDirectDisplayID id) { return id == main; });
+        for (const CGDirectDisplayID id : ids) {
+            Display display;
+            display.frame = toQRect(CGDisplayBounds(id));
+            if (const Owned<CGDisplayModeRef> mode{CGDisplayCopyDisplayMode(id)}) {
+                const size_t points = CGDisplayModeGetWidth(mode.get());
+                const size_t pixels = CGDisplayModeGetPixelWidth(mode.get());
+                if (points > 0 && pixels > 0)
+                    display.scale = static_cast<double>(pixels) / static_cast<double>(points);
+            }
+            out.append(display);
         }
-        out.append(display);
+        return out;
     }
-    return out;
 }
 
 // NSApplicationActivateIgnoringOtherApps is deprecated by macOS 14, which activates cooperatively
@@ -1001,362 +1027,414 @@ bool AxApiMac::activateApplication(qint64 pid)
 
 AxElement AxApiMac::applicationElement(qint64 pid)
 {
-    if (pid <= 0)
-        return {};
-    return d->wrap(AXUIElementCreateApplication(static_cast<pid_t>(pid)), Private::Ownership::Adopt);
+    @autoreleasepool {
+        if (pid <= 0)
+            return {};
+        return d->wrap(AXUIElementCreateApplication(static_cast<pid_t>(pid)), Private::Ownership::Adopt);
+    }
 }
 
 AxError AxApiMac::setMessagingTimeout(const AxElement& element, double seconds)
 {
-    AXUIElementRef ref = elementRef(element);
-    if (!ref || seconds < 0)
-        return AxError::IllegalArgument;
-    const auto timeout = static_cast<float>(seconds);
-    const AXError error = AXUIElementSetMessagingTimeout(ref, timeout);
-    pid_t pid = 0;
-    if (error == kAXErrorSuccess && AXUIElementGetPid(ref, &pid) == kAXErrorSuccess)
-        d->timeouts.insert(pid, timeout);
-    return toAxError(error);
+    @autoreleasepool {
+        AXUIElementRef ref = elementRef(element);
+        if (!ref || seconds < 0)
+            return AxError::IllegalArgument;
+        const auto timeout = static_cast<float>(seconds);
+        const AXError error = AXUIElementSetMessagingTimeout(ref, timeout);
+        pid_t pid = 0;
+        if (error == kAXErrorSuccess && AXUIElementGetPid(ref, &pid) == kAXErrorSuccess)
+            d->timeouts.insert(pid, timeout);
+        return toAxError(error);
+    }
 }
 
 QList<AxRead> AxApiMac::copyAttributes(const AxElement& element, const QStringList& attributes)
 {
-    QList<AxRead> reads(attributes.size());
-    AXUIElementRef ref = elementRef(element);
-    if (!ref) {
-        for (AxRead& read : reads)
-            read.error = AxError::IllegalArgument;
-        return reads;
-    }
-    if (attributes.isEmpty())
-        return reads;
     @autoreleasepool {
-        Owned<CFMutableArrayRef> names(
-            CFArrayCreateMutable(kCFAllocatorDefault, attributes.size(), &kCFTypeArrayCallBacks));
-        for (const QString& attribute : attributes) {
-            const Owned<CFStringRef> name(attribute.toCFString());
-            CFArrayAppendValue(names.get(), name.get());
-        }
-        d->applyTimeout(ref);
-        Owned<CFArrayRef> values;
-        // Options 0: an attribute's own error comes back in its place as an AXValue.
-        const AXError error = AXUIElementCopyMultipleAttributeValues(ref, names.get(), 0, values.out());
-        if (error != kAXErrorSuccess || !values) {
-            const AxError whole = error == kAXErrorSuccess ? AxError::Failure : toAxError(error);
+        QList<AxRead> reads(attributes.size());
+        AXUIElementRef ref = elementRef(element);
+        if (!ref) {
             for (AxRead& read : reads)
-                read.error = whole;
+                read.error = AxError::IllegalArgument;
             return reads;
         }
-        const CFIndex count = CFArrayGetCount(values.get());
-        for (qsizetype i = 0; i < reads.size(); ++i) {
-            if (i >= count) {
-                reads[i].error = AxError::Failure;
-                continue;
+        if (attributes.isEmpty())
+            return reads;
+        @autoreleasepool {
+            Owned<CFMutableArrayRef> names(
+                CFArrayCreateMutable(kCFAllocatorDefault, attributes.size(), &kCFTypeArrayCallBacks));
+            for (const QString& attribute : attributes) {
+                const Owned<CFStringRef> name(attribute.toCFString());
+                CFArrayAppendValue(names.get(), name.get());
             }
-            reads[i] = d->toRead(CFArrayGetValueAtIndex(values.get(), static_cast<CFIndex>(i)));
+            d->applyTimeout(ref);
+            Owned<CFArrayRef> values;
+            // Options 0: an attribute's own error comes back in its place as an AXValue.
+            const AXError error = AXUIElementCopyMultipleAttributeValues(ref, names.get(), 0, values.out());
+            if (error != kAXErrorSuccess || !values) {
+                const AxError whole = error == kAXErrorSuccess ? AxError::Failure : toAxError(error);
+                for (AxRead& read : reads)
+                    read.error = whole;
+                return reads;
+            }
+            const CFIndex count = CFArrayGetCount(values.get());
+            for (qsizetype i = 0; i < reads.size(); ++i) {
+                if (i >= count) {
+                    reads[i].error = AxError::Failure;
+                    continue;
+                }
+                reads[i] = d->toRead(CFArrayGetValueAtIndex(values.get(), static_cast<CFIndex>(i)));
+            }
         }
+        return reads;
     }
-    return reads;
 }
 
 AxError AxApiMac::setAttribute(const AxElement& element, const QString& attribute, const AxValue& value)
 {
-    AXUIElementRef ref = elementRef(element);
-    const Owned<CFTypeRef> cfValue = toCFValue(value);
-    if (!ref || !cfValue)
-        return AxError::IllegalArgument;
-    const Owned<CFStringRef> name(attribute.toCFString());
-    d->applyTimeout(ref);
-    return toAxError(AXUIElementSetAttributeValue(ref, name.get(), cfValue.get()));
+    @autoreleasepool {
+        AXUIElementRef ref = elementRef(element);
+        const Owned<CFTypeRef> cfValue = toCFValue(value);
+        if (!ref || !cfValue)
+            return AxError::IllegalArgument;
+        const Owned<CFStringRef> name(attribute.toCFString());
+        d->applyTimeout(ref);
+        return toAxError(AXUIElementSetAttributeValue(ref, name.get(), cfValue.get()));
+    }
 }
 
 AxError AxApiMac::actionNames(const AxElement& element, QStringList* names)
 {
-    if (names)
-        names->clear();
-    AXUIElementRef ref = elementRef(element);
-    if (!ref)
-        return AxError::IllegalArgument;
-    d->applyTimeout(ref);
-    Owned<CFArrayRef> actions;
-    const AXError error = AXUIElementCopyActionNames(ref, actions.out());
-    if (error != kAXErrorSuccess || !actions || !names)
-        return toAxError(error);
-    const CFIndex count = CFArrayGetCount(actions.get());
-    for (CFIndex i = 0; i < count; ++i) {
-        const void* action = CFArrayGetValueAtIndex(actions.get(), i);
-        if (action && CFGetTypeID(action) == CFStringGetTypeID())
-            names->append(toQString(static_cast<CFStringRef>(action)));
+    @autoreleasepool {
+        if (names)
+            names->clear();
+        AXUIElementRef ref = elementRef(element);
+        if (!ref)
+            return AxError::IllegalArgument;
+        d->applyTimeout(ref);
+        Owned<CFArrayRef> actions;
+        const AXError error = AXUIElementCopyActionNames(ref, actions.out());
+        if (error != kAXErrorSuccess || !actions || !names)
+            return toAxError(error);
+        const CFIndex count = CFArrayGetCount(actions.get());
+        for (CFIndex i = 0; i < count; ++i) {
+            const void* action = CFArrayGetValueAtIndex(actions.get(), i);
+            if (action && CFGetTypeID(action) == CFStringGetTypeID())
+                names->append(toQString(static_cast<CFStringRef>(action)));
+        }
+        return AxError::Success;
     }
-    return AxError::Success;
 }
 
 AxError AxApiMac::performAction(const AxElement& element, const QString& action)
 {
-    AXUIElementRef ref = elementRef(element);
-    if (!ref)
-        return AxError::IllegalArgument;
-    const Owned<CFStringRef> name(action.toCFString());
-    d->applyTimeout(ref);
-    return toAxError(AXUIElementPerformAction(ref, name.get()));
+    @autoreleasepool {
+        AXUIElementRef ref = elementRef(element);
+        if (!ref)
+            return AxError::IllegalArgument;
+        const Owned<CFStringRef> name(action.toCFString());
+        d->applyTimeout(ref);
+        return toAxError(AXUIElementPerformAction(ref, name.get()));
+    }
 }
 
 AxError AxApiMac::elementAtPosition(const AxElement& application, QPointF point, AxElement* out)
 {
-    if (out)
-        *out = AxElement();
-    AXUIElementRef ref = elementRef(application);
-    if (!ref)
-        return AxError::IllegalArgument;
-    d->applyTimeout(ref);
-    AXUIElementRef found = nullptr;
-    const AXError error =
-        AXUIElementCopyElementAtPosition(ref, static_cast<float>(point.x()), static_cast<float>(point.y()), &found);
-    if (error != kAXErrorSuccess || !found) {
-        if (found)
-            CFRelease(found);
-        return error == kAXErrorSuccess ? AxError::NoValue : toAxError(error);
+    @autoreleasepool {
+        if (out)
+            *out = AxElement();
+        AXUIElementRef ref = elementRef(application);
+        if (!ref)
+            return AxError::IllegalArgument;
+        d->applyTimeout(ref);
+        AXUIElementRef found = nullptr;
+        const AXError error =
+            AXUIElementCopyElementAtPosition(ref, static_cast<float>(point.x()), static_cast<float>(point.y()), &found);
+        if (error != kAXErrorSuccess || !found) {
+            if (found)
+                CFRelease(found);
+            return error == kAXErrorSuccess ? AxError::NoValue : toAxError(error);
+        }
+        AxElement element = d->wrap(found, Private::Ownership::Adopt);
+        if (out)
+            *out = std::move(element);
+        return AxError::Success;
     }
-    AxElement element = d->wrap(found, Private::Ownership::Adopt);
-    if (out)
-        *out = std::move(element);
-    return AxError::Success;
 }
 
 qint64 AxApiMac::pidOf(const AxElement& element)
 {
-    AXUIElementRef ref = elementRef(element);
-    pid_t pid = 0;
-    if (!ref || AXUIElementGetPid(ref, &pid) != kAXErrorSuccess)
-        return 0;
-    return pid;
+    @autoreleasepool {
+        AXUIElementRef ref = elementRef(element);
+        pid_t pid = 0;
+        if (!ref || AXUIElementGetPid(ref, &pid) != kAXErrorSuccess)
+            return 0;
+        return pid;
+    }
 }
 
 AxError AxApiMac::observe(qint64 pid, const QStringList& notifications, Notification callback)
 {
-    unobserve(pid);
-    if (pid <= 0)
-        return AxError::IllegalArgument;
-    auto observation = std::make_unique<Private::Observation>();
-    observation->owner = d.get();
-    observation->callback = std::move(callback);
-    AXError error = AXObserverCreate(static_cast<pid_t>(pid), &Private::observerCallback, &observation->observer);
-    if (error != kAXErrorSuccess)
-        return toAxError(error);
-    observation->application = AXUIElementCreateApplication(static_cast<pid_t>(pid));
-    d->applyTimeout(observation->application);
-    // All or nothing: when one notification cannot be registered, none stays registered.
-    for (const QString& notification : notifications) {
-        Owned<CFStringRef> name(notification.toCFString());
-        error =
-            AXObserverAddNotification(observation->observer, observation->application, name.get(), observation.get());
-        if (error == kAXErrorNotificationAlreadyRegistered)
-            continue;
+    @autoreleasepool {
+        unobserve(pid);
+        if (pid <= 0)
+            return AxError::IllegalArgument;
+        auto observation = std::make_unique<Private::Observation>();
+        observation->owner = d.get();
+        observation->callback = std::move(callback);
+        AXError error = AXObserverCreate(static_cast<pid_t>(pid), &Private::observerCallback, &observation->observer);
         if (error != kAXErrorSuccess)
             return toAxError(error);
-        observation->registered.push_back(std::move(name));
+        observation->application = AXUIElementCreateApplication(static_cast<pid_t>(pid));
+        d->applyTimeout(observation->application);
+        // All or nothing: when one notification cannot be registered, none stays registered.
+        for (const QString& notification : notifications) {
+            Owned<CFStringRef> name(notification.toCFString());
+            error = AXObserverAddNotification(observation->observer, observation->application, name.get(),
+                                              observation.get());
+            if (error == kAXErrorNotificationAlreadyRegistered)
+                continue;
+            if (error != kAXErrorSuccess)
+                return toAxError(error);
+            observation->registered.push_back(std::move(name));
+        }
+        observation->runLoop = static_cast<CFRunLoopRef>(const_cast<void*>(CFRetain(CFRunLoopGetCurrent())));
+        CFRunLoopAddSource(observation->runLoop, AXObserverGetRunLoopSource(observation->observer), notificationMode());
+        d->observations[pid] = std::move(observation);
+        return AxError::Success;
     }
-    observation->runLoop = static_cast<CFRunLoopRef>(const_cast<void*>(CFRetain(CFRunLoopGetCurrent())));
-    CFRunLoopAddSource(observation->runLoop, AXObserverGetRunLoopSource(observation->observer), notificationMode());
-    d->observations[pid] = std::move(observation);
-    return AxError::Success;
 }
 
 void AxApiMac::unobserve(qint64 pid)
 {
-    const auto it = d->observations.find(pid);
-    if (it == d->observations.end())
-        return;
-    if (d->pumping)
-        d->retired.push_back(std::move(it->second));
-    d->observations.erase(it);
+    @autoreleasepool {
+        const auto it = d->observations.find(pid);
+        if (it == d->observations.end())
+            return;
+        if (d->pumping)
+            d->retired.push_back(std::move(it->second));
+        d->observations.erase(it);
+    }
 }
 
 void AxApiMac::streamNotices(NoticeSink sink)
 {
-    std::lock_guard lock(d->streamMutex);
-    d->stream.reset();
-    if (sink)
-        d->stream = std::make_unique<NoticeStream>(std::move(sink));
+    @autoreleasepool {
+        std::lock_guard lock(d->streamMutex);
+        d->stream.reset();
+        if (sink)
+            d->stream = std::make_unique<NoticeStream>(std::move(sink));
+    }
 }
 
 void AxApiMac::pumpNotifications(int waitMs)
 {
-    if (d->pumping)
-        return;
-    d->pumping = true;
     @autoreleasepool {
-        // Wait up to waitMs for the first notification, then deliver what else has arrived.
-        SInt32 result = CFRunLoopRunInMode(notificationMode(), std::max(waitMs, 0) / 1000.0, true);
-        for (int delivered = 1; result == kCFRunLoopRunHandledSource && delivered < kMaxNotificationsPerPump;
-             ++delivered)
-            result = CFRunLoopRunInMode(notificationMode(), 0, true);
+        if (d->pumping)
+            return;
+        d->pumping = true;
+        @autoreleasepool {
+            // Wait up to waitMs for the first notification, then deliver what else has arrived.
+            SInt32 result = CFRunLoopRunInMode(notificationMode(), std::max(waitMs, 0) / 1000.0, true);
+            for (int delivered = 1; result == kCFRunLoopRunHandledSource && delivered < kMaxNotificationsPerPump;
+                 ++delivered)
+                result = CFRunLoopRunInMode(notificationMode(), 0, true);
+        }
+        d->pumping = false;
+        d->retired.clear();
     }
-    d->pumping = false;
-    d->retired.clear();
+}
+
+bool AxApiMac::secureEventInputEnabled()
+{
+    @autoreleasepool {
+        return IsSecureEventInputEnabled();
+    }
 }
 
 bool AxApiMac::postKey(quint16 virtualKey, bool down, quint64 flags)
 {
-    const Owned<CGEventRef> event(CGEventCreateKeyboardEvent(nullptr, static_cast<CGKeyCode>(virtualKey), down));
-    if (!event)
-        return false;
-    CGEventSetFlags(event.get(), static_cast<CGEventFlags>(flags));
-    CGEventPost(kCGHIDEventTap, event.get());
-    return true;
+    @autoreleasepool {
+        const Owned<CGEventRef> event(
+            CGEventCreateKeyboardEvent(d->eventSource(), static_cast<CGKeyCode>(virtualKey), down));
+        if (!event)
+            return false;
+        CGEventSetFlags(event.get(), static_cast<CGEventFlags>(flags));
+        CGEventPost(kCGHIDEventTap, event.get());
+        return true;
+    }
 }
 
 bool AxApiMac::postText(const QString& text)
 {
-    // Key down and up carrying the text, in pieces of at most kMaxUnitsPerKeyEvent UTF-16 units,
-    // never split inside a surrogate pair; no modifier flags, so held keys cannot make it a shortcut.
-    const auto* units = reinterpret_cast<const UniChar*>(text.utf16());
-    for (qsizetype at = 0; at < text.size();) {
-        qsizetype length = std::min(kMaxUnitsPerKeyEvent, text.size() - at);
-        if (at + length < text.size() && text.at(at + length - 1).isHighSurrogate())
-            --length;
-        for (const bool down : {true, false}) {
-            const Owned<CGEventRef> event(CGEventCreateKeyboardEvent(nullptr, 0, down));
-            if (!event)
-                return false;
-            CGEventSetFlags(event.get(), 0);
-            CGEventKeyboardSetUnicodeString(event.get(), static_cast<UniCharCount>(length), units + at);
-            CGEventPost(kCGHIDEventTap, event.get());
+    @autoreleasepool {
+        // Key down and up carrying the text, in pieces of at most kMaxUnitsPerKeyEvent UTF-16 units,
+        // never split inside a surrogate pair; no modifier flags, so held keys cannot make it a shortcut.
+        const auto* units = reinterpret_cast<const UniChar*>(text.utf16());
+        for (qsizetype at = 0; at < text.size();) {
+            qsizetype length = std::min(kMaxUnitsPerKeyEvent, text.size() - at);
+            if (at + length < text.size() && text.at(at + length - 1).isHighSurrogate())
+                --length;
+            for (const bool down : {true, false}) {
+                const Owned<CGEventRef> event(CGEventCreateKeyboardEvent(d->eventSource(), 0, down));
+                if (!event)
+                    return false;
+                CGEventSetFlags(event.get(), 0);
+                CGEventKeyboardSetUnicodeString(event.get(), static_cast<UniCharCount>(length), units + at);
+                CGEventPost(kCGHIDEventTap, event.get());
+            }
+            at += length;
         }
-        at += length;
+        return true;
     }
-    return true;
 }
 
 std::optional<quint16> AxApiMac::virtualKeyForCharacter(QChar character)
 {
-    std::shared_ptr<LayoutKeys> layout = d->layoutKeys;
-    {
-        std::lock_guard<std::mutex> lock(layout->mutex);
-        if (layout->valid) {
-            const auto it = layout->keys.constFind(character.toLower());
-            return it == layout->keys.constEnd() ? std::nullopt : std::optional<quint16>(*it);
+    @autoreleasepool {
+        std::shared_ptr<LayoutKeys> layout = d->layoutKeys;
+        {
+            std::lock_guard<std::mutex> lock(layout->mutex);
+            if (layout->valid) {
+                const auto it = layout->keys.constFind(character.toLower());
+                return it == layout->keys.constEnd() ? std::nullopt : std::optional<quint16>(*it);
+            }
         }
-    }
-    runOnMainThread([layout] {
-        QHash<QChar, quint16> keys = readLayoutKeys();
+        runOnMainThread([layout] {
+            QHash<QChar, quint16> keys = readLayoutKeys();
+            std::lock_guard<std::mutex> lock(layout->mutex);
+            layout->keys = std::move(keys);
+            layout->valid = !layout->keys.isEmpty();
+        });
         std::lock_guard<std::mutex> lock(layout->mutex);
-        layout->keys = std::move(keys);
-        layout->valid = !layout->keys.isEmpty();
-    });
-    std::lock_guard<std::mutex> lock(layout->mutex);
-    const auto it = layout->keys.constFind(character.toLower());
-    return it == layout->keys.constEnd() ? std::nullopt : std::optional<quint16>(*it);
+        const auto it = layout->keys.constFind(character.toLower());
+        return it == layout->keys.constEnd() ? std::nullopt : std::optional<quint16>(*it);
+    }
 }
 
 bool AxApiMac::selectAsciiInputSource(QString* previous)
 {
-    auto result = std::make_shared<std::pair<QString, bool>>(QString(), true);
-    const bool ran = runOnMainThread([result] {
-        @autoreleasepool {
-            result->first = nonAsciiSourceId();
-            if (result->first.isEmpty())
-                return;
-            TISInputSourceRef ascii = TISCopyCurrentASCIICapableKeyboardInputSource();
-            result->second = ascii && TISSelectInputSource(ascii) == noErr;
-            if (ascii)
-                CFRelease(ascii);
+    @autoreleasepool {
+        auto result = std::make_shared<std::pair<QString, bool>>(QString(), true);
+        const bool ran = runOnMainThread([result] {
+            @autoreleasepool {
+                result->first = nonAsciiSourceId();
+                if (result->first.isEmpty())
+                    return;
+                TISInputSourceRef ascii = TISCopyCurrentASCIICapableKeyboardInputSource();
+                result->second = ascii && TISSelectInputSource(ascii) == noErr;
+                if (ascii)
+                    CFRelease(ascii);
+            }
+        });
+        if (!ran) {
+            previous->clear();
+            return false;
         }
-    });
-    if (!ran) {
-        previous->clear();
-        return false;
+        *previous = result->second ? result->first : QString();
+        if (!previous->isEmpty())
+            QThread::msleep(30); // the switch reaches the event system before the first key
+        return result->second;
     }
-    *previous = result->second ? result->first : QString();
-    if (!previous->isEmpty())
-        QThread::msleep(30); // the switch reaches the event system before the first key
-    return result->second;
 }
 
 void AxApiMac::restoreInputSource(const QString& previous)
 {
-    if (previous.isEmpty())
-        return;
-    runOnMainThread([previous] {
-        @autoreleasepool {
-            NSDictionary* match = @{(__bridge NSString*)kTISPropertyInputSourceID : previous.toNSString()};
-            CFArrayRef sources = TISCreateInputSourceList((__bridge CFDictionaryRef)match, false);
-            if (!sources)
-                return;
-            if (CFArrayGetCount(sources) > 0)
-                TISSelectInputSource(
-                    static_cast<TISInputSourceRef>(const_cast<void*>(CFArrayGetValueAtIndex(sources, 0))));
-            CFRelease(sources);
-        }
-    });
+    @autoreleasepool {
+        if (previous.isEmpty())
+            return;
+        runOnMainThread([previous] {
+            @autoreleasepool {
+                NSDictionary* match = @{(__bridge NSString*)kTISPropertyInputSourceID : previous.toNSString()};
+                CFArrayRef sources = TISCreateInputSourceList((__bridge CFDictionaryRef)match, false);
+                if (!sources)
+                    return;
+                if (CFArrayGetCount(sources) > 0)
+                    TISSelectInputSource(
+                        static_cast<TISInputSourceRef>(const_cast<void*>(CFArrayGetValueAtIndex(sources, 0))));
+                CFRelease(sources);
+            }
+        });
+    }
 }
 
 bool AxApiMac::postMouse(QPointF point, MouseButton button, bool down, int clickCount)
 {
-    CGEventType type = kCGEventNull;
-    CGMouseButton cgButton = kCGMouseButtonLeft;
-    switch (button) {
-    case MouseButton::Left:
-        type = down ? kCGEventLeftMouseDown : kCGEventLeftMouseUp;
-        cgButton = kCGMouseButtonLeft;
-        break;
-    case MouseButton::Right:
-        type = down ? kCGEventRightMouseDown : kCGEventRightMouseUp;
-        cgButton = kCGMouseButtonRight;
-        break;
-    case MouseButton::Other:
-        type = down ? kCGEventOtherMouseDown : kCGEventOtherMouseUp;
-        cgButton = kCGMouseButtonCenter;
-        break;
+    @autoreleasepool {
+        CGEventType type = kCGEventNull;
+        CGMouseButton cgButton = kCGMouseButtonLeft;
+        switch (button) {
+        case MouseButton::Left:
+            type = down ? kCGEventLeftMouseDown : kCGEventLeftMouseUp;
+            cgButton = kCGMouseButtonLeft;
+            break;
+        case MouseButton::Right:
+            type = down ? kCGEventRightMouseDown : kCGEventRightMouseUp;
+            cgButton = kCGMouseButtonRight;
+            break;
+        case MouseButton::Other:
+            type = down ? kCGEventOtherMouseDown : kCGEventOtherMouseUp;
+            cgButton = kCGMouseButtonCenter;
+            break;
+        }
+        const Owned<CGEventRef> event(
+            CGEventCreateMouseEvent(d->eventSource(), type, CGPointMake(point.x(), point.y()), cgButton));
+        if (!event)
+            return false;
+        CGEventSetIntegerValueField(event.get(), kCGMouseEventClickState, std::max(clickCount, 1));
+        CGEventPost(kCGHIDEventTap, event.get());
+        return true;
     }
-    const Owned<CGEventRef> event(CGEventCreateMouseEvent(nullptr, type, CGPointMake(point.x(), point.y()), cgButton));
-    if (!event)
-        return false;
-    CGEventSetIntegerValueField(event.get(), kCGMouseEventClickState, std::max(clickCount, 1));
-    CGEventPost(kCGHIDEventTap, event.get());
-    return true;
 }
 
 bool AxApiMac::moveMouse(QPointF point)
 {
-    const Owned<CGEventRef> event(
-        CGEventCreateMouseEvent(nullptr, kCGEventMouseMoved, CGPointMake(point.x(), point.y()), kCGMouseButtonLeft));
-    if (!event)
-        return false;
-    CGEventPost(kCGHIDEventTap, event.get());
-    return true;
+    @autoreleasepool {
+        const Owned<CGEventRef> event(CGEventCreateMouseEvent(d->eventSource(), kCGEventMouseMoved,
+                                                              CGPointMake(point.x(), point.y()), kCGMouseButtonLeft));
+        if (!event)
+            return false;
+        CGEventPost(kCGHIDEventTap, event.get());
+        return true;
+    }
 }
 
 bool AxApiMac::dragMouse(QPointF point, MouseButton button)
 {
-    CGEventType type = kCGEventLeftMouseDragged;
-    CGMouseButton cgButton = kCGMouseButtonLeft;
-    switch (button) {
-    case MouseButton::Left:
-        break;
-    case MouseButton::Right:
-        type = kCGEventRightMouseDragged;
-        cgButton = kCGMouseButtonRight;
-        break;
-    case MouseButton::Other:
-        type = kCGEventOtherMouseDragged;
-        cgButton = kCGMouseButtonCenter;
-        break;
+    @autoreleasepool {
+        CGEventType type = kCGEventLeftMouseDragged;
+        CGMouseButton cgButton = kCGMouseButtonLeft;
+        switch (button) {
+        case MouseButton::Left:
+            break;
+        case MouseButton::Right:
+            type = kCGEventRightMouseDragged;
+            cgButton = kCGMouseButtonRight;
+            break;
+        case MouseButton::Other:
+            type = kCGEventOtherMouseDragged;
+            cgButton = kCGMouseButtonCenter;
+            break;
+        }
+        const Owned<CGEventRef> event(
+            CGEventCreateMouseEvent(d->eventSource(), type, CGPointMake(point.x(), point.y()), cgButton));
+        if (!event)
+            return false;
+        CGEventPost(kCGHIDEventTap, event.get());
+        return true;
     }
-    const Owned<CGEventRef> event(CGEventCreateMouseEvent(nullptr, type, CGPointMake(point.x(), point.y()), cgButton));
-    if (!event)
-        return false;
-    CGEventPost(kCGHIDEventTap, event.get());
-    return true;
 }
 
 std::optional<QPointF> AxApiMac::mouseLocation()
 {
-    const Owned<CGEventRef> event(CGEventCreate(nullptr));
-    if (!event)
-        return std::nullopt;
-    const CGPoint at = CGEventGetLocation(event.get());
-    return QPointF(at.x, at.y);
+    @autoreleasepool {
+        const Owned<CGEventRef> event(CGEventCreate(nullptr));
+        if (!event)
+            return std::nullopt;
+        const CGPoint at = CGEventGetLocation(event.get());
+        return QPointF(at.x, at.y);
+    }
 }
 
 qint64 AxApiMac::pasteboardChangeCount()
@@ -1387,33 +1465,35 @@ bool AxApiMac::setPasteboardString(const QString& text)
 
 std::optional<QImage> AxApiMac::captureMainDisplay(QRectF* frame)
 {
-    const CGDirectDisplayID display = CGMainDisplayID();
-    const CGRect bounds = CGDisplayBounds(display);
-    if (frame)
-        *frame = toQRect(bounds);
     @autoreleasepool {
+        const CGDirectDisplayID display = CGMainDisplayID();
+        const CGRect bounds = CGDisplayBounds(display);
+        if (frame)
+            *frame = toQRect(bounds);
+        @autoreleasepool {
 #if __MAC_OS_X_VERSION_MAX_ALLOWED >= 140000
-        if (@available(macOS 14, *)) {
-            size_t pixelWidth = 0;
-            size_t pixelHeight = 0;
-            if (CGDisplayModeRef mode = CGDisplayCopyDisplayMode(display)) {
-                pixelWidth = CGDisplayModeGetPixelWidth(mode);
-                pixelHeight = CGDisplayModeGetPixelHeight(mode);
-                CGDisplayModeRelease(mode);
+            if (@available(macOS 14, *)) {
+                size_t pixelWidth = 0;
+                size_t pixelHeight = 0;
+                if (CGDisplayModeRef mode = CGDisplayCopyDisplayMode(display)) {
+                    pixelWidth = CGDisplayModeGetPixelWidth(mode);
+                    pixelHeight = CGDisplayModeGetPixelHeight(mode);
+                    CGDisplayModeRelease(mode);
+                }
+                if (pixelWidth == 0 || pixelHeight == 0)
+                    return std::nullopt;
+                return captureWithScreenCaptureKit(display, pixelWidth, pixelHeight);
             }
-            if (pixelWidth == 0 || pixelHeight == 0)
-                return std::nullopt;
-            return captureWithScreenCaptureKit(display, pixelWidth, pixelHeight);
-        }
 #endif
-        const WindowListImageFunction createImage = windowListImageFunction();
-        if (!createImage)
-            return std::nullopt;
-        const Owned<CGImageRef> image(
-            createImage(bounds, kCGWindowListOptionOnScreenOnly, kCGNullWindowID, kCGWindowImageDefault));
-        if (!image)
-            return std::nullopt;
-        return toQImage(image.get());
+            const WindowListImageFunction createImage = windowListImageFunction();
+            if (!createImage)
+                return std::nullopt;
+            const Owned<CGImageRef> image(
+                createImage(bounds, kCGWindowListOptionOnScreenOnly, kCGNullWindowID, kCGWindowImageDefault));
+            if (!image)
+                return std::nullopt;
+            return toQImage(image.get());
+        }
     }
 }
 

@@ -126,10 +126,15 @@ QJsonObject frameJson(const QRectF& r)
 
 bool isTerminal(const QString& bundleId)
 {
-    static const QSet<QString> terminals{
-        QStringLiteral("com.apple.Terminal"),     QStringLiteral("com.googlecode.iterm2"),
-        QStringLiteral("net.kovidgoyal.kitty"),   QStringLiteral("io.alacritty"),
-        QStringLiteral("com.github.wez.wezterm"), QStringLiteral("dev.warp.Warp-Stable")};
+    static const QSet<QString> terminals{QStringLiteral("com.apple.Terminal"),
+                                         QStringLiteral("com.googlecode.iterm2"),
+                                         QStringLiteral("net.kovidgoyal.kitty"),
+                                         QStringLiteral("io.alacritty"),
+                                         QStringLiteral("com.github.wez.wezterm"),
+                                         QStringLiteral("dev.warp.Warp-Stable"),
+                                         QStringLiteral("com.mitchellh.ghostty"),
+                                         QStringLiteral("co.zeit.hyper"),
+                                         QStringLiteral("org.tabby")};
     return terminals.contains(bundleId);
 }
 
@@ -149,10 +154,10 @@ public:
         const bool ok = m_api.postKey(code, press, next);
         if (ok)
             m_flags = next; // a modifier that never went down is not held
+        // CGEventPost itself reports nothing (it drops events silently without the grant, which
+        // resolveRoute checks before any input): false is an event that could not be made.
         if (!ok)
-            return Error::make(ErrorCode::PermissionMissing,
-                               QStringLiteral("the key event could not be posted (is accessibility granted?)"),
-                               QJsonObject{{QStringLiteral("permission"), QStringLiteral("accessibility")}});
+            return Error::make(ErrorCode::InternalError, QStringLiteral("the key event could not be created"));
         return std::nullopt;
     }
 
@@ -166,9 +171,7 @@ public:
             return key(code, false);
         }
         if (!m_api.postText(QString::fromUcs4(&character, 1)))
-            return Error::make(ErrorCode::PermissionMissing,
-                               QStringLiteral("the text event could not be posted (is accessibility granted?)"),
-                               QJsonObject{{QStringLiteral("permission"), QStringLiteral("accessibility")}});
+            return Error::make(ErrorCode::InternalError, QStringLiteral("the text event could not be created"));
         return std::nullopt;
     }
 
@@ -223,6 +226,22 @@ struct MacBackend::Private
         if (auto it = olderElements.constFind(key); it != olderElements.constEnd())
             return *it;
         return std::nullopt;
+    }
+
+    /// The pids whose web content was asked for (askForWebContent), so each is asked once.
+    QSet<qint64> webContentAsked;
+    /// Electron and Chromium apps build the accessibility of their web content only once an AT
+    /// asks: until then a page is an empty group. AXManualAccessibility on the app's element
+    /// asks, for that process only (AXEnhancedUserInterface would too, but it slows window
+    /// moves and animations in some apps). Any other app answers that it has no such attribute.
+    void askForWebContent(qint64 pid, const AxElement& app, const CallContext& context)
+    {
+        if (webContentAsked.contains(pid))
+            return;
+        webContentAsked.insert(pid);
+        budget(pid, app, context);
+        if (api.setAttribute(app, QStringLiteral("AXManualAccessibility"), AxValue::ofBool(true)) == AxError::Success)
+            QThread::msleep(50); // the app builds it on its own thread: a moment for the first part
     }
 
     /// The messaging timeout for the next message to `pid`: the request's budget, capped.
@@ -670,7 +689,8 @@ BackendInfo MacBackend::info()
                                         "Security > Accessibility");
     info.details = QJsonObject{{QStringLiteral("screenCapture"), m_api->screenCaptureAllowed()},
                                {QStringLiteral("knownElements"), static_cast<int>(d->elements.size())},
-                               {QStringLiteral("displays"), static_cast<int>(m_api->displays().size())}};
+                               {QStringLiteral("displays"), static_cast<int>(m_api->displays().size())},
+                               {QStringLiteral("secureEventInput"), m_api->secureEventInputEnabled()}};
     return info;
 }
 
@@ -835,6 +855,7 @@ Result<Snapshot> MacBackend::snapshot(const ResolvedRoute& route, const Snapshot
         return Error::make(ErrorCode::StaleSnapshot,
                            QStringLiteral("the route's window is no longer known; resolve it again"),
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")}});
+    d->askForWebContent(route.pid, app, context);
     Snapshot snapshot;
     snapshot.appName = route.appName;
     snapshot.bundleId = route.bundleId;
@@ -1050,7 +1071,9 @@ Result<ActionOutcome> MacBackend::press(const ResolvedRoute& route, const Node& 
     if (listed == AxError::CannotComplete)
         return d->unresponsive(route.pid, QStringLiteral("for its actions"));
     QString action;
-    for (const char* wanted : {"AXPress", "AXConfirm", "AXPick", "AXOpen", "AXShowMenu"}) {
+    // AXShowMenu is not among them: it opens the element's context menu, which is no press (the
+    // answer lists it among the actions, for a caller who wants the menu).
+    for (const char* wanted : {"AXPress", "AXConfirm", "AXPick", "AXOpen"}) {
         if (actions.contains(QLatin1String(wanted))) {
             action = QLatin1String(wanted);
             break;
@@ -1200,9 +1223,7 @@ Result<ActionOutcome> MacBackend::clickAt(const ResolvedRoute& route, QPoint poi
         return *stop;
     const QPointF at(point);
     if (!m_api->moveMouse(at) || !m_api->postMouse(at, AxApi::MouseButton::Left, true, 1))
-        return Error::make(ErrorCode::PermissionMissing,
-                           QStringLiteral("the mouse event could not be posted (is accessibility granted?)"),
-                           QJsonObject{{QStringLiteral("permission"), QStringLiteral("accessibility")}});
+        return Error::make(ErrorCode::InternalError, QStringLiteral("the mouse event could not be created"));
     if (!m_api->postMouse(at, AxApi::MouseButton::Left, false, 1))
         return Error::make(ErrorCode::InternalError, QStringLiteral("the mouse button could not be released"))
             .withRetryable(false);
@@ -1776,15 +1797,12 @@ Result<ActionOutcome> MacBackend::pointer(const ResolvedRoute& route, const Poin
         release();
         if (auto stop = context.checkpoint())
             return stop->withRetryable(false);
-        return Error::make(ErrorCode::PermissionMissing, what,
-                           QJsonObject{{QStringLiteral("permission"), QStringLiteral("accessibility")}})
-            .withRetryable(false);
+        return Error::make(ErrorCode::InternalError, what).withRetryable(false);
     };
-    const QString notPosted = QStringLiteral("the mouse event could not be posted (is accessibility granted?)");
+    const QString notPosted = QStringLiteral("the mouse event could not be created");
     const QPointF at(gesture.at);
     if (!m_api->moveMouse(at))
-        return Error::make(ErrorCode::PermissionMissing, notPosted,
-                           QJsonObject{{QStringLiteral("permission"), QStringLiteral("accessibility")}});
+        return Error::make(ErrorCode::InternalError, notPosted);
     QJsonObject details{{QStringLiteral("gesture"), gestureName(gesture.kind)},
                         {QStringLiteral("at"),
                          QJsonObject{{QStringLiteral("x"), gesture.at.x()}, {QStringLiteral("y"), gesture.at.y()}}},
