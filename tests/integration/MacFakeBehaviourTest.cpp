@@ -330,3 +330,24 @@ TEST(MacFakeBehaviour, AnElectronAppsPageIsAskedForAndFound)
          {QStringLiteral("selector"), selector(QStringLiteral("AXButton"), QStringLiteral("Send"))}});
     EXPECT_EQ(resultOf(found).value(QStringLiteral("matched")).toInt(), 1) << dump(found);
 }
+
+// Defect 25: a list of thousands of rows is never read whole for a bounded read: its children
+// are counted, then read a page at a time, no more than the read's bounds leave room for.
+TEST(MacFakeBehaviour, AHugeListIsReadOnlyAsFarAsTheBoundsGo)
+{
+    MacTarget t;
+    const QString list = t.world->addElement(t.window, QStringLiteral("AXTable"), QStringLiteral("Messages"),
+                                             QRectF(210, 280, 400, 180));
+    for (int row = 0; row < 5000; ++row)
+        t.world->addElement(list, QStringLiteral("AXRow"), QStringLiteral("row %1").arg(row),
+                            QRectF(210, 280, 400, 20));
+    const qint64 before = t.world->handedOut();
+    const QJsonObject response =
+        t.call(QStringLiteral("desktop.observe"),
+               {{QStringLiteral("options"),
+                 QJsonObject{{QStringLiteral("axMaxNodes"), 100}, {QStringLiteral("includeScreenshot"), false}}}});
+    const QJsonObject tree = resultOf(response).value(QStringLiteral("axTree")).toObject();
+    EXPECT_TRUE(tree.value(QStringLiteral("truncated")).toBool()) << dump(response).substr(0, 600);
+    EXPECT_EQ(tree.value(QStringLiteral("truncatedReason")).toString(), QStringLiteral("maxNodes"));
+    EXPECT_LT(t.world->handedOut() - before, 1000) << "the 5000 rows were read";
+}

@@ -7,6 +7,7 @@
 #include <QThread>
 
 #include <cmath>
+#include <limits>
 
 namespace Testing {
 
@@ -157,6 +158,18 @@ void FakeAxWorld::setWebContentHidden(qint64 pid)
 {
     QMutexLocker lock(&m_mutex);
     m_webContentHidden.insert(pid);
+}
+
+void FakeAxWorld::countHandedOut(qsizetype elements)
+{
+    QMutexLocker lock(&m_mutex);
+    m_handedOut += elements;
+}
+
+qint64 FakeAxWorld::handedOut() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_handedOut;
 }
 
 void FakeAxWorld::setSecureEventInput(bool on)
@@ -657,6 +670,7 @@ AxElement FakeAxApi::out(const QString& key)
 
 AxValue FakeAxApi::outValue(AxValue value)
 {
+    m_world->countHandedOut((value.type == AxValue::Type::Element ? 1 : 0) + value.elements.size());
     if (value.type == AxValue::Type::Element)
         value.element = out(value.element.key());
     for (AxElement& e : value.elements)
@@ -841,6 +855,56 @@ AxError FakeAxApi::setAttribute(const AxElement& element, const QString& attribu
         return AxError::Success;
     }
     return AxError::AttributeUnsupported;
+}
+
+AxError FakeAxApi::attributeCount(const AxElement& element, const QString& attribute, qint64* count)
+{
+    *count = 0;
+    QList<AxElement> all;
+    const AxError error = attributeValues(element, attribute, 0, std::numeric_limits<int>::max(), &all, false);
+    *count = all.size();
+    return error;
+}
+
+AxError FakeAxApi::attributeValues(const AxElement& element, const QString& attribute, qint64 index, qint64 max,
+                                   QList<AxElement>* out)
+{
+    return attributeValues(element, attribute, index, max, out, true);
+}
+
+AxError FakeAxApi::attributeValues(const AxElement& element, const QString& attribute, qint64 index, qint64 max,
+                                   QList<AxElement>* out, bool handOut)
+{
+    out->clear();
+    qint64 pid = 0;
+    {
+        QMutexLocker lock(&m_world->m_mutex);
+        if (!m_world->m_trusted)
+            return AxError::ApiDisabled;
+        pid = m_world->m_elements.value(in(element)).pid;
+    }
+    if (hung(pid))
+        return AxError::CannotComplete;
+    QList<QString> keys;
+    {
+        QMutexLocker lock(&m_world->m_mutex);
+        const auto it = m_world->m_elements.constFind(in(element));
+        if (it == m_world->m_elements.constEnd())
+            return AxError::InvalidElement;
+        const auto value = it->attributes.constFind(attribute);
+        if (value == it->attributes.constEnd())
+            return AxError::NoValue;
+        bool hidden = attribute == QLatin1String("AXChildren") && m_world->m_webContentHidden.contains(it->pid) &&
+                      it->attributes.value(QStringLiteral("AXRole")).string == QLatin1String("AXWebArea");
+        for (const AxElement& e : value->elements)
+            if (!hidden && !m_world->isGone(e.key()))
+                keys.append(e.key());
+    }
+    for (qsizetype i = index; i < keys.size() && i < index + max; ++i)
+        out->append(handOut ? this->out(keys.at(i)) : AxElement());
+    if (handOut)
+        m_world->countHandedOut(out->size());
+    return AxError::Success;
 }
 
 AxError FakeAxApi::actionNames(const AxElement& element, QStringList* names)

@@ -125,6 +125,8 @@ public:
     /// `pid` is an Electron app: its AXWebArea elements show no children until AXManualAccessibility
     /// (or AXEnhancedUserInterface) is set on its application element.
     void setWebContentHidden(qint64 pid);
+    /// Element references handed out so far (attribute reads and pages of children).
+    qint64 handedOut() const;
     /// Secure Event Input is on (a password field has the keyboard, or Terminal's Secure Keyboard
     /// Entry): IsSecureEventInputEnabled answers yes.
     void setSecureEventInput(bool on);
@@ -186,6 +188,8 @@ private:
     bool m_capture = true;
     bool m_captureListed = false;
     bool m_secureEventInput = false;
+    qint64 m_handedOut = 0;
+    void countHandedOut(qsizetype elements);
     QSet<qint64> m_webContentHidden; ///< Electron apps that were not asked for their pages yet
     int m_next = 1;
     Automation::Mac::AxApi::NoticeSink m_noticeSink;
@@ -218,6 +222,9 @@ public:
                                                   const QStringList& attributes) override;
     AxError setAttribute(const Automation::Mac::AxElement& element, const QString& attribute,
                          const Automation::Mac::AxValue& value) override;
+    AxError attributeCount(const Automation::Mac::AxElement& element, const QString& attribute, qint64* count) override;
+    AxError attributeValues(const Automation::Mac::AxElement& element, const QString& attribute, qint64 index,
+                            qint64 max, QList<Automation::Mac::AxElement>* out) override;
     AxError actionNames(const Automation::Mac::AxElement& element, QStringList* names) override;
     AxError performAction(const Automation::Mac::AxElement& element, const QString& action) override;
     AxError elementAtPosition(const Automation::Mac::AxElement& application, QPointF point,
@@ -244,6 +251,8 @@ public:
     std::optional<quint16> virtualKeyForCharacter(QChar character) override;
 
 private:
+    AxError attributeValues(const Automation::Mac::AxElement& element, const QString& attribute, qint64 index,
+                            qint64 max, QList<Automation::Mac::AxElement>* out, bool handOut);
     /// Waits out the messaging timeout of a hung pid; true when the call must fail so.
     bool hung(qint64 pid);
     /// The AxElement handed out for the world's `key`: the key itself, or with fresh references

@@ -168,6 +168,11 @@ public:
     /// the whole call (e.g. CannotComplete) is in every read when the app did not answer.
     virtual QList<AxRead> copyAttributes(const AxElement& element, const QStringList& attributes) = 0;
     virtual AxError setAttribute(const AxElement& element, const QString& attribute, const AxValue& value) = 0;
+    /// AXUIElementGetAttributeValueCount: how many values an array attribute (AXChildren) holds.
+    virtual AxError attributeCount(const AxElement& element, const QString& attribute, qint64* count) = 0;
+    /// AXUIElementCopyAttributeValues: at most `max` elements of an array attribute from `index`.
+    virtual AxError attributeValues(const AxElement& element, const QString& attribute, qint64 index, qint64 max,
+                                    QList<AxElement>* out) = 0;
     virtual AxError actionNames(const AxElement& element, QStringList* names) = 0;
     virtual AxError performAction(const AxElement& element, const QString& action) = 0;
     /// AXUIElementCopyElementAtPosition on the application element.

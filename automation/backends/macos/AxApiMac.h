@@ -41,6 +41,9 @@ public:
     AxError setMessagingTimeout(const AxElement& element, double seconds) override;
     QList<AxRead> copyAttributes(const AxElement& element, const QStringList& attributes) override;
     AxError setAttribute(const AxElement& element, const QString& attribute, const AxValue& value) override;
+    AxError attributeCount(const AxElement& element, const QString& attribute, qint64* count) override;
+    AxError attributeValues(const AxElement& element, const QString& attribute, qint64 index, qint64 max,
+                            QList<AxElement>* out) override;
     AxError actionNames(const AxElement& element, QStringList* names) override;
     AxError performAction(const AxElement& element, const QString& action) override;
     AxError elementAtPosition(const AxElement& application, QPointF point, AxElement* out) override;

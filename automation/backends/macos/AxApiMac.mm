@@ -1104,6 +1104,48 @@ AxError AxApiMac::setAttribute(const AxElement& element, const QString& attribut
     }
 }
 
+AxError AxApiMac::attributeCount(const AxElement& element, const QString& attribute, qint64* count)
+{
+    @autoreleasepool {
+        *count = 0;
+        AXUIElementRef ref = elementRef(element);
+        if (!ref)
+            return AxError::IllegalArgument;
+        d->applyTimeout(ref);
+        const Owned<CFStringRef> name(attribute.toCFString());
+        CFIndex values = 0;
+        const AXError error = AXUIElementGetAttributeValueCount(ref, name.get(), &values);
+        if (error == kAXErrorSuccess)
+            *count = values;
+        return toAxError(error);
+    }
+}
+
+AxError AxApiMac::attributeValues(const AxElement& element, const QString& attribute, qint64 index, qint64 max,
+                                  QList<AxElement>* out)
+{
+    @autoreleasepool {
+        out->clear();
+        AXUIElementRef ref = elementRef(element);
+        if (!ref || index < 0 || max < 0)
+            return AxError::IllegalArgument;
+        d->applyTimeout(ref);
+        const Owned<CFStringRef> name(attribute.toCFString());
+        Owned<CFArrayRef> values;
+        const AXError error = AXUIElementCopyAttributeValues(ref, name.get(), static_cast<CFIndex>(index),
+                                                             static_cast<CFIndex>(max), values.out());
+        if (error != kAXErrorSuccess || !values)
+            return error == kAXErrorSuccess ? AxError::Failure : toAxError(error);
+        const CFIndex count = CFArrayGetCount(values.get());
+        for (CFIndex i = 0; i < count; ++i) {
+            const void* value = CFArrayGetValueAtIndex(values.get(), i);
+            if (value && CFGetTypeID(value) == AXUIElementGetTypeID())
+                out->append(d->wrap(value, Private::Ownership::Borrow));
+        }
+        return AxError::Success;
+    }
+}
+
 AxError AxApiMac::actionNames(const AxElement& element, QStringList* names)
 {
     @autoreleasepool {

@@ -31,14 +31,16 @@ constexpr int kHungForMs = 5000;
 /// How long an action's effect is watched for.
 constexpr int kVerifyMs = 600;
 
+/// What a tree read asks of each node in one batch. Its children are not among them: they are
+/// counted, then read a page at a time, no more than the read's bounds can take.
 const QStringList& nodeAttributes()
 {
     static const QStringList names{
         QStringLiteral("AXRole"),        QStringLiteral("AXSubrole"),    QStringLiteral("AXTitle"),
         QStringLiteral("AXDescription"), QStringLiteral("AXIdentifier"), QStringLiteral("AXEnabled"),
         QStringLiteral("AXFocused"),     QStringLiteral("AXPosition"),   QStringLiteral("AXSize"),
-        QStringLiteral("AXChildren"),    QStringLiteral("AXSelected"),   QStringLiteral("AXExpanded"),
-        QStringLiteral("AXModal"),       QStringLiteral("AXHelp")};
+        QStringLiteral("AXSelected"),    QStringLiteral("AXExpanded"),   QStringLiteral("AXModal"),
+        QStringLiteral("AXHelp")};
     return names;
 }
 enum NodeAttr {
@@ -51,7 +53,6 @@ enum NodeAttr {
     Focused,
     Position,
     Size,
-    Children,
     Selected,
     Expanded,
     Modal,
@@ -960,14 +961,32 @@ Result<Snapshot> MacBackend::snapshot(const ResolvedRoute& route, const Snapshot
         if (item.parent >= 0)
             snapshot.nodes[item.parent].children.append(index);
         snapshot.nodes.append(node);
-        const QList<AxElement> kids = r.at(Children).value.elements;
-        if (kids.isEmpty())
+        // The children: counted, then read from the first, as many as the bounds leave room for
+        // (a list of thousands of rows is never read whole for a find of fifty nodes).
+        qint64 childCount = 0;
+        const AxError counted = m_api->attributeCount(item.element, QStringLiteral("AXChildren"), &childCount);
+        if (counted == AxError::CannotComplete)
+            return d->unresponsive(route.pid, QStringLiteral("for a node's children"));
+        if (counted != AxError::Success || childCount <= 0)
             continue;
         if (item.depth + 1 > bounds.maxDepth) {
             snapshot.truncated = true;
             if (snapshot.truncatedReason.isEmpty())
                 snapshot.truncatedReason = QStringLiteral("maxDepth");
             continue;
+        }
+        const qint64 room = std::max<qint64>(0, bounds.maxNodes - snapshot.nodes.size() - stack.size());
+        QList<AxElement> kids;
+        if (room > 0) {
+            const AxError paged = m_api->attributeValues(item.element, QStringLiteral("AXChildren"), 0,
+                                                         std::min(childCount, room), &kids);
+            if (paged == AxError::CannotComplete)
+                return d->unresponsive(route.pid, QStringLiteral("for a node's children"));
+        }
+        if (kids.size() < childCount) {
+            snapshot.truncated = true;
+            if (snapshot.truncatedReason.isEmpty())
+                snapshot.truncatedReason = QStringLiteral("maxNodes");
         }
         for (qsizetype i = kids.size() - 1; i >= 0; --i) {
             QList<int> path = item.path;
