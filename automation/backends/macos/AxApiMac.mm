@@ -3,6 +3,8 @@
 // creates or copies (Create/Copy rule) is held by Owned<> or released where it is handed over.
 #include "automation/backends/macos/AxApiMac.h"
 
+#include "automation/backends/macos/NoticeGate.h"
+
 #include <QFileInfo>
 #include <QHash>
 #include <QThread>
@@ -22,6 +24,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <map>
@@ -284,10 +287,19 @@ struct CaptureWait
     }
 };
 
-/// The display `displayId` at `pixelWidth` x `pixelHeight` through SCScreenshotManager.
+/// A capture whose completion has not come back yet: SCK can leak or stall when it is entered
+/// again under load (Peekaboo serialises it for that), so no new capture starts while one is
+/// out; the caller takes CGWindowList instead.
+std::atomic<bool> g_captureOut{false};
+
+/// The display `displayId` at `pixelWidth` x `pixelHeight` through SCScreenshotManager; nullopt
+/// when it failed, timed out or another capture is still out (the caller falls back).
 API_AVAILABLE(macos(14.0))
 std::optional<QImage> captureWithScreenCaptureKit(CGDirectDisplayID displayId, size_t pixelWidth, size_t pixelHeight)
 {
+    bool idle = false;
+    if (!g_captureOut.compare_exchange_strong(idle, true))
+        return std::nullopt;
     auto wait = std::make_shared<CaptureWait>();
     [SCShareableContent getShareableContentWithCompletionHandler:^(SCShareableContent* content, NSError* error) {
       SCDisplay* target = nil;
@@ -296,6 +308,7 @@ std::optional<QImage> captureWithScreenCaptureKit(CGDirectDisplayID displayId, s
               target = display;
       }
       if (error || !target) {
+          g_captureOut = false;
           dispatch_semaphore_signal(wait->done);
           return;
       }
@@ -312,6 +325,7 @@ std::optional<QImage> captureWithScreenCaptureKit(CGDirectDisplayID displayId, s
                                       if (image && !captureError && !wait->abandoned)
                                           wait->image = CGImageRetain(image);
                                   }
+                                  g_captureOut = false;
                                   dispatch_semaphore_signal(wait->done);
                                 }];
     }];
@@ -445,14 +459,18 @@ private:
 
     static void onTimer(CFRunLoopTimerRef, void* info) { static_cast<NoticeStream*>(info)->syncApps(); }
 
-    // Observes the regular apps that run and forgets the ones that quit.
+    // Observes the regular apps that run and forgets the ones that quit; AXValueChanged only of
+    // the frontmost one (NoticeGate).
     void syncApps()
     {
         const pid_t own = getpid();
         std::map<qint64, RunningApp> running;
+        qint64 frontmost = 0;
         for (const RunningApp& app : runningApps()) {
             if (app.pid != own && app.regular)
                 running[app.pid] = app;
+            if (app.active)
+                frontmost = app.pid;
         }
         for (auto it = m_observed.begin(); it != m_observed.end();)
             it = running.count(it->first) ? std::next(it) : m_observed.erase(it);
@@ -471,15 +489,31 @@ private:
                                    kCFRunLoopDefaultMode);
                 it = m_observed.emplace(pid, std::move(observed)).first;
             }
+            Observed& observed = *it->second;
+            // Values only of the app in front: the others' clocks and progress bars would keep
+            // the stream, and them, busy reading.
+            const bool wantsValues = NoticeGate::wantsValueChanges(pid, frontmost);
+            const auto values = std::find_if(observed.registered.begin(), observed.registered.end(),
+                                             [](const Owned<CFStringRef>& registered) {
+                                                 return CFEqual(registered.get(), kAXValueChangedNotification);
+                                             });
+            if (!wantsValues && values != observed.registered.end()) {
+                AXObserverRemoveNotification(observed.observer.get(), observed.application.get(),
+                                             kAXValueChangedNotification);
+                observed.registered.erase(values);
+            } else if (wantsValues && values == observed.registered.end() &&
+                       AXObserverAddNotification(observed.observer.get(), observed.application.get(),
+                                                 kAXValueChangedNotification, &observed) == kAXErrorSuccess) {
+                observed.registered.emplace_back(static_cast<CFStringRef>(CFRetain(kAXValueChangedNotification)));
+            }
             // What an app still launching refused is asked for again at the next syncs (a few: an
             // app that never answers must not stall the stream every time).
-            Observed& observed = *it->second;
-            if (observed.registered.size() == kStreamNotifications || observed.attempts >= kStreamRegisterAttempts)
+            const size_t wanted = wantsValues ? kStreamNotifications : kStreamNotifications - 1;
+            if (observed.registered.size() >= wanted || observed.attempts >= kStreamRegisterAttempts)
                 continue;
             ++observed.attempts;
-            for (CFStringRef name :
-                 {kAXFocusedUIElementChangedNotification, kAXTitleChangedNotification, kAXValueChangedNotification,
-                  kAXCreatedNotification, kAXRowCountChangedNotification}) {
+            for (CFStringRef name : {kAXFocusedUIElementChangedNotification, kAXTitleChangedNotification,
+                                     kAXCreatedNotification, kAXRowCountChangedNotification}) {
                 const bool has = std::any_of(
                     observed.registered.begin(), observed.registered.end(),
                     [name](const Owned<CFStringRef>& registered) { return CFEqual(registered.get(), name); });
@@ -524,10 +558,15 @@ private:
             const CFAbsoluteTime started = CFAbsoluteTimeGetCurrent();
             AxNotice notice;
             notice.pid = observed->app.pid;
-            notice.appName = observed->app.name;
-            notice.executable = QFileInfo(observed->app.executable).fileName();
             notice.notification = toQString(notification);
             notice.elementKey = QString::number(notice.pid) + QLatin1Char(':') + QString::number(CFHash(element), 16);
+            // Before any read: a repeat of the same element's notice, or one over the app's rate,
+            // costs the app nothing.
+            if (!observed->owner->m_gate.admit(notice.pid, notice.elementKey, notice.notification,
+                                               static_cast<qint64>(started * 1000.0)))
+                return;
+            notice.appName = observed->app.name;
+            notice.executable = QFileInfo(observed->app.executable).fileName();
             Owned<AXUIElementRef> parent;
             readKnown(element, &notice.element, &parent);
             if (CFStringCompare(notification, kAXRowCountChangedNotification, 0) == kCFCompareEqualTo) {
@@ -565,6 +604,7 @@ private:
     CFRunLoopRef m_runLoop = nullptr;
     bool m_stopping = false;
     std::map<qint64, std::unique_ptr<Observed>> m_observed; ///< on the stream's thread only
+    NoticeGate m_gate;                                      ///< on the stream's thread only
 };
 
 } // namespace
@@ -1522,9 +1562,11 @@ std::optional<QImage> AxApiMac::captureMainDisplay(QRectF* frame)
                     pixelHeight = CGDisplayModeGetPixelHeight(mode);
                     CGDisplayModeRelease(mode);
                 }
-                if (pixelWidth == 0 || pixelHeight == 0)
-                    return std::nullopt;
-                return captureWithScreenCaptureKit(display, pixelWidth, pixelHeight);
+                // ScreenCaptureKit first; when it fails, times out or is still busy with an
+                // abandoned capture, the window server's image (up to at least macOS 15).
+                if (pixelWidth > 0 && pixelHeight > 0)
+                    if (auto captured = captureWithScreenCaptureKit(display, pixelWidth, pixelHeight))
+                        return captured;
             }
 #endif
             const WindowListImageFunction createImage = windowListImageFunction();
