@@ -57,6 +57,7 @@ const Behaviour kPinyin = [](FakeAxWorld& w) { w.setInputMethodActive(true); };
 const Behaviour kActivationIgnored = [](FakeAxWorld& w) { w.setActivationIgnored(true); };
 const Behaviour kFullScreenButtons = [](FakeAxWorld& w) { w.setFullScreenButtons(true); };
 const Behaviour kSecureEventInput = [](FakeAxWorld& w) { w.setSecureEventInput(true); };
+const Behaviour kLateInput = [](FakeAxWorld& w) { w.setInputDelayMs(60); };
 
 } // namespace
 
@@ -95,6 +96,11 @@ TEST(MacFakeBehaviour, ConformanceWhereActivationIsIgnored)
 TEST(MacFakeBehaviour, ConformanceWithFullScreenButtons)
 {
     conformanceUnder(kFullScreenButtons);
+}
+
+TEST(MacFakeBehaviour, ConformanceWithInputDeliveredLate)
+{
+    conformanceUnder(kLateInput);
 }
 
 TEST(MacFakeBehaviour, ConformanceWithSecureEventInputOn)

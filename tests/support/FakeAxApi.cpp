@@ -33,6 +33,63 @@ bool isTextRole(const QString& role)
 
 FakeAxWorld::FakeAxWorld() = default;
 
+FakeAxWorld::~FakeAxWorld()
+{
+    {
+        std::lock_guard lock(m_deliveryMutex);
+        m_deliveryStopping = true;
+    }
+    m_deliveryWake.notify_all();
+    if (m_delivery.joinable())
+        m_delivery.join();
+}
+
+bool FakeAxWorld::trusted() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_trusted;
+}
+
+void FakeAxWorld::setInputDelayMs(int ms)
+{
+    std::lock_guard lock(m_deliveryMutex);
+    m_inputDelayMs = ms;
+}
+
+bool FakeAxWorld::deliver(std::function<void()> event)
+{
+    std::unique_lock lock(m_deliveryMutex);
+    if (m_inputDelayMs <= 0 && m_queue.empty()) {
+        lock.unlock();
+        event();
+        return true;
+    }
+    m_queue.push_back({std::chrono::steady_clock::now() + std::chrono::milliseconds(m_inputDelayMs), std::move(event)});
+    if (!m_delivery.joinable()) {
+        m_delivery = std::thread([this] {
+            std::unique_lock held(m_deliveryMutex);
+            while (!m_deliveryStopping) {
+                if (m_queue.empty()) {
+                    m_deliveryWake.wait(held);
+                    continue;
+                }
+                const auto due = m_queue.front().first;
+                if (std::chrono::steady_clock::now() < due) {
+                    m_deliveryWake.wait_until(held, due);
+                    continue;
+                }
+                std::function<void()> next = std::move(m_queue.front().second);
+                m_queue.pop_front();
+                held.unlock();
+                next();
+                held.lock();
+            }
+        });
+    }
+    m_deliveryWake.notify_all();
+    return true;
+}
+
 void FakeAxWorld::setFreshReferences(bool fresh)
 {
     QMutexLocker lock(&m_mutex);
@@ -1046,7 +1103,44 @@ bool FakeAxWorld::streaming() const
     return static_cast<bool>(m_noticeSink);
 }
 
+// Input reaches the app as a real Mac delivers it: posting answers at once, the app acts on the
+// event when the world's delivery gets to it (at once, or after the input delay).
 bool FakeAxApi::postKey(quint16 virtualKey, bool down, quint64 flags)
+{
+    return m_world->trusted() && m_world->deliver([world = m_world.get(), virtualKey, down, flags] {
+        FakeAxApi(std::shared_ptr<FakeAxWorld>(world, [](FakeAxWorld*) {})).applyKey(virtualKey, down, flags);
+    });
+}
+
+bool FakeAxApi::postText(const QString& text)
+{
+    return m_world->trusted() && m_world->deliver([world = m_world.get(), text] {
+        FakeAxApi(std::shared_ptr<FakeAxWorld>(world, [](FakeAxWorld*) {})).applyText(text);
+    });
+}
+
+bool FakeAxApi::postMouse(QPointF point, MouseButton button, bool down, int clickCount)
+{
+    return m_world->trusted() && m_world->deliver([world = m_world.get(), point, button, down, clickCount] {
+        FakeAxApi(std::shared_ptr<FakeAxWorld>(world, [](FakeAxWorld*) {})).applyMouse(point, button, down, clickCount);
+    });
+}
+
+bool FakeAxApi::moveMouse(QPointF point)
+{
+    return m_world->trusted() && m_world->deliver([world = m_world.get(), point] {
+        FakeAxApi(std::shared_ptr<FakeAxWorld>(world, [](FakeAxWorld*) {})).applyMove(point);
+    });
+}
+
+bool FakeAxApi::dragMouse(QPointF point, MouseButton button)
+{
+    return m_world->trusted() && m_world->deliver([world = m_world.get(), point, button] {
+        FakeAxApi(std::shared_ptr<FakeAxWorld>(world, [](FakeAxWorld*) {})).applyDrag(point, button);
+    });
+}
+
+bool FakeAxApi::applyKey(quint16 virtualKey, bool down, quint64 flags)
 {
     qint64 quitting = 0;
     {
@@ -1098,7 +1192,7 @@ bool FakeAxApi::postKey(quint16 virtualKey, bool down, quint64 flags)
     return true;
 }
 
-bool FakeAxApi::postText(const QString& text)
+bool FakeAxApi::applyText(const QString& text)
 {
     QMutexLocker lock(&m_world->m_mutex);
     if (!m_world->m_trusted)
@@ -1134,7 +1228,7 @@ QString pointText(QPointF p)
 
 } // namespace
 
-bool FakeAxApi::postMouse(QPointF point, MouseButton button, bool down, int clickCount)
+bool FakeAxApi::applyMouse(QPointF point, MouseButton button, bool down, int clickCount)
 {
     QString target;
     {
@@ -1177,7 +1271,7 @@ bool FakeAxApi::postMouse(QPointF point, MouseButton button, bool down, int clic
     return true;
 }
 
-bool FakeAxApi::moveMouse(QPointF point)
+bool FakeAxApi::applyMove(QPointF point)
 {
     QMutexLocker lock(&m_world->m_mutex);
     if (!m_world->m_trusted)
@@ -1187,7 +1281,7 @@ bool FakeAxApi::moveMouse(QPointF point)
     return true;
 }
 
-bool FakeAxApi::dragMouse(QPointF point, MouseButton button)
+bool FakeAxApi::applyDrag(QPointF point, MouseButton button)
 {
     QMutexLocker lock(&m_world->m_mutex);
     if (!m_world->m_trusted)

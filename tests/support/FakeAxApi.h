@@ -8,8 +8,13 @@
 #include <QSet>
 #include <QStringList>
 
+#include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 namespace Testing {
 
@@ -26,6 +31,9 @@ public:
     using AxError = Automation::Mac::AxError;
 
     FakeAxWorld();
+    ~FakeAxWorld();
+    FakeAxWorld(const FakeAxWorld&) = delete;
+    FakeAxWorld& operator=(const FakeAxWorld&) = delete;
 
     /// A running app with its application element ("app:<pid>"); returns the pid.
     qint64 addApp(const QString& name, const QString& bundleId, qint64 pid);
@@ -125,6 +133,13 @@ public:
     /// `pid` is an Electron app: its AXWebArea elements show no children until AXManualAccessibility
     /// (or AXEnhancedUserInterface) is set on its application element.
     void setWebContentHidden(qint64 pid);
+    /// Input events (keys, text, mouse) reach the app `ms` after they are posted, in order, as
+    /// CGEventPost hands them to the window server and the app takes them from its queue later;
+    /// posting still answers at once. 0: at once.
+    void setInputDelayMs(int ms);
+    /// Runs `event` (an input event's effect) now, or queued after the input delay; true.
+    bool deliver(std::function<void()> event);
+    bool trusted() const;
     /// Element references handed out so far (attribute reads and pages of children).
     qint64 handedOut() const;
     /// Secure Event Input is on (a password field has the keyboard, or Terminal's Secure Keyboard
@@ -189,6 +204,12 @@ private:
     bool m_captureListed = false;
     bool m_secureEventInput = false;
     qint64 m_handedOut = 0;
+    std::mutex m_deliveryMutex;
+    std::condition_variable m_deliveryWake;
+    std::deque<std::pair<std::chrono::steady_clock::time_point, std::function<void()>>> m_queue;
+    std::thread m_delivery;
+    bool m_deliveryStopping = false;
+    int m_inputDelayMs = 0;
     void countHandedOut(qsizetype elements);
     QSet<qint64> m_webContentHidden; ///< Electron apps that were not asked for their pages yet
     int m_next = 1;
@@ -253,6 +274,12 @@ public:
 private:
     AxError attributeValues(const Automation::Mac::AxElement& element, const QString& attribute, qint64 index,
                             qint64 max, QList<Automation::Mac::AxElement>* out, bool handOut);
+    // What the app does with an input event, when it is delivered (FakeAxWorld::deliver).
+    bool applyKey(quint16 virtualKey, bool down, quint64 flags);
+    bool applyText(const QString& text);
+    bool applyMouse(QPointF point, MouseButton button, bool down, int clickCount);
+    bool applyMove(QPointF point);
+    bool applyDrag(QPointF point, MouseButton button);
     /// Waits out the messaging timeout of a hung pid; true when the call must fail so.
     bool hung(qint64 pid);
     /// The AxElement handed out for the world's `key`: the key itself, or with fresh references
