@@ -123,7 +123,7 @@ QList<ForeignOwner> foreignOwners(const QStringList& directories, const QString&
         const QDir dir(directory);
         for (const QString& name : dir.entryList({QStringLiteral("*.plist")}, QDir::Files, QDir::Name)) {
             QFile file(dir.filePath(name));
-            if (!file.open(QIODevice::ReadOnly) || file.size() > 1024 * 1024)
+            if (!file.open(QIODevice::ReadOnly) || file.size() > qint64(1024) * 1024)
                 continue;
             const auto agent = parse(file.readAll());
             if (agent && agent->label != QLatin1String(kLabel) && agent->machServices.contains(service))
