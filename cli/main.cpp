@@ -4,6 +4,7 @@
 #include "bridge/protocol/SocketPath.h"
 #include "cli/EvidenceCommands.h"
 #include "cli/LegacyCommands.h"
+#include "cli/SelfTest.h"
 #include "common/ManPage.h"
 #include "translations/Translations.h"
 
@@ -446,7 +447,11 @@ int main(int argc, char** argv)
                "  evidence list [--method M] [--errors] | evidence show ID   the workspace's evidence\n"
                "  evidence export --out FILE.zip [ID...]   as a zip with a manifest of hashes\n"
                "  events [--app NAME] [--kinds LIST] [--selector JSON]\n"
-               "                                  the host's event stream, live (docs/protocol.md)\n\n"
+               "                                  the host's event stream, live (docs/protocol.md)\n"
+               "  selftest [--apps FILE] [--out DIR] [--keep-scratch]\n"
+               "                                  drives a text editor, a calculator and a file\n"
+               "                                  manager through every method, checks each effect in\n"
+               "                                  the app, writes report.json and evidence.zip\n\n"
                "msgcode's original commands (their own exit codes: 0 a result, 2 an error answer,\n"
                "10 the host cannot be reached):\n"
                "  rpc WORKSPACE --method M --params-json J   one request; the JSON-RPC answer on stdout\n"
@@ -501,9 +506,10 @@ int main(int argc, char** argv)
         QStringLiteral("errors"),
         QCoreApplication::translate("Ctl", "evidence list: only executions that answered an error or never answered."));
     parser.addOption(errorsOnly);
-    const QCommandLineOption outFile(QStringLiteral("out"),
-                                     QCoreApplication::translate("Ctl", "evidence export: the zip to write."),
-                                     QCoreApplication::translate("Ctl", "file"));
+    const QCommandLineOption outFile(
+        QStringLiteral("out"),
+        QCoreApplication::translate("Ctl", "evidence export: the zip to write; selftest: the folder for the report."),
+        QCoreApplication::translate("Ctl", "file"));
     parser.addOption(outFile);
     const QCommandLineOption appOption(
         QStringLiteral("app"), QCoreApplication::translate("Ctl", "events: only this app's (name, executable or pid)."),
@@ -522,6 +528,15 @@ int main(int argc, char** argv)
             "events: element events only of an element this selector (JSON: role and title) matches, or under it."),
         QCoreApplication::translate("Ctl", "json"));
     parser.addOption(selectorOption);
+    const QCommandLineOption appsOption(
+        QStringLiteral("apps"),
+        QCoreApplication::translate("Ctl", "selftest: the app description to run (default: this platform's)."),
+        QCoreApplication::translate("Ctl", "file"));
+    parser.addOption(appsOption);
+    const QCommandLineOption keepScratch(
+        QStringLiteral("keep-scratch"),
+        QCoreApplication::translate("Ctl", "selftest: keep the scratch folder with the apps' documents."));
+    parser.addOption(keepScratch);
     parser.addOptions({socket, json, timeout, workspace, method, paramsJson, idleMs, remoteHost, remotePort, remoteTls,
                        remoteFingerprint, remoteBindCode});
     parser.addPositionalArgument(QStringLiteral("command"),
@@ -548,6 +563,8 @@ int main(int argc, char** argv)
             errorsOnly,
             outFile,
             appOption,
+            appsOption,
+            keepScratch,
             QCommandLineOption({QStringLiteral("h"), QStringLiteral("help")},
                                QCoreApplication::translate("Ctl", "Displays help on commandline options.")),
             QCommandLineOption(QStringLiteral("help-all"),
@@ -599,6 +616,19 @@ int main(int argc, char** argv)
         if (positional.size() != 2 || !ok || idle < 1)
             return usage(QT_TRANSLATE_NOOP("Ctl", "usage: msgcode-desktopctl session WORKSPACE [--idle-ms N]"));
         return LegacyCommands::session(socketPath, QDir(positional.at(1)).absolutePath(), idle);
+    }
+
+    if (positional.value(0) == QLatin1String("selftest")) {
+        if (positional.size() != 1)
+            return usage(QT_TRANSLATE_NOOP(
+                "Ctl", "usage: msgcode-desktopctl selftest [--apps FILE] [--out DIR] [--keep-scratch] [--json]"));
+        SelfTest::Options selftest;
+        selftest.socketPath = socketPath;
+        selftest.descriptionFile = parser.value(appsOption);
+        selftest.outDir = parser.value(outFile);
+        selftest.keepScratch = parser.isSet(keepScratch);
+        selftest.json = parser.isSet(json);
+        return SelfTest::run(selftest);
     }
 
     Ctl ctl;

@@ -896,10 +896,6 @@
         </translation>
     </message>
     <message>
-        <source>evidence export: the zip to write.</source>
-        <translation>evidence export：要写入的 zip 文件。</translation>
-    </message>
-    <message>
         <source>file</source>
         <translation>文件</translation>
     </message>
@@ -944,6 +940,22 @@
         <translation>与正在运行的 msgcode-desktop-host 通信</translation>
     </message>
     <message>
+        <source>events: only these kinds, comma-separated (element events only when named).</source>
+        <translation>events：只看这些种类的事件，以逗号分隔（元素事件仅在列出时才有）。</translation>
+    </message>
+    <message>
+        <source>list</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <source>events: element events only of an element this selector (JSON: role and title) matches, or under it.</source>
+        <translation>events：只看此选择器（JSON：角色和标题）匹配的元素及其下级元素的元素事件。</translation>
+    </message>
+    <message>
+        <source>error: --selector takes a JSON object</source>
+        <translation>错误：--selector 需要一个 JSON 对象</translation>
+    </message>
+    <message>
         <source>Talks to a running msgcode-desktop-host.
 
 Commands:
@@ -958,6 +970,10 @@ Commands:
   evidence export --out FILE.zip [ID...]   as a zip with a manifest of hashes
   events [--app NAME] [--kinds LIST] [--selector JSON]
                                   the host&apos;s event stream, live (docs/protocol.md)
+  selftest [--apps FILE] [--out DIR] [--keep-scratch]
+                                  drives a text editor, a calculator and a file
+                                  manager through every method, checks each effect in
+                                  the app, writes report.json and evidence.zip
 
 msgcode&apos;s original commands (their own exit codes: 0 a result, 2 an error answer,
 10 the host cannot be reached):
@@ -981,6 +997,10 @@ Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
   evidence export --out FILE.zip [ID...]   导出为带哈希清单的 zip
   events [--app NAME] [--kinds LIST] [--selector JSON]
                                   主机的事件流，实时（docs/protocol.md）
+  selftest [--apps FILE] [--out DIR] [--keep-scratch]
+                                  用每个方法操作文本编辑器、计算器和文件
+                                  管理器，在应用中逐项检查效果，写出
+                                  report.json 和 evidence.zip
 
 msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答，
 10 无法连接主机）：
@@ -992,20 +1012,20 @@ msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答�
 4 无应答或应答格式错误，5 doctor 发现主机不健康。</translation>
     </message>
     <message>
-        <source>events: only these kinds, comma-separated (element events only when named).</source>
-        <translation>events：只看这些种类的事件，以逗号分隔（元素事件仅在列出时才有）。</translation>
+        <source>evidence export: the zip to write; selftest: the folder for the report.</source>
+        <translation>evidence export：要写入的 zip 文件；selftest：存放报告的文件夹。</translation>
     </message>
     <message>
-        <source>list</source>
-        <translation>列表</translation>
+        <source>selftest: the app description to run (default: this platform&apos;s).</source>
+        <translation>selftest：要运行的应用描述（默认：本平台的描述）。</translation>
     </message>
     <message>
-        <source>events: element events only of an element this selector (JSON: role and title) matches, or under it.</source>
-        <translation>events：只看此选择器（JSON：角色和标题）匹配的元素及其下级元素的元素事件。</translation>
+        <source>selftest: keep the scratch folder with the apps&apos; documents.</source>
+        <translation>selftest：保留存放应用文档的临时文件夹。</translation>
     </message>
     <message>
-        <source>error: --selector takes a JSON object</source>
-        <translation>错误：--selector 需要一个 JSON 对象</translation>
+        <source>usage: msgcode-desktopctl selftest [--apps FILE] [--out DIR] [--keep-scratch] [--json]</source>
+        <translation>用法：msgcode-desktopctl selftest [--apps FILE] [--out DIR] [--keep-scratch] [--json]</translation>
     </message>
 </context>
 <context>
@@ -2572,6 +2592,153 @@ Not confirmed: the live tree gave %2 match(es)%3. The tree may have changed; rel
     <message>
         <source>the device token was forgotten: enter a bind code to connect to %1 again</source>
         <translation>设备令牌已被忘记：请输入绑定码以再次连接 %1</translation>
+    </message>
+</context>
+<context>
+    <name>SelfTest</name>
+    <message>
+        <source>no answer of step &quot;%1&quot; to take %2 from</source>
+        <translation>没有步骤“%1”的应答，无法从中取得 %2</translation>
+    </message>
+    <message>
+        <source>the answer of step &quot;%1&quot; has no %2</source>
+        <translation>步骤“%1”的应答中没有 %2</translation>
+    </message>
+    <message>
+        <source>%1: expected %2 %3, the answer has %4</source>
+        <translation>%1：期望%2 %3，应答中为 %4</translation>
+    </message>
+    <message>
+        <source>text containing</source>
+        <translation>包含以下内容的文本</translation>
+    </message>
+    <message>
+        <source>the value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>no host serves %1 (%2)</source>
+        <translation>没有主机在 %1 上提供服务（%2）</translation>
+    </message>
+    <message>
+        <source>no JSON-RPC answer from the host in time</source>
+        <translation>主机未能及时给出 JSON-RPC 应答</translation>
+    </message>
+    <message>
+        <source>The host now asks for your approval, once, for the self-test&apos;s first action (%1). Approve it in the host&apos;s dialog.</source>
+        <translation>现在主机会为自检的第一个操作（%1）请求你批准，只此一次。请在主机的对话框中批准。</translation>
+    </message>
+    <message>
+        <source>not approved: %1: %2</source>
+        <translation>未获批准：%1：%2</translation>
+    </message>
+    <message>
+        <source>not run: the self-test stopped earlier</source>
+        <translation>未运行：自检已提前停止</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is a folder</source>
+        <translation>%1 是一个文件夹</translation>
+    </message>
+    <message>
+        <source>no folder %1</source>
+        <translation>没有文件夹 %1</translation>
+    </message>
+    <message>
+        <source>a check needs readText, file or dir</source>
+        <translation>检查项需要 readText、file 或 dir</translation>
+    </message>
+    <message>
+        <source>%1 check: wanted %2 &quot;%3&quot;, saw %4</source>
+        <translation>%1 检查：期望%2“%3”，实际为 %4</translation>
+    </message>
+    <message>
+        <source>exactly</source>
+        <translation>完全等于</translation>
+    </message>
+    <message>
+        <source>PASS</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>FAIL</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>== %1</source>
+        <translation>== %1</translation>
+    </message>
+    <message>
+        <source>start %1</source>
+        <translation>启动 %1</translation>
+    </message>
+    <message>
+        <source>%1 could not be started</source>
+        <translation>无法启动 %1</translation>
+    </message>
+    <message>
+        <source>%1 could not be started: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>the app did not become ready: %1</source>
+        <translation>应用未能就绪：%1</translation>
+    </message>
+    <message>
+        <source>not run: the app did not start</source>
+        <translation>未运行：应用未启动</translation>
+    </message>
+    <message>
+        <source>quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>its windows are gone</source>
+        <translation>其窗口已关闭</translation>
+    </message>
+    <message>
+        <source>      %1 did not quit; the self-test ended it</source>
+        <translation>      %1 没有退出；已由自检结束</translation>
+    </message>
+    <message>
+        <source>error: cannot write %1: %2</source>
+        <translation>错误：无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 steps passed. Report: %3; evidence: %4</source>
+        <translation>%2 个步骤中有 %1 个通过。报告：%3；证据：%4</translation>
+    </message>
+    <message>
+        <source>error: cannot read %1: %2</source>
+        <translation>错误：无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>error: %1 is not an app description (%2)</source>
+        <translation>错误：%1 不是应用描述（%2）</translation>
+    </message>
+    <message>
+        <source>error: cannot make the folder %1</source>
+        <translation>错误：无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>error: %1: %2</source>
+        <translation>错误：%1：%2</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host %1 on %2; the self-test works in %3</source>
+        <translation>msgcode-desktop-host %1，运行于 %2；自检在 %3 中进行</translation>
     </message>
 </context>
 <context>
