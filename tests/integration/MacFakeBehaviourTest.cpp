@@ -357,3 +357,37 @@ TEST(MacFakeBehaviour, AHugeListIsReadOnlyAsFarAsTheBoundsGo)
     EXPECT_EQ(tree.value(QStringLiteral("truncatedReason")).toString(), QStringLiteral("maxNodes"));
     EXPECT_LT(t.world->handedOut() - before, 1000) << "the 5000 rows were read";
 }
+
+// macOS keeps an app's menus in the menu bar at the top of the screen, outside its windows: a
+// read of the window found no menu, so menuPick answered "no menu item File in the menu bar".
+// The app's AXMenuBar is now read with the window; a menu item is found while its menu is
+// closed, and menuPick opens File and runs Save once, which leaves every menu closed.
+TEST(MacFakeBehaviour, TheMenuBarIsReadWithTheWindowAndMenuPickRunsItsItem)
+{
+    MacTarget t;
+    const QString bar = t.world->addMenuBar(kPid);
+    const QString file = t.world->addMenuBarItem(bar, QStringLiteral("File"));
+    t.world->addMenuItem(file, QStringLiteral("New"));
+    const QString save = t.world->addMenuItem(file, QStringLiteral("Save…"));
+    t.world->addMenuBarItem(bar, QStringLiteral("Edit"));
+    // Saving names the document in the window's title, as TextEdit does.
+    const QString window = t.window;
+    t.world->onAction(save, [window](FakeAxWorld& w, const QString&) {
+        w.setAttribute(window, QStringLiteral("AXTitle"), FakeAxWorld::AxValue::ofString(QStringLiteral("notes.txt")));
+    });
+
+    const QJsonObject found =
+        t.call(QStringLiteral("desktop.find"),
+               {{QStringLiteral("selector"), selector(QStringLiteral("AXMenuItem"), QStringLiteral("Save…"))}});
+    EXPECT_EQ(resultOf(found).value(QStringLiteral("matched")).toInt(), 1) << dump(found);
+
+    const QJsonObject picked =
+        act(t, QStringLiteral("desktop.menuPick"),
+            {{QStringLiteral("path"), QJsonArray{QStringLiteral("File"), QStringLiteral("Save")}}});
+    EXPECT_EQ(resultOf(picked).value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed")) << dump(picked);
+    const QStringList actions = t.world->actionLog();
+    EXPECT_EQ(actions.count(save + QStringLiteral(":AXPress")), 1) << actions.join(u' ').toStdString();
+    EXPECT_TRUE(actions.contains(file + QStringLiteral(":AXPress"))) << actions.join(u' ').toStdString();
+    EXPECT_EQ(t.world->attribute(window, QStringLiteral("AXTitle"))->string, QStringLiteral("notes.txt"));
+    EXPECT_TRUE(t.world->openMenu().isEmpty()) << "the menu " << t.world->openMenu().toStdString() << " stayed open";
+}

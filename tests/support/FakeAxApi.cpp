@@ -271,6 +271,76 @@ qint64 FakeAxWorld::addApp(const QString& name, const QString& bundleId, qint64 
     return pid;
 }
 
+QString FakeAxWorld::addMenuBar(qint64 pid)
+{
+    QMutexLocker lock(&m_mutex);
+    const QString key = addElement(appKey(pid), QStringLiteral("AXMenuBar"), QString(), QRectF(0, 0, 1440, 24));
+    m_elements[appKey(pid)].attributes.insert(QStringLiteral("AXMenuBar"), AxValue::ofElement(ref(key)));
+    return key;
+}
+
+QString FakeAxWorld::addMenuBarItem(const QString& menuBar, const QString& title)
+{
+    QMutexLocker lock(&m_mutex);
+    const qsizetype before = m_elements.value(menuBar).attributes.value(QStringLiteral("AXChildren")).elements.size();
+    const QString item = addElement(menuBar, QStringLiteral("AXMenuBarItem"), title,
+                                    QRectF(10 + 60 * static_cast<double>(before), 0, 56, 24));
+    m_elements[item].actions = {QStringLiteral("AXPress"), QStringLiteral("AXCancel")};
+    addElement(item, QStringLiteral("AXMenu"), QString(), QRectF());
+    return item;
+}
+
+QString FakeAxWorld::addMenuItem(const QString& menuBarItem, const QString& title)
+{
+    QMutexLocker lock(&m_mutex);
+    const QList<AxElement> menus =
+        m_elements.value(menuBarItem).attributes.value(QStringLiteral("AXChildren")).elements;
+    if (menus.isEmpty())
+        return {};
+    const QString item = addElement(menus.first().key(), QStringLiteral("AXMenuItem"), title, QRectF());
+    m_elements[item].actions = {QStringLiteral("AXPress"), QStringLiteral("AXCancel")};
+    return item;
+}
+
+QString FakeAxWorld::openMenu() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_openMenu;
+}
+
+void FakeAxWorld::showMenu(const QString& menuBarItem)
+{
+    QMutexLocker lock(&m_mutex);
+    // Every menu of every menu bar closes; then the one asked for opens under its item.
+    for (auto it = m_elements.begin(); it != m_elements.end(); ++it) {
+        const QString role = it->attributes.value(QStringLiteral("AXRole")).string;
+        if (role == QLatin1String("AXMenu") || role == QLatin1String("AXMenuItem")) {
+            it->attributes.insert(QStringLiteral("AXPosition"), AxValue::ofPoint(QPointF()));
+            it->attributes.insert(QStringLiteral("AXSize"), AxValue::ofSize(QSizeF()));
+        }
+    }
+    m_openMenu = menuBarItem;
+    if (menuBarItem.isEmpty())
+        return;
+    const QRectF bar = frameOf(menuBarItem);
+    const QList<AxElement> menus =
+        m_elements.value(menuBarItem).attributes.value(QStringLiteral("AXChildren")).elements;
+    if (menus.isEmpty())
+        return;
+    const QList<AxElement> items =
+        m_elements.value(menus.first().key()).attributes.value(QStringLiteral("AXChildren")).elements;
+    Element& menu = m_elements[menus.first().key()];
+    menu.attributes.insert(QStringLiteral("AXPosition"), AxValue::ofPoint(QPointF(bar.x(), 24)));
+    menu.attributes.insert(QStringLiteral("AXSize"),
+                           AxValue::ofSize(QSizeF(220, 22.0 * static_cast<double>(items.size()))));
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        Element& item = m_elements[items.at(i).key()];
+        item.attributes.insert(QStringLiteral("AXPosition"),
+                               AxValue::ofPoint(QPointF(bar.x(), 24 + 22.0 * static_cast<double>(i))));
+        item.attributes.insert(QStringLiteral("AXSize"), AxValue::ofSize(QSizeF(220, 22)));
+    }
+}
+
 AxElement FakeAxWorld::ref(const QString& key) const
 {
     return AxElement(key, std::make_shared<int>(0));
@@ -1006,6 +1076,14 @@ AxError FakeAxApi::performAction(const AxElement& element, const QString& action
             it->attributes.insert(QStringLiteral("AXValue"), AxValue::ofNumber(now != 0 ? 0 : 1));
         }
         hook = m_world->m_hooks.value(in(element));
+        // Menus: a menu-bar item's press opens its menu (a second press closes it), an item's
+        // press runs it and closes every menu, AXCancel closes them.
+        const QString role = it->attributes.value(QStringLiteral("AXRole")).string;
+        if (role == QLatin1String("AXMenuBarItem") && action == QLatin1String("AXPress"))
+            m_world->showMenu(m_world->m_openMenu == in(element) ? QString() : in(element));
+        else if ((role == QLatin1String("AXMenuItem") || role == QLatin1String("AXMenuBarItem")) &&
+                 (action == QLatin1String("AXPress") || action == QLatin1String("AXCancel")))
+            m_world->showMenu(QString());
     }
     if (hook)
         hook(*m_world, action);

@@ -148,6 +148,18 @@ public:
     /// Apps that quit with Command-Q, as the frontmost app does: gone from the running apps.
     bool running(qint64 pid) const;
 
+    /// The app's menu bar, at the top of the main display and not in any window, as AppKit has
+    /// it: the application element's AXMenuBar (and last of its AXChildren). Its items open
+    /// their menu on AXPress; a menu's items have no frame while it is closed, and their AXPress
+    /// runs them (closed or open, as AX lets a client do) and closes every menu.
+    QString addMenuBar(qint64 pid);
+    /// A menu-bar item (AXMenuBarItem) with its menu (an AXMenu, closed); returns the item's key.
+    QString addMenuBarItem(const QString& menuBar, const QString& title);
+    /// An item (AXMenuItem) of a menu-bar item's menu; returns its key.
+    QString addMenuItem(const QString& menuBarItem, const QString& title);
+    /// The menu-bar item whose menu is open, or empty.
+    QString openMenu() const;
+
 private:
     friend class FakeAxApi;
     struct Element
@@ -175,6 +187,8 @@ private:
     bool isGone(const QString& key) const { return !m_elements.contains(key); }
 
     void quit(qint64 pid);
+    /// Gives the menu of `menuBarItem` its frames (empty: closes every menu).
+    void showMenu(const QString& menuBarItem);
 
     mutable QRecursiveMutex m_mutex;
     bool m_freshReferences = false;
@@ -203,6 +217,7 @@ private:
     bool m_capture = true;
     bool m_captureListed = false;
     bool m_secureEventInput = false;
+    QString m_openMenu; ///< the menu-bar item whose menu is open
     qint64 m_handedOut = 0;
     std::mutex m_deliveryMutex;
     std::condition_variable m_deliveryWake;

@@ -448,7 +448,20 @@ Result<Snapshot> MacBackend::snapshot(const ResolvedRoute& route, const Snapshot
         const AxError counted = m_api->attributeCount(item.element, QStringLiteral("AXChildren"), &childCount);
         if (counted == AxError::CannotComplete)
             return d->unresponsive(route.pid, QStringLiteral("for a node's children"));
-        if (counted != AxError::Success || childCount <= 0)
+        if (counted != AxError::Success)
+            childCount = 0;
+        // macOS keeps an app's menus in the menu bar at the top of the screen, not in its
+        // windows: the app's AXMenuBar is read as the window's last child, after all of the
+        // window's own content (the bottom of the stack), so menuPick and a search for a menu
+        // item find it, and a bound cuts the menus before the window.
+        if (item.parent < 0 && !route.windowHandle.isEmpty()) {
+            auto bar = d->read(route.pid, app, {QStringLiteral("AXMenuBar")}, context);
+            if (!bar && bar.error().code != ErrorCode::ElementNotFound)
+                return bar.error();
+            if (bar && bar->at(0).error == AxError::Success && !bar->at(0).value.element.isNull())
+                stack.prepend(Pending{bar->at(0).value.element, index, 1, {static_cast<int>(childCount)}});
+        }
+        if (childCount <= 0)
             continue;
         if (item.depth + 1 > bounds.maxDepth) {
             snapshot.truncated = true;
