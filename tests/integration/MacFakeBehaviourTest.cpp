@@ -391,3 +391,91 @@ TEST(MacFakeBehaviour, TheMenuBarIsReadWithTheWindowAndMenuPickRunsItsItem)
     EXPECT_EQ(t.world->attribute(window, QStringLiteral("AXTitle"))->string, QStringLiteral("notes.txt"));
     EXPECT_TRUE(t.world->openMenu().isEmpty()) << "the menu " << t.world->openMenu().toStdString() << " stayed open";
 }
+
+namespace {
+
+/// A list of 40 rows of 50 points in a scroll view of 300: rows 0 to 5 show.
+QString addLongList(MacTarget& t)
+{
+    const QString area = t.world->addScrollArea(t.window, QRectF(120, 200, 400, 300), 2000);
+    const QString content = t.world->scrollContent(area);
+    for (int i = 0; i < 40; ++i)
+        t.world->addElement(content, QStringLiteral("AXStaticText"), QStringLiteral("Row %1").arg(i),
+                            QRectF(120, 200 + 50 * i, 385, 50));
+    return area;
+}
+
+QJsonObject scrollList(MacTarget& t, const QString& direction, int amount, const QString& unit)
+{
+    return act(t, QStringLiteral("desktop.scroll"),
+               {{QStringLiteral("target"),
+                 QJsonObject{{QStringLiteral("selector"),
+                              QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXScrollArea")}}}}},
+                {QStringLiteral("direction"), direction},
+                {QStringLiteral("amount"), amount},
+                {QStringLiteral("unit"), unit}});
+}
+
+} // namespace
+
+// desktop.scroll answered "unsupported" on macOS. A scroll view moves by lines and pages of the
+// wheel, checked in the app's own offset, also with input delivered late; at its end nothing is
+// sent and the answer says so.
+TEST(MacFakeBehaviour, AListScrollsByLinesAndPagesAndSaysWhenItIsAtItsEnd)
+{
+    for (const Behaviour& behaviour : {Behaviour(), kLateInput}) {
+        MacTarget t(behaviour);
+        const QString area = addLongList(t);
+        const QJsonObject lines = scrollList(t, QStringLiteral("down"), 3, QStringLiteral("line"));
+        EXPECT_EQ(resultOf(lines).value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed"))
+            << dump(lines);
+        EXPECT_EQ(resultOf(lines).value(QStringLiteral("deliveredBy")).toString(), QStringLiteral("wheel"));
+        EXPECT_TRUE(eventually([&] { return t.world->scrollOffset(area) == 30; })) << t.world->scrollOffset(area);
+
+        const QJsonObject pages = scrollList(t, QStringLiteral("down"), 2, QStringLiteral("page"));
+        EXPECT_EQ(resultOf(pages).value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed"))
+            << dump(pages);
+        EXPECT_TRUE(eventually([&] { return t.world->scrollOffset(area) == 30 + 2 * 270; }))
+            << t.world->scrollOffset(area);
+
+        const QJsonObject top = scrollList(t, QStringLiteral("up"), 100, QStringLiteral("page"));
+        EXPECT_TRUE(eventually([&] { return t.world->scrollOffset(area) == 0; })) << dump(top);
+        const qsizetype events = t.world->pointerLog().size();
+        const QJsonObject again = scrollList(t, QStringLiteral("up"), 1, QStringLiteral("line"));
+        EXPECT_EQ(resultOf(again).value(QStringLiteral("effect")).toString(), QStringLiteral("suspected_noop"))
+            << dump(again);
+        EXPECT_TRUE(resultOf(again).value(QStringLiteral("atLimit")).toBool()) << dump(again);
+        EXPECT_EQ(t.world->pointerLog().size(), events) << "a wheel event was sent at the end";
+    }
+}
+
+// A row below the fold comes into view: by the wheel where the element offers nothing, by
+// AXScrollToVisible where it does. Each time the row's own frame lies inside the scroll view.
+TEST(MacFakeBehaviour, ARowBelowTheFoldIsBroughtIntoView)
+{
+    MacTarget t;
+    const QString area = addLongList(t);
+    const QRectF view = QRectF(120, 200, 400, 300);
+    const QJsonObject byWheel =
+        act(t, QStringLiteral("desktop.scroll"),
+            {{QStringLiteral("target"), target(QStringLiteral("AXStaticText"), QStringLiteral("Row 30"))}});
+    EXPECT_EQ(resultOf(byWheel).value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed"))
+        << dump(byWheel);
+    EXPECT_EQ(resultOf(byWheel).value(QStringLiteral("deliveredBy")).toString(), QStringLiteral("wheel"));
+    const QString row30 = t.world->find(QStringLiteral("AXStaticText"), QStringLiteral("Row 30"));
+    const QRectF at30(t.world->attribute(row30, QStringLiteral("AXPosition"))->point,
+                      t.world->attribute(row30, QStringLiteral("AXSize"))->size);
+    EXPECT_TRUE(view.contains(at30)) << at30.y() << " offset " << t.world->scrollOffset(area);
+
+    const QString row2 = t.world->find(QStringLiteral("AXStaticText"), QStringLiteral("Row 2"));
+    t.world->setActions(row2, {QStringLiteral("AXScrollToVisible")});
+    const QJsonObject byAction =
+        act(t, QStringLiteral("desktop.scroll"),
+            {{QStringLiteral("target"), target(QStringLiteral("AXStaticText"), QStringLiteral("Row 2"))}});
+    EXPECT_EQ(resultOf(byAction).value(QStringLiteral("deliveredBy")).toString(),
+              QStringLiteral("accessibility:scrollTo"))
+        << dump(byAction);
+    const QRectF at2(t.world->attribute(row2, QStringLiteral("AXPosition"))->point,
+                     t.world->attribute(row2, QStringLiteral("AXSize"))->size);
+    EXPECT_TRUE(view.contains(at2)) << at2.y();
+}

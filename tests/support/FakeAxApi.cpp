@@ -64,7 +64,8 @@ bool FakeAxWorld::deliver(std::function<void()> event)
         event();
         return true;
     }
-    m_queue.push_back({std::chrono::steady_clock::now() + std::chrono::milliseconds(m_inputDelayMs), std::move(event)});
+    m_queue.emplace_back(std::chrono::steady_clock::now() + std::chrono::milliseconds(m_inputDelayMs),
+                         std::move(event));
     if (!m_delivery.joinable()) {
         m_delivery = std::thread([this] {
             std::unique_lock held(m_deliveryMutex);
@@ -302,6 +303,73 @@ QString FakeAxWorld::addMenuItem(const QString& menuBarItem, const QString& titl
     return item;
 }
 
+QString FakeAxWorld::addScrollArea(const QString& parent, QRectF frame, double contentHeight)
+{
+    QMutexLocker lock(&m_mutex);
+    const QString area = addElement(parent, QStringLiteral("AXScrollArea"), QString(), frame);
+    const QString content = addElement(area, QStringLiteral("AXGroup"), QString(),
+                                       QRectF(frame.x(), frame.y(), frame.width() - 15, contentHeight));
+    const QString bar = addElement(area, QStringLiteral("AXScrollBar"), QString(),
+                                   QRectF(frame.right() - 15, frame.y(), 15, frame.height()));
+    m_elements[bar].attributes.insert(QStringLiteral("AXValue"), AxValue::ofNumber(0));
+    m_elements[bar].attributes.insert(QStringLiteral("AXOrientation"),
+                                      AxValue::ofString(QStringLiteral("AXVerticalOrientation")));
+    m_elements[area].attributes.insert(QStringLiteral("AXVerticalScrollBar"), AxValue::ofElement(ref(bar)));
+    m_elements[area].attributes.insert(QStringLiteral("AXContents"), AxValue::ofElements({ref(content)}));
+    m_scrollViews.insert(area, ScrollView{content, bar, contentHeight, 0});
+    return area;
+}
+
+QString FakeAxWorld::scrollContent(const QString& area) const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_scrollViews.value(area).content;
+}
+
+double FakeAxWorld::scrollOffset(const QString& area) const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_scrollViews.value(area).offset;
+}
+
+void FakeAxWorld::moveSubtree(const QString& key, double dy)
+{
+    auto it = m_elements.find(key);
+    if (it == m_elements.end())
+        return;
+    const QPointF at = it->attributes.value(QStringLiteral("AXPosition")).point;
+    it->attributes.insert(QStringLiteral("AXPosition"), AxValue::ofPoint(QPointF(at.x(), at.y() + dy)));
+    const QList<Automation::Mac::AxElement> kids = it->attributes.value(QStringLiteral("AXChildren")).elements;
+    for (const auto& kid : kids)
+        moveSubtree(kid.key(), dy);
+}
+
+void FakeAxWorld::scrollTo(const QString& area, double offset)
+{
+    QMutexLocker lock(&m_mutex);
+    auto view = m_scrollViews.find(area);
+    if (view == m_scrollViews.end())
+        return;
+    const double room = std::max(0.0, view->contentHeight - frameOf(area).height());
+    const double wanted = std::clamp(offset, 0.0, room);
+    moveSubtree(view->content, view->offset - wanted);
+    view->offset = wanted;
+    m_elements[view->bar].attributes.insert(QStringLiteral("AXValue"), AxValue::ofNumber(room > 0 ? wanted / room : 0));
+}
+
+QString FakeAxWorld::scrollAreaOf(const QString& key) const
+{
+    QMutexLocker lock(&m_mutex);
+    for (QString at = key; m_elements.contains(at);
+         at = m_elements.value(at).attributes.value(QStringLiteral("AXParent")).element.key()) {
+        if (m_scrollViews.contains(at) && at != key)
+            return at;
+        if (m_elements.value(at).attributes.value(QStringLiteral("AXParent")).element.isNull())
+            break;
+    }
+    return {};
+}
+
 QString FakeAxWorld::openMenu() const
 {
     QMutexLocker lock(&m_mutex);
@@ -312,11 +380,11 @@ void FakeAxWorld::showMenu(const QString& menuBarItem)
 {
     QMutexLocker lock(&m_mutex);
     // Every menu of every menu bar closes; then the one asked for opens under its item.
-    for (auto it = m_elements.begin(); it != m_elements.end(); ++it) {
-        const QString role = it->attributes.value(QStringLiteral("AXRole")).string;
+    for (Element& element : m_elements) {
+        const QString role = element.attributes.value(QStringLiteral("AXRole")).string;
         if (role == QLatin1String("AXMenu") || role == QLatin1String("AXMenuItem")) {
-            it->attributes.insert(QStringLiteral("AXPosition"), AxValue::ofPoint(QPointF()));
-            it->attributes.insert(QStringLiteral("AXSize"), AxValue::ofSize(QSizeF()));
+            element.attributes.insert(QStringLiteral("AXPosition"), AxValue::ofPoint(QPointF()));
+            element.attributes.insert(QStringLiteral("AXSize"), AxValue::ofSize(QSizeF()));
         }
     }
     m_openMenu = menuBarItem;
@@ -1079,6 +1147,19 @@ AxError FakeAxApi::performAction(const AxElement& element, const QString& action
         // Menus: a menu-bar item's press opens its menu (a second press closes it), an item's
         // press runs it and closes every menu, AXCancel closes them.
         const QString role = it->attributes.value(QStringLiteral("AXRole")).string;
+        // AXScrollToVisible scrolls the scroll view around the element as little as it needs.
+        if (action == QLatin1String("AXScrollToVisible")) {
+            const QString area = m_world->scrollAreaOf(in(element));
+            if (!area.isEmpty()) {
+                const QRectF view = m_world->frameOf(area);
+                const QRectF at = m_world->frameOf(in(element));
+                const double offset = m_world->m_scrollViews.value(area).offset;
+                if (at.top() < view.top())
+                    m_world->scrollTo(area, offset - (view.top() - at.top()));
+                else if (at.bottom() > view.bottom())
+                    m_world->scrollTo(area, offset + (at.bottom() - view.bottom()));
+            }
+        }
         if (role == QLatin1String("AXMenuBarItem") && action == QLatin1String("AXPress"))
             m_world->showMenu(m_world->m_openMenu == in(element) ? QString() : in(element));
         else if ((role == QLatin1String("AXMenuItem") || role == QLatin1String("AXMenuBarItem")) &&
@@ -1216,6 +1297,35 @@ bool FakeAxApi::dragMouse(QPointF point, MouseButton button)
     return m_world->trusted() && m_world->deliver([world = m_world.get(), point, button] {
         FakeAxApi(std::shared_ptr<FakeAxWorld>(world, [](FakeAxWorld*) {})).applyDrag(point, button);
     });
+}
+
+bool FakeAxApi::postScroll(QPointF point, int down, int right, bool pixels)
+{
+    Q_UNUSED(right)
+    return m_world->trusted() && m_world->deliver([world = m_world.get(), point, down, pixels] {
+        FakeAxApi(std::shared_ptr<FakeAxWorld>(world, [](FakeAxWorld*) {})).applyScroll(point, down, pixels);
+    });
+}
+
+bool FakeAxApi::applyScroll(QPointF point, int down, bool pixels)
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    m_world->m_pointerLog.append(QStringLiteral("scroll:%1,%2:%3%4")
+                                     .arg(point.x())
+                                     .arg(point.y())
+                                     .arg(down)
+                                     .arg(pixels ? QStringLiteral("px") : QStringLiteral("lines")));
+    // The innermost scroll view under the point takes the wheel.
+    QString area;
+    for (auto it = m_world->m_scrollViews.cbegin(); it != m_world->m_scrollViews.cend(); ++it) {
+        const QRectF frame = m_world->frameOf(it.key());
+        if (frame.contains(point) && (area.isEmpty() || frame.height() < m_world->frameOf(area).height()))
+            area = it.key();
+    }
+    if (area.isEmpty())
+        return true;
+    m_world->scrollTo(area, m_world->m_scrollViews.value(area).offset + (pixels ? down : 10.0 * down));
+    return true;
 }
 
 bool FakeAxApi::applyKey(quint16 virtualKey, bool down, quint64 flags)

@@ -160,6 +160,17 @@ public:
     /// The menu-bar item whose menu is open, or empty.
     QString openMenu() const;
 
+    /// A scroll view (an AXScrollArea at `frame`) whose content is `contentHeight` points tall:
+    /// its vertical AXScrollBar (AXValue 0 to 1, AXOrientation) and its content, an AXGroup (the
+    /// document view) to which the test adds elements in screen coordinates as they are at the
+    /// top. The wheel over it (a line is 10 points, AppKit's default) and AXScrollToVisible of an
+    /// element inside move the content within its bounds, every element of it with it.
+    QString addScrollArea(const QString& parent, QRectF frame, double contentHeight);
+    /// The scroll view's content group, to add elements to.
+    QString scrollContent(const QString& area) const;
+    /// How far the content is scrolled down, in points.
+    double scrollOffset(const QString& area) const;
+
 private:
     friend class FakeAxApi;
     struct Element
@@ -189,6 +200,19 @@ private:
     void quit(qint64 pid);
     /// Gives the menu of `menuBarItem` its frames (empty: closes every menu).
     void showMenu(const QString& menuBarItem);
+    /// Scrolls a scroll view's content to `offset` (clamped), moving its elements.
+    void scrollTo(const QString& area, double offset);
+    void moveSubtree(const QString& key, double dy);
+    /// The scroll view holding `key`, or empty.
+    QString scrollAreaOf(const QString& key) const;
+    struct ScrollView
+    {
+        QString content;
+        QString bar;
+        double contentHeight = 0;
+        double offset = 0;
+    };
+    QHash<QString, ScrollView> m_scrollViews;
 
     mutable QRecursiveMutex m_mutex;
     bool m_freshReferences = false;
@@ -275,6 +299,7 @@ public:
     bool postMouse(QPointF point, MouseButton button, bool down, int clickCount) override;
     bool moveMouse(QPointF point) override;
     bool dragMouse(QPointF point, MouseButton button) override;
+    bool postScroll(QPointF point, int down, int right, bool pixels) override;
     std::optional<QPointF> mouseLocation() override;
     bool secureEventInputEnabled() override;
     qint64 pasteboardChangeCount() override;
@@ -295,6 +320,7 @@ private:
     bool applyMouse(QPointF point, MouseButton button, bool down, int clickCount);
     bool applyMove(QPointF point);
     bool applyDrag(QPointF point, MouseButton button);
+    bool applyScroll(QPointF point, int down, bool pixels);
     /// Waits out the messaging timeout of a hung pid; true when the call must fail so.
     bool hung(qint64 pid);
     /// The AxElement handed out for the world's `key`: the key itself, or with fresh references

@@ -206,6 +206,10 @@ public:
     virtual bool moveMouse(QPointF point) = 0;
     /// A move with `button` held (kCGEvent{Left,Right,Other}MouseDragged): what apps see of a drag.
     virtual bool dragMouse(QPointF point, MouseButton button) = 0;
+    /// A scroll-wheel event at `point` (CGEventCreateScrollWheelEvent2): `down` > 0 shows content
+    /// further down, < 0 further up; `right` likewise across. In lines (an app's line scroll:
+    /// AppKit's is 10 points unless a view says otherwise), or with `pixels` in points.
+    virtual bool postScroll(QPointF point, int down, int right, bool pixels) = 0;
     /// IsSecureEventInputEnabled: a password field or Terminal's Secure Keyboard Entry has it on.
     /// Then no event tap sees the person's keys (yielding to them cannot see them type).
     virtual bool secureEventInputEnabled() = 0;

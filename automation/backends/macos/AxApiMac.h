@@ -59,6 +59,7 @@ public:
     bool postMouse(QPointF point, MouseButton button, bool down, int clickCount) override;
     bool moveMouse(QPointF point) override;
     bool dragMouse(QPointF point, MouseButton button) override;
+    bool postScroll(QPointF point, int down, int right, bool pixels) override;
     std::optional<QPointF> mouseLocation() override;
     bool secureEventInputEnabled() override;
 

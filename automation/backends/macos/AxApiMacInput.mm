@@ -251,6 +251,21 @@ bool AxApiMac::dragMouse(QPointF point, MouseButton button)
     }
 }
 
+bool AxApiMac::postScroll(QPointF point, int down, int right, bool pixels)
+{
+    @autoreleasepool {
+        // The wheel's first axis is vertical, positive up; the second horizontal, positive left.
+        const Owned<CGEventRef> event(CGEventCreateScrollWheelEvent2(
+            d->eventSource(), pixels ? kCGScrollEventUnitPixel : kCGScrollEventUnitLine, 2, -down, -right, 0));
+        if (!event)
+            return false;
+        // Delivered to the window under this point, where the pointer was moved first.
+        CGEventSetLocation(event.get(), CGPointMake(point.x(), point.y()));
+        CGEventPost(kCGHIDEventTap, event.get());
+        return true;
+    }
+}
+
 std::optional<QPointF> AxApiMac::mouseLocation()
 {
     @autoreleasepool {

@@ -51,6 +51,10 @@ public:
                                         const CallContext& context) override;
     Result<ActionOutcome> pointer(const ResolvedRoute& route, const PointerGesture& gesture,
                                   const CallContext& context) override;
+    /// AXScrollToVisible, else the wheel, for an element into view; the wheel over the container
+    /// for a direction (MacScroll.cpp).
+    Result<ActionOutcome> scroll(const ResolvedRoute& route, const Snapshot& snapshot, int element,
+                                 const ScrollSpec& spec, const CallContext& context) override;
     /// The apps' AX notifications as element events (AxApi::streamNotices; docs/protocol.md
     /// §5.24), streamed only while they are wanted (setElementEventsWanted).
     void setEventSink(DesktopEventSink sink) override;
