@@ -41,6 +41,11 @@ Status DesktopBackend::completeNodes(Snapshot&, const QList<int>&, const CallCon
     return success();
 }
 
+Result<std::optional<Frame>> DesktopBackend::liveFrame(const ResolvedRoute&, const Node&, const CallContext&)
+{
+    return std::optional<Frame>();
+}
+
 ChangeWait DesktopBackend::waitForChange(const ResolvedRoute&, qint64 ms, const CallContext& context)
 {
     QDeadlineTimer nap(std::max<qint64>(0, ms));

@@ -161,6 +161,12 @@ public:
     /// them relationsRead. The default reads nothing (a labelledBy selector then relies on
     /// geometry alone) and marks them read.
     virtual Status readRelations(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context);
+    /// The frame `node` of the route's window has now, read afresh (screen coordinates); nullopt
+    /// when the backend cannot say (no check is made then) or the element is gone. The pointer
+    /// checks it just before it acts, since a window moved or a display changed since the
+    /// snapshot would put the point on something else.
+    virtual Result<std::optional<Frame>> liveFrame(const ResolvedRoute& route, const Node& node,
+                                                   const CallContext& context);
     virtual Result<Screenshot> screenshot(const CallContext& context) = 0;
     /// The element's accessibility action (press/click/activate). ElementNotFound-class error
     /// with details.reason "no_action" when it has none.

@@ -158,6 +158,10 @@ Result<PointerResult> pointer(JobContext& ctx, const PointerRequest& request)
         return before.error();
     if (auto stop = ctx.call.checkpoint())
         return *stop;
+    if (element) {
+        if (auto moved = stillThereStep(ctx, route.value(), out.gesture.at, *element))
+            return *moved;
+    }
     TraceStep step(ctx.trace, QStringLiteral("pointer.") + gestureName(out.gesture.kind));
     auto outcome = ctx.backend.pointer(route.value(), out.gesture, ctx.call);
     step.finish(outcome.ok(), outcome.ok()

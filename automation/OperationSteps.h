@@ -18,6 +18,11 @@ std::optional<QJsonObject> pixelDiff(const QByteArray& beforePng, const QByteArr
 /// route's window) is an ELEMENT_NOT_FOUND error, reason "occluded", naming it; nothing then
 /// reaches the app. `element`, when the point is an element's centre, is named too.
 std::optional<Error> occlusionStep(JobContext& ctx, const ResolvedRoute& route, QPoint point, const Node* element);
+/// Just before the pointer acts at `point`, the centre of `element` in the snapshot: the element
+/// read afresh must still hold the point. A window that moved, a list that scrolled or a display
+/// that changed since would put the point on something else: then DESKTOP_STALE_SNAPSHOT,
+/// reason "target_moved", with both frames, retryable, and nothing reaches the app.
+std::optional<Error> stillThereStep(JobContext& ctx, const ResolvedRoute& route, QPoint point, const Node& element);
 /// A click on a menu item (Primitives.cpp defines it): in its open menu, the way its toolkit
 /// wants it activated; in a closed menu, its action, or, where the toolkit runs the item's
 /// action inside the accessibility call (GTK 3: a modal dialog it opens would leave the app

@@ -85,6 +85,32 @@ std::optional<Error> occlusionStep(JobContext& ctx, const ResolvedRoute& route, 
                        details);
 }
 
+std::optional<Error> stillThereStep(JobContext& ctx, const ResolvedRoute& route, QPoint point, const Node& element)
+{
+    TraceStep step(ctx.trace, QStringLiteral("pointer.stillThere"));
+    const auto now = ctx.backend.liveFrame(route, element, ctx.call);
+    if (!now) {
+        step.finish(false, now.error().toJson());
+        return now.error();
+    }
+    if (!now.value() || now.value()->contains(point)) {
+        step.finish(true, now.value() ? QJsonObject{{QStringLiteral("frame"), now.value()->toJson()}} : QJsonObject());
+        return std::nullopt;
+    }
+    const QJsonObject details{
+        {QStringLiteral("reason"), QStringLiteral("target_moved")},
+        {QStringLiteral("element"), ElementRef::fromNode(element).toJson()},
+        {QStringLiteral("frameThen"), element.frame.toJson()},
+        {QStringLiteral("frameNow"), now.value()->toJson()},
+        {QStringLiteral("point"), QJsonObject{{QStringLiteral("x"), point.x()}, {QStringLiteral("y"), point.y()}}}};
+    step.finish(false, details);
+    return Error::make(ErrorCode::StaleSnapshot,
+                       QStringLiteral("the element moved since it was found (its window moved, its list scrolled or a "
+                                      "display changed); nothing was done: find it again"),
+                       details)
+        .withRetryable(true);
+}
+
 namespace {
 
 QString textDigest(const QString& text)
@@ -271,6 +297,8 @@ Result<ClickResult> click(JobContext& ctx, const ClickRequest& request)
         out.beforeImage = QStringLiteral("before.png");
         if (auto stop = ctx.call.checkpoint())
             return *stop;
+        if (auto moved = stillThereStep(ctx, route.value(), node.frame.center(), node))
+            return *moved;
         TraceStep step(ctx.trace, QStringLiteral("click.pointer"));
         outcome = ctx.backend.clickAt(route.value(), node.frame.center(), ctx.call, &node);
         step.finish(outcome.ok(), outcome.ok() ? outcome->verification.toJson() : outcome.error().toJson());

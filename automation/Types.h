@@ -27,6 +27,10 @@ struct Frame
 
     bool isEmpty() const { return width <= 0 || height <= 0; }
     QPoint center() const { return {x + width / 2, y + height / 2}; }
+    bool contains(QPoint p) const
+    {
+        return !isEmpty() && p.x() >= x && p.y() >= y && p.x() < x + width && p.y() < y + height;
+    }
     QJsonObject toJson() const;
     static std::optional<Frame> fromJson(const QJsonObject& object);
     friend bool operator==(const Frame&, const Frame&) = default;

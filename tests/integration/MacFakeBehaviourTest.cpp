@@ -58,6 +58,7 @@ const Behaviour kActivationIgnored = [](FakeAxWorld& w) { w.setActivationIgnored
 const Behaviour kFullScreenButtons = [](FakeAxWorld& w) { w.setFullScreenButtons(true); };
 const Behaviour kSecureEventInput = [](FakeAxWorld& w) { w.setSecureEventInput(true); };
 const Behaviour kLateInput = [](FakeAxWorld& w) { w.setInputDelayMs(60); };
+const Behaviour kDisplayChange = [](FakeAxWorld& w) { w.setDisplayChangeAtCapture(QPointF(0, 40)); };
 
 } // namespace
 
@@ -106,6 +107,11 @@ TEST(MacFakeBehaviour, ConformanceWithInputDeliveredLate)
 TEST(MacFakeBehaviour, ConformanceWithSecureEventInputOn)
 {
     conformanceUnder(kSecureEventInput);
+}
+
+TEST(MacFakeBehaviour, ConformanceWithTheDisplaysChangingAsRequestsRun)
+{
+    conformanceUnder(kDisplayChange);
 }
 
 // ---- the defects each behaviour shows (docs/macos.md, the review's numbers) ----
@@ -478,4 +484,35 @@ TEST(MacFakeBehaviour, ARowBelowTheFoldIsBroughtIntoView)
     const QRectF at2(t.world->attribute(row2, QStringLiteral("AXPosition"))->point,
                      t.world->attribute(row2, QStringLiteral("AXSize"))->size);
     EXPECT_TRUE(view.contains(at2)) << at2.y();
+}
+
+// A display change while a request runs moves every window (macOS moves what a display change
+// leaves elsewhere). A click by the pointer took the element's centre from the tree read before
+// the screenshot, so after the change it landed on whatever had moved there: here "Delete", which
+// sits 40 points above Send. The element is now read again just before the pointer acts; when
+// it no longer holds the point nothing is sent, and the answer says to find it again.
+TEST(MacFakeBehaviour, APointerClickAfterTheDisplaysChangedNeverLandsOnAnotherElement)
+{
+    MacTarget t;
+    const QString erase =
+        t.world->addElement(t.window, QStringLiteral("AXButton"), QStringLiteral("Delete"), QRectF(210, 440, 120, 32));
+    t.world->setDisplayChangeAtCapture(QPointF(0, 40), 1);
+    const QJsonObject clickSend{{QStringLiteral("target"), target(QStringLiteral("AXButton"), QStringLiteral("Send"))},
+                                {QStringLiteral("delivery"), QStringLiteral("pointer")}};
+    const QJsonObject moved = act(t, QStringLiteral("desktop.click"), clickSend);
+    const QJsonObject error = moved.value(QStringLiteral("error")).toObject();
+    EXPECT_EQ(error.value(QStringLiteral("code")).toString(), QStringLiteral("DESKTOP_STALE_SNAPSHOT")) << dump(moved);
+    EXPECT_EQ(error.value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+              QStringLiteral("target_moved"));
+    EXPECT_TRUE(error.value(QStringLiteral("retryable")).toBool()) << dump(moved);
+    EXPECT_EQ(t.world->displayChanges(), 1);
+    EXPECT_FALSE(t.world->actionLog().contains(erase + QStringLiteral(":AXPress")))
+        << "the click pressed Delete: " << t.world->actionLog().join(u' ').toStdString();
+    EXPECT_TRUE(t.world->clickLog().isEmpty()) << t.world->clickLog().join(u' ').toStdString();
+
+    // Found again where it is now, it is clicked.
+    const QJsonObject again = act(t, QStringLiteral("desktop.click"), clickSend);
+    EXPECT_TRUE(resultOf(again).value(QStringLiteral("clicked")).toBool()) << dump(again);
+    EXPECT_TRUE(t.appSawPressed(QStringLiteral("Send")));
+    EXPECT_FALSE(t.world->actionLog().contains(erase + QStringLiteral(":AXPress")));
 }

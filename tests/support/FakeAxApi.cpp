@@ -332,16 +332,48 @@ double FakeAxWorld::scrollOffset(const QString& area) const
     return m_scrollViews.value(area).offset;
 }
 
-void FakeAxWorld::moveSubtree(const QString& key, double dy)
+void FakeAxWorld::moveSubtree(const QString& key, QPointF by)
 {
     auto it = m_elements.find(key);
     if (it == m_elements.end())
         return;
-    const QPointF at = it->attributes.value(QStringLiteral("AXPosition")).point;
-    it->attributes.insert(QStringLiteral("AXPosition"), AxValue::ofPoint(QPointF(at.x(), at.y() + dy)));
+    if (it->attributes.contains(QStringLiteral("AXPosition"))) {
+        const QPointF at = it->attributes.value(QStringLiteral("AXPosition")).point;
+        it->attributes.insert(QStringLiteral("AXPosition"), AxValue::ofPoint(at + by));
+    }
     const QList<Automation::Mac::AxElement> kids = it->attributes.value(QStringLiteral("AXChildren")).elements;
     for (const auto& kid : kids)
-        moveSubtree(kid.key(), dy);
+        moveSubtree(kid.key(), by);
+}
+
+void FakeAxWorld::setDisplayChangeAtCapture(QPointF shift, int times)
+{
+    QMutexLocker lock(&m_mutex);
+    m_displayShift = shift;
+    m_displayChangesLeft = times;
+}
+
+int FakeAxWorld::displayChanges() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_displayChanges;
+}
+
+void FakeAxWorld::changeDisplays()
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_displayShift.isNull() || m_displayChangesLeft == 0)
+        return;
+    if (m_displayChangesLeft > 0)
+        --m_displayChangesLeft;
+    const QPointF by = m_displayChanges % 2 == 0 ? m_displayShift : -m_displayShift;
+    ++m_displayChanges;
+    for (auto it = m_apps.cbegin(); it != m_apps.cend(); ++it) {
+        const QList<Automation::Mac::AxElement> windows =
+            m_elements.value(appKey(it.key())).attributes.value(QStringLiteral("AXWindows")).elements;
+        for (const auto& window : windows)
+            moveSubtree(window.key(), by);
+    }
 }
 
 void FakeAxWorld::scrollTo(const QString& area, double offset)
@@ -352,7 +384,7 @@ void FakeAxWorld::scrollTo(const QString& area, double offset)
         return;
     const double room = std::max(0.0, view->contentHeight - frameOf(area).height());
     const double wanted = std::clamp(offset, 0.0, room);
-    moveSubtree(view->content, view->offset - wanted);
+    moveSubtree(view->content, QPointF(0, view->offset - wanted));
     view->offset = wanted;
     m_elements[view->bar].attributes.insert(QStringLiteral("AXValue"), AxValue::ofNumber(room > 0 ? wanted / room : 0));
 }
@@ -845,6 +877,10 @@ QList<Automation::Mac::ServerWindow> FakeAxApi::windowList()
 
 QList<Automation::Mac::Display> FakeAxApi::displays()
 {
+    // While a second display is attached (setDisplayChangeAtCapture), it stands to the right.
+    if (m_world->displayChanges() % 2 == 1)
+        return {Automation::Mac::Display{QRectF(0, 0, 1440, 900), 2.0},
+                Automation::Mac::Display{QRectF(1440, 0, 1920, 1080), 1.0}};
     return {Automation::Mac::Display{QRectF(0, 0, 1440, 900), 2.0}};
 }
 
@@ -1508,6 +1544,7 @@ std::optional<QImage> FakeAxApi::captureMainDisplay(QRectF* frame)
 {
     if (!screenCaptureAllowed())
         return std::nullopt;
+    m_world->changeDisplays();
     *frame = QRectF(0, 0, 1440, 900);
     QImage image(2880, 1800, QImage::Format_RGB32);
     image.fill(QColor(30, 60, 90));

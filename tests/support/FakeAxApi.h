@@ -148,6 +148,16 @@ public:
     /// Apps that quit with Command-Q, as the frontmost app does: gone from the running apps.
     bool running(qint64 pid) const;
 
+    /// The displays change while requests run (a display plugged in or out, a resolution change,
+    /// waking from sleep): at every screen capture the arrangement toggles between one display
+    /// and two side by side, and every app's windows move by `shift` (then back), as macOS moves
+    /// windows that a display change leaves elsewhere. A request that captures the screen after
+    /// it found an element sees the element move under it. `times`: how many captures change the
+    /// displays (-1: every one).
+    void setDisplayChangeAtCapture(QPointF shift, int times = -1);
+    /// How many display changes happened.
+    int displayChanges() const;
+
     /// The app's menu bar, at the top of the main display and not in any window, as AppKit has
     /// it: the application element's AXMenuBar (and last of its AXChildren). Its items open
     /// their menu on AXPress; a menu's items have no frame while it is closed, and their AXPress
@@ -202,7 +212,12 @@ private:
     void showMenu(const QString& menuBarItem);
     /// Scrolls a scroll view's content to `offset` (clamped), moving its elements.
     void scrollTo(const QString& area, double offset);
-    void moveSubtree(const QString& key, double dy);
+    void moveSubtree(const QString& key, QPointF by);
+    /// One display change (setDisplayChangeAtCapture).
+    void changeDisplays();
+    QPointF m_displayShift;
+    int m_displayChangesLeft = 0;
+    int m_displayChanges = 0;
     /// The scroll view holding `key`, or empty.
     QString scrollAreaOf(const QString& key) const;
     struct ScrollView

@@ -414,6 +414,33 @@ Result<std::optional<CoveringWindow>> AtspiBackend::windowAbove(const ResolvedRo
         above->title, above->pid, Frame{above->rect.x(), above->rect.y(), above->rect.width(), above->rect.height()}});
 }
 
+Result<std::optional<Frame>> AtspiBackend::liveFrame(const ResolvedRoute& route, const Node& node,
+                                                     const CallContext& context)
+{
+    if (route.inaccessible || node.handle.isEmpty())
+        return std::optional<Frame>();
+    const Atspi::App app = d->apps.appOf(route, context);
+    // Screen coordinates, as the snapshot has them: a toolkit that reports its frames relative
+    // to its window (GTK 4) gets the window's position added.
+    std::optional<QPoint> origin;
+    if (app.windowRelativeExtents()) {
+        origin = d->x11.contentOrigin(d->x11.findWindow(route.pid, route.windowTitle));
+        if (!origin)
+            return std::optional<Frame>();
+    }
+    auto call = d->bus.send(Atspi::Ref::fromHandle(node.handle), Atspi::Interface::Component,
+                            QStringLiteral("GetExtents"), {0u}, d->bus.callTimeout(context));
+    call.waitForFinished();
+    if (call.isError())
+        return std::optional<Frame>();
+    Frame frame = Atspi::extents(Atspi::firstArgument(call));
+    if (origin) {
+        frame.x += origin->x();
+        frame.y += origin->y();
+    }
+    return std::optional<Frame>(frame);
+}
+
 Status AtspiBackend::readRelations(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)
 {
     return d->tree.readRelations(snapshot, indexes, context);

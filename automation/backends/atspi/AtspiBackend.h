@@ -48,6 +48,8 @@ public:
     Result<std::optional<CoveringWindow>> windowAbove(const ResolvedRoute& route, QPoint point,
                                                       const CallContext& context) override;
     Status readRelations(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context) override;
+    Result<std::optional<Frame>> liveFrame(const ResolvedRoute& route, const Node& node,
+                                           const CallContext& context) override;
     Result<ActionOutcome> scroll(const ResolvedRoute& route, const Snapshot& snapshot, int element,
                                  const ScrollSpec& spec, const CallContext& context) override;
     Result<ActionOutcome> pointer(const ResolvedRoute& route, const PointerGesture& gesture,

@@ -518,6 +518,23 @@ Status MacBackend::completeNodes(Snapshot& snapshot, const QList<int>& indexes, 
     return success();
 }
 
+Result<std::optional<Frame>> MacBackend::liveFrame(const ResolvedRoute& route, const Node& node,
+                                                   const CallContext& context)
+{
+    const auto element = d->element(node.handle);
+    if (!element)
+        return std::optional<Frame>();
+    auto read = d->read(route.pid, *element, {QStringLiteral("AXPosition"), QStringLiteral("AXSize")}, context);
+    if (!read) {
+        if (read.error().code == ErrorCode::ElementNotFound)
+            return std::optional<Frame>();
+        return read.error();
+    }
+    if (read->at(0).error != AxError::Success || read->at(1).error != AxError::Success)
+        return std::optional<Frame>();
+    return std::optional<Frame>(frameOf(read->at(0), read->at(1)));
+}
+
 Status MacBackend::readRelations(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context)
 {
     // AX points from a field to its label (AXTitleUIElement); labelFor is the other side.

@@ -46,6 +46,8 @@ public:
     Result<ActionOutcome> sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
                                     const CallContext& context) override;
     Status readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context) override;
+    Result<std::optional<Frame>> liveFrame(const ResolvedRoute& route, const Node& node,
+                                           const CallContext& context) override;
     Result<QList<WindowInfo>> windows(const CallContext& context) override;
     Result<ActionOutcome> windowCommand(const ResolvedRoute& route, const WindowCommand& command,
                                         const CallContext& context) override;
