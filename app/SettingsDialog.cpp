@@ -116,7 +116,7 @@ SettingsDialog::SettingsDialog(QString socketPath, QString iniPath, QWidget* par
     m_callers = new QPlainTextEdit(security);
     m_callers->setObjectName(QStringLiteral("callerAllowlist"));
     m_callers->setPlaceholderText(tr("Any program of your user may connect. One executable path per line limits "
-                                     "it to those."));
+                                     "it to those; on macOS, team:TEAMID admits every app its developer signed."));
     m_callers->setMinimumHeight(m_callers->fontMetrics().lineSpacing() * 4 + 16);
     auto* callersColumn = new QVBoxLayout;
     auto* callersRow = new QHBoxLayout;

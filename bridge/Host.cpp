@@ -30,8 +30,8 @@ Host::Host(HostOptions options, QObject* parent) : QObject(parent), m_options(st
         HostFacts{m_options.server.socketPath, QString(), QDateTime::currentDateTimeUtc()},
         SecurityContext{m_options.security, m_tokens.get(), m_provider.get(), m_audit.get()});
     const CallerPolicy callers(m_options.security.callerAllowlist);
-    for (const QString& entry : callers.unresolved())
-        qCWarning(lcHost) << "allowed caller" << entry << "does not exist; it can match no process";
+    for (const QString& warning : callers.warnings())
+        qCWarning(lcHost).noquote() << warning;
     m_dispatcher->setKeepTypedText(m_options.keepTypedText);
     m_dispatcher->setKeepFullTrees(m_options.keepFullTrees);
     m_dispatcher->gate().setProviderFor(Transport::McpDoor, m_mcp.get());
@@ -330,8 +330,8 @@ void Host::applySecurity(const SecuritySettings& settings)
         applyRemotePolicy(next.remoteConfirmPolicy);
     if (callersChanged) {
         const CallerPolicy callers(next.callerAllowlist);
-        for (const QString& entry : callers.unresolved())
-            qCWarning(lcHost) << "allowed caller" << entry << "does not exist; it can match no process";
+        for (const QString& warning : callers.warnings())
+            qCWarning(lcHost).noquote() << warning;
         m_server->setCallers(callers);
         std::lock_guard lock(m_xpcCallersMutex);
         m_xpcCallers = callers;

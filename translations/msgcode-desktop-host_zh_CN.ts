@@ -290,10 +290,6 @@
         <translation>批准时限：</translation>
     </message>
     <message>
-        <source>Any program of your user may connect. One executable path per line limits it to those.</source>
-        <translation>你的用户下的任何程序都可以连接。每行填写一个可执行文件路径，即可只允许这些程序连接。</translation>
-    </message>
-    <message>
         <source>Add executable…</source>
         <translation>添加可执行文件…</translation>
     </message>
@@ -480,6 +476,10 @@
     <message>
         <source>Keep events for a disconnected reader:</source>
         <translation>为已断开的读取方保留事件：</translation>
+    </message>
+    <message>
+        <source>Any program of your user may connect. One executable path per line limits it to those; on macOS, team:TEAMID admits every app its developer signed.</source>
+        <translation>你的用户下的任何程序都可以连接。每行填写一个可执行文件路径，即可只允许这些程序连接；在 macOS 上，team:TEAMID 允许该开发者签名的所有应用。</translation>
     </message>
 </context>
 <context>

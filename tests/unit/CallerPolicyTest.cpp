@@ -91,3 +91,28 @@ TEST(CallerPolicy, UnknownOrDeletedExecutableIsRefusedWhenRestricted)
     peer.executable = QCoreApplication::applicationFilePath() + QStringLiteral(" (deleted)");
     EXPECT_EQ(reasonOf(policy.check(peer)), QStringLiteral("executable_unknown"));
 }
+
+// team: entries (macOS): a process whose code signature holds and names the Team ID may
+// connect; a signature that does not hold, another team or an unsigned program may not.
+TEST(CallerPolicy, ATeamIdEntryAdmitsOnlyAValidSignatureOfThatTeam)
+{
+    const CallerPolicy policy({QStringLiteral("team:ABCDE12345"), QStringLiteral("team:not-a-team")});
+    EXPECT_EQ(policy.teams(), QStringList{QStringLiteral("ABCDE12345")});
+    EXPECT_EQ(policy.unresolved(), QStringList{QStringLiteral("team:not-a-team")});
+    EXPECT_TRUE(policy.warnings().join(u'\n').contains(QStringLiteral("team:not-a-team is not a Team ID")));
+
+    PeerInfo signedByTeam = self();
+    signedByTeam.codeSignature = CodeSignature{true, QStringLiteral("ABCDE12345"), QStringLiteral("com.example.a"), {}};
+    EXPECT_FALSE(policy.check(signedByTeam).has_value());
+
+    PeerInfo otherTeam = self();
+    otherTeam.codeSignature = CodeSignature{true, QStringLiteral("ZZZZZ99999"), QStringLiteral("com.example.b"), {}};
+    EXPECT_EQ(reasonOf(policy.check(otherTeam)), QStringLiteral("not_allowlisted"));
+
+    PeerInfo broken = self();
+    broken.codeSignature = CodeSignature{false, QStringLiteral("ABCDE12345"), {}, QStringLiteral("invalid")};
+    EXPECT_EQ(reasonOf(policy.check(broken)), QStringLiteral("not_allowlisted"));
+
+    // No code signature here (Linux): nothing to match, the executable list decides.
+    EXPECT_EQ(reasonOf(policy.check(self())), QStringLiteral("not_allowlisted"));
+}
