@@ -23,6 +23,7 @@ const QString keyCallerAllowlist = QStringLiteral("callerAllowlist");
 const QString keyCmdKey = QStringLiteral("cmdKey");
 const QString keyYieldToUser = QStringLiteral("input/yieldToUser");
 const QString keyYieldQuietMs = QStringLiteral("input/yieldQuietMs");
+const QString keyGiveBackFocus = QStringLiteral("input/giveBackFocus");
 const QString keyEventsLinger = QStringLiteral("events/lingerSeconds");
 // The translations read this key at start (translations/Translations.h).
 const QString keyLanguage = QStringLiteral("language");
@@ -116,6 +117,7 @@ HostSettings HostSettings::load(QSettings& settings)
     out.cmdKey = settings.value(keyCmdKey).toString() == QLatin1String("super") ? CmdKey::Super : CmdKey::Control;
     out.yieldToUser = settings.value(keyYieldToUser, out.yieldToUser).toString();
     out.yieldQuietMs = number(settings, keyYieldQuietMs, out.yieldQuietMs);
+    out.giveBackFocus = settings.value(keyGiveBackFocus, out.giveBackFocus).toBool();
     out.eventsLingerSeconds = number(settings, keyEventsLinger, out.eventsLingerSeconds);
     out.language = settings.value(keyLanguage).toString();
     out.remoteHost = settings.value(keyRemoteHost).toString();
@@ -148,6 +150,7 @@ void HostSettings::save(QSettings& settings) const
     settings.setValue(keyCmdKey, cmdKeyName(cmdKey));
     settings.setValue(keyYieldToUser, yieldToUser);
     settings.setValue(keyYieldQuietMs, yieldQuietMs);
+    settings.setValue(keyGiveBackFocus, giveBackFocus);
     settings.setValue(keyEventsLinger, eventsLingerSeconds);
     settings.setValue(keyLanguage, language);
     settings.setValue(keyRemoteHost, remoteHost);
@@ -182,7 +185,8 @@ QJsonObject HostSettings::backendSettings() const
     return QJsonObject{{QStringLiteral("cmdKey"), cmdKeyName(cmdKey)},
                        {QStringLiteral("pngCompression"), pngCompression},
                        {QStringLiteral("yieldToUser"), yieldToUser},
-                       {QStringLiteral("yieldQuietMs"), yieldQuietMs}};
+                       {QStringLiteral("yieldQuietMs"), yieldQuietMs},
+                       {QStringLiteral("giveBackFocus"), giveBackFocus}};
 }
 
 QList<HostSettings::Problem> HostSettings::applyTo(Bridge::Host& host) const

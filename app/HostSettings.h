@@ -55,6 +55,9 @@ public:
     /// execution), "wait" (hold until they are quiet for yieldQuietMs) or "off".
     QString yieldToUser = QStringLiteral("abort");
     int yieldQuietMs = 1500;
+    /// macOS: after an action that brought another app forward, bring back the app the person
+    /// had in front.
+    bool giveBackFocus = true;
     /// How long an event subscription outlives its connection, watched and recorded so that a
     /// reader coming back with its cursor loses nothing (docs/protocol.md §5.24); 0: not at all.
     int eventsLingerSeconds = 600;
@@ -92,7 +95,8 @@ public:
 
     /// `base` with the security fields of these settings (dataDir kept).
     Bridge::SecuritySettings securitySettings(Bridge::SecuritySettings base) const;
-    /// What DesktopBackend::configure takes: `cmdKey`, `pngCompression`, `yieldToUser`, `yieldQuietMs`.
+    /// What DesktopBackend::configure takes: `cmdKey`, `pngCompression`, `yieldToUser`, `yieldQuietMs`,
+    /// `giveBackFocus`.
     QJsonObject backendSettings() const;
     /// Applies everything that can change at runtime to a running host. Returns the problems
     /// (e.g. a workspace root the host refused); the rest is applied anyway.

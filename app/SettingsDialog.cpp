@@ -172,6 +172,11 @@ SettingsDialog::SettingsDialog(QString socketPath, QString iniPath, QWidget* par
     m_yieldQuietMs->setSingleStep(100);
     m_yieldQuietMs->setSuffix(tr(" ms"));
     hostForm->addRow(tr("Quiet for:"), m_yieldQuietMs);
+    m_giveBackFocus = new QCheckBox(tr("Bring my app back to the front after an action (macOS)"), host);
+    m_giveBackFocus->setObjectName(QStringLiteral("giveBackFocus"));
+    m_giveBackFocus->setToolTip(tr("An action on an app behind yours brings that app forward; afterwards the app you "
+                                   "were using comes back to the front."));
+    hostForm->addRow(QString(), m_giveBackFocus);
     m_eventsLinger = new QSpinBox(host);
     m_eventsLinger->setObjectName(QStringLiteral("eventsLingerSeconds"));
     m_eventsLinger->setRange(0, App::HostSettings::kMaxEventsLingerSeconds);
@@ -272,6 +277,7 @@ void SettingsDialog::setValues(const HostSettings& settings)
     m_cmdKey->setCurrentIndex(m_cmdKey->findData(HostSettings::cmdKeyName(settings.cmdKey)));
     m_yieldToUser->setCurrentIndex(std::max(0, m_yieldToUser->findData(settings.yieldToUser)));
     m_yieldQuietMs->setValue(settings.yieldQuietMs);
+    m_giveBackFocus->setChecked(settings.giveBackFocus);
     m_eventsLinger->setValue(settings.eventsLingerSeconds);
     m_language->setCurrentIndex(std::max(0, m_language->findData(settings.language)));
     m_remoteHost->setText(settings.remoteHost);
@@ -305,6 +311,7 @@ HostSettings SettingsDialog::values() const
     out.language = m_language->currentData().toString();
     out.yieldToUser = m_yieldToUser->currentData().toString();
     out.yieldQuietMs = m_yieldQuietMs->value();
+    out.giveBackFocus = m_giveBackFocus->isChecked();
     out.eventsLingerSeconds = m_eventsLinger->value();
     out.remoteHost = m_remoteHost->text().trimmed();
     out.remotePort = m_remotePort->value();

@@ -65,6 +65,7 @@ private:
     QComboBox* m_cmdKey = nullptr;
     QComboBox* m_yieldToUser = nullptr;
     QSpinBox* m_yieldQuietMs = nullptr;
+    QCheckBox* m_giveBackFocus = nullptr;
     QSpinBox* m_eventsLinger = nullptr;
     QComboBox* m_language = nullptr;
     QCheckBox* m_startWithSession = nullptr;

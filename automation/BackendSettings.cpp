@@ -21,6 +21,9 @@ BackendSettings BackendSettings::fromJson(const QJsonObject& json)
     const QJsonValue quiet = json.value(QStringLiteral("yieldQuietMs"));
     if (quiet.isDouble())
         settings.yieldQuietMs = std::clamp(quiet.toInt(), 100, 60000);
+    const QJsonValue giveBack = json.value(QStringLiteral("giveBackFocus"));
+    if (giveBack.isBool())
+        settings.giveBackFocus = giveBack.toBool();
     return settings;
 }
 

@@ -22,6 +22,9 @@ struct BackendSettings
     std::optional<QString> yieldToUser;
     /// JSON `yieldQuietMs`: in "wait", how long the person must have been quiet (100..60000).
     std::optional<int> yieldQuietMs;
+    /// JSON `giveBackFocus`: after a side effect that brought another app forward, the app the
+    /// person had in front is brought forward again (macOS; on by default).
+    std::optional<bool> giveBackFocus;
 
     /// Unknown keys and values of the wrong type are ignored; the level is clamped to -1..9.
     static BackendSettings fromJson(const QJsonObject& json);

@@ -136,6 +136,14 @@ public:
     /// The waits for the person at the desktop during the last call that injected input
     /// ([{at, ms}], the input watch's Wait mode), emptied by the call. The default has none.
     virtual QJsonArray takeYields() { return {}; }
+    /// Called on the worker when a side effect's execution ends, answered or not: what the
+    /// backend did to leave the desktop as the person had it (e.g. `{givenBackTo: {pid, app}}`),
+    /// for the evidence; empty when nothing.
+    virtual QJsonObject sideEffectEnded(const CallContext& context)
+    {
+        Q_UNUSED(context)
+        return {};
+    }
     /// Where the backend sends the apps' element events (focus, names, values, states, children),
     /// from a thread of its own; the sink must be thread-safe. The default sends none.
     virtual void setEventSink(DesktopEventSink sink) { Q_UNUSED(sink) }

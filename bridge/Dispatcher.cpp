@@ -225,6 +225,12 @@ void Dispatcher::submit(const MethodEntry& method, const Caller& caller, const M
                     record->trace(QStringLiteral("yielded"), 0, true, QJsonObject{{QStringLiteral("waits"), waits}});
             }
         }
+        // The person's own app in front again, where the backend brought another forward.
+        if (sideEffect) {
+            if (const QJsonObject restored = context.backend.sideEffectEnded(context.call); !restored.isEmpty())
+                record->trace(QStringLiteral("focus.givenBack"), 0,
+                              restored.value(QStringLiteral("frontmost")).toBool(), restored);
+        }
         Methods::recordEnvironment(context, *record, result, sideEffect);
         return result;
     };

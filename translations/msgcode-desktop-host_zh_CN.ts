@@ -481,6 +481,14 @@
         <source>Any program of your user may connect. One executable path per line limits it to those; on macOS, team:TEAMID admits every app its developer signed.</source>
         <translation>你的用户下的任何程序都可以连接。每行填写一个可执行文件路径，即可只允许这些程序连接；在 macOS 上，team:TEAMID 允许该开发者签名的所有应用。</translation>
     </message>
+    <message>
+        <source>Bring my app back to the front after an action (macOS)</source>
+        <translation>操作结束后把我的应用放回最前面（macOS）</translation>
+    </message>
+    <message>
+        <source>An action on an app behind yours brings that app forward; afterwards the app you were using comes back to the front.</source>
+        <translation>对你后面的应用执行操作时会把该应用调到前面；操作结束后，你正在使用的应用会回到最前面。</translation>
+    </message>
 </context>
 <context>
     <name>App::TrayController</name>

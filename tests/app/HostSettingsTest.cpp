@@ -195,7 +195,8 @@ TEST(HostSettings, SecurityAndBackendSettings)
     EXPECT_EQ(s.backendSettings(), (QJsonObject{{QStringLiteral("cmdKey"), QStringLiteral("super")},
                                                 {QStringLiteral("pngCompression"), 0},
                                                 {QStringLiteral("yieldToUser"), QStringLiteral("wait")},
-                                                {QStringLiteral("yieldQuietMs"), 2500}}));
+                                                {QStringLiteral("yieldQuietMs"), 2500},
+                                                {QStringLiteral("giveBackFocus"), true}}));
 }
 
 TEST(HostSettings, ExecutorPassesBackendSettingsToTheWorker)

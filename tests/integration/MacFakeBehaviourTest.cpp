@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <memory>
+
 using namespace MacTesting;
 
 namespace {
@@ -216,12 +219,18 @@ TEST(MacFakeBehaviour, AnAppBehindAnotherIsBroughtForwardWhereActivationIsIgnore
     t.world->addApp(QStringLiteral("Other"), QStringLiteral("com.example.other"), 5151);
     t.world->addWindow(5151, QStringLiteral("Other"), QRectF(0, 0, 800, 600));
     t.world->activate(5151);
+    // Which app was in front when Send was pressed.
+    auto frontAtPress = std::make_shared<std::atomic<qint64>>(0);
+    t.world->onAction(t.world->find(QStringLiteral("AXButton"), QStringLiteral("Send")),
+                      [frontAtPress](FakeAxWorld& w, const QString&) { frontAtPress->store(w.frontmost()); });
     const QJsonObject response =
         act(t, QStringLiteral("desktop.click"),
             {{QStringLiteral("target"), target(QStringLiteral("AXButton"), QStringLiteral("Send"))}});
     EXPECT_FALSE(response.contains(QStringLiteral("error"))) << dump(response);
     EXPECT_TRUE(t.appSawPressed(QStringLiteral("Send")));
-    EXPECT_EQ(t.world->frontmost(), kPid);
+    EXPECT_EQ(frontAtPress->load(), kPid);
+    // Then the person's app is given back the front, through AXFrontmost too.
+    EXPECT_EQ(t.world->frontmost(), 5151);
 }
 
 // Defect 8: maximize zooms (AXZoomWindow) and never enters full screen; restore leaves full
@@ -515,4 +524,36 @@ TEST(MacFakeBehaviour, APointerClickAfterTheDisplaysChangedNeverLandsOnAnotherEl
     EXPECT_TRUE(resultOf(again).value(QStringLiteral("clicked")).toBool()) << dump(again);
     EXPECT_TRUE(t.appSawPressed(QStringLiteral("Send")));
     EXPECT_FALSE(t.world->actionLog().contains(erase + QStringLiteral(":AXPress")));
+}
+
+// An action on an app behind the person's brings it forward (the press needs its window in
+// front); afterwards the person's app comes back to the front, unless the setting is off.
+TEST(MacFakeBehaviour, ThePersonsAppComesBackToTheFrontAfterAnActionBehindIt)
+{
+    MacTarget t;
+    constexpr qint64 kNotes = 5151;
+    t.world->addApp(QStringLiteral("Notes"), QStringLiteral("com.apple.Notes"), kNotes);
+    t.world->addWindow(kNotes, QStringLiteral("Notes"), QRectF(700, 100, 500, 400));
+    t.world->activate(kNotes);
+    const QJsonObject send{{QStringLiteral("target"), target(QStringLiteral("AXButton"), QStringLiteral("Send"))}};
+    const QJsonObject clicked = act(t, QStringLiteral("desktop.click"), send);
+    EXPECT_TRUE(resultOf(clicked).value(QStringLiteral("clicked")).toBool()) << dump(clicked);
+    EXPECT_TRUE(t.appSawPressed(QStringLiteral("Send")));
+    EXPECT_EQ(t.world->frontmost(), kNotes) << "the person's app was not given back the front";
+
+    // With the setting off, the app acted on stays in front.
+    TestHost::Options options = macHost(t.world);
+    options.backendFactory = [world = t.world] {
+        auto backend = std::make_unique<Automation::Mac::MacBackend>(std::make_unique<FakeAxApi>(world));
+        backend->configure(QJsonObject{{QStringLiteral("giveBackFocus"), false}});
+        return backend;
+    };
+    t.client.reset();
+    t.host = std::make_unique<TestHost>(options);
+    t.client = std::make_unique<TestClient>(t.host->socketPath());
+    t.world->activate(kNotes);
+    const QJsonObject again = act(t, QStringLiteral("desktop.click"), send);
+    EXPECT_FALSE(again.contains(QStringLiteral("error"))) << dump(again);
+    EXPECT_TRUE(t.appSawPressed(QStringLiteral("Send")));
+    EXPECT_EQ(t.world->frontmost(), kPid);
 }

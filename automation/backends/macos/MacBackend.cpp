@@ -181,6 +181,8 @@ void MacBackend::configure(const QJsonObject& settings)
     const BackendSettings parsed = BackendSettings::fromJson(settings);
     if (parsed.pngCompression)
         d->pngCompression = *parsed.pngCompression;
+    if (parsed.giveBackFocus)
+        d->giveBackFocus = *parsed.giveBackFocus;
 }
 
 Result<ResolvedRoute> MacBackend::resolveRoute(const Route& route, const CallContext& context)
@@ -294,6 +296,13 @@ Status MacBackend::focusWindow(const ResolvedRoute& route, const CallContext& co
                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")}});
     const AxElement app = m_api->applicationElement(route.pid);
     d->budget(route.pid, app, context);
+    // The person's app, to bring back when the side effect is over (the first one this execution
+    // moved away from; never the host itself).
+    if (const qint64 front = d->frontmostPid();
+        d->giveBackFocus && d->giveBackTo == 0 && front > 0 && front != route.pid && front != d->ownPid) {
+        d->giveBackTo = front;
+        d->broughtForward = route.pid;
+    }
     // AXFrontmost brings the app forward on every macOS; activateWithOptions: does nothing from a
     // background app on macOS 14 and later, and is kept for 12 and 13 where AXFrontmost is not
     // enough. Then the window is raised and made main.
@@ -516,6 +525,35 @@ Status MacBackend::completeNodes(Snapshot& snapshot, const QList<int>& indexes, 
         node.detailed = true;
     }
     return success();
+}
+
+QJsonObject MacBackend::sideEffectEnded(const CallContext& context)
+{
+    const qint64 back = std::exchange(d->giveBackTo, 0);
+    const qint64 forward = std::exchange(d->broughtForward, 0);
+    if (back == 0)
+        return {};
+    const auto person = d->appOf(back);
+    QJsonObject out{
+        {QStringLiteral("givenBackTo"),
+         QJsonObject{{QStringLiteral("pid"), back}, {QStringLiteral("app"), person ? person->name : QString()}}}};
+    // Only while the app the host brought forward is still in front: a person who went to
+    // another app meanwhile keeps it.
+    if (!person || d->frontmostPid() != forward) {
+        out.insert(QStringLiteral("frontmost"), false);
+        out.insert(QStringLiteral("why"),
+                   person ? QStringLiteral("another app came to the front meanwhile") : QStringLiteral("the app quit"));
+        return out;
+    }
+    const AxElement app = m_api->applicationElement(back);
+    d->budget(back, app, context);
+    m_api->setAttribute(app, QStringLiteral("AXFrontmost"), AxValue::ofBool(true));
+    m_api->activateApplication(back);
+    QDeadlineTimer until(500);
+    while (d->frontmostPid() != back && !until.hasExpired())
+        QThread::msleep(20);
+    out.insert(QStringLiteral("frontmost"), d->frontmostPid() == back);
+    return out;
 }
 
 Result<std::optional<Frame>> MacBackend::liveFrame(const ResolvedRoute& route, const Node& node,

@@ -46,6 +46,9 @@ public:
     Result<ActionOutcome> sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
                                     const CallContext& context) override;
     Status readTexts(Snapshot& snapshot, const QList<int>& indexes, const CallContext& context) override;
+    /// Brings the person's app forward again after a side effect that brought the route's app
+    /// forward (the setting giveBackFocus, on by default), unless another app came forward since.
+    QJsonObject sideEffectEnded(const CallContext& context) override;
     Result<std::optional<Frame>> liveFrame(const ResolvedRoute& route, const Node& node,
                                            const CallContext& context) override;
     Result<QList<WindowInfo>> windows(const CallContext& context) override;

@@ -195,6 +195,12 @@ struct MacBackend::Private
     QElapsedTimer clock;
     qint64 ownPid = QCoreApplication::applicationPid();
     int pngCompression = -1;
+    /// Give the person's front app back after a side effect (the setting giveBackFocus).
+    bool giveBackFocus = true;
+    /// During a side effect: the app that was in front before the host brought `broughtForward`
+    /// forward (0: none).
+    qint64 giveBackTo = 0;
+    qint64 broughtForward = 0;
     /// Elements by key, two generations (a handle from a recent snapshot stays usable).
     QHash<QString, AxElement> elements, olderElements;
     /// The messaging timeout last set per pid (ms).
