@@ -3,7 +3,6 @@
 #include "bridge/evidence/EvidenceArchive.h"
 #include "bridge/evidence/EvidenceReader.h"
 #include "bridge/protocol/Client.h"
-#include "bridge/protocol/JsonRpc.h"
 #include "bridge/protocol/Meta.h"
 
 #include <QCoreApplication>
@@ -190,7 +189,7 @@ public:
 
 private:
     /// One request, meta filled in; a transport failure comes back as an error object of our own.
-    QJsonObject call(const QString& method, QJsonObject params, int timeoutMs);
+    QJsonObject call(const QString& method, const QJsonObject& params, int timeoutMs);
     /// The confirmation for a side effect with these params: a token the person approved for the
     /// first one (and for each one when the host takes no phrase), the phrase after it.
     std::optional<QJsonObject> confirmation(const QString& method, const QJsonObject& params, QString* why);
@@ -224,14 +223,8 @@ private:
     bool m_stopped = false; ///< the person said no, or the host is gone: nothing more is sent
 };
 
-QJsonObject Runner::call(const QString& method, QJsonObject params, int timeoutMs)
+QJsonObject Runner::call(const QString& method, const QJsonObject& params, int timeoutMs)
 {
-    Bridge::MetaFill fill;
-    fill.timeoutMs = timeoutMs;
-    if (method != QLatin1String("desktop.health"))
-        fill.workspacePath = m_out.absolutePath();
-    params = Bridge::fillMeta(params, fill);
-    const QString id = Bridge::newRequestId();
     Bridge::Client client;
     if (!client.connectToServer(m_options.socketPath, 3000)) {
         m_hostGone = true;
@@ -241,7 +234,12 @@ QJsonObject Runner::call(const QString& method, QJsonObject params, int timeoutM
                          {QStringLiteral("message"),
                           tr("no host serves %1 (%2)").arg(m_options.socketPath, client.errorString())}}}};
     }
-    const auto reply = client.callRequest(Bridge::JsonRpc::request(method, params, id), timeoutMs + 5000);
+    Bridge::MetaFill fill;
+    fill.timeoutMs = timeoutMs;
+    if (method != QLatin1String("desktop.health"))
+        fill.workspacePath = m_out.absolutePath();
+    client.setMetaFill(fill);
+    const auto reply = client.call(method, params, timeoutMs + 5000);
     if (reply.ok())
         return reply.response;
     return QJsonObject{{QStringLiteral("error"),

@@ -26,29 +26,22 @@ Result<ActionOutcome> MacBackend::scroll(const ResolvedRoute& route, const Snaps
 {
     // Reads of the elements as they are now; nullopt for one that is gone or did not answer.
     const auto currentFrame = [&](int index) -> std::optional<Frame> {
-        const auto e = d->element(snapshot.nodes.at(index).handle);
-        if (!e)
-            return std::nullopt;
-        auto r = d->read(route.pid, *e, {QStringLiteral("AXPosition"), QStringLiteral("AXSize")}, context);
-        if (!r || r->at(0).error != AxError::Success || r->at(1).error != AxError::Success)
-            return std::nullopt;
-        return frameOf(r->at(0), r->at(1));
+        auto frame = liveFrame(route, snapshot.nodes.at(index), context);
+        return frame ? frame.value() : std::nullopt;
+    };
+    const auto attributeOf = [&](int index, const QString& attribute) -> std::optional<AxRead> {
+        auto read = d->readNode(route.pid, snapshot.nodes.at(index), attribute, context);
+        return read && read.value() && read.value()->error == AxError::Success ? read.value() : std::nullopt;
     };
     const auto numberOf = [&](int index, const QString& attribute) -> std::optional<double> {
-        const auto e = d->element(snapshot.nodes.at(index).handle);
-        if (!e)
+        const auto read = attributeOf(index, attribute);
+        if (!read || read->value.type != AxValue::Type::Number)
             return std::nullopt;
-        auto r = d->read(route.pid, *e, {attribute}, context);
-        if (!r || r->at(0).error != AxError::Success || r->at(0).value.type != AxValue::Type::Number)
-            return std::nullopt;
-        return r->at(0).value.number;
+        return read->value.number;
     };
     const auto stringOfAttribute = [&](int index, const QString& attribute) -> QString {
-        const auto e = d->element(snapshot.nodes.at(index).handle);
-        if (!e)
-            return {};
-        auto r = d->read(route.pid, *e, {attribute}, context);
-        return r ? stringOf(r->at(0)) : QString();
+        const auto read = attributeOf(index, attribute);
+        return read ? stringOf(*read) : QString();
     };
 
     // A scroll bar's orientation: AXOrientation, else the frame's shape.
