@@ -1,5 +1,7 @@
 #include "bridge/Dispatcher.h"
 
+#include "bridge/contract/Validate.h"
+
 #include "bridge/security/ConfirmTokens.h"
 
 #include <QLoggingCategory>
@@ -134,6 +136,11 @@ void Dispatcher::route(const Caller& caller, const QString& name, const QJsonObj
     }
 
     std::optional<Prepared> prepared;
+    if (!method->queued()) {
+        // An immediate method's params against its declaration; a queued one's prepare does it.
+        if (auto refused = Contract::checkParams(*method->declaration, params))
+            return respond(*refused);
+    }
     if (const Prepare* prepare = method->prepare()) {
         auto typed = (*prepare)(params);
         if (!typed)

@@ -1,5 +1,7 @@
 #include "bridge/EventHub.h"
 
+#include "bridge/contract/Declaration.h"
+
 #include "automation/SelectorEngine.h"
 
 #include <QDateTime>
@@ -24,21 +26,13 @@ EventHub::EventHub(int capacity, QObject* parent)
 
 QStringList EventHub::knownKinds()
 {
-    return {QStringLiteral("window.created"),
-            QStringLiteral("window.closed"),
-            QStringLiteral("window.focused"),
-            QStringLiteral("permissions.changed"),
-            QStringLiteral("execution.started"),
-            QStringLiteral("execution.finished"),
-            QStringLiteral("stopped"),
-            QStringLiteral("resumed"),
-            QStringLiteral("remote.changed"),
-            QStringLiteral("user.input"),
-            QStringLiteral("focus.changed"),
-            QStringLiteral("element.nameChanged"),
-            QStringLiteral("element.valueChanged"),
-            QStringLiteral("element.stateChanged"),
-            QStringLiteral("element.childrenChanged")};
+    // Declared once, with desktop.subscribe (bridge/contract/methods/Events.cpp).
+    static const QStringList kinds = [] {
+        const Contract::Method* subscribe = Contract::find(QStringLiteral("desktop.subscribe"));
+        const Contract::Field* field = Contract::fieldOf(subscribe->params, QStringLiteral("kinds"));
+        return field->node.items->enumValues;
+    }();
+    return kinds;
 }
 
 bool EventHub::isElementKind(const QString& kind)

@@ -2,6 +2,7 @@
 
 #include "bridge/Methods.h"
 #include "bridge/Params.h"
+#include "bridge/contract/Declaration.h"
 #include "bridge/protocol/Meta.h"
 #include "bridge/transport/Caller.h"
 
@@ -67,26 +68,31 @@ struct Immediate
 };
 } // namespace MethodKind
 
-/// One method of the bridge, as data.
+/// One method of the bridge: its declaration (bridge/contract/methods/) and its handler.
 struct MethodEntry
 {
+    using Kind = std::variant<MethodKind::ReadOnly, MethodKind::SideEffect, MethodKind::Immediate>;
+    using Redact = std::function<QJsonObject(const QJsonObject& params, bool keepTypedText)>;
+
     QString name;
-    QString summary;
-    /// A JSON Schema (draft 2020-12 subset) of params, `meta` included.
-    QJsonObject paramsSchema;
+    const Contract::Method* declaration = nullptr;
     /// meta.workspacePath required and checked (every queued method: its evidence goes there).
     bool workspaceBound = false;
     /// Never refused for lack of room in the caller's replay window (stop, abort, resume, health).
     bool alwaysAdmitted = false;
-    std::variant<MethodKind::ReadOnly, MethodKind::SideEffect, MethodKind::Immediate> kind;
+    Kind kind;
     /// What request.json keeps of params; `keepTypedText` is the host's setting. Default: all.
-    std::function<QJsonObject(const QJsonObject& params, bool keepTypedText)> redact;
+    Redact redact;
 
     bool queued() const { return !std::holds_alternative<MethodKind::Immediate>(kind); }
     bool sideEffect() const { return std::holds_alternative<MethodKind::SideEffect>(kind); }
     /// The typed params -> job step of a queued method (null for an immediate one).
     const Prepare* prepare() const;
 };
+
+/// The host's verdict on a request's shape, as the dispatcher reaches it: meta, then the params
+/// against the method's declaration and (queued methods) the typed parser. nullopt: accepted.
+std::optional<Automation::Error> checkShape(const MethodEntry& method, const QJsonObject& params);
 
 /// The bridge's methods (the contract's, plus the emergency stop and resume).
 class MethodTable

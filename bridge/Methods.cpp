@@ -508,13 +508,16 @@ MethodJob pointer(PointerParams params)
 MethodJob windows(WindowsParams params)
 {
     const Ops::WindowsRequest request{params.app};
-    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+    const bool includeMinimized = params.includeMinimized;
+    return [request, includeMinimized](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
         auto listed = Ops::windows(ctx, request);
         if (!listed)
             return listed.error();
         QJsonArray windows;
-        for (const WindowInfo& window : listed.value())
-            windows.append(window.toJson());
+        for (const WindowInfo& window : listed.value()) {
+            if (includeMinimized || !window.minimized)
+                windows.append(window.toJson());
+        }
         QJsonObject result = baseResult(record);
         result.insert(QStringLiteral("windows"), windows);
         result.insert(QStringLiteral("count"), static_cast<int>(windows.size()));

@@ -598,6 +598,7 @@ Result<WindowsParams> windows(const QJsonObject& params)
     Reader r(params, {});
     WindowsParams out;
     out.app = r.string(QStringLiteral("app"));
+    out.includeMinimized = r.boolean(QStringLiteral("includeMinimized")).value_or(true);
     return r.finish(out);
 }
 

@@ -146,6 +146,7 @@ struct PointerParams
 struct WindowsParams
 {
     std::optional<QString> app;
+    bool includeMinimized = true;
 };
 
 struct WindowParams

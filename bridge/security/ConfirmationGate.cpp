@@ -1,5 +1,7 @@
 #include "bridge/security/ConfirmationGate.h"
 
+#include "bridge/contract/Declaration.h"
+
 #include "automation/Operations.h"
 #include "bridge/Methods.h"
 #include "bridge/protocol/CanonicalJson.h"
@@ -198,9 +200,8 @@ void ConfirmationGate::issue(const Caller& caller, const Meta& meta, const QJson
     if (!intentCheck)
         return respond(
             Error::invalidParam(QStringLiteral("intent.method"),
-                                QStringLiteral("intent.method must name a side-effect method "
-                                               "(desktop.click, desktop.typeText, desktop.hotkey, desktop.scroll, "
-                                               "desktop.menuPick, desktop.pointer, desktop.window)")));
+                                QStringLiteral("intent.method must name a side-effect method (%1)")
+                                    .arg(Contract::methodsOf(Contract::Kind::SideEffect).join(QStringLiteral(", ")))));
     if (!intent.value(QStringLiteral("params")).isObject())
         return respond(
             Error::invalidParam(QStringLiteral("intent.params"), QStringLiteral("intent.params must be an object")));

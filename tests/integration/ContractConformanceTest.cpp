@@ -14,8 +14,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMap>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QUuid>
 
 #include <gtest/gtest.h>
@@ -126,7 +128,7 @@ struct Example
     QJsonObject params;
 };
 
-struct Contract
+struct ContractText
 {
     QJsonObject route;      ///< §4.3
     QJsonObject selector;   ///< §4.4
@@ -137,9 +139,9 @@ struct Contract
 
 // Every ```jsonc block of the contract, with the heading it is under and whether the text just
 // above it announces a request (请求, "Request").
-Contract readContract(const QString& text)
+ContractText readContract(const QString& text)
 {
-    Contract out;
+    ContractText out;
     const QStringList lines = text.split(QLatin1Char('\n'));
     static const QRegularExpression methodHeading(QStringLiteral(R"(^###\s+([0-9.]+)\s+`([a-zA-Z.]+)`)"));
     static const QRegularExpression sectionHeading(QStringLiteral(R"(^###\s+([0-9.]+)\s)"));
@@ -316,7 +318,7 @@ TEST(ContractConformance, EveryRequestExampleOfTheContractIsAccepted)
 {
     const QString text = contractText();
     ASSERT_FALSE(text.isEmpty()) << "tests/data/contract/bridge-contract-v2.2.md is missing";
-    const Contract contract = readContract(text);
+    const ContractText contract = readContract(text);
     EXPECT_TRUE(contract.problems.isEmpty()) << contract.problems.join(QStringLiteral("\n")).toStdString();
     ASSERT_FALSE(contract.route.isEmpty());
     ASSERT_FALSE(contract.selector.isEmpty());
@@ -427,7 +429,7 @@ TEST(ContractConformance, ExamplesAreReadAsTheContractWritesThem)
         freshIds(QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM:uuid")}}, QStringLiteral("R"))
             .toObject();
     EXPECT_EQ(fresh.value(QStringLiteral("phrase")).toString(), QStringLiteral("CONFIRM:R"));
-    const Contract contract = readContract(contractText());
+    const ContractText contract = readContract(contractText());
     for (const Example& example : contract.examples) {
         if (example.method == QLatin1String("desktop.waitUntil")) {
             EXPECT_EQ(example.params.value(QStringLiteral("route")).toObject(), contract.route);
@@ -441,4 +443,56 @@ TEST(ContractConformance, ExamplesAreReadAsTheContractWritesThem)
         }
     }
     EXPECT_EQ(contract.route.value(QStringLiteral("focusPolicy")).toString(), QStringLiteral("focusIfNeeded"));
+}
+
+// The served schema (rpc.discover's document) accepts every request the contract shows, as
+// Debian's python3-jsonschema reads it (tests/contract/validate.py).
+TEST(ContractConformance, EveryRequestExampleOfTheContractIsValidUnderTheServedSchema)
+{
+    const ContractText contract = readContract(contractText());
+    ASSERT_GE(contract.examples.size(), 13);
+    TestHost host;
+    TestClient client(host.socketPath());
+    ASSERT_TRUE(client.isConnected());
+    const QJsonObject document =
+        client
+            .call(QStringLiteral("rpc.discover"),
+                  QJsonObject{{QStringLiteral("meta"), QJsonObject{{QStringLiteral("schemaVersion"), 1},
+                                                                   {QStringLiteral("requestId"), newRequestId()}}}})
+            .value(QStringLiteral("result"))
+            .toObject();
+    ASSERT_EQ(document.value(QStringLiteral("openrpc")).toString(), QStringLiteral("1.3.2"));
+    QJsonArray requests;
+    for (const Example& example : contract.examples) {
+        const QString requestId = newRequestId();
+        QJsonObject params = freshIds(example.params, requestId).toObject();
+        params.insert(QStringLiteral("meta"), QJsonObject{{QStringLiteral("schemaVersion"), 1},
+                                                          {QStringLiteral("requestId"), requestId},
+                                                          {QStringLiteral("workspacePath"), host.workspace()},
+                                                          {QStringLiteral("timeoutMs"), 60000}});
+        requests.append(QJsonObject{{QStringLiteral("method"), example.method}, {QStringLiteral("params"), params}});
+    }
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString documentPath = dir.filePath(QStringLiteral("openrpc.json"));
+    const QString requestsPath = dir.filePath(QStringLiteral("requests.json"));
+    for (const auto& [path, json] :
+         {std::pair{documentPath, QJsonDocument(document)}, std::pair{requestsPath, QJsonDocument(requests)}}) {
+        QFile file(path);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write(json.toJson());
+    }
+    QProcess python;
+    python.start(QStringLiteral("/usr/bin/python3"),
+                 {QStringLiteral(MDH_SOURCE_DIR "/tests/contract/validate.py"), documentPath, requestsPath});
+    ASSERT_TRUE(python.waitForFinished(60000));
+    ASSERT_EQ(python.exitCode(), 0) << python.readAllStandardError().toStdString();
+    const QList<QByteArray> verdicts = python.readAllStandardOutput().trimmed().split('\n');
+    ASSERT_EQ(verdicts.size(), contract.examples.size());
+    for (qsizetype i = 0; i < verdicts.size(); ++i) {
+        const QJsonObject verdict = QJsonDocument::fromJson(verdicts.at(i)).object();
+        EXPECT_TRUE(verdict.value(QStringLiteral("accepted")).toBool())
+            << contract.examples.at(i).where.toStdString() << ": "
+            << verdict.value(QStringLiteral("why")).toString().toStdString();
+    }
 }

@@ -136,6 +136,12 @@ TEST(Gestures, WindowsAreListedAndActedOn)
                     .toObject()
                     .value(QStringLiteral("minimized"))
                     .toBool());
+    // includeMinimized: false leaves the minimized window out.
+    EXPECT_EQ(resultOf(client.call(QStringLiteral("desktop.windows"),
+                                   params(host, {{QStringLiteral("includeMinimized"), false}})))
+                  .value(QStringLiteral("count"))
+                  .toInt(),
+              0);
     EXPECT_EQ(resultOf(client.call(QStringLiteral("desktop.windows"),
                                    params(host, {{QStringLiteral("app"), QStringLiteral("Other")}})))
                   .value(QStringLiteral("count"))

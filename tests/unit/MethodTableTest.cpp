@@ -1,6 +1,7 @@
 // The method table as data: what every entry must have, and that its kinds hold the rules
 // (a side effect is queued, confirmed and workspace-bound; immediate methods never queue).
 #include "bridge/MethodTable.h"
+#include "bridge/contract/Schema.h"
 
 #include <QJsonArray>
 
@@ -16,20 +17,35 @@ TEST(MethodTable, ServesTheContractsMethodsThePlansPrimitivesAndTheStop)
     QStringList names;
     for (const MethodEntry& entry : MethodTable::contract().entries())
         names.append(entry.name);
-    EXPECT_EQ(names, (QStringList{QStringLiteral("desktop.health"),         QStringLiteral("desktop.doctor"),
-                                  QStringLiteral("desktop.observe"),        QStringLiteral("desktop.find"),
-                                  QStringLiteral("desktop.click"),          QStringLiteral("desktop.typeText"),
-                                  QStringLiteral("desktop.hotkey"),         QStringLiteral("desktop.waitUntil"),
-                                  QStringLiteral("desktop.dumpTree"),       QStringLiteral("desktop.capture"),
-                                  QStringLiteral("desktop.readText"),       QStringLiteral("desktop.scroll"),
-                                  QStringLiteral("desktop.menuPick"),       QStringLiteral("desktop.pointer"),
-                                  QStringLiteral("desktop.windows"),        QStringLiteral("desktop.window"),
-                                  QStringLiteral("desktop.elementAt"),      QStringLiteral("desktop.abort"),
-                                  QStringLiteral("desktop.confirm.issue"),  QStringLiteral("desktop.stop"),
-                                  QStringLiteral("desktop.resume"),         QStringLiteral("desktop.remote.status"),
-                                  QStringLiteral("desktop.remote.connect"), QStringLiteral("desktop.remote.disconnect"),
-                                  QStringLiteral("desktop.remote.forget"),  QStringLiteral("desktop.gui.open"),
-                                  QStringLiteral("desktop.subscribe"),      QStringLiteral("desktop.unsubscribe")}));
+    EXPECT_EQ(names, (QStringList{QStringLiteral("desktop.health"),
+                                  QStringLiteral("desktop.doctor"),
+                                  QStringLiteral("desktop.observe"),
+                                  QStringLiteral("desktop.find"),
+                                  QStringLiteral("desktop.click"),
+                                  QStringLiteral("desktop.typeText"),
+                                  QStringLiteral("desktop.hotkey"),
+                                  QStringLiteral("desktop.waitUntil"),
+                                  QStringLiteral("desktop.dumpTree"),
+                                  QStringLiteral("desktop.capture"),
+                                  QStringLiteral("desktop.readText"),
+                                  QStringLiteral("desktop.scroll"),
+                                  QStringLiteral("desktop.menuPick"),
+                                  QStringLiteral("desktop.pointer"),
+                                  QStringLiteral("desktop.windows"),
+                                  QStringLiteral("desktop.window"),
+                                  QStringLiteral("desktop.elementAt"),
+                                  QStringLiteral("desktop.abort"),
+                                  QStringLiteral("desktop.confirm.issue"),
+                                  QStringLiteral("desktop.stop"),
+                                  QStringLiteral("desktop.resume"),
+                                  QStringLiteral("desktop.remote.status"),
+                                  QStringLiteral("desktop.remote.connect"),
+                                  QStringLiteral("desktop.remote.disconnect"),
+                                  QStringLiteral("desktop.remote.forget"),
+                                  QStringLiteral("desktop.gui.open"),
+                                  QStringLiteral("desktop.subscribe"),
+                                  QStringLiteral("desktop.unsubscribe"),
+                                  QStringLiteral("rpc.discover")}));
     EXPECT_EQ(MethodTable::contract().find(QStringLiteral("desktop.fly")), nullptr);
 }
 
@@ -54,16 +70,23 @@ TEST(MethodTable, SideEffectsAreExactlyTheInputMethodsAndAllAreQueued)
                                         QStringLiteral("desktop.hotkey"), QStringLiteral("desktop.scroll"),
                                         QStringLiteral("desktop.menuPick"), QStringLiteral("desktop.pointer"),
                                         QStringLiteral("desktop.window")}));
+    // The gate, the dialog and the doors read the same set from the declarations.
+    QStringList declared = Contract::methodsOf(Contract::Kind::SideEffect);
+    declared.sort();
+    sideEffects.sort();
+    EXPECT_EQ(declared, sideEffects);
 }
 
 TEST(MethodTable, EveryEntryHasASummaryAndASchemaThatRequiresMeta)
 {
     for (const MethodEntry& entry : MethodTable::contract().entries()) {
-        EXPECT_FALSE(entry.summary.isEmpty()) << entry.name.toStdString();
-        EXPECT_EQ(entry.paramsSchema.value(QStringLiteral("type")).toString(), QStringLiteral("object"));
-        const QJsonArray required = entry.paramsSchema.value(QStringLiteral("required")).toArray();
+        ASSERT_NE(entry.declaration, nullptr) << entry.name.toStdString();
+        EXPECT_FALSE(entry.declaration->summary.isEmpty()) << entry.name.toStdString();
+        const QJsonObject paramsSchema = Contract::Schema::params(*entry.declaration, QStringLiteral("#/$defs/"));
+        EXPECT_EQ(paramsSchema.value(QStringLiteral("type")).toString(), QStringLiteral("object"));
+        const QJsonArray required = paramsSchema.value(QStringLiteral("required")).toArray();
         EXPECT_TRUE(required.contains(QStringLiteral("meta"))) << entry.name.toStdString();
-        const QJsonObject properties = entry.paramsSchema.value(QStringLiteral("properties")).toObject();
+        const QJsonObject properties = paramsSchema.value(QStringLiteral("properties")).toObject();
         for (const auto& name : required)
             EXPECT_TRUE(properties.contains(name.toString()))
                 << entry.name.toStdString() << " requires " << name.toString().toStdString();
@@ -76,7 +99,9 @@ TEST(MethodTable, TheParserRefusesMissingParamsNamingAFieldTheSchemaRequires)
         if (!entry.prepare())
             continue;
         QStringList required;
-        for (const auto& value : entry.paramsSchema.value(QStringLiteral("required")).toArray())
+        for (const auto& value : Contract::Schema::params(*entry.declaration, QStringLiteral("#/$defs/"))
+                                     .value(QStringLiteral("required"))
+                                     .toArray())
             required.append(value.toString());
         required.removeAll(QStringLiteral("meta"));
         const auto prepared = (*entry.prepare())(QJsonObject{});
