@@ -1,6 +1,7 @@
 // desktop_abort, desktop_evidence, desktop_status: the host itself.
 #include "mcp/GhostTools.h"
 
+#include "client-kit/Outcome.h"
 #include "mcp/GhostToolSupport.h"
 
 #include <QDir>
@@ -70,17 +71,15 @@ QJsonObject evidenceTool(const QJsonObject& arguments, HostLink& host)
         const QDir dir(entry.dir);
         const QJsonObject request = readJson(dir.filePath(QStringLiteral("request.json")));
         const QJsonObject response = readJson(dir.filePath(QStringLiteral("response.json")));
-        const QJsonObject error = response.value(QStringLiteral("error")).toObject();
-        executions.append(
-            QJsonObject{{QStringLiteral("dir"), QString(entry.dir + QLatin1Char('/'))},
-                        {QStringLiteral("execution_id"), dir.dirName()},
-                        {QStringLiteral("method"), request.value(QStringLiteral("method"))},
-                        {QStringLiteral("at"), entry.at.toUTC().toString(Qt::ISODateWithMs)},
-                        {QStringLiteral("outcome"), response.isEmpty() ? QStringLiteral("unfinished")
-                                                    : error.isEmpty()  ? QStringLiteral("ok")
-                                                                      : error.value(QStringLiteral("code")).toString()},
-                        {QStringLiteral("effect"),
-                         response.value(QStringLiteral("result")).toObject().value(QStringLiteral("effect"))}});
+        const auto outcome = DoorKit::Outcome::fromAnswer(response);
+        executions.append(QJsonObject{{QStringLiteral("dir"), QString(entry.dir + QLatin1Char('/'))},
+                                      {QStringLiteral("execution_id"), dir.dirName()},
+                                      {QStringLiteral("method"), request.value(QStringLiteral("method"))},
+                                      {QStringLiteral("at"), entry.at.toUTC().toString(Qt::ISODateWithMs)},
+                                      {QStringLiteral("outcome"), response.isEmpty() ? QStringLiteral("unfinished")
+                                                                  : outcome.error().isEmpty() ? QStringLiteral("ok")
+                                                                                              : outcome.code()},
+                                      {QStringLiteral("effect"), outcome.result().value(QStringLiteral("effect"))}});
     }
     return success(QJsonObject{{QStringLiteral("workspace"), host.workspace()},
                                {QStringLiteral("root"), root.path()},
