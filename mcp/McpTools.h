@@ -1,6 +1,6 @@
 #pragma once
 
-#include "bridge/protocol/Client.h"
+#include "mcp/HostLink.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -10,28 +10,6 @@
 #include <functional>
 
 namespace Mcp {
-
-/// The front door's link to the running host: one connection over its socket, requests with
-/// meta filled in (the workspace is the process's working directory), side effects confirmed
-/// through desktop.confirm.issue first, so the host's confirmation policy decides.
-class HostLink
-{
-public:
-    HostLink(QString socketPath, QString workspace);
-
-    /// The host's response to `method` (a result or an error object). When the host cannot be
-    /// reached, or answers nothing in time, a DESKTOP_HOST_NOT_RUNNING / DESKTOP_TIMEOUT error
-    /// object made here says so.
-    QJsonObject call(const QString& method, const QJsonObject& params, bool sideEffect, int timeoutMs = 30000);
-    QString workspace() const { return m_workspace; }
-
-private:
-    QJsonObject request(const QString& method, const QJsonObject& params, int timeoutMs);
-
-    QString m_socketPath;
-    QString m_workspace;
-    Bridge::Client m_client;
-};
 
 /// One MCP tool: its name, description and input schema (tools/list), and what a call does.
 struct Tool

@@ -14,7 +14,6 @@
 #include <QScreen>
 #include <QSslCertificate>
 #include <QSysInfo>
-#include <QUuid>
 
 namespace Remote {
 
@@ -204,8 +203,7 @@ void RemoteAgent::dial()
     const QString pin = normalizedFingerprint(m_config.fingerprint);
     connect(socket, &QSslSocket::sslErrors, this, [this, socket, pin, generation](const QList<QSslError>& errors) {
         // A pinned certificate is trusted for itself (self-signed servers); nothing else is.
-        const QString seen =
-            QString::fromLatin1(socket->peerCertificate().digest(QCryptographicHash::Sha256).toHex());
+        const QString seen = QString::fromLatin1(socket->peerCertificate().digest(QCryptographicHash::Sha256).toHex());
         if (!pin.isEmpty() && seen == pin) {
             socket->ignoreSslErrors(errors);
             return;
@@ -217,17 +215,16 @@ void RemoteAgent::dial()
         for (const QSslError& error : errors)
             why.append(error.errorString());
         hangUp({}, false);
-        setState(State::Failed, pin.isEmpty() ? tr("the server's certificate is not trusted (%1); pin it with its "
-                                                   "SHA-256 fingerprint %2 if it is the right one")
-                                                    .arg(why.join(QStringLiteral("; ")), seen)
-                                              : tr("the server's certificate (SHA-256 %1) is not the pinned one")
-                                                    .arg(seen));
+        setState(State::Failed, pin.isEmpty()
+                                    ? tr("the server's certificate is not trusted (%1); pin it with its "
+                                         "SHA-256 fingerprint %2 if it is the right one")
+                                          .arg(why.join(QStringLiteral("; ")), seen)
+                                    : tr("the server's certificate (SHA-256 %1) is not the pinned one").arg(seen));
     });
     connect(socket, &QSslSocket::encrypted, this, [this, socket, pin, generation] {
         if (generation != m_generation)
             return;
-        const QString seen =
-            QString::fromLatin1(socket->peerCertificate().digest(QCryptographicHash::Sha256).toHex());
+        const QString seen = QString::fromLatin1(socket->peerCertificate().digest(QCryptographicHash::Sha256).toHex());
         if (!pin.isEmpty() && seen != pin) {
             hangUp({}, false);
             setState(State::Failed, tr("the server's certificate (SHA-256 %1) is not the pinned one").arg(seen));
@@ -240,13 +237,13 @@ void RemoteAgent::dial()
 
 QJsonObject RemoteAgent::deviceInfo() const
 {
-    QJsonObject info{{QStringLiteral("name"), m_config.deviceName.isEmpty() ? QSysInfo::machineHostName()
-                                                                            : m_config.deviceName},
-                     {QStringLiteral("version"), QStringLiteral(MDH_VERSION)}};
+    QJsonObject info{
+        {QStringLiteral("name"), m_config.deviceName.isEmpty() ? QSysInfo::machineHostName() : m_config.deviceName},
+        {QStringLiteral("version"), QStringLiteral(MDH_VERSION)}};
     if (m_authWithToken)
         return info;
-    info.insert(QStringLiteral("os"), QSysInfo::kernelType() == QLatin1String("darwin") ? QStringLiteral("macOS")
-                                                                                         : QStringLiteral("Linux"));
+    info.insert(QStringLiteral("os"),
+                QSysInfo::kernelType() == QLatin1String("darwin") ? QStringLiteral("macOS") : QStringLiteral("Linux"));
     info.insert(QStringLiteral("osVersion"), QSysInfo::productVersion());
     QString resolution = m_screenResolution ? m_screenResolution() : QString();
     if (!m_screenResolution && qGuiApp) {
@@ -528,24 +525,21 @@ Bridge::Caller RemoteAgent::caller() const
     caller.remoteServer = m_config.serverName();
     // Tokens bind to the peer: for the remote caller, this connection to this server as this device.
     caller.peer.executable = QStringLiteral("remote:%1:%2").arg(m_config.host).arg(m_config.port);
-    caller.peer.auditTokenDigest =
-        QString::fromLatin1(QCryptographicHash::hash(QStringLiteral("%1|%2|%3")
-                                                         .arg(caller.peer.executable, m_deviceId)
-                                                         .arg(m_connectionId)
-                                                         .toUtf8(),
-                                                     QCryptographicHash::Sha256)
-                                .toHex()
-                                .left(8));
+    caller.peer.auditTokenDigest = QString::fromLatin1(
+        QCryptographicHash::hash(
+            QStringLiteral("%1|%2|%3").arg(caller.peer.executable, m_deviceId).arg(m_connectionId).toUtf8(),
+            QCryptographicHash::Sha256)
+            .toHex()
+            .left(8));
     return caller;
 }
 
 void RemoteAgent::dispatch(const QString& method, QJsonObject params, int timeoutMs, Reply reply)
 {
-    params.insert(QStringLiteral("meta"),
-                  QJsonObject{{QStringLiteral("schemaVersion"), Bridge::Meta::kSchemaVersion},
-                              {QStringLiteral("requestId"), QUuid::createUuid().toString(QUuid::WithoutBraces)},
-                              {QStringLiteral("workspacePath"), m_config.workspace},
-                              {QStringLiteral("timeoutMs"), timeoutMs}});
+    Bridge::MetaFill fill;
+    fill.workspacePath = m_config.workspace;
+    fill.timeoutMs = timeoutMs;
+    params = Bridge::fillMeta(std::move(params), fill);
     const quint64 generation = m_generation;
     QPointer<RemoteAgent> self(this);
     m_dispatcher.call(caller(), method, params,
@@ -559,53 +553,18 @@ void RemoteAgent::dispatch(const QString& method, QJsonObject params, int timeou
 
 void RemoteAgent::call(const QString& method, const QJsonObject& params, bool sideEffect, int timeoutMs, Reply reply)
 {
-    if (!sideEffect)
-        return dispatch(method, params, timeoutMs, std::move(reply));
-    // The person is asked to approve exactly these params (the remote policy decides), then the
-    // method runs with the single-use token.
-    auto confirmAndRun = [this, method, params, timeoutMs, reply] {
-        dispatch(QStringLiteral("desktop.confirm.issue"),
-                 QJsonObject{{QStringLiteral("intent"),
-                              QJsonObject{{QStringLiteral("method"), method}, {QStringLiteral("params"), params}}}},
-                 std::min(m_dispatcher.security().approvalTimeoutMs + 5000, Bridge::Meta::kMaxTimeoutMs),
-                 [this, method, params, timeoutMs, reply](const QJsonObject& issued) {
-                     if (issued.contains(QStringLiteral("error")))
-                         return reply(issued);
-                     QJsonObject confirmed = params;
-                     confirmed.insert(QStringLiteral("confirm"),
-                                      QJsonObject{{QStringLiteral("token"), issued.value(QStringLiteral("result"))
-                                                                                .toObject()
-                                                                                .value(QStringLiteral("token"))}});
-                     dispatch(method, confirmed, timeoutMs, reply);
-                 });
-    };
-    // A person is never asked about an element that is not there: the target is looked for first.
-    const QJsonObject selector =
-        params.value(QStringLiteral("target")).toObject().value(QStringLiteral("selector")).toObject();
-    if (selector.isEmpty())
-        return confirmAndRun();
-    QJsonObject limited = selector;
-    limited.insert(QStringLiteral("limit"), 1);
-    QJsonObject look{{QStringLiteral("selector"), limited}};
-    if (params.contains(QStringLiteral("route")))
-        look.insert(QStringLiteral("route"), params.value(QStringLiteral("route")));
-    dispatch(QStringLiteral("desktop.find"), look, timeoutMs, [reply, selector, confirmAndRun](const QJsonObject& found) {
-        if (found.contains(QStringLiteral("error")))
-            return reply(found);
-        const QJsonObject result = found.value(QStringLiteral("result")).toObject();
-        if (!result.value(QStringLiteral("elementRefs")).toArray().isEmpty())
-            return confirmAndRun();
-        reply(QJsonObject{
-            {QStringLiteral("error"),
-             QJsonObject{{QStringLiteral("code"), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND")},
-                         {QStringLiteral("message"),
-                          QStringLiteral("no element matches the selector; nothing was asked or done")},
-                         {QStringLiteral("retryable"), false},
-                         {QStringLiteral("details"),
-                          QJsonObject{{QStringLiteral("selector"), selector},
-                                      {QStringLiteral("reason"), QStringLiteral("not_found_before_asking")},
-                                      {QStringLiteral("evidence"), result.value(QStringLiteral("evidence"))}}}}}});
-    });
+    // The person is asked (the remote policy decides) only about elements that are there.
+    DoorKit::call(static_cast<DoorKit::Engine&>(*this), method, params, sideEffect, timeoutMs, std::move(reply));
+}
+
+void RemoteAgent::request(const QString& method, const QJsonObject& params, int timeoutMs, Reply reply)
+{
+    dispatch(method, params, timeoutMs, std::move(reply));
+}
+
+int RemoteAgent::confirmTimeoutMs() const
+{
+    return std::min(m_dispatcher.security().approvalTimeoutMs + 5000, Bridge::Meta::kMaxTimeoutMs);
 }
 
 void RemoteAgent::sleep(int ms, std::function<void()> done)
@@ -687,16 +646,18 @@ void RemoteAgent::forget(const Respond& respond)
     stop();
     m_token.clear();
     if (!m_config.isSet())
-        return respond(QJsonObject{{QStringLiteral("forgotten"), false}, {QStringLiteral("state"), stateName(m_state)}});
+        return respond(
+            QJsonObject{{QStringLiteral("forgotten"), false}, {QStringLiteral("state"), stateName(m_state)}});
     // The server is still configured: the next connection needs a person's bind code.
-    setState(State::NeedsBindCode, tr("the device token was forgotten: enter a bind code to connect to %1 again")
-                                       .arg(m_config.serverName()));
+    setState(State::NeedsBindCode,
+             tr("the device token was forgotten: enter a bind code to connect to %1 again").arg(m_config.serverName()));
     Q_EMIT bindCodeNeeded(m_lastError);
     QPointer<RemoteAgent> self(this);
     m_tokens->remove(m_config.tokenKey(), [self, respond](const TokenStore::Outcome& outcome) {
         if (outcome.status == TokenStore::Status::Ok || outcome.status == TokenStore::Status::NotFound)
-            return respond(QJsonObject{{QStringLiteral("forgotten"), outcome.status == TokenStore::Status::Ok},
-                                       {QStringLiteral("state"), self ? stateName(self->m_state) : QStringLiteral("off")}});
+            return respond(
+                QJsonObject{{QStringLiteral("forgotten"), outcome.status == TokenStore::Status::Ok},
+                            {QStringLiteral("state"), self ? stateName(self->m_state) : QStringLiteral("off")}});
         respond(Automation::Error::make(Automation::ErrorCode::InternalError,
                                         tr("the keyring could not remove the device token: %1").arg(outcome.message),
                                         QJsonObject{{QStringLiteral("reason"), QStringLiteral("keyring")}}));

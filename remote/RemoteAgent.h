@@ -3,6 +3,7 @@
 #include "bridge/RemoteControl.h"
 #include "bridge/protocol/LineFramer.h"
 #include "bridge/transport/Caller.h"
+#include "client-kit/SideEffectCall.h"
 #include "remote/Backoff.h"
 #include "remote/RemoteTools.h"
 #include "remote/TokenStore.h"
@@ -54,19 +55,19 @@ struct RemoteConfig
 /// running every tool through the engine in process as the remote principal (Transport::Remote,
 /// its own confirmation policy). Lives on the GUI thread and never blocks it: the socket,
 /// the keyring and the engine all answer through the event loop.
-class RemoteAgent final : public QObject, public Bridge::RemoteControl, private Engine
+class RemoteAgent final : public QObject, public Bridge::RemoteControl, private Remote::Engine, private DoorKit::Engine
 {
     Q_OBJECT
 
 public:
     enum class State {
-        Off,           ///< not configured, or disconnected by a person
-        Connecting,    ///< reading the keyring, dialling, TLS handshake
-        Authenticating,///< auth sent, no answer yet
-        Connected,     ///< authenticated: the server may send commands
-        Waiting,       ///< between attempts (backoff)
-        NeedsBindCode, ///< no token, or the server refused it or the bind code: a person must act
-        Failed,        ///< no keyring, attempts used up, or a configuration the agent cannot use
+        Off,            ///< not configured, or disconnected by a person
+        Connecting,     ///< reading the keyring, dialling, TLS handshake
+        Authenticating, ///< auth sent, no answer yet
+        Connected,      ///< authenticated: the server may send commands
+        Waiting,        ///< between attempts (backoff)
+        NeedsBindCode,  ///< no token, or the server refused it or the bind code: a person must act
+        Failed,         ///< no keyring, attempts used up, or a configuration the agent cannot use
     };
     Q_ENUM(State)
 
@@ -111,6 +112,10 @@ public:
     /// Why the last attempt failed, for a person (the tray, status).
     QString lastError() const { return m_lastError; }
 
+    /// What the tools run on: the engine in process as the remote principal, with side effects
+    /// looked for, confirmed and called through the client kit (tests drive it directly).
+    Remote::Engine& toolEngine() { return *this; }
+
     // Bridge::RemoteControl
     QJsonObject status() const override;
     Automation::Result<QJsonObject> connectTo(const QJsonObject& params) override;
@@ -125,9 +130,14 @@ Q_SIGNALS:
     void retryScheduled(int retry, int delayMs);
 
 private:
-    // Engine
+    using Reply = Remote::Engine::Reply;
+
+    // Remote::Engine: the tools' calls.
     void call(const QString& method, const QJsonObject& params, bool sideEffect, int timeoutMs, Reply reply) override;
     void sleep(int ms, std::function<void()> done) override;
+    // DoorKit::Engine: one dispatcher call at a time for the kit's look -> confirm -> call.
+    void request(const QString& method, const QJsonObject& params, int timeoutMs, Reply reply) override;
+    int confirmTimeoutMs() const override;
 
     void setState(State state, const QString& error = {});
     void readTokenThenDial();

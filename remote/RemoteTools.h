@@ -1,5 +1,8 @@
 #pragma once
 
+#include "client-kit/SideEffectCall.h"
+#include "client-kit/ToolSchema.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
@@ -16,13 +19,13 @@ class Engine
 {
 public:
     /// `response` is {result} or {error: {code, message, retryable, details}}, as on the wire.
-    using Reply = std::function<void(const QJsonObject& response)>;
+    using Reply = DoorKit::Engine::Reply;
 
     virtual ~Engine() = default;
     /// One bridge method with meta filled in (the remote workspace, a fresh request id,
-    /// `timeoutMs`). A side effect is looked for first (its target selector must match) and
-    /// confirmed through desktop.confirm.issue under the remote policy. `reply` is called once,
-    /// or never when the connection that asked is gone.
+    /// `timeoutMs`). A side effect goes through DoorKit::call: every target member's selector is
+    /// looked for first, then it is confirmed through desktop.confirm.issue under the remote policy. `reply` is called
+    /// once, or never when the connection that asked is gone.
     virtual void call(const QString& method, const QJsonObject& params, bool sideEffect, int timeoutMs,
                       Reply reply) = 0;
     /// `done` after `ms`, or never when the connection that asked is gone.
@@ -66,10 +69,8 @@ const QList<Tool>& tools();
 QJsonArray toolDefinitions();
 /// Why a tool of the seed's table is not served here; nullopt for one that is, or no such tool.
 std::optional<QString> unsupportedReason(const QString& name);
-/// Where `arguments` break `schema` (the subset the table uses: object, properties with type,
-/// enum, minimum, maximum and items, required, additionalProperties false): a message naming the
-/// argument, or nullopt.
-std::optional<QString> checkArguments(const QJsonObject& schema, const QJsonObject& arguments);
+/// Where `arguments` break `schema`: the kit's checker (DoorKit::Schema::checkArguments).
+using DoorKit::Schema::checkArguments;
 /// tools/call: unknown or unsupported tools -32002, bad arguments -32602, else the tool's answer.
 void callTool(const QString& name, const QJsonObject& arguments, Engine& engine, const ToolDone& done);
 

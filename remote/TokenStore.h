@@ -14,10 +14,10 @@ class TokenStore
 {
 public:
     enum class Status {
-        Ok,       ///< done (read: `token` holds it)
-        NotFound, ///< read or remove: no token is stored under the key
+        Ok,        ///< done (read: `token` holds it)
+        NotFound,  ///< read or remove: no token is stored under the key
         NoKeyring, ///< there is no secret service to keep it in
-        Failed,   ///< the keyring said no (locked, refused, ...): `message`
+        Failed,    ///< the keyring said no (locked, refused, ...): `message`
     };
     struct Outcome
     {

@@ -521,6 +521,10 @@ TEST(McpDoor, NobodyIsAskedAboutAnElementThatIsNotThere)
     EXPECT_TRUE(error.startsWith(QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"))) << error.toStdString();
     EXPECT_TRUE(error.contains(QStringLiteral("titled 'Launch' with role AXButton"))) << error.toStdString();
     EXPECT_TRUE(error.contains(QStringLiteral("ghost_find"))) << error.toStdString();
+    // The details say which of the call's elements was missing (the client kit's one rule).
+    EXPECT_EQ(missing.value(QStringLiteral("data")).toObject().value(QStringLiteral("field")).toString(),
+              QStringLiteral("target"))
+        << dump(missing);
     EXPECT_TRUE(approver.asked().isEmpty());
     EXPECT_TRUE(host.desktop().effects().isEmpty());
 }

@@ -17,6 +17,9 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <optional>
+
 using namespace Testing;
 
 namespace {
@@ -668,6 +671,67 @@ TEST_F(RemoteAgentAskTest, AServerThatGoesAwayHasItsPendingApprovalWithdrawn)
     while (approver.withdrawn().isEmpty() && !withdrawn.hasExpired())
         QThread::msleep(10);
     EXPECT_EQ(approver.withdrawn().size(), 1) << "nobody is left to act on the answer";
+    EXPECT_TRUE(host.desktop().effects().isEmpty());
+}
+
+// One rule for every element a side effect names: a drag whose end (toTarget) is not there is
+// answered as not found, and nobody is asked; with both ends there, the person is asked once.
+TEST_F(RemoteAgentAskTest, ADragToAnElementThatIsNotThereAsksNobody)
+{
+    ScriptedApprover approver(ScriptedApprover::Mode::Deny);
+    host.attachRemoteApprover(approver);
+    start(config());
+    ASSERT_FALSE(connectAgent().isEmpty());
+    host.desktop().clearEffects();
+    const auto drag = [this](const QString& to) {
+        const QJsonObject params{
+            {QStringLiteral("gesture"), QStringLiteral("drag")},
+            {QStringLiteral("target"),
+             QJsonObject{
+                 {QStringLiteral("selector"), QJsonObject{{QStringLiteral("titleContains"), QStringLiteral("Send")}}}}},
+            {QStringLiteral("toTarget"),
+             QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("titleContains"), to}}}}}};
+        // Answered on the host thread, perhaps after this test gave up waiting: shared, locked.
+        struct Answer
+        {
+            QMutex mutex;
+            std::optional<QJsonObject> response;
+        };
+        auto answer = std::make_shared<Answer>();
+        host.onHostThread([&](Bridge::Host&) {
+            agent->toolEngine().call(QStringLiteral("desktop.pointer"), params, true, 10000,
+                                     [answer](const QJsonObject& response) {
+                                         QMutexLocker lock(&answer->mutex);
+                                         answer->response = response;
+                                     });
+        });
+        QDeadlineTimer deadline(15000);
+        while (!deadline.hasExpired()) {
+            {
+                QMutexLocker lock(&answer->mutex);
+                if (answer->response)
+                    return *answer->response;
+            }
+            QThread::msleep(10);
+        }
+        ADD_FAILURE() << "no answer to the drag";
+        return QJsonObject{};
+    };
+
+    const QJsonObject error = drag(QStringLiteral("NoSuchDropTarget")).value(QStringLiteral("error")).toObject();
+    EXPECT_EQ(error.value(QStringLiteral("code")).toString(), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"))
+        << QJsonDocument(error).toJson().toStdString();
+    const QJsonObject details = error.value(QStringLiteral("details")).toObject();
+    EXPECT_EQ(details.value(QStringLiteral("reason")).toString(), QStringLiteral("not_found_before_asking"));
+    EXPECT_EQ(details.value(QStringLiteral("field")).toString(), QStringLiteral("toTarget"));
+    EXPECT_TRUE(approver.asked().isEmpty()) << "nobody is asked about an element that is not there";
+    EXPECT_TRUE(host.desktop().effects().isEmpty());
+
+    const QJsonObject refused = drag(QStringLiteral("Message")).value(QStringLiteral("error")).toObject();
+    EXPECT_EQ(refused.value(QStringLiteral("code")).toString(), QStringLiteral("DESKTOP_CONFIRM_REQUIRED"))
+        << QJsonDocument(refused).toJson().toStdString();
+    ASSERT_EQ(approver.asked().size(), 1);
+    EXPECT_EQ(approver.asked().constFirst().method, QStringLiteral("desktop.pointer"));
     EXPECT_TRUE(host.desktop().effects().isEmpty());
 }
 

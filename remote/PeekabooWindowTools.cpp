@@ -1,0 +1,163 @@
+// app, window, menu, dialog, list and permissions: apps and their windows.
+#include "remote/PeekabooTools.h"
+
+#include "remote/PeekabooToolSupport.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+namespace Remote::Peekaboo {
+
+namespace {
+
+void listWindows(const QJsonObject& a, Engine& engine, const ToolDone& done, bool appsOnly)
+{
+    QJsonObject params;
+    if (const QString app = str(a, "app"); !app.isEmpty())
+        params.insert(QStringLiteral("app"), app);
+    engine.call(
+        QStringLiteral("desktop.windows"), params, false, timeoutOf(a), [done, appsOnly](const QJsonObject& response) {
+            if (failed(response))
+                return done(hostFailure(response));
+            const QJsonObject result = resultOf(response);
+            const QJsonArray windows = result.value(QStringLiteral("windows")).toArray();
+            if (!appsOnly)
+                return done(ToolOutcome::of(toolResult(QStringLiteral("%1 window(s)").arg(windows.size()),
+                                                       QJsonObject{{QStringLiteral("windows"), windows}}, false)));
+            QJsonArray apps;
+            QHash<qint64, bool> seen;
+            for (const auto& value : windows) {
+                const QJsonObject window = value.toObject();
+                const qint64 pid = window.value(QStringLiteral("pid")).toInteger();
+                if (seen.contains(pid))
+                    continue;
+                seen.insert(pid, true);
+                apps.append(QJsonObject{{QStringLiteral("name"), window.value(QStringLiteral("app"))},
+                                        {QStringLiteral("pid"), pid},
+                                        {QStringLiteral("executable"), window.value(QStringLiteral("executable"))},
+                                        {QStringLiteral("active"), window.value(QStringLiteral("active"))}});
+            }
+            done(ToolOutcome::of(toolResult(QStringLiteral("%1 app(s) with windows").arg(apps.size()),
+                                            QJsonObject{{QStringLiteral("apps"), apps}}, false)));
+        });
+}
+
+void windowAction(const QString& action, const QJsonObject& route, QJsonObject params, Engine& engine, int timeoutMs,
+                  const ToolDone& done)
+{
+    params.insert(QStringLiteral("action"), action);
+    // desktop.window always names its window; an empty route is the frontmost one.
+    params.insert(QStringLiteral("route"), route);
+    engine.call(QStringLiteral("desktop.window"), params, true, timeoutMs, [done, action](const QJsonObject& response) {
+        done(sideEffectOutcome(response, QStringLiteral("done"), QStringLiteral("Window %1").arg(action)));
+    });
+}
+
+} // namespace
+
+void app(const QJsonObject& a, Engine& engine, const ToolDone& done)
+{
+    const QString action = str(a, "action");
+    if (action == QLatin1String("list"))
+        return listWindows(a, engine, done, true);
+    const QString name = a.contains(QStringLiteral("bundle_id")) ? str(a, "bundle_id") : str(a, "name");
+    if (name.isEmpty())
+        return done(badArgument(QStringLiteral("name (or bundle_id) is required to %1 an app").arg(action)));
+    windowAction(QStringLiteral("focus"), routeForApp(name), {}, engine, timeoutOf(a), done);
+}
+
+void window(const QJsonObject& a, Engine& engine, const ToolDone& done)
+{
+    const QString action = str(a, "action");
+    if (action == QLatin1String("list"))
+        return listWindows(a, engine, done, false);
+    QJsonObject route = routeForApp(str(a, "app"));
+    if (const QString title = str(a, "title"); !title.isEmpty())
+        route.insert(QStringLiteral("window"),
+                     QJsonObject{{QStringLiteral("titlePattern"), QRegularExpression::escape(title)}});
+    QJsonObject params;
+    if (action == QLatin1String("move") || action == QLatin1String("resize")) {
+        const bool move = action == QLatin1String("move");
+        const QStringList keys = move ? QStringList{QStringLiteral("x"), QStringLiteral("y")}
+                                      : QStringList{QStringLiteral("width"), QStringLiteral("height")};
+        QJsonObject value;
+        for (const QString& key : keys) {
+            if (!a.contains(key))
+                return done(badArgument(QStringLiteral("%1 is required to %2 a window").arg(key, action)));
+            value.insert(key, a.value(key).toInt());
+        }
+        params.insert(move ? QStringLiteral("position") : QStringLiteral("size"), value);
+    }
+    windowAction(action, route, params, engine, timeoutOf(a), done);
+}
+
+void menu(const QJsonObject& a, Engine& engine, const ToolDone& done)
+{
+    QStringList path;
+    for (const QString& part : str(a, "path").split(QLatin1Char('>'), Qt::SkipEmptyParts)) {
+        if (!part.trimmed().isEmpty())
+            path.append(part.trimmed());
+    }
+    if (path.isEmpty() || path.size() > 8)
+        return done(badArgument(QStringLiteral("path: 1 to 8 menu titles, e.g. \"File > Save As\"")));
+    engine.call(QStringLiteral("desktop.menuPick"),
+                withRoute(QJsonObject{{QStringLiteral("path"), QJsonArray::fromStringList(path)}}, str(a, "app")), true,
+                timeoutOf(a), [done](const QJsonObject& response) {
+                    done(sideEffectOutcome(response, QStringLiteral("picked"), QStringLiteral("Menu pick")));
+                });
+}
+
+void dialog(const QJsonObject& a, Engine& engine, const ToolDone& done)
+{
+    const QString action = str(a, "action");
+    if (action == QLatin1String("dismiss"))
+        return engine.call(
+            QStringLiteral("desktop.hotkey"),
+            withRoute(QJsonObject{{QStringLiteral("keys"), QJsonArray{QStringLiteral("escape")}}}, str(a, "app")), true,
+            timeoutOf(a), [done](const QJsonObject& response) {
+                done(sideEffectOutcome(response, QStringLiteral("sent"), QStringLiteral("Dismiss")));
+            });
+    const QString button = str(a, "button");
+    if (button.isEmpty())
+        return done(badArgument(QStringLiteral("button is required to click a dialog's button")));
+    const QJsonObject selector{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                               {QStringLiteral("titleEquals"), button}};
+    engine.call(QStringLiteral("desktop.click"),
+                withRoute(QJsonObject{{QStringLiteral("target"), targetOf(selector)}}, str(a, "app")), true,
+                timeoutOf(a), [done](const QJsonObject& response) {
+                    done(sideEffectOutcome(response, QStringLiteral("clicked"), QStringLiteral("Dialog button")));
+                });
+}
+
+void permissionsOf(Engine& engine, const ToolDone& done)
+{
+    engine.call(QStringLiteral("desktop.health"), {}, false, 5000, [done](const QJsonObject& response) {
+        if (failed(response))
+            return done(hostFailure(response));
+        const QJsonObject permissions = resultOf(response).value(QStringLiteral("permissions")).toObject();
+        // Presence: whether the person at the desktop used the keyboard or mouse lately.
+        const QJsonValue active =
+            resultOf(response).value(QStringLiteral("userInput")).toObject().value(QStringLiteral("active"));
+        done(ToolOutcome::of(
+            toolResult(QStringLiteral("Accessibility: %1; screen recording: %2; user active: %3")
+                           .arg(permissions.value(QStringLiteral("accessibility")).toString(),
+                                permissions.value(QStringLiteral("screenRecording")).toString(),
+                                active.isBool() ? (active.toBool() ? QStringLiteral("yes") : QStringLiteral("no"))
+                                                : QStringLiteral("unknown")),
+                       QJsonObject{{QStringLiteral("permissions"), permissions},
+                                   {QStringLiteral("userActive"), active.isBool() ? active : QJsonValue()}},
+                       false)));
+    });
+}
+
+void list(const QJsonObject& a, Engine& engine, const ToolDone& done)
+{
+    const QString type = str(a, "type");
+    if (type == QLatin1String("permissions"))
+        return permissionsOf(engine, done);
+    listWindows(a, engine, done, type == QLatin1String("apps"));
+}
+
+} // namespace Remote::Peekaboo
