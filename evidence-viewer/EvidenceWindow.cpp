@@ -627,7 +627,8 @@ void EvidenceWindow::sendReplay()
                 m_replay->item(i, 2)->setForeground(QColor(176, 0, 32));
         }
         m_replayStatus->setText(outcome.status);
-        m_replayDiff->clear();
+        if (outcome.treesTried)
+            m_replayDiff->clear();
         m_replayDiffSummary->setText(outcome.treeSummary);
         for (const QStringList& row : outcome.treeRows)
             new QTreeWidgetItem(m_replayDiff, row);

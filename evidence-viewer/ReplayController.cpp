@@ -76,6 +76,7 @@ void ReplayController::send(const Evidence::Execution& execution, std::function<
 void ReplayController::compareTrees(const Automation::Snapshot& recorded, const QJsonObject& recordedResponse,
                                     const QString& workspace, const QJsonObject& answer, Outcome* outcome) const
 {
+    outcome->treesTried = true;
     const Evidence::EvidenceReader reader(workspace);
     const auto info = reader.find(answer.value(QStringLiteral("executionId")).toString());
     const auto now =

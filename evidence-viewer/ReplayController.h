@@ -32,6 +32,7 @@ public:
         QStringList replayed;        ///< facts() of the new answer
         QString treeSummary;         ///< the trees compared, or why they were not
         QList<QStringList> treeRows; ///< change, element, details
+        bool treesTried = false;     ///< the trees were to be compared (the answer had an execution)
         bool treesCompared = false;  ///< both trees read (treeRows may still be empty)
     };
     /// The first facts() compared (the evidence or message always differs).
