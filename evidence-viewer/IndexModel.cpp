@@ -1,5 +1,7 @@
 #include "evidence-viewer/IndexModel.h"
 
+#include <QColor>
+
 namespace EvidenceViewer {
 
 // --- IndexModel -------------------------------------------------------------------------------
