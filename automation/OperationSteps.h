@@ -7,7 +7,8 @@
 
 #include <optional>
 
-/// Steps several operations share (Operations.cpp defines them).
+/// Steps several operations share (operations/Steps.cpp defines them; pressMenuItem,
+/// operations/Menu.cpp).
 namespace Automation::Operations {
 
 /// A screenshot given to the trace under `name`; the step says its size and time.
@@ -23,7 +24,17 @@ std::optional<Error> occlusionStep(JobContext& ctx, const ResolvedRoute& route, 
 /// that changed since would put the point on something else: then DESKTOP_STALE_SNAPSHOT,
 /// reason "target_moved", with both frames, retryable, and nothing reaches the app.
 std::optional<Error> stillThereStep(JobContext& ctx, const ResolvedRoute& route, QPoint point, const Node& element);
-/// A click on a menu item (Primitives.cpp defines it): in its open menu, the way its toolkit
+/// Keys into a window without accessibility have no other evidence than its pixels: a
+/// screenshot before (nullopt for any other window) and, after the input, the difference over
+/// the window's frame in the verification, as for a pointer gesture.
+Result<std::optional<Screenshot>> bareBefore(JobContext& ctx, const ResolvedRoute& route);
+void bareAfter(JobContext& ctx, const ResolvedRoute& route, const std::optional<Screenshot>& before,
+               Verification& verification);
+/// The node of `snapshot` with this handle, or -1.
+int indexOfHandle(const Snapshot& snapshot, const QString& handle);
+/// `node` (read in another snapshot) in `snapshot`, by its handle, or -1.
+int indexOfElement(const Snapshot& snapshot, const Node& node);
+/// A click on a menu item: in its open menu, the way its toolkit
 /// wants it activated; in a closed menu, its action, or, where the toolkit runs the item's
 /// action inside the accessibility call (GTK 3: a modal dialog it opens would leave the app
 /// deaf, and hung for good at the next key), the menus from the bar down opened and the item

@@ -1,8 +1,8 @@
 #include "evidence-viewer/EvidenceWindow.h"
 
-#include "automation/SelectorEngine.h"
-#include "bridge/Dispatcher.h"
 #include "bridge/evidence/EvidenceArchive.h"
+#include "evidence-viewer/ReplayController.h"
+#include "evidence-viewer/SelectorLab.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -21,13 +21,12 @@
 #include <QScrollArea>
 #include <QSet>
 #include <QSlider>
-#include <QStackedWidget>
 #include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
-#include <QTabWidget>
 #include <QTreeWidget>
-#include <QUuid>
 #include <QVBoxLayout>
 
 namespace EvidenceViewer {
@@ -64,7 +63,8 @@ std::pair<std::optional<QRect>, std::optional<QPoint>> targetOf(const std::optio
     std::optional<QRect> frame =
         frameOf(result.value(QStringLiteral("target")).toObject().value(QStringLiteral("frame")));
     if (!frame)
-        frame = frameOf(result.value(QStringLiteral("elementRefs")).toArray().at(0).toObject().value(QStringLiteral("frame")));
+        frame = frameOf(
+            result.value(QStringLiteral("elementRefs")).toArray().at(0).toObject().value(QStringLiteral("frame")));
     std::optional<QPoint> point;
     const QJsonObject at = result.value(QStringLiteral("at")).toObject();
     if (at.contains(QStringLiteral("x")))
@@ -76,135 +76,13 @@ std::pair<std::optional<QRect>, std::optional<QPoint>> targetOf(const std::optio
 
 } // namespace
 
-// --- IndexModel -------------------------------------------------------------------------------
-
-IndexModel::IndexModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void IndexModel::setRows(QList<Row> rows)
-{
-    beginResetModel();
-    m_rows = std::move(rows);
-    m_search.clear();
-    endResetModel();
-}
-
-QString IndexModel::outcomeOf(const Evidence::ExecutionInfo& info)
-{
-    if (info.interrupted)
-        return QStringLiteral("interrupted");
-    if (!info.answered)
-        return QStringLiteral("unanswered");
-    return info.outcome;
-}
-
-int IndexModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
-}
-
-int IndexModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant IndexModel::data(const QModelIndex& index, int role) const
-{
-    if (!index.isValid() || index.row() >= m_rows.size())
-        return {};
-    const Evidence::ExecutionInfo& info = m_rows.at(index.row()).info;
-    if (role == SearchTextRole)
-        return QString(info.executionId + QLatin1Char(' ') + info.method + QLatin1Char(' ') + outcomeOf(info) +
-                       QLatin1Char(' ') + m_search.value(index.row()));
-    if (role == Qt::ForegroundRole && index.column() == OutcomeColumn && outcomeOf(info) != QLatin1String("ok"))
-        return QColor(176, 0, 32);
-    if (role != Qt::DisplayRole)
-        return {};
-    switch (index.column()) {
-    case WhenColumn:
-        return info.receivedAt.isValid() ? info.receivedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
-                                         : info.date.toString(Qt::ISODate);
-    case MethodColumn:
-        return info.method;
-    case OutcomeColumn:
-        return outcomeOf(info);
-    case DurationColumn:
-        return info.durationMs >= 0 ? tr("%1 ms").arg(info.durationMs) : QString();
-    case IdColumn:
-        return info.executionId;
-    default:
-        break;
-    }
-    return {};
-}
-
-QVariant IndexModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case WhenColumn:
-        return tr("When");
-    case MethodColumn:
-        return tr("Method");
-    case OutcomeColumn:
-        return tr("Outcome");
-    case DurationColumn:
-        return tr("Duration");
-    case IdColumn:
-        return tr("Execution");
-    default:
-        break;
-    }
-    return {};
-}
-
-// --- IndexFilter ------------------------------------------------------------------------------
-
-void IndexFilter::setOutcome(const QString& outcome)
-{
-    m_outcome = outcome;
-    invalidateFilter();
-}
-
-void IndexFilter::setMethod(const QString& method)
-{
-    m_method = method;
-    invalidateFilter();
-}
-
-void IndexFilter::setText(const QString& text)
-{
-    m_text = text.trimmed();
-    invalidateFilter();
-}
-
-bool IndexFilter::filterAcceptsRow(int sourceRow, const QModelIndex&) const
-{
-    const auto* model = static_cast<const IndexModel*>(sourceModel());
-    const Evidence::ExecutionInfo& info = model->row(sourceRow).info;
-    const QString outcome = IndexModel::outcomeOf(info);
-    if (m_outcome == QLatin1String("ok") && outcome != QLatin1String("ok"))
-        return false;
-    if (m_outcome == QLatin1String("errors") && (outcome == QLatin1String("ok") || info.interrupted))
-        return false;
-    if (m_outcome == QLatin1String("interrupted") && !info.interrupted)
-        return false;
-    if (!m_method.isEmpty() && info.method != m_method)
-        return false;
-    if (!m_text.isEmpty() &&
-        !model->index(sourceRow, 0).data(IndexModel::SearchTextRole).toString().contains(m_text, Qt::CaseInsensitive))
-        return false;
-    return true;
-}
-
-// --- EvidenceWindow ---------------------------------------------------------------------------
-
 EvidenceWindow::EvidenceWindow(QStringList workspaces, QWidget* parent)
     : QMainWindow(parent), m_workspaces(expandWorkspaces(workspaces))
 {
     setObjectName(QStringLiteral("evidenceWindow"));
     setWindowTitle(tr("Evidence"));
     m_filter.setSourceModel(&m_index);
+    m_replayer = new ReplayController(kMaxTreeBytes, this);
     buildUi();
     m_reloadDebounce.setSingleShot(true);
     m_reloadDebounce.setInterval(kReloadDebounceMs);
@@ -228,7 +106,8 @@ QStringList EvidenceWindow::expandWorkspaces(const QStringList& given) const
         if (hasEvidence(absolute))
             out.append(absolute);
         // A workspace root: its workspaces are its direct subdirectories (links not followed).
-        for (const QFileInfo& child : QDir(absolute).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks)) {
+        for (const QFileInfo& child :
+             QDir(absolute).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks)) {
             if (hasEvidence(child.absoluteFilePath()))
                 out.append(child.absoluteFilePath());
         }
@@ -241,24 +120,47 @@ void EvidenceWindow::buildUi()
 {
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
+    layout->addLayout(buildFilterBar(central));
+    auto* split = new QSplitter(Qt::Horizontal, central);
+    split->addWidget(buildIndexView(split));
+    auto* right = new QWidget(split);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    m_banner = new QLabel(right);
+    m_banner->setObjectName(QStringLiteral("executionBanner"));
+    m_banner->setWordWrap(true);
+    m_banner->hide();
+    rightLayout->addWidget(m_banner);
+    rightLayout->addWidget(buildDetailTabs(right), 1);
+    split->addWidget(right);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({560, 690});
+    layout->addWidget(split, 1);
+    setCentralWidget(central);
+    resize(1250, 800);
+}
+
+QLayout* EvidenceWindow::buildFilterBar(QWidget* parent)
+{
     auto* top = new QHBoxLayout;
-    m_search = new QLineEdit(central);
+    m_search = new QLineEdit(parent);
     m_search->setObjectName(QStringLiteral("evidenceSearch"));
     m_search->setPlaceholderText(tr("Search ids, methods, outcomes, requests and responses"));
     top->addWidget(m_search, 1);
-    m_outcome = new QComboBox(central);
+    m_outcome = new QComboBox(parent);
     m_outcome->setObjectName(QStringLiteral("outcomeFilter"));
     m_outcome->addItem(tr("All outcomes"), QStringLiteral("all"));
     m_outcome->addItem(tr("Succeeded"), QStringLiteral("ok"));
     m_outcome->addItem(tr("Failed"), QStringLiteral("errors"));
     m_outcome->addItem(tr("Interrupted"), QStringLiteral("interrupted"));
     top->addWidget(m_outcome);
-    m_method = new QComboBox(central);
+    m_method = new QComboBox(parent);
     m_method->setObjectName(QStringLiteral("methodFilter"));
     top->addWidget(m_method);
-    auto* reloadButton = new QPushButton(tr("Reload"), central);
+    auto* reloadButton = new QPushButton(tr("Reload"), parent);
     top->addWidget(reloadButton);
-    auto* exportButton = new QPushButton(tr("Export…"), central);
+    auto* exportButton = new QPushButton(tr("Export…"), parent);
     exportButton->setObjectName(QStringLiteral("exportButton"));
     exportButton->setToolTip(tr("The executions in view as a zip with a manifest of hashes"));
     top->addWidget(exportButton);
@@ -271,12 +173,43 @@ void EvidenceWindow::buildUi()
         connect(chooser, &QFileDialog::fileSelected, this, [this](const QString& file) { exportView(file); });
         chooser->open();
     });
-    m_count = new QLabel(central);
+    m_count = new QLabel(parent);
     top->addWidget(m_count);
-    layout->addLayout(top);
 
-    auto* split = new QSplitter(Qt::Horizontal, central);
-    m_table = new QTableView(split);
+    connect(reloadButton, &QPushButton::clicked, this, &EvidenceWindow::reload);
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
+        // The request and response files are read once, when a search first needs them.
+        if (!text.trimmed().isEmpty()) {
+            for (int i = 0; i < m_index.rowCount(); ++i) {
+                if (!m_index.index(i, 0).data(IndexModel::SearchTextRole).toString().endsWith(QLatin1Char('\n'))) {
+                    const Row& row = m_index.row(i);
+                    const Evidence::EvidenceReader reader(row.workspace);
+                    QString files;
+                    for (const char* file : {"request.json", "response.json"}) {
+                        if (const auto bytes = reader.readFile(row.info, QLatin1String(file), kSearchFileBytes))
+                            files += QString::fromUtf8(bytes.value()) + QLatin1Char(' ');
+                    }
+                    m_index.setSearchText(i, files + QLatin1Char('\n'));
+                }
+            }
+        }
+        m_filter.setText(text);
+        m_count->setText(tr("%n execution(s)", nullptr, m_filter.rowCount()));
+    });
+    connect(m_outcome, &QComboBox::currentIndexChanged, this, [this](int) {
+        m_filter.setOutcome(m_outcome->currentData().toString());
+        m_count->setText(tr("%n execution(s)", nullptr, m_filter.rowCount()));
+    });
+    connect(m_method, &QComboBox::currentIndexChanged, this, [this](int) {
+        m_filter.setMethod(m_method->currentData().toString());
+        m_count->setText(tr("%n execution(s)", nullptr, m_filter.rowCount()));
+    });
+    return top;
+}
+
+QWidget* EvidenceWindow::buildIndexView(QWidget* parent)
+{
+    m_table = new QTableView(parent);
     m_table->setObjectName(QStringLiteral("evidenceIndex"));
     m_table->setModel(&m_filter);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -286,17 +219,15 @@ void EvidenceWindow::buildUi()
     m_table->setColumnWidth(IndexModel::WhenColumn, 150);
     m_table->setColumnWidth(IndexModel::MethodColumn, 140);
     m_table->setColumnWidth(IndexModel::OutcomeColumn, 190);
-    split->addWidget(m_table);
 
-    auto* right = new QWidget(split);
-    auto* rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(0, 0, 0, 0);
-    m_banner = new QLabel(right);
-    m_banner->setObjectName(QStringLiteral("executionBanner"));
-    m_banner->setWordWrap(true);
-    m_banner->hide();
-    rightLayout->addWidget(m_banner);
-    m_tabs = new QTabWidget(right);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showRow(current.row()); });
+    return m_table;
+}
+
+QTabWidget* EvidenceWindow::buildDetailTabs(QWidget* parent)
+{
+    m_tabs = new QTabWidget(parent);
     m_tabs->setObjectName(QStringLiteral("executionTabs"));
     m_timeline = new QTreeWidget(m_tabs);
     m_timeline->setObjectName(QStringLiteral("timeline"));
@@ -316,6 +247,25 @@ void EvidenceWindow::buildUi()
     m_tabs->addTab(m_response, tr("Response"));
     m_env = jsonView(QStringLiteral("envView"));
     m_tabs->addTab(m_env, tr("Environment"));
+    m_tabs->addTab(buildShotsTab(), tr("Screenshots"));
+    m_tree = new QTreeWidget(m_tabs);
+    m_tree->setObjectName(QStringLiteral("recordedTree"));
+    m_tree->setHeaderLabels({tr("Role"), tr("Title"), tr("Frame")});
+    m_tabs->addTab(m_tree, tr("Tree"));
+    m_candidates = new QTableWidget(0, 5, m_tabs);
+    m_candidates->setObjectName(QStringLiteral("candidateTable"));
+    m_candidates->setHorizontalHeaderLabels({tr("Rank"), tr("Score"), tr("Role"), tr("Title"), tr("Why")});
+    m_candidates->horizontalHeader()->setStretchLastSection(true);
+    m_candidates->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_tabs->addTab(m_candidates, tr("Candidates"));
+
+    m_tabs->addTab(buildLabTab(), tr("Selector lab"));
+    m_tabs->addTab(buildReplayTab(), tr("Replay"));
+    return m_tabs;
+}
+
+QWidget* EvidenceWindow::buildShotsTab()
+{
     // The screenshots: side by side, or one over the other with a slider between them.
     auto* shots = new QWidget(m_tabs);
     auto* shotsLayout = new QVBoxLayout(shots);
@@ -354,18 +304,11 @@ void EvidenceWindow::buildUi()
     shotsLayout->addWidget(m_shotPages, 1);
     connect(m_shotMode, &QComboBox::currentIndexChanged, m_shotPages, &QStackedWidget::setCurrentIndex);
     connect(m_compareSlider, &QSlider::valueChanged, this, &EvidenceWindow::updateCompare);
-    m_tabs->addTab(shots, tr("Screenshots"));
-    m_tree = new QTreeWidget(m_tabs);
-    m_tree->setObjectName(QStringLiteral("recordedTree"));
-    m_tree->setHeaderLabels({tr("Role"), tr("Title"), tr("Frame")});
-    m_tabs->addTab(m_tree, tr("Tree"));
-    m_candidates = new QTableWidget(0, 5, m_tabs);
-    m_candidates->setObjectName(QStringLiteral("candidateTable"));
-    m_candidates->setHorizontalHeaderLabels({tr("Rank"), tr("Score"), tr("Role"), tr("Title"), tr("Why")});
-    m_candidates->horizontalHeader()->setStretchLastSection(true);
-    m_candidates->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_tabs->addTab(m_candidates, tr("Candidates"));
+    return shots;
+}
 
+QWidget* EvidenceWindow::buildLabTab()
+{
     auto* lab = new QWidget(m_tabs);
     auto* labLayout = new QVBoxLayout(lab);
     labLayout->addWidget(new QLabel(tr("A selector, run against the recorded tree of every execution in view:"), lab));
@@ -390,8 +333,13 @@ void EvidenceWindow::buildUi()
     m_lab->setWordWrap(true);
     m_lab->verticalHeader()->hide();
     labLayout->addWidget(m_lab, 1);
-    m_tabs->addTab(lab, tr("Selector lab"));
 
+    connect(run, &QPushButton::clicked, this, [this] { runLab(m_labSelector->toPlainText()); });
+    return lab;
+}
+
+QWidget* EvidenceWindow::buildReplayTab()
+{
     auto* replay = new QWidget(m_tabs);
     auto* replayLayout = new QVBoxLayout(replay);
     m_replayButton = new QPushButton(tr("Replay this request"), replay);
@@ -418,49 +366,9 @@ void EvidenceWindow::buildUi()
     m_replayDiff->setHeaderLabels({tr("Change"), tr("Element"), tr("Details")});
     m_replayDiff->setRootIsDecorated(false);
     replayLayout->addWidget(m_replayDiff, 1);
-    m_tabs->addTab(replay, tr("Replay"));
     connect(m_replayButton, &QPushButton::clicked, this, &EvidenceWindow::replayShown);
     m_replayButton->setEnabled(false);
-    rightLayout->addWidget(m_tabs, 1);
-    split->addWidget(right);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    split->setSizes({560, 690});
-    layout->addWidget(split, 1);
-    setCentralWidget(central);
-    resize(1250, 800);
-
-    connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
-        // The request and response files are read once, when a search first needs them.
-        if (!text.trimmed().isEmpty()) {
-            for (int i = 0; i < m_index.rowCount(); ++i) {
-                if (!m_index.index(i, 0).data(IndexModel::SearchTextRole).toString().endsWith(QLatin1Char('\n'))) {
-                    const Row& row = m_index.row(i);
-                    const Evidence::EvidenceReader reader(row.workspace);
-                    QString files;
-                    for (const char* file : {"request.json", "response.json"}) {
-                        if (const auto bytes = reader.readFile(row.info, QLatin1String(file), kSearchFileBytes))
-                            files += QString::fromUtf8(bytes.value()) + QLatin1Char(' ');
-                    }
-                    m_index.setSearchText(i, files + QLatin1Char('\n'));
-                }
-            }
-        }
-        m_filter.setText(text);
-        m_count->setText(tr("%n execution(s)", nullptr, m_filter.rowCount()));
-    });
-    connect(m_outcome, &QComboBox::currentIndexChanged, this, [this](int) {
-        m_filter.setOutcome(m_outcome->currentData().toString());
-        m_count->setText(tr("%n execution(s)", nullptr, m_filter.rowCount()));
-    });
-    connect(m_method, &QComboBox::currentIndexChanged, this, [this](int) {
-        m_filter.setMethod(m_method->currentData().toString());
-        m_count->setText(tr("%n execution(s)", nullptr, m_filter.rowCount()));
-    });
-    connect(reloadButton, &QPushButton::clicked, this, &EvidenceWindow::reload);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { showRow(current.row()); });
-    connect(run, &QPushButton::clicked, this, [this] { runLab(m_labSelector->toPlainText()); });
+    return replay;
 }
 
 void EvidenceWindow::watch(const QStringList& directories)
@@ -495,9 +403,8 @@ void EvidenceWindow::reload()
         for (const auto& entry : listing->skipped)
             skipped.append(tr("%1 (%2)").arg(entry.relativePath, entry.reason));
     }
-    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-        return a.info.receivedAt > b.info.receivedAt;
-    });
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Row& a, const Row& b) { return a.info.receivedAt > b.info.receivedAt; });
     m_index.setRows(rows);
     watch(watched);
     {
@@ -559,8 +466,8 @@ void EvidenceWindow::showRow(int row)
     }
     m_shown = loaded.value();
     // A damaged or interrupted execution's request is not sent again.
-    m_replayButton->setEnabled(m_dispatcher != nullptr && m_shown->request.has_value() && m_shown->problems.isEmpty() &&
-                               !m_shown->info.interrupted);
+    m_replayButton->setEnabled(m_replayer->dispatcher() != nullptr && m_shown->request.has_value() &&
+                               m_shown->problems.isEmpty() && !m_shown->info.interrupted);
     const Evidence::Execution& execution = loaded.value();
     QStringList notes;
     if (execution.info.interrupted)
@@ -649,10 +556,11 @@ void EvidenceWindow::showRow(int row)
         for (int i = 0; i < list.size(); ++i) {
             const QJsonObject c = list.at(i).toObject();
             m_candidates->insertRow(i);
-            const QStringList cells{QString::number(c.value(QStringLiteral("rank")).toInt()),
-                                    QString::number(c.value(QStringLiteral("score")).toInt()),
-                                    c.value(QStringLiteral("role")).toString(), c.value(QStringLiteral("title")).toString(),
-                                    c.value(QStringLiteral("reasons")).toVariant().toStringList().join(QStringLiteral("; "))};
+            const QStringList cells{
+                QString::number(c.value(QStringLiteral("rank")).toInt()),
+                QString::number(c.value(QStringLiteral("score")).toInt()), c.value(QStringLiteral("role")).toString(),
+                c.value(QStringLiteral("title")).toString(),
+                c.value(QStringLiteral("reasons")).toVariant().toStringList().join(QStringLiteral("; "))};
             for (int col = 0; col < cells.size(); ++col)
                 m_candidates->setItem(i, col, new QTableWidgetItem(cells.at(col)));
         }
@@ -661,34 +569,13 @@ void EvidenceWindow::showRow(int row)
 
 void EvidenceWindow::setDispatcher(Bridge::Dispatcher* dispatcher)
 {
-    m_dispatcher = dispatcher;
-    m_replayButton->setEnabled(m_dispatcher != nullptr && m_shown && m_shown->request.has_value());
+    m_replayer->setDispatcher(dispatcher);
+    m_replayButton->setEnabled(dispatcher != nullptr && m_shown && m_shown->request.has_value());
 }
-
-namespace {
-
-// What the replay table compares of an answer: outcome, effect, the element acted on, how it was
-// checked, and the evidence.
-QStringList facts(const QJsonObject& response)
-{
-    const QJsonObject result = response.value(QStringLiteral("result")).toObject();
-    const QJsonObject error = response.value(QStringLiteral("error")).toObject();
-    const QJsonObject target = result.value(QStringLiteral("target")).toObject();
-    return {error.isEmpty() ? QStringLiteral("ok") : error.value(QStringLiteral("code")).toString(),
-            result.value(QStringLiteral("effect")).toString(),
-            target.isEmpty() ? QString()
-                             : QStringLiteral("%1 \"%2\"").arg(target.value(QStringLiteral("role")).toString(),
-                                                                target.value(QStringLiteral("title")).toString()),
-            result.value(QStringLiteral("verification")).toObject().value(QStringLiteral("reason")).toString(),
-            error.isEmpty() ? result.value(QStringLiteral("evidence")).toObject().value(QStringLiteral("dir")).toString()
-                            : error.value(QStringLiteral("message")).toString()};
-}
-
-} // namespace
 
 void EvidenceWindow::replayShown()
 {
-    if (!m_dispatcher || !m_shown || !m_shown->request || !m_replayButton->isEnabled())
+    if (!m_replayer->dispatcher() || !m_shown || !m_shown->request || !m_replayButton->isEnabled())
         return;
     const QJsonObject request = *m_shown->request;
     const QString method = request.value(QStringLiteral("method")).toString();
@@ -719,60 +606,36 @@ void EvidenceWindow::replayShown()
 
 void EvidenceWindow::sendReplay()
 {
-    if (!m_dispatcher || !m_shown || !m_shown->request)
+    if (!m_replayer->dispatcher() || !m_shown || !m_shown->request)
         return;
-    const QJsonObject request = *m_shown->request;
-    const QString method = request.value(QStringLiteral("method")).toString();
-    QJsonObject params = request.value(QStringLiteral("params")).toObject();
-    const QJsonObject oldMeta = params.value(QStringLiteral("meta")).toObject();
-    params.remove(QStringLiteral("confirm"));
-    params.insert(QStringLiteral("meta"),
-                  QJsonObject{{QStringLiteral("schemaVersion"), 1},
-                              {QStringLiteral("requestId"), QUuid::createUuid().toString(QUuid::WithoutBraces)},
-                              {QStringLiteral("workspacePath"), oldMeta.value(QStringLiteral("workspacePath"))},
-                              {QStringLiteral("timeoutMs"), oldMeta.value(QStringLiteral("timeoutMs")).toInt(20000)}});
-    const QJsonObject recorded = m_shown->response.value_or(QJsonObject());
-    const std::optional<Automation::Snapshot> recordedTree = m_shown->snapshot;
-    const QString workspace = oldMeta.value(QStringLiteral("workspacePath")).toString();
+    const QString method = m_shown->request->value(QStringLiteral("method")).toString();
     const QString replayedId = m_shown->info.executionId;
     m_replayStatus->setText(tr("%1 running…").arg(method));
     m_replayDiff->clear();
     m_replayDiffSummary->clear();
-    QPointer<EvidenceWindow> self(this);
-    m_dispatcher->call(Bridge::Caller::gui(), method, params,
-                       [self, recorded, recordedTree, workspace, method,
-                        replayedId](const Automation::Result<QJsonObject>& answer) {
-                           // Shown beside the execution it replays, never beside another one.
-                           if (!self || !self->m_shown || self->m_shown->info.executionId != replayedId)
-                               return;
-                           const QJsonObject now =
-                               answer ? QJsonObject{{QStringLiteral("result"), answer.value()}}
-                                      : QJsonObject{{QStringLiteral("error"), answer.error().toJson()}};
-                           const QStringList before = facts(recorded);
-                           const QStringList after = facts(now);
-                           const QStringList names{tr("Outcome"), tr("Effect"), tr("Element"), tr("Verification"),
-                                                   tr("Evidence or message")};
-                           self->m_replay->setRowCount(0);
-                           for (int i = 0; i < names.size(); ++i) {
-                               self->m_replay->insertRow(i);
-                               self->m_replay->setItem(i, 0, new QTableWidgetItem(names.at(i)));
-                               self->m_replay->setItem(i, 1, new QTableWidgetItem(before.at(i)));
-                               self->m_replay->setItem(i, 2, new QTableWidgetItem(after.at(i)));
-                               if (before.at(i) != after.at(i) && i < 4)
-                                   self->m_replay->item(i, 2)->setForeground(QColor(176, 0, 32));
-                           }
-                           self->m_replayStatus->setText(
-                               answer ? tr("Replayed %1: a new execution, %2.")
-                                            .arg(method, answer->value(QStringLiteral("executionId")).toString())
-                                      : tr("Replayed %1: %2").arg(method, answer.error().message));
-                           if (recordedTree && answer)
-                               self->showReplayDiff(*recordedTree, recorded, workspace, answer.value());
-                           else
-                               self->m_replayDiffSummary->setText(
-                                   recordedTree ? tr("No tree to compare: the replay did not run.")
-                                                : tr("No tree to compare: the recorded execution kept none."));
-                           Q_EMIT self->replayed();
-                       });
+    m_replayer->send(*m_shown, [this, replayedId](const ReplayController::Outcome& outcome) {
+        // Shown beside the execution it replays, never beside another one.
+        if (!m_shown || m_shown->info.executionId != replayedId)
+            return;
+        m_replay->setRowCount(0);
+        for (int i = 0; i < outcome.factNames.size(); ++i) {
+            m_replay->insertRow(i);
+            m_replay->setItem(i, 0, new QTableWidgetItem(outcome.factNames.at(i)));
+            m_replay->setItem(i, 1, new QTableWidgetItem(outcome.recorded.at(i)));
+            m_replay->setItem(i, 2, new QTableWidgetItem(outcome.replayed.at(i)));
+            if (outcome.recorded.at(i) != outcome.replayed.at(i) && i < ReplayController::kComparedFacts)
+                m_replay->item(i, 2)->setForeground(QColor(176, 0, 32));
+        }
+        m_replayStatus->setText(outcome.status);
+        if (outcome.treesTried)
+            m_replayDiff->clear();
+        m_replayDiffSummary->setText(outcome.treeSummary);
+        for (const QStringList& row : outcome.treeRows)
+            new QTreeWidgetItem(m_replayDiff, row);
+        if (outcome.treesCompared)
+            m_replayDiff->resizeColumnToContents(0);
+        Q_EMIT replayed();
+    });
 }
 
 bool EvidenceWindow::exportView(const QString& zipPath)
@@ -790,8 +653,9 @@ bool EvidenceWindow::exportView(const QString& zipPath)
     const auto written = Evidence::Archive::write(Evidence::EvidenceReader(workspace), chosen, zipPath);
     m_banner->setStyleSheet(written ? QStringLiteral("background: #e6f4ea; padding: 4px;")
                                     : QStringLiteral("background: #fde2e1; padding: 4px;"));
-    m_banner->setText(written ? tr("%n execution(s) exported to %1", nullptr, static_cast<int>(chosen.size())).arg(zipPath)
-                              : tr("Not exported: %1").arg(written.error().message));
+    m_banner->setText(written
+                          ? tr("%n execution(s) exported to %1", nullptr, static_cast<int>(chosen.size())).arg(zipPath)
+                          : tr("Not exported: %1").arg(written.error().message));
     m_banner->show();
     return written.ok();
 }
@@ -799,77 +663,30 @@ bool EvidenceWindow::exportView(const QString& zipPath)
 void EvidenceWindow::runLab(const QString& selectorJson)
 {
     m_lab->setRowCount(0);
-    const QJsonDocument document = QJsonDocument::fromJson(selectorJson.toUtf8());
-    if (!document.isObject()) {
-        m_labStatus->setText(tr("The selector must be a JSON object."));
-        return;
-    }
-    QJsonObject selectorObject = document.object();
-    if (selectorObject.contains(QStringLiteral("selector")))
-        selectorObject = selectorObject.value(QStringLiteral("selector")).toObject();
-    const auto selector = Automation::Selector::fromJson(selectorObject);
-    if (!selector) {
-        m_labStatus->setText(selector.error().message);
-        return;
-    }
-    // Oldest first, so that each tree is compared with the one before it in time; rows go in
-    // at the top, so the table keeps the index's order (newest first).
-    int trees = 0;
-    std::optional<Automation::Snapshot> older;
-    QList<Automation::Candidate> olderFound;
-    for (int row = m_filter.rowCount() - 1; row >= 0; --row) {
-        const Row& source = m_index.row(m_filter.mapToSource(m_filter.index(row, 0)).row());
-        const Evidence::EvidenceReader reader(source.workspace);
-        const auto snapshot = reader.snapshot(source.info, kMaxTreeBytes);
-        const QString when = m_filter.index(row, IndexModel::WhenColumn).data().toString();
-        if (!snapshot) {
-            // No tree is not a result; a tree that cannot be read is, and says why.
-            if (snapshot.error().details.value(QStringLiteral("reason")).toString() == QLatin1String("not_found"))
-                continue;
-            m_lab->insertRow(0);
-            const QStringList cells{when, source.info.method, QString(), QString(),
-                                    tr("not read: %1").arg(snapshot.error().message), QString()};
-            for (int col = 0; col < cells.size(); ++col)
-                m_lab->setItem(0, col, new QTableWidgetItem(cells.at(col)));
-            m_lab->item(0, 0)->setData(Qt::UserRole, -1);
-            m_lab->item(0, 1)->setData(Qt::UserRole, source.info.executionId);
-            continue;
-        }
-        ++trees;
-        const QList<Automation::Candidate> found = Automation::SelectorEngine::match(snapshot.value(), selector.value());
-        // A find keeps the tree it searched, which may hold no frames or states: matches that
-        // need them are undecided there, not absent.
-        bool partial = false;
-        for (const auto& node : snapshot->nodes)
-            partial = partial || !node.detailed;
-        const auto winnerOf = [](const Automation::Snapshot& tree, const QList<Automation::Candidate>& list) {
-            return list.isEmpty() ? QString() : describe(tree.nodes.at(list.constFirst().nodeIndex));
-        };
-        const QString winner = winnerOf(snapshot.value(), found);
-        QString changed;
-        if (older && (olderFound.size() != found.size() || winnerOf(*older, olderFound) != winner))
-            changed = explainDifference(*older, olderFound, snapshot.value(), found);
+    // Oldest first, so that each tree is compared with the one before it in time.
+    QList<SelectorLab::Recorded> inView;
+    for (int row = m_filter.rowCount() - 1; row >= 0; --row)
+        inView.append({m_filter.index(row, IndexModel::WhenColumn).data().toString(),
+                       m_index.row(m_filter.mapToSource(m_filter.index(row, 0)).row())});
+    const SelectorLab::Run run = SelectorLab::run(selectorJson, inView, kMaxTreeBytes);
+    // Rows go in at the top, so the table keeps the index's order (newest first).
+    for (const SelectorLab::Line& line : run.lines) {
         m_lab->insertRow(0);
-        const QStringList cells{when,
-                                source.info.method,
-                                found.size() > 1 ? tr("%1 (many)").arg(found.size()) : QString::number(found.size()),
-                                winner,
-                                partial ? tr("partial tree") : tr("full tree"),
-                                changed};
-        for (int col = 0; col < cells.size(); ++col)
-            m_lab->setItem(0, col, new QTableWidgetItem(cells.at(col)));
-        m_lab->item(0, 0)->setData(Qt::UserRole, static_cast<int>(found.size()));
-        m_lab->item(0, 1)->setData(Qt::UserRole, source.info.executionId);
-        m_lab->item(0, 5)->setToolTip(changed);
-        older = snapshot.value();
-        olderFound = found;
+        for (int col = 0; col < line.cells.size(); ++col)
+            m_lab->setItem(0, col, new QTableWidgetItem(line.cells.at(col)));
+        m_lab->item(0, 0)->setData(Qt::UserRole, line.matches);
+        m_lab->item(0, 1)->setData(Qt::UserRole, line.executionId);
+        if (line.matches >= 0)
+            m_lab->item(0, SelectorLab::kChangedColumn)->setToolTip(line.cells.at(SelectorLab::kChangedColumn));
     }
-    // The explanations are sentences: the other columns as narrow as they can be, rows as tall
-    // as the text needs.
-    for (int col = 0; col < 5; ++col)
-        m_lab->resizeColumnToContents(col);
-    m_lab->resizeRowsToContents();
-    m_labStatus->setText(tr("Ran against %n recorded tree(s).", nullptr, trees));
+    if (run.ran) {
+        // The explanations are sentences: the other columns as narrow as they can be, rows as
+        // tall as the text needs.
+        for (int col = 0; col < SelectorLab::kChangedColumn; ++col)
+            m_lab->resizeColumnToContents(col);
+        m_lab->resizeRowsToContents();
+    }
+    m_labStatus->setText(run.status);
 }
 
 void EvidenceWindow::updateCompare()
@@ -898,160 +715,6 @@ void EvidenceWindow::updateCompare()
     line.end();
     m_compare->setText({});
     m_compare->setPixmap(QPixmap::fromImage(shown));
-}
-
-QString EvidenceWindow::describe(const Automation::Node& node)
-{
-    return node.title.isEmpty() ? node.role : QStringLiteral("%1 \"%2\"").arg(node.role, node.title);
-}
-
-QString EvidenceWindow::describe(const Automation::Snapshot& before, const Automation::Snapshot& after,
-                                 const Evidence::NodeChange& change)
-{
-    using Evidence::NodeChange;
-    switch (change.kind) {
-    case NodeChange::Kind::Added:
-        return change.subtreeNodes > 1
-                   ? tr("added: %1, with %n node(s) inside", nullptr, change.subtreeNodes - 1)
-                         .arg(describe(after.nodes.at(change.after)))
-                   : tr("added: %1").arg(describe(after.nodes.at(change.after)));
-    case NodeChange::Kind::Removed:
-        return change.subtreeNodes > 1
-                   ? tr("removed: %1, with %n node(s) inside", nullptr, change.subtreeNodes - 1)
-                         .arg(describe(before.nodes.at(change.before)))
-                   : tr("removed: %1").arg(describe(before.nodes.at(change.before)));
-    case NodeChange::Kind::Changed:
-        break;
-    }
-    const Automation::Node& was = before.nodes.at(change.before);
-    const Automation::Node& now = after.nodes.at(change.after);
-    QStringList what;
-    if (change.attributes & NodeChange::Title)
-        what.append(tr("title \"%1\" → \"%2\"").arg(was.title, now.title));
-    if (change.attributes & NodeChange::Value)
-        what.append(tr("value changed"));
-    if (change.attributes & NodeChange::States) {
-        const QStringList a = was.stateNames();
-        const QStringList b = now.stateNames();
-        QStringList gained;
-        QStringList lost;
-        for (const QString& state : b) {
-            if (!a.contains(state))
-                gained.append(QLatin1Char('+') + state);
-        }
-        for (const QString& state : a) {
-            if (!b.contains(state))
-                lost.append(QLatin1Char('-') + state);
-        }
-        what.append(tr("states %1").arg((lost + gained).join(QLatin1Char(' '))));
-    }
-    if (change.attributes & NodeChange::Frame)
-        what.append(tr("moved or resized"));
-    if (change.attributes & NodeChange::Description)
-        what.append(tr("description changed"));
-    if (change.attributes & NodeChange::Identifier)
-        what.append(tr("identifier \"%1\" → \"%2\"").arg(was.identifier, now.identifier));
-    return tr("%1: %2").arg(describe(was), what.join(QStringLiteral(", ")));
-}
-
-QString EvidenceWindow::explainDifference(const Automation::Snapshot& older,
-                                          const QList<Automation::Candidate>& olderFound,
-                                          const Automation::Snapshot& newer,
-                                          const QList<Automation::Candidate>& newerFound)
-{
-    if (!older.appName.isEmpty() && !newer.appName.isEmpty() && older.appName != newer.appName)
-        return tr("another app: %1, then %2").arg(older.appName, newer.appName);
-    const Evidence::TreeDiff diff = Evidence::TreeDiff::compare(older, newer);
-    QStringList why;
-    QSet<int> newerFoundSet;
-    for (const auto& c : newerFound)
-        newerFoundSet.insert(c.nodeIndex);
-    if (!olderFound.isEmpty()) {
-        const int was = olderFound.constFirst().nodeIndex;
-        const auto now = diff.afterOf(was);
-        if (!now) {
-            const auto removal = diff.removalOf(was);
-            why.append(removal && removal->before != was
-                           ? tr("the former winner %1 is gone with %2")
-                                 .arg(describe(older.nodes.at(was)), describe(older.nodes.at(removal->before)))
-                           : tr("the former winner %1 is gone").arg(describe(older.nodes.at(was))));
-        } else if (!newerFoundSet.contains(*now)) {
-            const auto change = diff.changeOf(was);
-            why.append(change ? tr("the former winner no longer matches: %1").arg(describe(older, newer, *change))
-                              : tr("the former winner %1 no longer matches").arg(describe(older.nodes.at(was))));
-        } else if (newerFound.constFirst().nodeIndex != *now) {
-            why.append(tr("the former winner %1 is outranked").arg(describe(older.nodes.at(was))));
-        }
-    }
-    if (!newerFound.isEmpty()) {
-        const int is = newerFound.constFirst().nodeIndex;
-        const auto was = diff.beforeOf(is);
-        bool matchedBefore = false;
-        for (const auto& c : olderFound)
-            matchedBefore = matchedBefore || (was && c.nodeIndex == *was);
-        if (!was) {
-            why.append(tr("new: %1").arg(describe(newer.nodes.at(is))));
-        } else if (!matchedBefore) {
-            const auto change = diff.changeOf(*was);
-            why.append(change ? tr("now matches: %1").arg(describe(older, newer, *change))
-                              : tr("now matches: %1").arg(describe(newer.nodes.at(is))));
-        }
-    }
-    if (olderFound.size() != newerFound.size())
-        why.append(tr("%1 → %2 matches").arg(olderFound.size()).arg(newerFound.size()));
-    why.append(tr("in the tree: %1 added, %2 removed, %3 changed")
-                   .arg(diff.addedNodes())
-                   .arg(diff.removedNodes())
-                   .arg(diff.changedNodes()));
-    return why.join(QStringLiteral("; "));
-}
-
-void EvidenceWindow::showReplayDiff(const Automation::Snapshot& recorded, const QJsonObject& recordedResponse,
-                                    const QString& workspace, const QJsonObject& answer)
-{
-    m_replayDiff->clear();
-    const Evidence::EvidenceReader reader(workspace);
-    const auto info = reader.find(answer.value(QStringLiteral("executionId")).toString());
-    const auto now = info ? reader.snapshot(info.value(), kMaxTreeBytes)
-                          : Automation::Result<Automation::Snapshot>(info.error());
-    if (!now) {
-        m_replayDiffSummary->setText(tr("No tree to compare: %1").arg(now.error().message));
-        return;
-    }
-    // The target's window in each tree (the whole trees when the target is not in one).
-    const auto targetId = [](const QJsonObject& result) {
-        return result.value(QStringLiteral("target")).toObject().value(QStringLiteral("elementId")).toString();
-    };
-    const int oldTarget =
-        Evidence::TreeDiff::indexOf(recorded, targetId(recordedResponse.value(QStringLiteral("result")).toObject()));
-    const int newTarget = Evidence::TreeDiff::indexOf(now.value(), targetId(answer));
-    const int oldWindow = Evidence::TreeDiff::windowOf(recorded, oldTarget);
-    const int newWindow = Evidence::TreeDiff::windowOf(now.value(), newTarget);
-    const bool windows = oldWindow >= 0 && newWindow >= 0;
-    const Evidence::TreeDiff diff = Evidence::TreeDiff::compare(recorded, now.value(), windows ? oldWindow : -1,
-                                                                windows ? newWindow : -1);
-    const QString scope = windows ? tr("the target's window %1").arg(describe(now->nodes.at(newWindow)))
-                                  : tr("the whole tree");
-    m_replayDiffSummary->setText(diff.identical()
-                                     ? tr("Trees compared (%1): nothing changed.").arg(scope)
-                                     : tr("Trees compared (%1): %2 added, %3 removed, %4 changed.")
-                                           .arg(scope)
-                                           .arg(diff.addedNodes())
-                                           .arg(diff.removedNodes())
-                                           .arg(diff.changedNodes()));
-    constexpr int kMaxRows = 500;
-    for (const auto& change : diff.changes()) {
-        if (m_replayDiff->topLevelItemCount() >= kMaxRows)
-            break;
-        using Evidence::NodeChange;
-        const QString kind = change.kind == NodeChange::Kind::Added     ? tr("added")
-                             : change.kind == NodeChange::Kind::Removed ? tr("removed")
-                                                                        : tr("changed");
-        const Automation::Node& node =
-            change.after >= 0 ? now->nodes.at(change.after) : recorded.nodes.at(change.before);
-        new QTreeWidgetItem(m_replayDiff, {kind, describe(node), describe(recorded, now.value(), change)});
-    }
-    m_replayDiff->resizeColumnToContents(0);
 }
 
 } // namespace EvidenceViewer

@@ -1,18 +1,16 @@
 #pragma once
 
 #include "bridge/evidence/EvidenceReader.h"
-#include "bridge/evidence/TreeDiff.h"
+#include "evidence-viewer/IndexModel.h"
 
-#include <QAbstractTableModel>
 #include <QFileSystemWatcher>
-#include <QHash>
 #include <QImage>
 #include <QMainWindow>
-#include <QSortFilterProxyModel>
 #include <QTimer>
 
 class QComboBox;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
@@ -29,67 +27,15 @@ class Dispatcher;
 
 namespace EvidenceViewer {
 
-/// One execution of the index, with the workspace it lives in.
-struct Row
-{
-    QString workspace;
-    Evidence::ExecutionInfo info;
-};
-
-/// The index of executions across workspaces: when, method, outcome, duration, id.
-class IndexModel final : public QAbstractTableModel
-{
-    Q_OBJECT
-
-public:
-    enum Column { WhenColumn, MethodColumn, OutcomeColumn, DurationColumn, IdColumn, ColumnCount };
-    enum DataRole { SearchTextRole = Qt::UserRole + 1 };
-
-    explicit IndexModel(QObject* parent = nullptr);
-    void setRows(QList<Row> rows);
-    const Row& row(int index) const { return m_rows.at(index); }
-    /// The text the free-text search looks in: id, method, outcome and, once read, the
-    /// request and response files (small ones only).
-    void setSearchText(int index, const QString& text) { m_search[index] = text; }
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-    /// "ok", the error code, "interrupted" or "unanswered".
-    static QString outcomeOf(const Evidence::ExecutionInfo& info);
-
-private:
-    QList<Row> m_rows;
-    QHash<int, QString> m_search;
-};
-
-/// The filters: outcome ("all", "ok", "errors", "interrupted"), method (empty: all) and free text.
-class IndexFilter final : public QSortFilterProxyModel
-{
-    Q_OBJECT
-
-public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
-    void setOutcome(const QString& outcome);
-    void setMethod(const QString& method);
-    void setText(const QString& text);
-
-protected:
-    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
-
-private:
-    QString m_outcome = QStringLiteral("all");
-    QString m_method;
-    QString m_text;
-};
+class ReplayController;
 
 /// The evidence browser (docs/evidence-viewer.md): every execution kept in one or more
 /// workspaces, filtered and searched, new ones appearing as they are written; one execution's
 /// timeline, request, response, environment, screenshots with the target's frame and the click
 /// point drawn, its tree and candidates; and the selector lab, which runs a selector against the
 /// recorded tree of every execution in view. Read-only: it never writes into the evidence.
+/// A shell of widgets: the index is IndexModel, the lab SelectorLab, the replay
+/// ReplayController and the tree diffs in words TreeDiffText, none of which holds a widget.
 class EvidenceWindow final : public QMainWindow
 {
     Q_OBJECT
@@ -146,15 +92,6 @@ public:
     QTreeWidget* replayDiff() const { return m_replayDiff; }
     QLabel* replayDiffSummary() const { return m_replayDiffSummary; }
 
-    /// A node as a person reads it: role and title.
-    static QString describe(const Automation::Node& node);
-    /// One change between two trees, in words.
-    static QString describe(const Automation::Snapshot& before, const Automation::Snapshot& after,
-                            const Evidence::NodeChange& change);
-    /// Why a selector's result differs between an older and a newer tree: what became of the
-    /// former winner, where the new one came from, and how much of the tree changed.
-    static QString explainDifference(const Automation::Snapshot& older, const QList<Automation::Candidate>& olderFound,
-                                     const Automation::Snapshot& newer, const QList<Automation::Candidate>& newerFound);
     /// The largest ax.json the browser reads (bigger ones are named, not loaded: the window
     /// never freezes on one).
     static constexpr qint64 kMaxTreeBytes = qint64{32} * 1024 * 1024;
@@ -167,14 +104,17 @@ Q_SIGNALS:
 
 private:
     void buildUi();
+    QLayout* buildFilterBar(QWidget* parent);
+    QWidget* buildIndexView(QWidget* parent);
+    QTabWidget* buildDetailTabs(QWidget* parent);
+    QWidget* buildShotsTab();
+    QWidget* buildLabTab();
+    QWidget* buildReplayTab();
     /// Sends the shown request again, once the person said yes to it.
     void sendReplay();
     void watch(const QStringList& directories);
     /// Draws the slider view for the slider's position.
     void updateCompare();
-    /// Fills the replay's tree diff: the target's window in the recorded and the new tree.
-    void showReplayDiff(const Automation::Snapshot& recorded, const QJsonObject& recordedResponse,
-                        const QString& workspace, const QJsonObject& answer);
     QStringList expandWorkspaces(const QStringList& given) const;
 
     QStringList m_workspaces;
@@ -208,7 +148,7 @@ private:
     QLabel* m_labStatus = nullptr;
     QTableWidget* m_lab = nullptr;
     QRect m_drawnFrame;
-    Bridge::Dispatcher* m_dispatcher = nullptr;
+    ReplayController* m_replayer = nullptr;
     std::optional<Evidence::Execution> m_shown;
     QPushButton* m_replayButton = nullptr;
     QLabel* m_replayStatus = nullptr;

@@ -76,31 +76,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Ran against %n recorded tree(s).</source>
-        <translation>
-            <numerusform>Ran against %n recorded tree.</numerusform>
-            <numerusform>Ran against %n recorded trees.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%n execution(s) exported to %1</source>
         <translation>
             <numerusform>%n execution exported to %1</numerusform>
             <numerusform>%n executions exported to %1</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>added: %1, with %n node(s) inside</source>
-        <translation>
-            <numerusform>added: %1, with %n node inside</numerusform>
-            <numerusform>added: %1, with %n nodes inside</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>removed: %1, with %n node(s) inside</source>
-        <translation>
-            <numerusform>removed: %1, with %n node inside</numerusform>
-            <numerusform>removed: %1, with %n nodes inside</numerusform>
         </translation>
     </message>
 </context>
@@ -128,6 +107,33 @@
         <translation>
             <numerusform>gave up after %n retry: %1</numerusform>
             <numerusform>gave up after %n retries: %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>SelectorLab</name>
+    <message numerus="yes">
+        <source>Ran against %n recorded tree(s).</source>
+        <translation>
+            <numerusform>Ran against %n recorded tree.</numerusform>
+            <numerusform>Ran against %n recorded trees.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>TreeDiffText</name>
+    <message numerus="yes">
+        <source>added: %1, with %n node(s) inside</source>
+        <translation>
+            <numerusform>added: %1, with %n node inside</numerusform>
+            <numerusform>added: %1, with %n nodes inside</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>removed: %1, with %n node(s) inside</source>
+        <translation>
+            <numerusform>removed: %1, with %n node inside</numerusform>
+            <numerusform>removed: %1, with %n nodes inside</numerusform>
         </translation>
     </message>
 </context>

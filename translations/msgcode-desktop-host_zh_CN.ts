@@ -1289,28 +1289,6 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
         <translation>已损坏：%1：%2</translation>
     </message>
     <message>
-        <source>The selector must be a JSON object.</source>
-        <translation>选择器必须是 JSON 对象。</translation>
-    </message>
-    <message>
-        <source>%1 (many)</source>
-        <translation>%1（多个）</translation>
-    </message>
-    <message>
-        <source>partial tree</source>
-        <translation>部分树</translation>
-    </message>
-    <message>
-        <source>full tree</source>
-        <translation>完整树</translation>
-    </message>
-    <message numerus="yes">
-        <source>Ran against %n recorded tree(s).</source>
-        <translation>
-            <numerusform>已在 %n 棵记录的树上运行。</numerusform>
-        </translation>
-    </message>
-    <message>
         <source>Replay this request</source>
         <translation>重放此请求</translation>
     </message>
@@ -1339,32 +1317,8 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
         <translation>%1 正在运行…</translation>
     </message>
     <message>
-        <source>Outcome</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <source>Effect</source>
-        <translation>效果</translation>
-    </message>
-    <message>
         <source>Element</source>
         <translation>元素</translation>
-    </message>
-    <message>
-        <source>Verification</source>
-        <translation>验证</translation>
-    </message>
-    <message>
-        <source>Evidence or message</source>
-        <translation>证据或消息</translation>
-    </message>
-    <message>
-        <source>Replayed %1: a new execution, %2.</source>
-        <translation>已重放 %1：新的执行 %2。</translation>
-    </message>
-    <message>
-        <source>Replayed %1: %2</source>
-        <translation>已重放 %1：%2</translation>
     </message>
     <message>
         <source>Export…</source>
@@ -1421,104 +1375,74 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
         <translation>变化</translation>
     </message>
     <message>
+        <source>The slider needs a before and an after screenshot.</source>
+        <translation>滑块需要一张之前和一张之后的截图。</translation>
+    </message>
+</context>
+<context>
+    <name>EvidenceViewer::IndexModel</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Execution</source>
+        <translation>执行</translation>
+    </message>
+</context>
+<context>
+    <name>EvidenceViewer::ReplayController</name>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Effect</source>
+        <translation>效果</translation>
+    </message>
+    <message>
+        <source>Element</source>
+        <translation>元素</translation>
+    </message>
+    <message>
+        <source>Verification</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>Evidence or message</source>
+        <translation>证据或消息</translation>
+    </message>
+    <message>
+        <source>Replayed %1: a new execution, %2.</source>
+        <translation>已重放 %1：新的执行 %2。</translation>
+    </message>
+    <message>
+        <source>Replayed %1: %2</source>
+        <translation>已重放 %1：%2</translation>
+    </message>
+    <message>
         <source>No tree to compare: the replay did not run.</source>
         <translation>没有可比较的树：重放没有运行。</translation>
     </message>
     <message>
         <source>No tree to compare: the recorded execution kept none.</source>
         <translation>没有可比较的树：所记录的执行没有保留树。</translation>
-    </message>
-    <message>
-        <source>not read: %1</source>
-        <translation>未读取：%1</translation>
-    </message>
-    <message>
-        <source>The slider needs a before and an after screenshot.</source>
-        <translation>滑块需要一张之前和一张之后的截图。</translation>
-    </message>
-    <message numerus="yes">
-        <source>added: %1, with %n node(s) inside</source>
-        <translation>
-            <numerusform>新增：%1，其中含 %n 个节点</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>added: %1</source>
-        <translation>新增：%1</translation>
-    </message>
-    <message numerus="yes">
-        <source>removed: %1, with %n node(s) inside</source>
-        <translation>
-            <numerusform>移除：%1，其中含 %n 个节点</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>removed: %1</source>
-        <translation>移除：%1</translation>
-    </message>
-    <message>
-        <source>title &quot;%1&quot; → &quot;%2&quot;</source>
-        <translation>标题“%1”→“%2”</translation>
-    </message>
-    <message>
-        <source>value changed</source>
-        <translation>值已改变</translation>
-    </message>
-    <message>
-        <source>states %1</source>
-        <translation>状态 %1</translation>
-    </message>
-    <message>
-        <source>moved or resized</source>
-        <translation>已移动或改变大小</translation>
-    </message>
-    <message>
-        <source>description changed</source>
-        <translation>描述已改变</translation>
-    </message>
-    <message>
-        <source>identifier &quot;%1&quot; → &quot;%2&quot;</source>
-        <translation>标识符“%1”→“%2”</translation>
-    </message>
-    <message>
-        <source>another app: %1, then %2</source>
-        <translation>另一个应用：先是 %1，后是 %2</translation>
-    </message>
-    <message>
-        <source>the former winner %1 is gone with %2</source>
-        <translation>之前的最佳匹配 %1 已随 %2 一起消失</translation>
-    </message>
-    <message>
-        <source>the former winner %1 is gone</source>
-        <translation>之前的最佳匹配 %1 已消失</translation>
-    </message>
-    <message>
-        <source>the former winner no longer matches: %1</source>
-        <translation>之前的最佳匹配不再匹配：%1</translation>
-    </message>
-    <message>
-        <source>the former winner %1 no longer matches</source>
-        <translation>之前的最佳匹配 %1 不再匹配</translation>
-    </message>
-    <message>
-        <source>the former winner %1 is outranked</source>
-        <translation>之前的最佳匹配 %1 排名被超过</translation>
-    </message>
-    <message>
-        <source>new: %1</source>
-        <translation>新出现：%1</translation>
-    </message>
-    <message>
-        <source>now matches: %1</source>
-        <translation>现在匹配：%1</translation>
-    </message>
-    <message>
-        <source>%1 → %2 matches</source>
-        <translation>匹配数 %1 → %2</translation>
-    </message>
-    <message>
-        <source>in the tree: %1 added, %2 removed, %3 changed</source>
-        <translation>树中：新增 %1，移除 %2，改变 %3</translation>
     </message>
     <message>
         <source>No tree to compare: %1</source>
@@ -1551,33 +1475,6 @@ msgcode-desktop-host 的 MCP 入口，供 msgcode 使用（MSGCODE_GHOST_PATH）
     <message>
         <source>changed</source>
         <translation>改变</translation>
-    </message>
-</context>
-<context>
-    <name>EvidenceViewer::IndexModel</name>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
-    </message>
-    <message>
-        <source>When</source>
-        <translation>时间</translation>
-    </message>
-    <message>
-        <source>Method</source>
-        <translation>方法</translation>
-    </message>
-    <message>
-        <source>Outcome</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <source>Duration</source>
-        <translation>耗时</translation>
-    </message>
-    <message>
-        <source>Execution</source>
-        <translation>执行</translation>
     </message>
 </context>
 <context>
@@ -2603,6 +2500,35 @@ Not confirmed: the live tree gave %2 match(es)%3. The tree may have changed; rel
     </message>
 </context>
 <context>
+    <name>SelectorLab</name>
+    <message>
+        <source>The selector must be a JSON object.</source>
+        <translation>选择器必须是 JSON 对象。</translation>
+    </message>
+    <message>
+        <source>not read: %1</source>
+        <translation>未读取：%1</translation>
+    </message>
+    <message>
+        <source>%1 (many)</source>
+        <translation>%1（多个）</translation>
+    </message>
+    <message>
+        <source>partial tree</source>
+        <translation>部分树</translation>
+    </message>
+    <message>
+        <source>full tree</source>
+        <translation>完整树</translation>
+    </message>
+    <message numerus="yes">
+        <source>Ran against %n recorded tree(s).</source>
+        <translation>
+            <numerusform>已在 %n 棵记录的树上运行。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>SelfTest</name>
     <message>
         <source>no answer of step &quot;%1&quot; to take %2 from</source>
@@ -2842,6 +2768,97 @@ Not confirmed: the live tree gave %2 match(es)%3. The tree may have changed; rel
     <message>
         <source>Remote control: %1</source>
         <translation>远程控制：%1</translation>
+    </message>
+</context>
+<context>
+    <name>TreeDiffText</name>
+    <message numerus="yes">
+        <source>added: %1, with %n node(s) inside</source>
+        <translation>
+            <numerusform>新增：%1，其中含 %n 个节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>added: %1</source>
+        <translation>新增：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>removed: %1, with %n node(s) inside</source>
+        <translation>
+            <numerusform>移除：%1，其中含 %n 个节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>removed: %1</source>
+        <translation>移除：%1</translation>
+    </message>
+    <message>
+        <source>title &quot;%1&quot; → &quot;%2&quot;</source>
+        <translation>标题“%1”→“%2”</translation>
+    </message>
+    <message>
+        <source>value changed</source>
+        <translation>值已改变</translation>
+    </message>
+    <message>
+        <source>states %1</source>
+        <translation>状态 %1</translation>
+    </message>
+    <message>
+        <source>moved or resized</source>
+        <translation>已移动或改变大小</translation>
+    </message>
+    <message>
+        <source>description changed</source>
+        <translation>描述已改变</translation>
+    </message>
+    <message>
+        <source>identifier &quot;%1&quot; → &quot;%2&quot;</source>
+        <translation>标识符“%1”→“%2”</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>another app: %1, then %2</source>
+        <translation>另一个应用：先是 %1，后是 %2</translation>
+    </message>
+    <message>
+        <source>the former winner %1 is gone with %2</source>
+        <translation>之前的最佳匹配 %1 已随 %2 一起消失</translation>
+    </message>
+    <message>
+        <source>the former winner %1 is gone</source>
+        <translation>之前的最佳匹配 %1 已消失</translation>
+    </message>
+    <message>
+        <source>the former winner no longer matches: %1</source>
+        <translation>之前的最佳匹配不再匹配：%1</translation>
+    </message>
+    <message>
+        <source>the former winner %1 no longer matches</source>
+        <translation>之前的最佳匹配 %1 不再匹配</translation>
+    </message>
+    <message>
+        <source>the former winner %1 is outranked</source>
+        <translation>之前的最佳匹配 %1 排名被超过</translation>
+    </message>
+    <message>
+        <source>new: %1</source>
+        <translation>新出现：%1</translation>
+    </message>
+    <message>
+        <source>now matches: %1</source>
+        <translation>现在匹配：%1</translation>
+    </message>
+    <message>
+        <source>%1 → %2 matches</source>
+        <translation>匹配数 %1 → %2</translation>
+    </message>
+    <message>
+        <source>in the tree: %1 added, %2 removed, %3 changed</source>
+        <translation>树中：新增 %1，移除 %2，改变 %3</translation>
     </message>
 </context>
 </TS>

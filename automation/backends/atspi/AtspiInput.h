@@ -29,6 +29,8 @@ public:
                                            const CallContext& context);
     Result<ActionOutcome> clickAt(const ResolvedRoute& route, QPoint point, const CallContext& context,
                                   const Node* target);
+    /// Into an accessible window: the typing ladder (AtspiTyping); into one without
+    /// accessibility: keys only, never read back.
     Result<TypeOutcome> typeText(const ResolvedRoute& route, const Node* target, const QString& text,
                                  const TypeOptions& options, const CallContext& context);
     Result<ActionOutcome> sendChord(const ResolvedRoute& route, const KeyChord& chord, int delayMs,
@@ -41,6 +43,9 @@ public:
                                         const CallContext& context);
 
 private:
+    /// One typeText's steps (AtspiTyping.cpp), over this input's bus, verifier and keys.
+    friend class AtspiTyping;
+
     /// Keys reach a window without accessibility only while it has the keyboard focus; a
     /// FOCUS_LOST error otherwise (nothing sent).
     std::optional<Error> bareWindowFocused(const ResolvedRoute& route);

@@ -1,6 +1,7 @@
-// The operations of pointer gestures, windows and the element at a point (docs/protocol.md).
-#include "automation/OperationSteps.h"
+// desktop.pointer and desktop.elementAt: gestures at a point, and what is under one (docs/protocol.md).
 #include "automation/Operations.h"
+
+#include "automation/OperationSteps.h"
 
 #include <QRegularExpression>
 
@@ -27,12 +28,6 @@ bool holds(const Frame& frame, QPoint point)
     const auto x = static_cast<qint64>(point.x()), y = static_cast<qint64>(point.y());
     return frame.width > 0 && frame.height > 0 && x >= frame.x && y >= frame.y &&
            x < static_cast<qint64>(frame.x) + frame.width && y < static_cast<qint64>(frame.y) + frame.height;
-}
-
-bool appMatches(const WindowInfo& window, const QString& app)
-{
-    return window.appName.compare(app, Qt::CaseInsensitive) == 0 ||
-           window.executable.compare(app, Qt::CaseInsensitive) == 0;
 }
 
 // The topmost visible window holding `point`, as the window manager stacks them; nullopt when
@@ -188,54 +183,6 @@ Result<PointerResult> pointer(JobContext& ctx, const PointerRequest& request)
     out.route = route.value();
     out.outcome = std::move(outcome.value());
     return out;
-}
-
-Result<QList<WindowInfo>> windows(JobContext& ctx, const WindowsRequest& request)
-{
-    TraceStep step(ctx.trace, QStringLiteral("windows"));
-    auto listed = ctx.backend.windows(ctx.call);
-    if (!listed) {
-        step.finish(false, listed.error().toJson());
-        return listed.error();
-    }
-    QList<WindowInfo> out;
-    // Top of the stacking order first: the window a person sees first.
-    QList<WindowInfo> topFirst = listed.value();
-    std::reverse(topFirst.begin(), topFirst.end());
-    for (const WindowInfo& window : std::as_const(topFirst)) {
-        if (!request.app || appMatches(window, *request.app))
-            out.append(window);
-    }
-    step.finish(true, QJsonObject{{QStringLiteral("listed"), static_cast<int>(listed->size())},
-                                  {QStringLiteral("answered"), static_cast<int>(out.size())}});
-    return out;
-}
-
-Result<WindowResult> window(JobContext& ctx, const WindowRequest& request)
-{
-    Locator locator(ctx);
-    // Focus is this action's business: the route is resolved without applying a focus policy
-    // (minimizing a window must not raise it first).
-    Route route = request.route;
-    route.focusPolicy.reset();
-    auto resolved = locator.resolveRoute(route, false);
-    if (!resolved)
-        return resolved.error();
-    if (auto stop = ctx.call.checkpoint())
-        return *stop;
-    TraceStep step(ctx.trace, QStringLiteral("window.") + windowActionName(request.command.action));
-    auto outcome = ctx.backend.windowCommand(resolved.value(), request.command, ctx.call);
-    step.finish(outcome.ok(), outcome.ok()
-                                  ? QJsonObject{{QStringLiteral("details"), outcome->details},
-                                                {QStringLiteral("verification"), outcome->verification.toJson()}}
-                                  : outcome.error().toJson());
-    if (!outcome) {
-        const QString reason = outcome.error().details.value(QStringLiteral("reason")).toString();
-        if (reason == QLatin1String("unsupported") || reason == QLatin1String("window_not_found"))
-            return outcome.error();
-        return afterDelivery(outcome.error());
-    }
-    return WindowResult{resolved.value(), std::move(outcome.value())};
 }
 
 Result<ElementAtResult> elementAt(JobContext& ctx, const ElementAtRequest& request)

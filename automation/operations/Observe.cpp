@@ -1,0 +1,160 @@
+// desktop.observe, dumpTree and capture: what a window shows (docs/protocol.md).
+#include "automation/Operations.h"
+
+#include "automation/OperationSteps.h"
+#include "automation/PngEncoder.h"
+#include "automation/SelectorEngine.h"
+
+#include <QCryptographicHash>
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QJsonArray>
+#include <QRegularExpression>
+#include <QThread>
+
+#include <algorithm>
+#include <future>
+
+namespace Automation::Operations {
+
+Result<ObserveResult> observe(JobContext& ctx, const ObserveRequest& request)
+{
+    Locator locator(ctx);
+    auto route = locator.resolveRoute(request.route, false);
+    if (!route)
+        return route.error();
+    ObserveResult out;
+    out.route = route.value();
+    if (request.includeAxTree) {
+        auto snap = locator.snapshot(out.route, request.bounds);
+        if (!snap)
+            return snap.error();
+        out.snapshot = std::move(snap.value());
+        out.timing.insert(QStringLiteral("axTreeAt"), out.snapshot->takenAt.toString(Qt::ISODateWithMs));
+        out.timing.insert(QStringLiteral("axTreeMs"), out.snapshot->elapsedMs);
+    }
+    // The screenshot right after the tree, so both describe the same moment as closely as the
+    // tree's traversal allows; the skew is recorded. The tree is kept on another thread
+    // meanwhile (traces are thread-safe): its timing is known up front.
+    const QDateTime before = QDateTime::currentDateTimeUtc();
+    if (request.includeScreenshot) {
+        out.timing.insert(QStringLiteral("screenshotAt"), before.toString(Qt::ISODateWithMs));
+        if (out.snapshot)
+            out.timing.insert(QStringLiteral("skewMs"), out.snapshot->takenAt.msecsTo(before));
+    }
+    std::future<std::optional<Error>> tree;
+    if (out.snapshot) {
+        tree = std::async(std::launch::async, [&ctx, &out] {
+            return ctx.trace.keepTree(*out.snapshot, QJsonObject{{QStringLiteral("timing"), out.timing}});
+        });
+    }
+    if (request.includeScreenshot) {
+        auto shot = screenshotStep(ctx, QStringLiteral("observe.png"));
+        if (tree.valid())
+            tree.wait();
+        if (!shot)
+            return shot.error();
+        out.screenshot = std::move(shot.value());
+    }
+    if (tree.valid()) {
+        if (auto err = tree.get())
+            return *err;
+    }
+    return out;
+}
+
+Result<DumpTreeResult> dumpTree(JobContext& ctx, const DumpTreeRequest& request)
+{
+    Locator locator(ctx);
+    auto route = locator.resolveRoute(request.route, false);
+    if (!route)
+        return route.error();
+    auto snapshot = locator.snapshot(route.value(), request.bounds);
+    if (!snapshot)
+        return snapshot.error();
+    if (auto err = ctx.trace.keepTree(snapshot.value()))
+        return *err;
+    return DumpTreeResult{route.value(), std::move(snapshot.value())};
+}
+
+Result<CaptureResult> capture(JobContext& ctx, const CaptureRequest& request)
+{
+    CaptureResult out;
+    std::optional<Frame> area = request.rect;
+    out.source = request.rect ? QStringLiteral("rect") : QStringLiteral("display");
+    if (request.route && !request.rect) {
+        Locator locator(ctx);
+        auto route = locator.resolveRoute(*request.route, false);
+        if (!route)
+            return route.error();
+        if (route->inaccessible && !route->nativeFrame.isEmpty()) {
+            // No root element to ask: the window manager's frame.
+            area = route->nativeFrame;
+        } else {
+            // The window's frame, from its root element: nothing below it is read.
+            SnapshotBounds bounds;
+            bounds.maxDepth = 1;
+            bounds.maxNodes = 1;
+            bounds.maxWallTimeMs = static_cast<int>(std::min<qint64>(ctx.call.remainingMs(), 5000));
+            auto root = locator.snapshot(route.value(), bounds);
+            if (!root)
+                return root.error();
+            if (root->nodes.isEmpty() || root->nodes.first().frame.isEmpty())
+                return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the window has no frame on screen"),
+                                   QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_frame")},
+                                               {QStringLiteral("window"), route->windowTitle}});
+            area = root->nodes.first().frame;
+        }
+        out.route = route.value();
+        out.source = QStringLiteral("window");
+    }
+    TraceStep step(ctx.trace, QStringLiteral("capture"));
+    auto shot = ctx.backend.screenshot(ctx.call);
+    if (!shot) {
+        step.finish(false, shot.error().toJson());
+        return shot.error();
+    }
+    out.display = Frame{0, 0, shot->width, shot->height};
+    out.takenAt = shot->takenAt;
+    if (!area) {
+        out.frame = out.display;
+        out.png = shot->png;
+    } else {
+        const QRect wanted(area->x, area->y, area->width, area->height);
+        const QRect clipped = wanted.intersected(QRect(0, 0, shot->width, shot->height));
+        if (clipped.isEmpty()) {
+            step.finish(false);
+            return Error::make(ErrorCode::InvalidRequest,
+                               QStringLiteral("the %1 %2,%3 %4x%5 is outside the display (%6x%7)")
+                                   .arg(out.source)
+                                   .arg(area->x)
+                                   .arg(area->y)
+                                   .arg(area->width)
+                                   .arg(area->height)
+                                   .arg(shot->width)
+                                   .arg(shot->height),
+                               request.rect ? QJsonObject{{QStringLiteral("field"), QStringLiteral("rect")},
+                                                          {QStringLiteral("reason"), QStringLiteral("outside_display")},
+                                                          {QStringLiteral("display"), out.display.toJson()}}
+                                            : QJsonObject{{QStringLiteral("reason"), QStringLiteral("outside_display")},
+                                                          {QStringLiteral("display"), out.display.toJson()}})
+                .withRetryable(false);
+        }
+        QImage image;
+        if (!image.loadFromData(shot->png, "PNG"))
+            return Error::make(ErrorCode::InternalError, QStringLiteral("the screenshot could not be decoded"));
+        out.png = PngEncoder::encode(image.copy(clipped));
+        if (out.png.isEmpty())
+            return Error::make(ErrorCode::InternalError, QStringLiteral("the capture could not be encoded as PNG"));
+        out.frame = Frame{clipped.x(), clipped.y(), clipped.width(), clipped.height()};
+    }
+    if (auto err = ctx.trace.keepImage(QStringLiteral("capture.png"), out.png))
+        return *err;
+    step.finish(true, QJsonObject{{QStringLiteral("source"), out.source},
+                                  {QStringLiteral("frame"), out.frame.toJson()},
+                                  {QStringLiteral("bytes"), static_cast<qint64>(out.png.size())}});
+    return out;
+}
+
+} // namespace Automation::Operations
