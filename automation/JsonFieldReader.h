@@ -99,6 +99,13 @@ public:
         return static_cast<qint64>(d);
     }
 
+    /// A whole number whose range a declaration has already checked (bridge/contract/).
+    std::optional<qint64> integer(const QString& key, bool required = false)
+    {
+        constexpr qint64 kExact = qint64{1} << 53; // the whole numbers a double holds exactly
+        return integer(key, -kExact, kExact, required);
+    }
+
     std::optional<QJsonObject> object(const QString& key, bool required = false)
     {
         if (!has(key)) {

@@ -43,16 +43,11 @@ MethodKind::Immediate remoteAction(const QString& event,
 
 // --- Handlers ----------------------------------------------------------------------------------
 
-// The params checked against the method's declaration (types, ranges, enums, members), then
-// parsed into the typed struct (the rules across members that need the engine's types).
-template <typename P>
-Prepare prepareWith(const char* method, Result<P> (*parse)(const QJsonObject&), Methods::MethodJob (*make)(P))
+// The typed params (Params::*, which check them against the method's declaration first), then
+// the job.
+template <typename P> Prepare prepareWith(Result<P> (*parse)(const QJsonObject&), Methods::MethodJob (*make)(P))
 {
-    const Contract::Method* declaration = Contract::find(QString::fromLatin1(method));
-    Q_ASSERT(declaration);
-    return [declaration, parse, make](const QJsonObject& p) -> Result<Prepared> {
-        if (auto refused = Contract::checkParams(*declaration, p))
-            return *refused;
+    return [parse, make](const QJsonObject& p) -> Result<Prepared> {
         auto params = parse(p);
         if (!params)
             return params.error();
@@ -170,37 +165,28 @@ const MethodTable& MethodTable::contract()
             MethodKind::Immediate{[](Services& s, const Call& call, const Respond& respond) {
                 respond(s.diagnostics.doctor(call.caller, call.meta.workspacePath));
             }});
-        add(QStringLiteral("desktop.observe"),
-            MethodKind::ReadOnly{prepareWith("desktop.observe", &Params::observe, &Methods::observe)});
-        add(QStringLiteral("desktop.find"),
-            MethodKind::ReadOnly{prepareWith("desktop.find", &Params::find, &Methods::find)});
-        add(QStringLiteral("desktop.click"),
-            MethodKind::SideEffect{prepareWith("desktop.click", &Params::click, &Methods::click)});
+        add(QStringLiteral("desktop.observe"), MethodKind::ReadOnly{prepareWith(&Params::observe, &Methods::observe)});
+        add(QStringLiteral("desktop.find"), MethodKind::ReadOnly{prepareWith(&Params::find, &Methods::find)});
+        add(QStringLiteral("desktop.click"), MethodKind::SideEffect{prepareWith(&Params::click, &Methods::click)});
         add(QStringLiteral("desktop.typeText"),
-            MethodKind::SideEffect{prepareWith("desktop.typeText", &Params::typeText, &Methods::typeText)},
-            redactTypedText);
-        add(QStringLiteral("desktop.hotkey"),
-            MethodKind::SideEffect{prepareWith("desktop.hotkey", &Params::hotkey, &Methods::hotkey)});
+            MethodKind::SideEffect{prepareWith(&Params::typeText, &Methods::typeText)}, redactTypedText);
+        add(QStringLiteral("desktop.hotkey"), MethodKind::SideEffect{prepareWith(&Params::hotkey, &Methods::hotkey)});
         add(QStringLiteral("desktop.waitUntil"),
-            MethodKind::ReadOnly{prepareWith("desktop.waitUntil", &Params::waitUntil, &Methods::waitUntil)});
+            MethodKind::ReadOnly{prepareWith(&Params::waitUntil, &Methods::waitUntil)});
         add(QStringLiteral("desktop.dumpTree"),
-            MethodKind::ReadOnly{prepareWith("desktop.dumpTree", &Params::dumpTree, &Methods::dumpTree)});
-        add(QStringLiteral("desktop.capture"),
-            MethodKind::ReadOnly{prepareWith("desktop.capture", &Params::capture, &Methods::capture)});
+            MethodKind::ReadOnly{prepareWith(&Params::dumpTree, &Methods::dumpTree)});
+        add(QStringLiteral("desktop.capture"), MethodKind::ReadOnly{prepareWith(&Params::capture, &Methods::capture)});
         add(QStringLiteral("desktop.readText"),
-            MethodKind::ReadOnly{prepareWith("desktop.readText", &Params::readText, &Methods::readText)});
-        add(QStringLiteral("desktop.scroll"),
-            MethodKind::SideEffect{prepareWith("desktop.scroll", &Params::scroll, &Methods::scroll)});
+            MethodKind::ReadOnly{prepareWith(&Params::readText, &Methods::readText)});
+        add(QStringLiteral("desktop.scroll"), MethodKind::SideEffect{prepareWith(&Params::scroll, &Methods::scroll)});
         add(QStringLiteral("desktop.menuPick"),
-            MethodKind::SideEffect{prepareWith("desktop.menuPick", &Params::menuPick, &Methods::menuPick)});
+            MethodKind::SideEffect{prepareWith(&Params::menuPick, &Methods::menuPick)});
         add(QStringLiteral("desktop.pointer"),
-            MethodKind::SideEffect{prepareWith("desktop.pointer", &Params::pointer, &Methods::pointer)});
-        add(QStringLiteral("desktop.windows"),
-            MethodKind::ReadOnly{prepareWith("desktop.windows", &Params::windows, &Methods::windows)});
-        add(QStringLiteral("desktop.window"),
-            MethodKind::SideEffect{prepareWith("desktop.window", &Params::window, &Methods::window)});
+            MethodKind::SideEffect{prepareWith(&Params::pointer, &Methods::pointer)});
+        add(QStringLiteral("desktop.windows"), MethodKind::ReadOnly{prepareWith(&Params::windows, &Methods::windows)});
+        add(QStringLiteral("desktop.window"), MethodKind::SideEffect{prepareWith(&Params::window, &Methods::window)});
         add(QStringLiteral("desktop.elementAt"),
-            MethodKind::ReadOnly{prepareWith("desktop.elementAt", &Params::elementAt, &Methods::elementAt)});
+            MethodKind::ReadOnly{prepareWith(&Params::elementAt, &Methods::elementAt)});
         // Answered at once, never queued behind the job it aborts.
         add(QStringLiteral("desktop.abort"), MethodKind::Immediate{abortExecution});
         // Answered when the confirmation provider decides, without blocking anything.

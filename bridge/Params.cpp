@@ -1,6 +1,7 @@
 #include "bridge/Params.h"
 
 #include "automation/JsonFieldReader.h"
+#include "bridge/contract/Validate.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -16,21 +17,20 @@ using Automation::Result;
 
 namespace {
 
+// Types, ranges, enums, patterns, unknown members and the rules across members, as the method's
+// declaration says (bridge/contract/methods/): the parsers below only turn checked JSON into
+// typed structs and add what JSON Schema cannot say.
+std::optional<Error> declared(const char* method, const QJsonObject& params)
+{
+    const Contract::Method* declaration = Contract::find(QString::fromLatin1(method));
+    Q_ASSERT(declaration);
+    return Contract::checkParams(*declaration, params);
+}
+
 // The members of one JSON object, the first problem recorded with the field's full path
 // ("route.window.titlePattern"): the reader automation's fromJson parsers use too, so a field
 // is refused with the same words wherever it is parsed.
 using Reader = Automation::JsonFieldReader;
-
-// An optional string that must be one of `allowed`.
-std::optional<QString> oneOf(Reader& r, const QString& key, const QStringList& allowed)
-{
-    const auto value = r.string(key);
-    if (value && !allowed.contains(*value)) {
-        r.fail(key, QStringLiteral("must be one of %1").arg(allowed.join(QStringLiteral(", "))));
-        return std::nullopt;
-    }
-    return value;
-}
 
 std::optional<TargetParams> target(const QJsonValue& value, const QString& field, Reader& outer)
 {
@@ -158,6 +158,8 @@ Result<ConfirmParams> confirm(const QJsonValue& value, const QString& field)
 
 Result<ObserveParams> observe(const QJsonObject& params)
 {
+    if (auto refused = declared("desktop.observe", params))
+        return *refused;
     Reader r(params, {});
     ObserveParams out;
     out.route = routeOrFail(r);
@@ -165,10 +167,9 @@ Result<ObserveParams> observe(const QJsonObject& params)
         Reader o(*options, QStringLiteral("options"));
         out.includeScreenshot = o.boolean(QStringLiteral("includeScreenshot")).value_or(true);
         out.includeAxTree = o.boolean(QStringLiteral("includeAxTree")).value_or(true);
-        out.bounds.maxDepth = static_cast<int>(o.integer(QStringLiteral("axMaxDepth"), 1, 256).value_or(8));
-        out.bounds.maxNodes = static_cast<int>(o.integer(QStringLiteral("axMaxNodes"), 1, 100000).value_or(2000));
-        out.bounds.maxWallTimeMs =
-            static_cast<int>(o.integer(QStringLiteral("axMaxWallTimeMs"), 1, 600000).value_or(10000));
+        out.bounds.maxDepth = static_cast<int>(o.integer(QStringLiteral("axMaxDepth")).value_or(8));
+        out.bounds.maxNodes = static_cast<int>(o.integer(QStringLiteral("axMaxNodes")).value_or(2000));
+        out.bounds.maxWallTimeMs = static_cast<int>(o.integer(QStringLiteral("axMaxWallTimeMs")).value_or(10000));
         out.bounds.includeText = o.boolean(QStringLiteral("includeText")).value_or(false);
         if (o.failed())
             r.fail(o.error());
@@ -179,6 +180,8 @@ Result<ObserveParams> observe(const QJsonObject& params)
 
 Result<FindParams> find(const QJsonObject& params)
 {
+    if (auto refused = declared("desktop.find", params))
+        return *refused;
     Reader r(params, {});
     FindParams out;
     out.route = routeOrFail(r);
@@ -204,17 +207,19 @@ Result<FindParams> find(const QJsonObject& params)
     }
     out.refresh = r.boolean(QStringLiteral("refresh")).value_or(false);
     // The bounds of the tree read, as dumpTree takes them.
-    if (auto depth = r.integer(QStringLiteral("maxDepth"), 1, 256))
+    if (auto depth = r.integer(QStringLiteral("maxDepth")))
         out.maxDepth = static_cast<int>(*depth);
-    if (auto nodes = r.integer(QStringLiteral("maxNodes"), 1, 100000))
+    if (auto nodes = r.integer(QStringLiteral("maxNodes")))
         out.maxNodes = static_cast<int>(*nodes);
-    if (auto ms = r.integer(QStringLiteral("maxWallTimeMs"), 1, 600000))
+    if (auto ms = r.integer(QStringLiteral("maxWallTimeMs")))
         out.maxWallTimeMs = static_cast<int>(*ms);
     return r.finish(out);
 }
 
 Result<ClickParams> click(const QJsonObject& params)
 {
+    if (auto refused = declared("desktop.click", params))
+        return *refused;
     Reader r(params, {});
     ClickParams out;
     out.route = routeOrFail(r);
@@ -225,12 +230,14 @@ Result<ClickParams> click(const QJsonObject& params)
     else if (auto t = target(r.raw(QStringLiteral("target")), QStringLiteral("target"), r))
         out.target = *t;
     out.allowCoordinateFallback = r.boolean(QStringLiteral("allowCoordinateFallback")).value_or(false);
-    out.delivery = oneOf(r, QStringLiteral("delivery"), {QStringLiteral("action"), QStringLiteral("pointer")});
+    out.delivery = r.string(QStringLiteral("delivery"));
     return r.finish(out);
 }
 
 Result<TypeTextParams> typeText(const QJsonObject& params)
 {
+    if (auto refused = declared("desktop.typeText", params))
+        return *refused;
     Reader r(params, {});
     TypeTextParams out;
     out.route = routeOrFail(r);
@@ -244,17 +251,18 @@ Result<TypeTextParams> typeText(const QJsonObject& params)
     if (auto options = r.object(QStringLiteral("options"))) {
         Reader o(*options, QStringLiteral("options"));
         out.clearBefore = o.boolean(QStringLiteral("clearBefore")).value_or(false);
-        out.keyDelayMs = static_cast<int>(o.integer(QStringLiteral("keyDelayMs"), 0, 1000).value_or(0));
+        out.keyDelayMs = static_cast<int>(o.integer(QStringLiteral("keyDelayMs")).value_or(0));
         if (o.failed())
             r.fail(o.error());
     }
-    out.delivery = oneOf(r, QStringLiteral("delivery"),
-                         {QStringLiteral("editableText"), QStringLiteral("clipboard"), QStringLiteral("keys")});
+    out.delivery = r.string(QStringLiteral("delivery"));
     return r.finish(out);
 }
 
 Result<HotkeyParams> hotkey(const QJsonObject& params)
 {
+    if (auto refused = declared("desktop.hotkey", params))
+        return *refused;
     Reader r(params, {});
     HotkeyParams out;
     out.route = routeOrFail(r);
@@ -277,7 +285,7 @@ Result<HotkeyParams> hotkey(const QJsonObject& params)
     }
     if (auto options = r.object(QStringLiteral("options"))) {
         Reader o(*options, QStringLiteral("options"));
-        out.delayMs = static_cast<int>(o.integer(QStringLiteral("delayMs"), 0, 5000).value_or(50));
+        out.delayMs = static_cast<int>(o.integer(QStringLiteral("delayMs")).value_or(50));
         if (o.failed())
             r.fail(o.error());
     }
@@ -394,6 +402,8 @@ Result<Automation::WaitCondition> waitCondition(const QJsonValue& value, const Q
 
 Result<WaitUntilParams> waitUntil(const QJsonObject& params)
 {
+    if (auto refused = declared("desktop.waitUntil", params))
+        return *refused;
     Reader r(params, {});
     WaitUntilParams out;
     out.route = routeOrFail(r);
@@ -405,8 +415,8 @@ Result<WaitUntilParams> waitUntil(const QJsonObject& params)
     } else {
         out.condition = condition.value();
     }
-    out.pollMs = static_cast<int>(r.integer(QStringLiteral("pollMs"), 10, 60000).value_or(500));
-    out.timeoutMs = static_cast<int>(r.integer(QStringLiteral("timeoutMs"), 1, 600000, true).value_or(0));
+    out.pollMs = static_cast<int>(r.integer(QStringLiteral("pollMs")).value_or(500));
+    out.timeoutMs = static_cast<int>(r.integer(QStringLiteral("timeoutMs"), true).value_or(0));
     out.refresh = r.boolean(QStringLiteral("refresh")).value_or(false);
     // The contract gives waitUntil the same route as every method (docs/protocol.md §4.3): a
     // client passes one route object everywhere. A wait only looks and never raises or focuses a
@@ -419,6 +429,8 @@ Result<WaitUntilParams> waitUntil(const QJsonObject& params)
 
 Result<AbortParams> abort(const QJsonObject& params)
 {
+    if (auto refused = declared("desktop.abort", params))
+        return *refused;
     Reader r(params, {});
     AbortParams out;
     out.executionId = r.string(QStringLiteral("executionId"), true, false).value_or(QString());
@@ -427,18 +439,22 @@ Result<AbortParams> abort(const QJsonObject& params)
 
 Result<DumpTreeParams> dumpTree(const QJsonObject& params)
 {
+    if (auto refused = declared("desktop.dumpTree", params))
+        return *refused;
     Reader r(params, {});
     DumpTreeParams out;
     out.route = routeOrFail(r);
-    out.bounds.maxDepth = static_cast<int>(r.integer(QStringLiteral("maxDepth"), 1, 256).value_or(8));
-    out.bounds.maxNodes = static_cast<int>(r.integer(QStringLiteral("maxNodes"), 1, 100000).value_or(2000));
-    out.bounds.maxWallTimeMs = static_cast<int>(r.integer(QStringLiteral("maxWallTimeMs"), 1, 600000).value_or(10000));
+    out.bounds.maxDepth = static_cast<int>(r.integer(QStringLiteral("maxDepth")).value_or(8));
+    out.bounds.maxNodes = static_cast<int>(r.integer(QStringLiteral("maxNodes")).value_or(2000));
+    out.bounds.maxWallTimeMs = static_cast<int>(r.integer(QStringLiteral("maxWallTimeMs")).value_or(10000));
     out.bounds.includeText = r.boolean(QStringLiteral("includeText")).value_or(false);
     return r.finish(out);
 }
 
 Result<CaptureParams> capture(const QJsonObject& params)
 {
+    if (auto refused = declared("desktop.capture", params))
+        return *refused;
     Reader r(params, {});
     CaptureParams out;
     if (r.has(QStringLiteral("route")))
@@ -447,10 +463,10 @@ Result<CaptureParams> capture(const QJsonObject& params)
         Reader f(*rect, QStringLiteral("rect"));
         f.rejectUnknown({QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("width"), QStringLiteral("height")});
         Automation::Frame frame;
-        frame.x = static_cast<int>(f.integer(QStringLiteral("x"), -100000, 100000, true).value_or(0));
-        frame.y = static_cast<int>(f.integer(QStringLiteral("y"), -100000, 100000, true).value_or(0));
-        frame.width = static_cast<int>(f.integer(QStringLiteral("width"), 1, 100000, true).value_or(0));
-        frame.height = static_cast<int>(f.integer(QStringLiteral("height"), 1, 100000, true).value_or(0));
+        frame.x = static_cast<int>(f.integer(QStringLiteral("x"), true).value_or(0));
+        frame.y = static_cast<int>(f.integer(QStringLiteral("y"), true).value_or(0));
+        frame.width = static_cast<int>(f.integer(QStringLiteral("width"), true).value_or(0));
+        frame.height = static_cast<int>(f.integer(QStringLiteral("height"), true).value_or(0));
         if (f.failed())
             r.fail(f.error());
         out.rect = frame;
@@ -464,22 +480,22 @@ Result<CaptureParams> capture(const QJsonObject& params)
 
 Result<ReadTextParams> readText(const QJsonObject& params)
 {
+    if (auto refused = declared("desktop.readText", params))
+        return *refused;
     Reader r(params, {});
     ReadTextParams out;
     out.route = routeOrFail(r);
     requiredSelector(r, out.selector, out.selectorJson);
-    out.limitBytes = r.integer(QStringLiteral("limitBytes"), 1, 1048576).value_or(65536);
-    if (auto mode = r.string(QStringLiteral("redactionMode"))) {
-        if (*mode != QLatin1String("none") && *mode != QLatin1String("patterns") && *mode != QLatin1String("hash"))
-            r.fail(QStringLiteral("redactionMode"), QStringLiteral("must be one of none, patterns, hash"));
-        else
-            out.redactionMode = *mode;
-    }
+    out.limitBytes = r.integer(QStringLiteral("limitBytes")).value_or(65536);
+    if (auto mode = r.string(QStringLiteral("redactionMode")))
+        out.redactionMode = *mode;
     return r.finish(out);
 }
 
 Result<ScrollParams> scroll(const QJsonObject& params)
 {
+    if (auto refused = declared("desktop.scroll", params))
+        return *refused;
     using Direction = Automation::ScrollSpec::Direction;
     Reader r(params, {});
     ScrollParams out;
@@ -495,22 +511,15 @@ Result<ScrollParams> scroll(const QJsonObject& params)
                                                      {QStringLiteral("down"), Direction::Down},
                                                      {QStringLiteral("left"), Direction::Left},
                                                      {QStringLiteral("right"), Direction::Right}};
-        if (!names.contains(*direction))
-            r.fail(QStringLiteral("direction"), QStringLiteral("must be one of up, down, left, right"));
-        else
-            out.spec.direction = names.value(*direction);
+        out.spec.direction = names.value(*direction);
     }
     const bool intoView = out.spec.direction == Direction::IntoView;
     if (intoView && (r.has(QStringLiteral("amount")) || r.has(QStringLiteral("unit"))))
         r.fail(QStringLiteral("direction"),
                QStringLiteral("is required with amount or unit (without one the target is brought into view)"));
-    out.spec.amount = static_cast<int>(r.integer(QStringLiteral("amount"), 1, 100).value_or(3));
-    if (auto unit = r.string(QStringLiteral("unit"))) {
-        if (*unit != QLatin1String("line") && *unit != QLatin1String("page"))
-            r.fail(QStringLiteral("unit"), QStringLiteral("must be line or page"));
-        else
-            out.spec.pages = *unit == QLatin1String("page");
-    }
+    out.spec.amount = static_cast<int>(r.integer(QStringLiteral("amount")).value_or(3));
+    if (auto unit = r.string(QStringLiteral("unit")))
+        out.spec.pages = *unit == QLatin1String("page");
     if (!r.has(QStringLiteral("amount")) && out.spec.pages)
         out.spec.amount = 1;
     return r.finish(out);
@@ -531,8 +540,8 @@ std::optional<QPoint> point(Reader& r, const QString& key, bool required)
         return std::nullopt;
     Reader p(*object, r.path(key));
     p.rejectUnknown({QStringLiteral("x"), QStringLiteral("y")});
-    const auto x = p.integer(QStringLiteral("x"), -100000, 100000, true);
-    const auto y = p.integer(QStringLiteral("y"), -100000, 100000, true);
+    const auto x = p.integer(QStringLiteral("x"), true);
+    const auto y = p.integer(QStringLiteral("y"), true);
     if (p.failed()) {
         r.fail(p.error());
         return std::nullopt;
@@ -544,6 +553,8 @@ std::optional<QPoint> point(Reader& r, const QString& key, bool required)
 
 Result<PointerParams> pointer(const QJsonObject& params)
 {
+    if (auto refused = declared("desktop.pointer", params))
+        return *refused;
     using Kind = Automation::PointerGesture::Kind;
     Reader r(params, {});
     PointerParams out;
@@ -554,9 +565,7 @@ Result<PointerParams> pointer(const QJsonObject& params)
                                             {QStringLiteral("click"), Kind::Click},
                                             {QStringLiteral("press"), Kind::Press},
                                             {QStringLiteral("drag"), Kind::Drag}};
-    if (auto gesture =
-            oneOf(r, QStringLiteral("gesture"),
-                  {QStringLiteral("move"), QStringLiteral("click"), QStringLiteral("press"), QStringLiteral("drag")}))
+    if (auto gesture = r.string(QStringLiteral("gesture")))
         out.gesture.kind = kinds.value(*gesture);
     else if (!r.has(QStringLiteral("gesture")))
         r.fail(QStringLiteral("gesture"), QStringLiteral("is required"));
@@ -577,17 +586,16 @@ Result<PointerParams> pointer(const QJsonObject& params)
         r.fail(QStringLiteral("to"), QStringLiteral("or toTarget is required for a drag (one of them, not both)"));
     if (!drag && (r.has(QStringLiteral("to")) || r.has(QStringLiteral("toTarget"))))
         r.fail(QStringLiteral("to"), QStringLiteral("is only for gesture \"drag\""));
-    if (auto button = oneOf(r, QStringLiteral("button"),
-                            {QStringLiteral("left"), QStringLiteral("middle"), QStringLiteral("right")}))
+    if (auto button = r.string(QStringLiteral("button")))
         out.gesture.button = *button == QLatin1String("left") ? 1 : *button == QLatin1String("middle") ? 2 : 3;
-    out.gesture.count = static_cast<int>(r.integer(QStringLiteral("count"), 1, 3).value_or(1));
+    out.gesture.count = static_cast<int>(r.integer(QStringLiteral("count")).value_or(1));
     if (r.has(QStringLiteral("count")) && out.gesture.kind != Kind::Click)
         r.fail(QStringLiteral("count"), QStringLiteral("is only for gesture \"click\""));
-    out.gesture.holdMs = static_cast<int>(r.integer(QStringLiteral("holdMs"), 0, 10000)
+    out.gesture.holdMs = static_cast<int>(r.integer(QStringLiteral("holdMs"))
                                               .value_or(out.gesture.kind == Kind::Press ? 1000
                                                         : drag                          ? 100
                                                                                         : 0));
-    out.gesture.durationMs = static_cast<int>(r.integer(QStringLiteral("durationMs"), 0, 10000).value_or(500));
+    out.gesture.durationMs = static_cast<int>(r.integer(QStringLiteral("durationMs")).value_or(500));
     if (drag && out.gesture.button != 1 && r.has(QStringLiteral("button")))
         r.fail(QStringLiteral("button"), QStringLiteral("must be left for a drag"));
     return r.finish(out);
@@ -595,6 +603,8 @@ Result<PointerParams> pointer(const QJsonObject& params)
 
 Result<WindowsParams> windows(const QJsonObject& params)
 {
+    if (auto refused = declared("desktop.windows", params))
+        return *refused;
     Reader r(params, {});
     WindowsParams out;
     out.app = r.string(QStringLiteral("app"));
@@ -604,6 +614,8 @@ Result<WindowsParams> windows(const QJsonObject& params)
 
 Result<WindowParams> window(const QJsonObject& params)
 {
+    if (auto refused = declared("desktop.window", params))
+        return *refused;
     using Action = Automation::WindowCommand::Action;
     Reader r(params, {});
     WindowParams out;
@@ -621,10 +633,7 @@ Result<WindowParams> window(const QJsonObject& params)
         {QStringLiteral("maximize"), Action::Maximize}, {QStringLiteral("restore"), Action::Restore},
         {QStringLiteral("close"), Action::Close},       {QStringLiteral("move"), Action::Move},
         {QStringLiteral("resize"), Action::Resize}};
-    if (auto action = oneOf(r, QStringLiteral("action"),
-                            {QStringLiteral("focus"), QStringLiteral("minimize"), QStringLiteral("maximize"),
-                             QStringLiteral("restore"), QStringLiteral("close"), QStringLiteral("move"),
-                             QStringLiteral("resize")}))
+    if (auto action = r.string(QStringLiteral("action")))
         out.command.action = actions.value(*action);
     else if (!r.has(QStringLiteral("action")))
         r.fail(QStringLiteral("action"), QStringLiteral("is required"));
@@ -638,8 +647,8 @@ Result<WindowParams> window(const QJsonObject& params)
         if (auto size = r.object(QStringLiteral("size"))) {
             Reader z(*size, r.path(QStringLiteral("size")));
             z.rejectUnknown({QStringLiteral("width"), QStringLiteral("height")});
-            const auto w = z.integer(QStringLiteral("width"), 1, 100000, true);
-            const auto h = z.integer(QStringLiteral("height"), 1, 100000, true);
+            const auto w = z.integer(QStringLiteral("width"), true);
+            const auto h = z.integer(QStringLiteral("height"), true);
             if (z.failed())
                 r.fail(z.error());
             else
@@ -655,6 +664,8 @@ Result<WindowParams> window(const QJsonObject& params)
 
 Result<ElementAtParams> elementAt(const QJsonObject& params)
 {
+    if (auto refused = declared("desktop.elementAt", params))
+        return *refused;
     Reader r(params, {});
     ElementAtParams out;
     if (r.has(QStringLiteral("route")))
@@ -666,6 +677,8 @@ Result<ElementAtParams> elementAt(const QJsonObject& params)
 
 Result<MenuPickParams> menuPick(const QJsonObject& params)
 {
+    if (auto refused = declared("desktop.menuPick", params))
+        return *refused;
     Reader r(params, {});
     MenuPickParams out;
     out.route = routeOrFail(r);

@@ -1,8 +1,25 @@
 #include "client-kit/ToolSchema.h"
 
+#include "bridge/contract/Schema.h"
+
 #include <cmath>
 
 namespace DoorKit::Schema {
+
+QJsonObject declared(const QString& method, const QString& path, const QString& description)
+{
+    QJsonObject out = Contract::Schema::member(method, path);
+    Q_ASSERT_X(!out.isEmpty(), "DoorKit::Schema::declared", "no such declared member");
+    if (!description.isEmpty())
+        out.insert(QStringLiteral("description"), description);
+    return out;
+}
+
+QJsonObject declaredChoice(const QStringList& before, const QString& method, const QString& path,
+                           const QString& description)
+{
+    return choice(before + Contract::Schema::enumOf(method, path), description);
+}
 
 QJsonObject property(const QString& type, const QString& description)
 {

@@ -21,6 +21,14 @@ QJsonObject ranged(const QString& type, double minimum, double maximum, const QS
 /// An array of `itemType`.
 QJsonObject arrayOf(const QString& itemType, const QString& description);
 
+/// A member of a bridge method's params as the method's declaration gives it (its type, enum,
+/// range, default and description; bridge/contract/methods/), with the door's own description
+/// when `description` is set: the doors keep their vocabularies and take the rest from there.
+QJsonObject declared(const QString& method, const QString& path, const QString& description = {});
+/// A string choice of `before` (the door's own values) followed by the member's declared enum.
+QJsonObject declaredChoice(const QStringList& before, const QString& method, const QString& path,
+                           const QString& description);
+
 /// Whether an object takes members its properties do not name.
 enum class Extra { Allowed, Refused };
 

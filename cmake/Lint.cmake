@@ -41,9 +41,11 @@ endif()
 
 if(MDH_BUILD_TESTS AND MDH_CLANG_TIDY AND MDH_RUN_CLANG_TIDY)
     cmake_host_system_information(RESULT mdh_cores QUERY NUMBER_OF_LOGICAL_CORES)
+    # The compile commands without the precompiled header, which clang-tidy cannot read.
     add_test(NAME Lint.Tidy
-        COMMAND ${MDH_RUN_CLANG_TIDY} -quiet -clang-tidy-binary ${MDH_CLANG_TIDY} -p ${CMAKE_BINARY_DIR}
-                -j ${mdh_cores} "${PROJECT_SOURCE_DIR}/(app|automation|bridge|cli|evidence-viewer|inspector|mcp|remote)/.*\\.cpp$"
+        COMMAND sh -c "/usr/bin/python3 \"$0\" \"$1/compile_commands.json\" \"$1/tidy\" && exec \"$2\" -quiet -clang-tidy-binary \"$3\" -p \"$1/tidy\" -j \"$4\" \"$5\""
+                ${PROJECT_SOURCE_DIR}/cmake/tidy-compile-db.py ${CMAKE_BINARY_DIR} ${MDH_RUN_CLANG_TIDY} ${MDH_CLANG_TIDY}
+                ${mdh_cores} "${PROJECT_SOURCE_DIR}/(app|automation|bridge|cli|client-kit|evidence-viewer|inspector|mcp|remote)/.*\\.cpp$"
         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
     set_tests_properties(Lint.Tidy PROPERTIES RUN_SERIAL TRUE LABELS lint TIMEOUT 1800)
 elseif(MDH_BUILD_TESTS)

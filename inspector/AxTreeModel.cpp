@@ -145,7 +145,8 @@ QVariant AxTreeModel::data(const QModelIndex& index, int role) const
     if (role == NodeIndexRole)
         return nodeOf(index);
     if (role == Qt::ToolTipRole)
-        return node->nativeRole.isEmpty() ? node->role : node->role + QStringLiteral(" (") + node->nativeRole + QLatin1Char(')');
+        return node->nativeRole.isEmpty() ? node->role
+                                          : node->role + QStringLiteral(" (") + node->nativeRole + QLatin1Char(')');
     if (role == Qt::FontRole && !node->has(Automation::StateShowing)) {
         QFont font;
         font.setItalic(true);

@@ -6,8 +6,9 @@
 namespace Inspector {
 
 FrameWindow::FrameWindow()
-    : QWidget(nullptr, Qt::Window | Qt::FramelessWindowHint | Qt::WindowStaysOnTopHint | Qt::X11BypassWindowManagerHint |
-                           Qt::WindowTransparentForInput | Qt::WindowDoesNotAcceptFocus | Qt::Tool)
+    : QWidget(nullptr, Qt::Window | Qt::FramelessWindowHint | Qt::WindowStaysOnTopHint |
+                           Qt::X11BypassWindowManagerHint | Qt::WindowTransparentForInput |
+                           Qt::WindowDoesNotAcceptFocus | Qt::Tool)
 {
     setObjectName(QStringLiteral("inspectorHighlight"));
     setAttribute(Qt::WA_ShowWithoutActivating);

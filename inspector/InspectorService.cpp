@@ -91,8 +91,7 @@ Automation::Route InspectorService::routeFor(const Automation::WindowInfo& windo
 {
     Automation::Route route;
     route.pid = window.pid;
-    route.windowTitlePattern =
-        QStringLiteral("^") + QRegularExpression::escape(window.title) + QStringLiteral("$");
+    route.windowTitlePattern = QStringLiteral("^") + QRegularExpression::escape(window.title) + QStringLiteral("$");
     return route;
 }
 

@@ -109,8 +109,9 @@ InspectorWindow::InspectorWindow(Bridge::Host& host, QWidget* parent)
                 return;
             --self->m_pending;
             if (!found || found->index < 0) {
-                self->showBanner(found ? tr("No accessible element under (%1, %2).").arg(at.x()).arg(at.y())
-                                       : tr("Could not read the element under the mouse: %1").arg(found.error().message),
+                self->showBanner(found
+                                     ? tr("No accessible element under (%1, %2).").arg(at.x()).arg(at.y())
+                                     : tr("Could not read the element under the mouse: %1").arg(found.error().message),
                                  true);
                 return;
             }
@@ -118,12 +119,12 @@ InspectorWindow::InspectorWindow(Bridge::Host& host, QWidget* parent)
             self->m_shownWindowHandle.clear();
             self->m_tree->expandToDepth(0);
             self->selectNode(found->index);
-            self->showBanner(tr("Picked %1 \"%2\" at (%3, %4).")
-                                 .arg(found->snapshot.nodes.at(found->index).role,
-                                      found->snapshot.nodes.at(found->index).title)
-                                 .arg(at.x())
-                                 .arg(at.y()),
-                             false);
+            self->showBanner(
+                tr("Picked %1 \"%2\" at (%3, %4).")
+                    .arg(found->snapshot.nodes.at(found->index).role, found->snapshot.nodes.at(found->index).title)
+                    .arg(at.x())
+                    .arg(at.y()),
+                false);
             Q_EMIT self->treeLoaded();
         });
     });
@@ -210,8 +211,8 @@ void InspectorWindow::buildUi()
     auto* testerLayout = new QVBoxLayout(tester);
     m_editor = new QPlainTextEdit(tester);
     m_editor->setObjectName(QStringLiteral("selectorEditor"));
-    m_editor->setPlaceholderText(
-        tr("{\"selector\": {\"byRole\": \"AXButton\", \"titleContains\": \"Send\"}}  (without a route: the window above)"));
+    m_editor->setPlaceholderText(tr("{\"selector\": {\"byRole\": \"AXButton\", \"titleContains\": \"Send\"}}  (without "
+                                    "a route: the window above)"));
     // The same selector, as JSON or as a form that writes the JSON.
     auto* ways = new QTabWidget(tester);
     ways->setObjectName(QStringLiteral("selectorWays"));
@@ -306,13 +307,11 @@ void InspectorWindow::buildUi()
     });
     connect(m_pick, &QPushButton::clicked, this, [this] { pickUnderPointer(); });
     connect(m_search, &QLineEdit::textChanged, this, &InspectorWindow::filterTree);
-    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
-            [this](const QModelIndex& current) {
-                const int node = current.data(AxTreeModel::NodeIndexRole).isValid()
-                                     ? current.data(AxTreeModel::NodeIndexRole).toInt()
-                                     : -1;
-                showNode(node);
-            });
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
+        const int node =
+            current.data(AxTreeModel::NodeIndexRole).isValid() ? current.data(AxTreeModel::NodeIndexRole).toInt() : -1;
+        showNode(node);
+    });
     connect(m_editor, &QPlainTextEdit::textChanged, this, [this] { m_testDebounce.start(); });
     connect(suggest, &QPushButton::clicked, this, &InspectorWindow::suggestForSelection);
     connect(copyJson, &QPushButton::clicked, this, [this] {
@@ -363,8 +362,7 @@ void InspectorWindow::moveAside()
     if (!m_selectedFrame)
         return;
     const QRect screen = screenFor(*m_selectedFrame);
-    const Placement placement =
-        placeBeside(*m_selectedFrame, frameSizeOf(*this), screen, FrameWindow::kBorder + 12);
+    const Placement placement = placeBeside(*m_selectedFrame, frameSizeOf(*this), screen, FrameWindow::kBorder + 12);
     move(placement.topLeft);
     // No side of the screen takes the whole window: it covers the least it can, and says so.
     m_hiddenText->setText(placement.coversTarget()
@@ -409,13 +407,11 @@ void InspectorWindow::refreshWindows()
         for (const auto& window : std::as_const(windows)) {
             const QString key = QStringLiteral("%1|%2").arg(window.pid).arg(window.title);
             const QString app = window.appName.isEmpty() ? window.executable : window.appName;
-            self->m_picker->addItem(window.executable.isEmpty() || window.executable == app
-                                        ? tr("%1 — %2 (pid %3)").arg(window.title, app).arg(window.pid)
-                                        : tr("%1 — %2 (pid %3, %4)")
-                                              .arg(window.title, app)
-                                              .arg(window.pid)
-                                              .arg(window.executable),
-                                    key);
+            self->m_picker->addItem(
+                window.executable.isEmpty() || window.executable == app
+                    ? tr("%1 — %2 (pid %3)").arg(window.title, app).arg(window.pid)
+                    : tr("%1 — %2 (pid %3, %4)").arg(window.title, app).arg(window.pid).arg(window.executable),
+                key);
         }
         const int keep = self->m_picker->findData(current);
         self->m_picker->setCurrentIndex(keep >= 0 ? keep : (windows.isEmpty() ? -1 : 0));
@@ -459,10 +455,11 @@ std::optional<Automation::Route> InspectorWindow::currentRoute() const
         route.windowTitlePattern.reset();
         route.windowHandle = m_shownWindowHandle;
     } else if (shown.pid == m_windows.at(at).pid && !shown.nodes.isEmpty())
-        route.windowTitlePattern = shown.windowTitle.isEmpty()
-                                       ? std::nullopt
-                                       : std::optional(QStringLiteral("^") + QRegularExpression::escape(shown.windowTitle) +
-                                                       QStringLiteral("$"));
+        route.windowTitlePattern =
+            shown.windowTitle.isEmpty()
+                ? std::nullopt
+                : std::optional(QStringLiteral("^") + QRegularExpression::escape(shown.windowTitle) +
+                                QStringLiteral("$"));
     return route;
 }
 
@@ -485,10 +482,11 @@ void InspectorWindow::refreshTree()
             // A hung or vanished app: say so and keep the last tree.
             const bool hung = read.error().code == Automation::ErrorCode::Timeout ||
                               read.error().code == Automation::ErrorCode::TargetUnresponsive;
-            self->showBanner(hung ? tr("The app does not answer (%1); the tree below is the last one read.")
-                                        .arg(read.error().message)
-                                  : tr("Could not read the window: %1").arg(read.error().message),
-                             true);
+            self->showBanner(
+                hung
+                    ? tr("The app does not answer (%1); the tree below is the last one read.").arg(read.error().message)
+                    : tr("Could not read the window: %1").arg(read.error().message),
+                true);
             Q_EMIT self->treeLoaded();
             return;
         }
@@ -497,9 +495,10 @@ void InspectorWindow::refreshTree()
         self->m_tree->expandToDepth(0);
         const QStringList gone = self->m_model.gone();
         if (!gone.isEmpty())
-            self->showBanner(tr("%n node(s) disappeared since the last read: %1", nullptr, static_cast<int>(gone.size()))
-                                 .arg(QStringList(gone.mid(0, 5)).join(QStringLiteral(", "))),
-                             false);
+            self->showBanner(
+                tr("%n node(s) disappeared since the last read: %1", nullptr, static_cast<int>(gone.size()))
+                    .arg(QStringList(gone.mid(0, 5)).join(QStringLiteral(", "))),
+                false);
         else
             self->showBanner(read->snapshot.truncated ? tr("The tree was cut (%1).").arg(read->snapshot.truncatedReason)
                                                       : QString(),
@@ -558,8 +557,11 @@ void InspectorWindow::showNode(int nodeIndex)
         {tr("Description"), node.description},
         {tr("States"), node.stateNames().join(QStringLiteral(", "))},
         {tr("Actions"), node.actions.join(QStringLiteral(", "))},
-        {tr("Frame (screen)"),
-         QStringLiteral("x %1, y %2, %3 × %4").arg(node.frame.x).arg(node.frame.y).arg(node.frame.width).arg(node.frame.height)},
+        {tr("Frame (screen)"), QStringLiteral("x %1, y %2, %3 × %4")
+                                   .arg(node.frame.x)
+                                   .arg(node.frame.y)
+                                   .arg(node.frame.width)
+                                   .arg(node.frame.height)},
         {tr("Path"), path.join(QLatin1Char('/'))},
         {tr("Fingerprint"), Automation::fingerprintOf(node)},
         {tr("Labelled by"), labelledBy.join(QStringLiteral(", "))},
@@ -581,7 +583,8 @@ void InspectorWindow::filterTree(const QString& text)
         return;
     const auto& nodes = m_model.snapshot().nodes;
     for (int i = 0; i < nodes.size(); ++i) {
-        if (nodes.at(i).title.contains(text, Qt::CaseInsensitive) || nodes.at(i).role.contains(text, Qt::CaseInsensitive)) {
+        if (nodes.at(i).title.contains(text, Qt::CaseInsensitive) ||
+            nodes.at(i).role.contains(text, Qt::CaseInsensitive)) {
             selectNode(i);
             return;
         }
@@ -628,8 +631,8 @@ void InspectorWindow::runTest()
         self->m_results->setRowCount(0);
         if (!answer) {
             self->m_lastTestCount = -1;
-            self->m_testStatus->setText(tr("%1: %2").arg(Automation::errorCodeName(answer.error().code),
-                                                         answer.error().message));
+            self->m_testStatus->setText(
+                tr("%1: %2").arg(Automation::errorCodeName(answer.error().code), answer.error().message));
             self->m_highlight.hide();
             Q_EMIT self->testFinished();
             return;
@@ -678,33 +681,37 @@ void InspectorWindow::suggestForSelection()
     // Only the answer to the newest suggestion counts: an older one checked another node.
     const quint64 generation = ++m_suggestGeneration;
     QPointer<InspectorWindow> self(this);
-    m_service.find(params, [self, wantedPath, generation](const Automation::Result<InspectorService::FindAnswer>& answer) {
-        if (!self)
-            return;
-        --self->m_pending;
-        if (generation != self->m_suggestGeneration || !self->m_lastSuggestion)
-            return;
-        const auto& suggestion = *self->m_lastSuggestion;
-        const bool alone = answer && answer->found.candidates.size() == 1 &&
-                           answer->found.snapshot.nodes.at(answer->found.candidates.constFirst().nodeIndex).path ==
-                               wantedPath;
-        self->m_suggestionConfirmed = alone;
-        const QString json = compact(suggestion.json);
-        if (alone)
-            self->m_suggestion->setText(tr("%1\nMatches this node alone in the live tree. Chosen for %2.").arg(json, suggestion.why));
-        else
-            self->m_suggestion->setText(
-                tr("%1\nNot confirmed: the live tree gave %2 match(es)%3. The tree may have changed; reload and try again.")
-                    .arg(json)
-                    .arg(answer ? static_cast<int>(answer->found.candidates.size()) : 0)
-                    .arg(answer ? QString() : QStringLiteral(" (") + answer.error().message + QLatin1Char(')')));
-        {
-            const QSignalBlocker block(self->m_editor);
-            self->m_editor->setPlainText(QString::fromUtf8(
-                QJsonDocument(QJsonObject{{QStringLiteral("selector"), suggestion.json}}).toJson(QJsonDocument::Indented)));
-        }
-        Q_EMIT self->suggestionReady();
-    });
+    m_service.find(
+        params, [self, wantedPath, generation](const Automation::Result<InspectorService::FindAnswer>& answer) {
+            if (!self)
+                return;
+            --self->m_pending;
+            if (generation != self->m_suggestGeneration || !self->m_lastSuggestion)
+                return;
+            const auto& suggestion = *self->m_lastSuggestion;
+            const bool alone =
+                answer && answer->found.candidates.size() == 1 &&
+                answer->found.snapshot.nodes.at(answer->found.candidates.constFirst().nodeIndex).path == wantedPath;
+            self->m_suggestionConfirmed = alone;
+            const QString json = compact(suggestion.json);
+            if (alone)
+                self->m_suggestion->setText(
+                    tr("%1\nMatches this node alone in the live tree. Chosen for %2.").arg(json, suggestion.why));
+            else
+                self->m_suggestion->setText(
+                    tr("%1\nNot confirmed: the live tree gave %2 match(es)%3. The tree may have changed; reload and "
+                       "try again.")
+                        .arg(json)
+                        .arg(answer ? static_cast<int>(answer->found.candidates.size()) : 0)
+                        .arg(answer ? QString() : QStringLiteral(" (") + answer.error().message + QLatin1Char(')')));
+            {
+                const QSignalBlocker block(self->m_editor);
+                self->m_editor->setPlainText(
+                    QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("selector"), suggestion.json}})
+                                          .toJson(QJsonDocument::Indented)));
+            }
+            Q_EMIT self->suggestionReady();
+        });
 }
 
 void InspectorWindow::tryAction(const QString& method, const QString& text)
@@ -742,30 +749,27 @@ void InspectorWindow::tryAction(const QString& method, const QString& text)
     m_actionAnswer->setText(tr("%1 running…").arg(method));
     ++m_pending;
     QPointer<InspectorWindow> self(this);
-    m_host.dispatcher().call(Bridge::Caller::gui(), method, params,
-                             [self, method](const Automation::Result<QJsonObject>& answer) {
-                                 if (!self)
-                                     return;
-                                 --self->m_pending;
-                                 if (!answer) {
-                                     self->m_actionAnswer->setText(
-                                         tr("%1: %2").arg(Automation::errorCodeName(answer.error().code),
-                                                          answer.error().message));
-                                 } else {
-                                     const QJsonObject verification =
-                                         answer->value(QStringLiteral("verification")).toObject();
-                                     self->m_actionAnswer->setText(
-                                         tr("%1: effect %2 (%3); evidence in %4")
-                                             .arg(method, answer->value(QStringLiteral("effect")).toString(),
-                                                  verification.value(QStringLiteral("reason")).toString(),
-                                                  answer->value(QStringLiteral("evidence"))
-                                                      .toObject()
-                                                      .value(QStringLiteral("dir"))
-                                                      .toString()));
-                                 }
-                                 Q_EMIT self->actionFinished();
-                                 self->refreshTree();
-                             });
+    m_host.dispatcher().call(
+        Bridge::Caller::gui(), method, params, [self, method](const Automation::Result<QJsonObject>& answer) {
+            if (!self)
+                return;
+            --self->m_pending;
+            if (!answer) {
+                self->m_actionAnswer->setText(
+                    tr("%1: %2").arg(Automation::errorCodeName(answer.error().code), answer.error().message));
+            } else {
+                const QJsonObject verification = answer->value(QStringLiteral("verification")).toObject();
+                self->m_actionAnswer->setText(tr("%1: effect %2 (%3); evidence in %4")
+                                                  .arg(method, answer->value(QStringLiteral("effect")).toString(),
+                                                       verification.value(QStringLiteral("reason")).toString(),
+                                                       answer->value(QStringLiteral("evidence"))
+                                                           .toObject()
+                                                           .value(QStringLiteral("dir"))
+                                                           .toString()));
+            }
+            Q_EMIT self->actionFinished();
+            self->refreshTree();
+        });
 }
 
 void InspectorWindow::pickUnderPointer(int delayMs)

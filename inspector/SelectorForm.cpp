@@ -121,7 +121,8 @@ QJsonObject SelectorForm::selector() const
             steps.append(step.toInt());
         out.insert(QStringLiteral("byPath"), steps);
     }
-    if (const QStringList rect = m_rect->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
+    if (const QStringList rect =
+            m_rect->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
         rect.size() == 4)
         out.insert(QStringLiteral("byRect"), QJsonObject{{QStringLiteral("x"), rect.at(0).toInt()},
                                                          {QStringLiteral("y"), rect.at(1).toInt()},

@@ -63,10 +63,10 @@ Placement placeBeside(const QRect& target, const QSize& window, const QRect& scr
     // No side takes it: where it covers the least of the target, kept on the screen.
     Placement best{clampInto(sides.front().at, window, screen), QStringLiteral("least"), 0};
     best.coveredArea = overlap(QRect(best.topLeft, window), keepClear);
-    const std::array<QPoint, 4> corners{screen.topLeft(), QPoint(screen.right() - window.width() + 1, screen.top()),
-                                        QPoint(screen.left(), screen.bottom() - window.height() + 1),
-                                        QPoint(screen.right() - window.width() + 1,
-                                               screen.bottom() - window.height() + 1)};
+    const std::array<QPoint, 4> corners{
+        screen.topLeft(), QPoint(screen.right() - window.width() + 1, screen.top()),
+        QPoint(screen.left(), screen.bottom() - window.height() + 1),
+        QPoint(screen.right() - window.width() + 1, screen.bottom() - window.height() + 1)};
     const auto consider = [&](QPoint at) {
         at = clampInto(at, window, screen);
         const int covered = overlap(QRect(at, window), keepClear);

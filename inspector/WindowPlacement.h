@@ -14,9 +14,9 @@ namespace Inspector {
 /// highlights). Pure geometry, in screen coordinates.
 struct Placement
 {
-    QPoint topLeft;             ///< of the window's frame
-    QString side;               ///< "right", "left", "below", "above", or "least" (no side had room)
-    int coveredArea = 0;        ///< pixels of the target (with its highlight) the window covers
+    QPoint topLeft;      ///< of the window's frame
+    QString side;        ///< "right", "left", "below", "above", or "least" (no side had room)
+    int coveredArea = 0; ///< pixels of the target (with its highlight) the window covers
     bool coversTarget() const { return coveredArea > 0; }
 };
 

@@ -1,4 +1,5 @@
 // ghost_click, ghost_scroll, ghost_hover, ghost_long_press, ghost_drag: the pointer.
+#include "bridge/contract/Schema.h"
 #include "mcp/GhostTools.h"
 
 #include "mcp/GhostToolSupport.h"
@@ -108,9 +109,10 @@ QJsonObject scrollTool(const QJsonObject& arguments, HostLink& host)
     const QString direction = arguments.value(QStringLiteral("direction")).toString();
     if (direction.isEmpty())
         return failure(QStringLiteral("Missing required parameter: direction"));
-    if (!QStringList{QStringLiteral("up"), QStringLiteral("down"), QStringLiteral("left"), QStringLiteral("right")}
-             .contains(direction))
-        return failure(QStringLiteral("direction must be up, down, left or right"));
+    const QStringList directions =
+        Contract::Schema::enumOf(QStringLiteral("desktop.scroll"), QStringLiteral("direction"));
+    if (!directions.contains(direction))
+        return failure(QStringLiteral("direction must be one of %1").arg(directions.join(QStringLiteral(", "))));
     const int amount = std::clamp(static_cast<int>(numberArg(arguments, QStringLiteral("amount")).value_or(3)), 1, 100);
     // What to scroll: the element under x/y, else the middle of the app's topmost window.
     auto point = pointArg(arguments, QStringLiteral("x"), QStringLiteral("y"));

@@ -165,6 +165,12 @@ const QList<Method>& methods()
                         QStringLiteral("route"),
                         ref(QStringLiteral("Route"), QStringLiteral("Taken as on every method; this one does not use "
                                                                     "it (docs/protocol.md §4.3)"))));
+                // A client may send its confirm block with every call, as it sends its route.
+                if (!fieldOf(method.params, QStringLiteral("confirm")))
+                    method.params.fields.append(
+                        optional(QStringLiteral("confirm"),
+                                 ref(QStringLiteral("Confirm"), QStringLiteral("Taken as on every method; this one "
+                                                                               "has no side effect to confirm"))));
                 out.append(std::move(method));
             }
         }

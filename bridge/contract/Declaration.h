@@ -40,10 +40,11 @@ struct Node
     QString pattern; ///< a regular expression the whole string must match
     // Object
     QList<Field> fields;
-    bool closed = true;                   ///< members outside `fields` are refused
-    QList<QStringList> exclusive;         ///< at most one member of each group
-    QList<QStringList> atLeastOne;        ///< at least one member of each group
-    QList<QPair<QString, QString>> needs; ///< (a, b): a is given only with b
+    bool closed = true;                              ///< members outside `fields` are refused
+    QList<QStringList> exclusive;                    ///< at most one member of each group
+    QList<QStringList> atLeastOne;                   ///< at least one member of each group
+    QList<QPair<QString, QString>> needs;            ///< (a, b): a is given only with b (a refusal names a)
+    QList<QPair<QString, QStringList>> requiredWith; ///< (a, [b…]): a is required when any b is given (names a)
     std::optional<int> minProperties, maxProperties;
     // Array
     std::shared_ptr<Node> items;
@@ -56,6 +57,7 @@ struct Node
     struct When;
     QList<std::shared_ptr<When>> when;
     QStringList forbidden; ///< members that must be absent (used inside `when`)
+    QString forbiddenWhy;  ///< the refusal's words for them (default: "is not allowed here")
     std::optional<QJsonValue> defaultValue;
     /// A valid value, used where the contract's examples leave a field out (tests, docs).
     std::optional<QJsonValue> example;

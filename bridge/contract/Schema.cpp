@@ -62,6 +62,11 @@ QJsonArray rules(const Node& node, const QString& refPrefix)
     }
     for (const auto& [member, other] : node.needs)
         out.append(QJsonObject{{QStringLiteral("if"), present({member})}, {QStringLiteral("then"), present({other})}});
+    for (const auto& [member, others] : node.requiredWith) {
+        for (const auto& other : others)
+            out.append(
+                QJsonObject{{QStringLiteral("if"), present({other})}, {QStringLiteral("then"), present({member})}});
+    }
     for (const auto& name : node.forbidden)
         out.append(QJsonObject{{QStringLiteral("not"), present({name})}});
     for (const auto& rule : node.when) {

@@ -4,6 +4,7 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
 #include <limits>
 
 // The types every method shares (docs/protocol.md §4), declared once.
@@ -74,7 +75,13 @@ Node route()
     return out;
 }
 
-Node selector()
+// A selector `level` selectors down (labelledBy and near hold selectors): at most two levels.
+QString selectorType(int level)
+{
+    return level == 0 ? QStringLiteral("Selector") : QStringLiteral("SelectorLevel%1").arg(level);
+}
+
+Node selector(int level)
 {
     const QString text = QStringLiteral("Text to match");
     const QString regex = QStringLiteral("Regular expression");
@@ -97,11 +104,12 @@ Node selector()
          optional(QStringLiteral("byRect"),
                   ref(QStringLiteral("Rect"), QStringLiteral("The element's centre lies inside (screen pixels)"))),
          optional(QStringLiteral("labelledBy"),
-                  ref(QStringLiteral("Selector"), QStringLiteral("A selector for the element's label: its relation "
-                                                                 "first, form geometry second (two levels at most)"))),
-         optional(QStringLiteral("near"),
-                  ref(QStringLiteral("Selector"), QStringLiteral("A selector for an anchor the element lies within "
-                                                                 "maxDistance pixels of (two levels at most)"))),
+                  ref(selectorType(std::min(level + 1, 2)),
+                      QStringLiteral("A selector for the element's label: its relation "
+                                     "first, form geometry second (two levels at most)"))),
+         optional(QStringLiteral("near"), ref(selectorType(std::min(level + 1, 2)),
+                                              QStringLiteral("A selector for an anchor the element lies within "
+                                                             "maxDistance pixels of (two levels at most)"))),
          optional(QStringLiteral("maxDistance"), integer(0, 5000, QStringLiteral("For near"))),
          optional(QStringLiteral("nth"),
                   integer(-1000, 1000, QStringLiteral("Only the nth match in document order (0 first, -1 last)"))),
@@ -122,6 +130,10 @@ Node selector()
          QStringLiteral("descriptionMatches"), QStringLiteral("byIdentifier"), QStringLiteral("byPath"),
          QStringLiteral("byRect"), QStringLiteral("labelledBy"), QStringLiteral("near")});
     out.needs.append({QStringLiteral("maxDistance"), QStringLiteral("near")});
+    if (level == 2) {
+        out.forbidden = {QStringLiteral("labelledBy"), QStringLiteral("near")};
+        out.forbiddenWhy = QStringLiteral("nests too deep: selectors inside selectors go at most two levels down");
+    }
     out.example = QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
                               {QStringLiteral("titleContains"), QStringLiteral("Send")}};
     return out;
@@ -206,7 +218,9 @@ QHash<QString, Node> sharedTypes()
 {
     return {{QStringLiteral("Meta"), meta()},
             {QStringLiteral("Route"), route()},
-            {QStringLiteral("Selector"), selector()},
+            {QStringLiteral("Selector"), selector(0)},
+            {selectorType(1), selector(1)},
+            {selectorType(2), selector(2)},
             {QStringLiteral("Rect"), rect()},
             {QStringLiteral("Target"), target()},
             {QStringLiteral("Confirm"), confirmation()},

@@ -207,9 +207,17 @@ std::optional<Error> checkObjectRules(const Node& node, const QJsonObject& objec
         if (given(object, member) && !given(object, other))
             return refuse(join(path, member), QStringLiteral("applies only with %1").arg(other));
     }
+    for (const auto& [member, others] : node.requiredWith) {
+        const bool any =
+            std::any_of(others.cbegin(), others.cend(), [&](const QString& o) { return given(object, o); });
+        if (any && !given(object, member))
+            return refuse(join(path, member),
+                          QStringLiteral("is required with %1").arg(others.join(QStringLiteral(" or "))));
+    }
     for (const auto& name : node.forbidden) {
         if (given(object, name))
-            return refuse(join(path, name), QStringLiteral("is not allowed here"));
+            return refuse(join(path, name),
+                          node.forbiddenWhy.isEmpty() ? QStringLiteral("is not allowed here") : node.forbiddenWhy);
     }
     for (const auto& rule : node.when) {
         const QJsonValue selector = object.value(rule->field);

@@ -70,8 +70,7 @@ QString stringIn(NSDictionary* info, CFStringRef key)
 /// anchor, with the Team ID as the leaf's OU, makes it Apple's word.
 OSStatus checkTeam(SecCodeRef code, const QString& teamId)
 {
-    const QString text =
-        QStringLiteral("anchor apple generic and certificate leaf[subject.OU] = \"%1\"").arg(teamId);
+    const QString text = QStringLiteral("anchor apple generic and certificate leaf[subject.OU] = \"%1\"").arg(teamId);
     CfOwned<SecRequirementRef> requirement;
     const OSStatus status =
         SecRequirementCreateWithString((__bridge CFStringRef)text.toNSString(), kSecCSDefaultFlags, requirement.out());

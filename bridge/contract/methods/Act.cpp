@@ -78,7 +78,7 @@ QList<Method> act()
                    {QStringLiteral("delivery"), QStringLiteral("string"), QStringLiteral("action or pointer")}});
         m.errors = kActErrors;
         m.docSection = QStringLiteral("5.5");
-        m.engine = QStringLiteral("automation/Operations.cpp");
+        m.engine = QStringLiteral("automation/operations/Click.cpp");
         m.example = QJsonObject{
             {QStringLiteral("confirm"),
              QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM:0b5c1b1e-7c1f-4f61-9d43-3f0f8f3c9e11")}}},
@@ -115,7 +115,7 @@ QList<Method> act()
                    {QStringLiteral("delivery"), QStringLiteral("string"), QStringLiteral("The path it took")}});
         m.errors = kActErrors;
         m.docSection = QStringLiteral("5.6");
-        m.engine = QStringLiteral("automation/Operations.cpp");
+        m.engine = QStringLiteral("automation/operations/Type.cpp");
         m.example = QJsonObject{
             {QStringLiteral("confirm"), phrase()},
             {QStringLiteral("route"), route},
@@ -145,7 +145,7 @@ QList<Method> act()
             acted({{QStringLiteral("pressed"), QStringLiteral("boolean"), QStringLiteral("The chord was delivered")}});
         m.errors = kActErrors;
         m.docSection = QStringLiteral("5.7");
-        m.engine = QStringLiteral("automation/Operations.cpp");
+        m.engine = QStringLiteral("automation/operations/Keys.cpp");
         m.example = QJsonObject{{QStringLiteral("confirm"), phrase()},
                                 {QStringLiteral("route"), route},
                                 {QStringLiteral("keys"), QJsonArray{QStringLiteral("cmd"), QStringLiteral("v")}},
@@ -168,12 +168,12 @@ QList<Method> act()
                       integer(1, 100, QStringLiteral("Lines or pages; default 3 lines, 1 page")).byDefault(3)),
              optional(QStringLiteral("unit"),
                       oneOf({QStringLiteral("line"), QStringLiteral("page")}).byDefault(QStringLiteral("line")))});
-        m.params.needs.append({QStringLiteral("amount"), QStringLiteral("direction")});
-        m.params.needs.append({QStringLiteral("unit"), QStringLiteral("direction")});
+        // Without a direction the target is brought into view: amount and unit need one.
+        m.params.requiredWith.append({QStringLiteral("direction"), {QStringLiteral("amount"), QStringLiteral("unit")}});
         m.result = acted({{QStringLiteral("scrolled"), QStringLiteral("boolean"), QStringLiteral("The view moved")}});
         m.errors = kActErrors;
         m.docSection = QStringLiteral("5.16");
-        m.engine = QStringLiteral("automation/Primitives.cpp");
+        m.engine = QStringLiteral("automation/operations/Scroll.cpp");
         m.example = QJsonObject{{QStringLiteral("confirm"), phrase()},
                                 {QStringLiteral("route"), route},
                                 {QStringLiteral("target"), button(QStringLiteral("Send"))},
@@ -198,7 +198,7 @@ QList<Method> act()
                    {QStringLiteral("path"), QStringLiteral("array"), QStringLiteral("The titles as found")}});
         m.errors = kActErrors;
         m.docSection = QStringLiteral("5.17");
-        m.engine = QStringLiteral("automation/Primitives.cpp");
+        m.engine = QStringLiteral("automation/operations/Menu.cpp");
         m.example =
             QJsonObject{{QStringLiteral("confirm"), phrase()},
                         {QStringLiteral("route"), route},
@@ -249,7 +249,7 @@ QList<Method> act()
                           {QStringLiteral("at"), QStringLiteral("object"), QStringLiteral("Where, in screen points")}});
         m.errors = kActErrors;
         m.docSection = QStringLiteral("5.18");
-        m.engine = QStringLiteral("automation/Gestures.cpp");
+        m.engine = QStringLiteral("automation/operations/Pointer.cpp");
         m.example =
             QJsonObject{{QStringLiteral("confirm"), phrase()},
                         {QStringLiteral("route"), route},
@@ -293,7 +293,7 @@ QList<Method> act()
                           {QStringLiteral("window"), QStringLiteral("object"), QStringLiteral("Its state after")}});
         m.errors = kActErrors;
         m.docSection = QStringLiteral("5.20");
-        m.engine = QStringLiteral("automation/Gestures.cpp");
+        m.engine = QStringLiteral("automation/operations/Windows.cpp");
         m.example = QJsonObject{{QStringLiteral("confirm"), phrase()},
                                 {QStringLiteral("route"), route},
                                 {QStringLiteral("action"), QStringLiteral("minimize")}};

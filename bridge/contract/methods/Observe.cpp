@@ -59,7 +59,7 @@ QList<Method> observe()
         m.errors = {QStringLiteral("DESKTOP_PERMISSION_MISSING"), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"),
                     QStringLiteral("DESKTOP_TIMEOUT"), QStringLiteral("DESKTOP_AX_TRAVERSAL_LIMIT")};
         m.docSection = QStringLiteral("5.3");
-        m.engine = QStringLiteral("automation/Operations.cpp");
+        m.engine = QStringLiteral("automation/operations/Observe.cpp");
         m.example = QJsonObject{{QStringLiteral("route"), route},
                                 {QStringLiteral("options"), QJsonObject{{QStringLiteral("includeScreenshot"), true},
                                                                         {QStringLiteral("includeAxTree"), true},
@@ -89,7 +89,7 @@ QList<Method> observe()
         m.errors = {QStringLiteral("DESKTOP_PERMISSION_MISSING"), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"),
                     QStringLiteral("DESKTOP_TIMEOUT"), QStringLiteral("DESKTOP_AX_TRAVERSAL_LIMIT")};
         m.docSection = QStringLiteral("5.4");
-        m.engine = QStringLiteral("automation/Operations.cpp");
+        m.engine = QStringLiteral("automation/operations/Find.cpp");
         m.example = QJsonObject{
             {QStringLiteral("route"), route},
             {QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
@@ -114,7 +114,7 @@ QList<Method> observe()
                       {QStringLiteral("truncated"), QStringLiteral("boolean"), QStringLiteral("A bound was hit")}});
         m.errors = {QStringLiteral("DESKTOP_PERMISSION_MISSING"), QStringLiteral("DESKTOP_AX_TRAVERSAL_LIMIT")};
         m.docSection = QStringLiteral("5.13");
-        m.engine = QStringLiteral("automation/Primitives.cpp");
+        m.engine = QStringLiteral("automation/operations/Observe.cpp");
         m.example = QJsonObject{{QStringLiteral("route"), route}, {QStringLiteral("maxDepth"), 6}};
         out.append(m);
     }
@@ -142,7 +142,7 @@ QList<Method> observe()
                              {QStringLiteral("pngBase64"), QStringLiteral("string"), QStringLiteral("With inline")}});
         m.errors = {QStringLiteral("DESKTOP_PERMISSION_MISSING")};
         m.docSection = QStringLiteral("5.14");
-        m.engine = QStringLiteral("automation/Primitives.cpp");
+        m.engine = QStringLiteral("automation/operations/Observe.cpp");
         m.example = QJsonObject{{QStringLiteral("route"), route}};
         out.append(m);
     }
@@ -166,7 +166,7 @@ QList<Method> observe()
                       {QStringLiteral("truncated"), QStringLiteral("boolean"), QStringLiteral("limitBytes hit")}});
         m.errors = {QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND")};
         m.docSection = QStringLiteral("5.15");
-        m.engine = QStringLiteral("automation/Primitives.cpp");
+        m.engine = QStringLiteral("automation/operations/Read.cpp");
         m.example = QJsonObject{
             {QStringLiteral("route"), route},
             {QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXTextArea")}}}};
@@ -184,7 +184,7 @@ QList<Method> observe()
         m.result = executed({{QStringLiteral("windows"), QStringLiteral("array"),
                               QStringLiteral("Each with title, app, pid, nativeId, frame and state")}});
         m.docSection = QStringLiteral("5.19");
-        m.engine = QStringLiteral("automation/Gestures.cpp");
+        m.engine = QStringLiteral("automation/operations/Windows.cpp");
         m.example = QJsonObject{};
         out.append(m);
     }
@@ -199,7 +199,7 @@ QList<Method> observe()
                       {QStringLiteral("ancestors"), QStringLiteral("array"), QStringLiteral("Up to the window")}});
         m.errors = {QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND")};
         m.docSection = QStringLiteral("5.21");
-        m.engine = QStringLiteral("automation/Gestures.cpp");
+        m.engine = QStringLiteral("automation/operations/Pointer.cpp");
         m.example =
             QJsonObject{{QStringLiteral("point"), QJsonObject{{QStringLiteral("x"), 100}, {QStringLiteral("y"), 200}}}};
         out.append(m);

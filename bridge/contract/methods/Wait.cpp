@@ -23,7 +23,7 @@ QList<Method> wait()
                 {QStringLiteral("evidence"), QStringLiteral("object"), QStringLiteral("dir and envPath")}};
     m.errors = {QStringLiteral("DESKTOP_TIMEOUT")};
     m.docSection = QStringLiteral("5.8");
-    m.engine = QStringLiteral("automation/Operations.cpp");
+    m.engine = QStringLiteral("automation/operations/Wait.cpp");
     m.example = QJsonObject{{QStringLiteral("condition"),
                              QJsonObject{{QStringLiteral("selectorExists"),
                                           QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
