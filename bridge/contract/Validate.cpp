@@ -13,7 +13,9 @@ namespace {
 
 QString join(const QString& path, const QString& key)
 {
-    return path.isEmpty() ? key : path + QLatin1Char('.') + key;
+    // A member named "" is named as such: every refusal names a field.
+    const QString name = key.isEmpty() ? QStringLiteral("\"\"") : key;
+    return path.isEmpty() ? name : path + QLatin1Char('.') + name;
 }
 
 Error refuse(const QString& path, const QString& words)
