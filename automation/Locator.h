@@ -16,12 +16,19 @@ namespace Automation {
 /// What an engine operation may use while it runs on the worker thread: the backend, the
 /// request's deadline and cancel flag, where to report its steps, and the element cache that
 /// makes elementRefs from earlier operations usable.
+namespace Ocr {
+class Engine;
+}
+
 struct JobContext
 {
     DesktopBackend& backend;
     CallContext call;
     Trace& trace;
     ElementCache& elements;
+    /// The platform's OCR engine, owned by the worker with the backend; null where none runs
+    /// (desktop.ocr then answers that no engine is available).
+    Ocr::Engine* ocr = nullptr;
 };
 
 /// An elementRef as a caller hands it back: the id an earlier snapshot gave, and optionally the

@@ -11,6 +11,16 @@
 /// operations/Menu.cpp).
 namespace Automation::Operations {
 
+/// Where a capture is taken: the route's window (its frame, from its root element or, for a
+/// window without accessibility, the window manager), a rect, or the display (no area).
+struct CaptureArea
+{
+    std::optional<ResolvedRoute> route;
+    QString source; ///< "window", "rect" or "display"
+    std::optional<Frame> area;
+};
+Result<CaptureArea> captureArea(JobContext& ctx, const std::optional<Route>& route, const std::optional<Frame>& rect);
+
 /// A screenshot given to the trace under `name`; the step says its size and time.
 Result<Screenshot> screenshotStep(JobContext& ctx, const QString& name);
 /// How many pixels of `frame` differ between two screenshots (a pointer gesture's evidence).

@@ -2,7 +2,10 @@
 
 #include "automation/Locator.h"
 
+#include <QImage>
+#include <QJsonArray>
 #include <QJsonObject>
+#include <QStringList>
 
 #include <optional>
 
@@ -151,23 +154,6 @@ struct DumpTreeResult
     Snapshot snapshot;
 };
 
-/// desktop.capture: the whole display (no route, no rect), the route's window, or a rect.
-struct CaptureRequest
-{
-    std::optional<Route> route;
-    std::optional<Frame> rect;
-};
-
-struct CaptureResult
-{
-    std::optional<ResolvedRoute> route;
-    QString source; ///< "display", "window" or "rect"
-    Frame frame;    ///< what the image covers, in screen coordinates
-    Frame display;  ///< the whole display
-    QByteArray png; ///< kept as "capture.png"
-    QDateTime takenAt;
-};
-
 /// How desktop.readText hides what looks sensitive in the text it answers.
 enum class Redaction {
     None,     ///< the text as the app has it
@@ -176,6 +162,85 @@ enum class Redaction {
 };
 std::optional<Redaction> redactionFromName(const QString& name);
 QString redactionName(Redaction mode);
+
+/// How large an image answered to a model may be (the evidence keeps every pixel).
+struct ModelSizing
+{
+    std::optional<int> maxWidth;     ///< image pixels across
+    std::optional<qint64> maxPixels; ///< width × height
+};
+/// `image` no wider than maxWidth and with no more than maxPixels, aspect kept; `scale` gets
+/// image pixels per screen pixel (1 when it was small enough).
+QImage sizedForModel(const QImage& image, const ModelSizing& sizing, double* scale);
+
+/// desktop.capture: the whole display (no route, no rect), the route's window, or a rect.
+struct CaptureRequest
+{
+    std::optional<Route> route;
+    std::optional<Frame> rect;
+    ModelSizing sizing;
+};
+
+struct CaptureResult
+{
+    std::optional<ResolvedRoute> route;
+    QString source; ///< "display", "window" or "rect"
+    Frame frame;    ///< what the image covers, in screen coordinates
+    Frame display;  ///< the whole display
+    QByteArray png; ///< every pixel; kept as "capture.png"
+    QDateTime takenAt;
+    QByteArray answeredPng; ///< as sized by the request (png itself when it was small enough)
+    QSize answeredSize;
+    double scale = 1.0; ///< answeredPng's pixels per screen pixel
+};
+
+/// desktop.ocr: the words and lines on the screen, in the route's window (only its own pixels),
+/// a rect, or the whole display.
+struct OcrRequest
+{
+    std::optional<Route> route;
+    std::optional<Frame> rect;
+    QStringList languages; ///< Tesseract's names: "eng", "chi_sim"
+    double minConfidence = 0.4;
+    /// Applied to every text answered and kept; with Hash no image is kept either.
+    Redaction redaction = Redaction::Patterns;
+};
+
+/// A recognised word or line, in screen coordinates; its text as recognised (the bridge redacts).
+struct OcrText
+{
+    QString text;       ///< redacted as asked; empty with Redaction::Hash
+    QString sha256;     ///< of the text as recognised
+    int length = 0;     ///< characters as recognised
+    int redactions = 0; ///< spans masked (Redaction::Patterns)
+    Frame frame;
+    double confidence = 0;
+    QList<int> words; ///< a line's words, as indexes into OcrResult::words
+};
+
+struct OcrResult
+{
+    std::optional<ResolvedRoute> route;
+    QString source; ///< "display", "window" or "rect"
+    Frame frame;    ///< what was read, in screen coordinates
+    Frame display;
+    QDateTime takenAt;
+    QString captureId;    ///< names the capture the words were read in
+    QByteArray png;       ///< the capture as recognised (blanked parts blank); kept as "ocr.png"
+    QList<OcrText> words; ///< reading order
+    QList<OcrText> lines;
+    QJsonObject engine;
+    /// How other windows were kept out: "masked" (their parts blanked), "none" (nothing covers
+    /// it), "unknown" (the window manager did not list the window), "n/a" (no route).
+    QString occlusion;
+    QJsonArray covered;    ///< the frames blanked as another window's
+    int secureBlanked = 0; ///< secure fields blanked before recognition
+    QString secureCheck;   ///< "tree" (read), "no_accessibility", "unread" (why not)
+    qint64 captureMs = 0;
+    qint64 recognizeMs = 0;
+    int regions = 0;
+    int regionsCached = 0;
+};
 
 struct ReadTextRequest
 {
@@ -313,6 +378,11 @@ Result<WaitResult> waitUntil(JobContext& ctx, const WaitRequest& request);
 Result<DumpTreeResult> dumpTree(JobContext& ctx, const DumpTreeRequest& request);
 /// A PNG of the display, the route's window or a rect (clipped to the display).
 Result<CaptureResult> capture(JobContext& ctx, const CaptureRequest& request);
+/// The text on screen, read by the platform's OCR engine (ctx.ocr) in the capture of the route's
+/// window, a rect or the display. Covered parts and secure fields are blanked first.
+Result<OcrResult> ocr(JobContext& ctx, const OcrRequest& request);
+/// A word or line as answered and kept: frame, confidence, and its text as `mode` allows.
+QJsonObject ocrTextJson(const OcrText& text, Redaction mode);
 /// The text of the elements a selector matches, within limitBytes, redacted as asked. A secure
 /// element among them refuses the whole request (DESKTOP_INVALID_REQUEST, reason
 /// "secure_field"): nothing is read.

@@ -57,6 +57,13 @@ public:
         Q_UNUSED(png);
         return std::nullopt;
     }
+    /// A JSON file of the execution under `name` (e.g. "ocr.json").
+    virtual std::optional<Error> keepJson(const QString& name, const QByteArray& json)
+    {
+        Q_UNUSED(name);
+        Q_UNUSED(json);
+        return std::nullopt;
+    }
     /// An execution of several steps (menuPick): from now on every tree, candidate list and
     /// screenshot kept also goes to a numbered file named for `label` (docs/evidence.md:
     /// ax/001_<label>.json, selectors/002_<label>.json, screenshots/003_<label>_before.png),

@@ -2,6 +2,8 @@
 
 #include "bridge/RecordTrace.h"
 
+#include "automation/ocr/OcrEngine.h"
+
 #include <QLoggingCategory>
 #include <QTimer>
 
@@ -85,6 +87,8 @@ public:
     void start()
     {
         m_backend = m_factory();
+        QMetaObject::invokeMethod(
+            this, [this] { warmOcr(); }, Qt::QueuedConnection);
         post([info = m_backend->info()](Executor* owner) { owner->setBackendInfo(info); });
         // The apps' element events, from the backend's own thread to the owner's (queued).
         m_backend->setEventSink([link = m_link](const Automation::DesktopEvent& event) {
@@ -97,7 +101,26 @@ public:
         });
     }
 
-    void stop() { m_backend.reset(); }
+    void stop()
+    {
+        m_backend.reset();
+        m_ocr.reset();
+    }
+
+    // The OCR engine, made on first use on this thread; an engine whose first recognition is
+    // slow (Vision compiles its model) is warmed right after the backend starts instead.
+    Automation::Ocr::Engine* ocr()
+    {
+        if (!m_ocr)
+            m_ocr = Automation::Ocr::createPlatformEngine();
+        return m_ocr.get();
+    }
+
+    void warmOcr()
+    {
+        if (Automation::Ocr::Engine* engine = ocr(); engine->warmAtStart())
+            engine->warmUp(Automation::Ocr::defaultLanguages());
+    }
 
     void configure(const std::function<void(Automation::DesktopBackend&)>& configure)
     {
@@ -115,7 +138,7 @@ public:
             result = Error::make(ErrorCode::HostNotReady, QStringLiteral("the automation backend is not running"));
         } else {
             Automation::NullTrace trace;
-            JobContext context{*m_backend, call, trace, m_elements};
+            JobContext context{*m_backend, call, trace, m_elements, ocr()};
             result = guarded(inspection->work.run, context);
         }
         post([inspection, result](Executor*) { inspection->finish(result); });
@@ -138,11 +161,11 @@ public:
             record->trace(QStringLiteral("start"), 0, true,
                           QJsonObject{{QStringLiteral("remainingMs"), call.remainingMs()}});
             RecordTrace trace(*record, job->spec.fullTrees);
-            JobContext context{*m_backend, call, trace, m_elements};
+            JobContext context{*m_backend, call, trace, m_elements, ocr()};
             result = guarded(job->work.run, context);
         } else {
             Automation::NullTrace trace;
-            JobContext context{*m_backend, call, trace, m_elements};
+            JobContext context{*m_backend, call, trace, m_elements, ocr()};
             result = guarded(job->work.run, context);
         }
         post([job, result, info = m_backend->info()](Executor* owner) {
@@ -165,6 +188,7 @@ private:
     Executor::BackendFactory m_factory;
     std::unique_ptr<Automation::DesktopBackend> m_backend;
     Automation::ElementCache m_elements;
+    std::unique_ptr<Automation::Ocr::Engine> m_ocr;
 };
 
 Executor::Executor(BackendFactory factory, ExecutorOptions options, QObject* parent)

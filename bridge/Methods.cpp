@@ -2,6 +2,10 @@
 
 #include "bridge/evidence/EvidenceLayout.h"
 
+#include "automation/PngEncoder.h"
+
+#include <QImage>
+
 #include <QJsonArray>
 
 namespace Bridge::Methods {
@@ -144,7 +148,8 @@ void recordEnvironment(JobContext& context, Evidence::ExecutionRecord& record, c
 MethodJob observe(ObserveParams params)
 {
     const Ops::ObserveRequest request{params.route, params.includeScreenshot, params.includeAxTree, params.bounds};
-    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+    const Ops::ModelSizing sizing{params.maxWidth, params.maxPixels};
+    return [request, sizing](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
         auto observed = Ops::observe(ctx, request);
         if (!observed)
             return observed.error();
@@ -157,8 +162,28 @@ MethodJob observe(ObserveParams params)
                 result.insert(QStringLiteral("snapshotId"), observed->snapshot->snapshotId);
             ev.insert(QStringLiteral("axPath"), Evidence::Layout::axTreeFile());
         }
-        if (observed->screenshot)
+        if (observed->screenshot) {
             ev.insert(QStringLiteral("screenshotPath"), Evidence::Layout::observeScreenshot());
+            if (sizing.maxWidth || sizing.maxPixels) {
+                // observe.png keeps every pixel; a copy sized for a model's eyes is beside it.
+                QImage full;
+                if (!full.loadFromData(observed->screenshot->png, "PNG"))
+                    return Error::make(ErrorCode::InternalError, QStringLiteral("the screenshot could not be decoded"));
+                double scale = 1.0;
+                const QImage sized = Ops::sizedForModel(full, sizing, &scale);
+                QString path = Evidence::Layout::observeScreenshot();
+                if (scale < 1.0) {
+                    path = Evidence::Layout::observeSizedScreenshot();
+                    if (auto err = record.writeArtifact(path, PngEncoder::encode(sized)))
+                        return Error::make(ErrorCode::InternalError,
+                                           QStringLiteral("cannot write evidence %1: %2").arg(path, *err));
+                }
+                result.insert(QStringLiteral("screenshot"), QJsonObject{{QStringLiteral("width"), sized.width()},
+                                                                        {QStringLiteral("height"), sized.height()},
+                                                                        {QStringLiteral("scale"), scale},
+                                                                        {QStringLiteral("path"), path}});
+            }
+        }
         result.insert(QStringLiteral("timing"), observed->timing);
         result.insert(QStringLiteral("evidence"), evidence(record, ev));
         return result;
@@ -336,7 +361,7 @@ MethodJob dumpTree(DumpTreeParams params)
 
 MethodJob capture(CaptureParams params)
 {
-    const Ops::CaptureRequest request{params.route, params.rect};
+    const Ops::CaptureRequest request{params.route, params.rect, Ops::ModelSizing{params.maxWidth, params.maxPixels}};
     const bool inlinePng = params.inlinePng;
     return [request, inlinePng](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
         auto captured = Ops::capture(ctx, request);
@@ -350,10 +375,71 @@ MethodJob capture(CaptureParams params)
         result.insert(QStringLiteral("bytes"), static_cast<qint64>(captured->png.size()));
         if (captured->route)
             result.insert(QStringLiteral("routeResolved"), captured->route->toJson());
+        result.insert(QStringLiteral("image"), QJsonObject{{QStringLiteral("width"), captured->answeredSize.width()},
+                                                           {QStringLiteral("height"), captured->answeredSize.height()},
+                                                           {QStringLiteral("scale"), captured->scale}});
         if (inlinePng)
-            result.insert(QStringLiteral("pngBase64"), QString::fromLatin1(captured->png.toBase64()));
+            result.insert(QStringLiteral("pngBase64"), QString::fromLatin1(captured->answeredPng.toBase64()));
         result.insert(QStringLiteral("evidence"), evidence(record, QJsonObject{{QStringLiteral("screenshotPath"),
                                                                                 Evidence::Layout::captureFile()}}));
+        return result;
+    };
+}
+
+MethodJob ocr(OcrParams params)
+{
+    Ops::OcrRequest request;
+    request.route = params.route;
+    request.rect = params.rect;
+    request.languages = params.languages;
+    request.minConfidence = params.minConfidence / 100.0;
+    request.redaction = Ops::redactionFromName(params.redactionMode).value_or(Ops::Redaction::Patterns);
+    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+        auto read = Ops::ocr(ctx, request);
+        if (!read)
+            return read.error();
+        QJsonArray words;
+        for (const Ops::OcrText& word : std::as_const(read->words))
+            words.append(Ops::ocrTextJson(word, request.redaction));
+        QJsonArray lines;
+        for (const Ops::OcrText& line : std::as_const(read->lines)) {
+            QJsonObject entry = Ops::ocrTextJson(line, request.redaction);
+            QJsonArray indexes;
+            for (int index : line.words)
+                indexes.append(index);
+            entry.insert(QStringLiteral("words"), indexes);
+            lines.append(entry);
+        }
+        QJsonObject capture{
+            {QStringLiteral("captureId"), read->captureId},
+            {QStringLiteral("source"), read->source},
+            {QStringLiteral("frame"), read->frame.toJson()},
+            {QStringLiteral("display"), read->display.toJson()},
+            {QStringLiteral("takenAt"), read->takenAt.toString(Qt::ISODateWithMs)},
+            {QStringLiteral("occlusion"), read->occlusion},
+            {QStringLiteral("covered"), read->covered},
+            {QStringLiteral("secureFields"), QJsonObject{{QStringLiteral("check"), read->secureCheck},
+                                                         {QStringLiteral("blanked"), read->secureBlanked}}}};
+        if (read->route)
+            capture.insert(QStringLiteral("window"), QJsonObject{{QStringLiteral("windowId"), read->route->windowId()},
+                                                                 {QStringLiteral("title"), read->route->windowTitle},
+                                                                 {QStringLiteral("pid"), read->route->pid}});
+        QJsonObject result = baseResult(record);
+        result.insert(QStringLiteral("words"), words);
+        result.insert(QStringLiteral("lines"), lines);
+        result.insert(QStringLiteral("redactionMode"), Ops::redactionName(request.redaction));
+        result.insert(QStringLiteral("capture"), capture);
+        result.insert(QStringLiteral("engine"), read->engine);
+        result.insert(QStringLiteral("timing"), QJsonObject{{QStringLiteral("captureMs"), read->captureMs},
+                                                            {QStringLiteral("recognizeMs"), read->recognizeMs},
+                                                            {QStringLiteral("regions"), read->regions},
+                                                            {QStringLiteral("regionsCached"), read->regionsCached}});
+        if (read->route)
+            result.insert(QStringLiteral("routeResolved"), read->route->toJson());
+        QJsonObject ev{{QStringLiteral("ocrPath"), Evidence::Layout::ocrFile()}};
+        if (!read->png.isEmpty())
+            ev.insert(QStringLiteral("screenshotPath"), Evidence::Layout::ocrScreenshot());
+        result.insert(QStringLiteral("evidence"), evidence(record, ev));
         return result;
     };
 }

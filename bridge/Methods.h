@@ -20,6 +20,7 @@ MethodJob hotkey(HotkeyParams params);
 MethodJob waitUntil(WaitUntilParams params);
 MethodJob dumpTree(DumpTreeParams params);
 MethodJob capture(CaptureParams params);
+MethodJob ocr(OcrParams params);
 MethodJob readText(ReadTextParams params);
 MethodJob scroll(ScrollParams params);
 MethodJob menuPick(MenuPickParams params);

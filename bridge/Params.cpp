@@ -1,5 +1,7 @@
 #include "bridge/Params.h"
 
+#include "automation/ocr/OcrEngine.h"
+
 #include "automation/JsonFieldReader.h"
 #include "bridge/contract/Validate.h"
 
@@ -171,6 +173,9 @@ Result<ObserveParams> observe(const QJsonObject& params)
         out.bounds.maxNodes = static_cast<int>(o.integer(QStringLiteral("axMaxNodes")).value_or(2000));
         out.bounds.maxWallTimeMs = static_cast<int>(o.integer(QStringLiteral("axMaxWallTimeMs")).value_or(10000));
         out.bounds.includeText = o.boolean(QStringLiteral("includeText")).value_or(false);
+        if (auto width = o.integer(QStringLiteral("maxWidth")))
+            out.maxWidth = static_cast<int>(*width);
+        out.maxPixels = o.integer(QStringLiteral("maxPixels"));
         if (o.failed())
             r.fail(o.error());
     }
@@ -451,16 +456,15 @@ Result<DumpTreeParams> dumpTree(const QJsonObject& params)
     return r.finish(out);
 }
 
-Result<CaptureParams> capture(const QJsonObject& params)
+namespace {
+
+// `route` or `rect` (screen coordinates), or neither (the display): capture's and ocr's area.
+void areaOf(Reader& r, std::optional<Automation::Route>& route, std::optional<Automation::Frame>& rect)
 {
-    if (auto refused = declared("desktop.capture", params))
-        return *refused;
-    Reader r(params, {});
-    CaptureParams out;
     if (r.has(QStringLiteral("route")))
-        out.route = routeOrFail(r);
-    if (auto rect = r.object(QStringLiteral("rect"))) {
-        Reader f(*rect, QStringLiteral("rect"));
+        route = routeOrFail(r);
+    if (auto given = r.object(QStringLiteral("rect"))) {
+        Reader f(*given, QStringLiteral("rect"));
         f.rejectUnknown({QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("width"), QStringLiteral("height")});
         Automation::Frame frame;
         frame.x = static_cast<int>(f.integer(QStringLiteral("x"), true).value_or(0));
@@ -469,12 +473,48 @@ Result<CaptureParams> capture(const QJsonObject& params)
         frame.height = static_cast<int>(f.integer(QStringLiteral("height"), true).value_or(0));
         if (f.failed())
             r.fail(f.error());
-        out.rect = frame;
+        rect = frame;
     }
-    if (out.route && out.rect)
+    if (route && rect)
         r.fail(QStringLiteral("rect"),
                QStringLiteral("and route cannot both be given (a rect is in screen coordinates)"));
+}
+
+} // namespace
+
+Result<CaptureParams> capture(const QJsonObject& params)
+{
+    if (auto refused = declared("desktop.capture", params))
+        return *refused;
+    Reader r(params, {});
+    CaptureParams out;
+    areaOf(r, out.route, out.rect);
     out.inlinePng = r.boolean(QStringLiteral("inline")).value_or(false);
+    if (auto width = r.integer(QStringLiteral("maxWidth")))
+        out.maxWidth = static_cast<int>(*width);
+    out.maxPixels = r.integer(QStringLiteral("maxPixels"));
+    return r.finish(out);
+}
+
+Result<OcrParams> ocr(const QJsonObject& params)
+{
+    if (auto refused = declared("desktop.ocr", params))
+        return *refused;
+    Reader r(params, {});
+    OcrParams out;
+    areaOf(r, out.route, out.rect);
+    out.languages = Automation::Ocr::defaultLanguages();
+    if (r.has(QStringLiteral("languages"))) {
+        // The declaration checked each name; a language asked twice is read once.
+        out.languages.clear();
+        for (const QJsonValue& language : r.raw(QStringLiteral("languages")).toArray()) {
+            if (!out.languages.contains(language.toString()))
+                out.languages.append(language.toString());
+        }
+    }
+    out.minConfidence = static_cast<int>(r.integer(QStringLiteral("minConfidence")).value_or(40));
+    if (auto mode = r.string(QStringLiteral("redactionMode")))
+        out.redactionMode = *mode;
     return r.finish(out);
 }
 

@@ -49,6 +49,8 @@ struct ObserveParams
     bool includeScreenshot = true;
     bool includeAxTree = true;
     Automation::SnapshotBounds bounds;
+    std::optional<int> maxWidth; ///< options.maxWidth: a sized copy of the screenshot is answered
+    std::optional<qint64> maxPixels;
 };
 
 struct FindParams
@@ -112,6 +114,17 @@ struct CaptureParams
     std::optional<Automation::Route> route;
     std::optional<Automation::Frame> rect;
     bool inlinePng = false; ///< `inline`: the PNG in the answer too, as base64
+    std::optional<int> maxWidth;
+    std::optional<qint64> maxPixels;
+};
+
+struct OcrParams
+{
+    std::optional<Automation::Route> route;
+    std::optional<Automation::Frame> rect;
+    QStringList languages;
+    int minConfidence = 40; ///< percent
+    QString redactionMode = QStringLiteral("patterns");
 };
 
 struct ReadTextParams
@@ -186,6 +199,7 @@ Automation::Result<WaitUntilParams> waitUntil(const QJsonObject& params);
 Automation::Result<AbortParams> abort(const QJsonObject& params);
 Automation::Result<DumpTreeParams> dumpTree(const QJsonObject& params);
 Automation::Result<CaptureParams> capture(const QJsonObject& params);
+Automation::Result<OcrParams> ocr(const QJsonObject& params);
 Automation::Result<ReadTextParams> readText(const QJsonObject& params);
 Automation::Result<ScrollParams> scroll(const QJsonObject& params);
 Automation::Result<PointerParams> pointer(const QJsonObject& params);

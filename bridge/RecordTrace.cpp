@@ -85,6 +85,11 @@ std::optional<Error> RecordTrace::keepImage(const QString& name, const QByteArra
     return write(name, png);
 }
 
+std::optional<Error> RecordTrace::keepJson(const QString& name, const QByteArray& json)
+{
+    return write(name, json);
+}
+
 std::optional<Error> RecordTrace::forgetSecureText(const QJsonObject& textInfo)
 {
     if (auto err = m_record.redactRequestParam(QStringLiteral("text"), textInfo))

@@ -29,6 +29,7 @@ public:
                                                     const QJsonObject& selectorJson) override;
     bool wantsFullTrees() const override { return m_fullTrees; }
     std::optional<Automation::Error> keepImage(const QString& name, const QByteArray& png) override;
+    std::optional<Automation::Error> keepJson(const QString& name, const QByteArray& json) override;
     std::optional<Automation::Error> forgetSecureText(const QJsonObject& textInfo) override;
     void numberArtifacts(const QString& label) override;
 

@@ -4,6 +4,8 @@
 #include "mcp/GhostToolSupport.h"
 #include "mcp/McpAnnotate.h"
 
+#include <QBuffer>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QRect>
@@ -79,10 +81,26 @@ QJsonObject annotateTool(const QJsonObject& arguments, HostLink& host)
     const QByteArray annotated = annotatePng(png, area.topLeft(), labels);
     if (annotated.isEmpty())
         return failure(QStringLiteral("the screenshot could not be annotated (not a PNG)"));
-    QString caption = QStringLiteral("Annotated screenshot: %1x%2, %3 labeled elements")
-                          .arg(area.width())
-                          .arg(area.height())
-                          .arg(labels.size());
+    // Drawn on every pixel, then sized for the model like ghost_screenshot; the index's points
+    // stay screen points.
+    QByteArray answered = annotated;
+    double scale = 1.0;
+    if (!arguments.value(QStringLiteral("full_resolution")).toBool() && area.width() > kModelImageWidth) {
+        QImage image;
+        if (image.loadFromData(annotated, "PNG")) {
+            scale = double(kModelImageWidth) / image.width();
+            const QImage sized = image.scaledToWidth(kModelImageWidth, Qt::SmoothTransformation);
+            QBuffer buffer(&answered);
+            answered.clear();
+            buffer.open(QIODevice::WriteOnly);
+            sized.save(&buffer, "PNG");
+        }
+    }
+    QString caption = QStringLiteral("Annotated screenshot: %1x%2 (scale %4), %3 labeled elements")
+                          .arg(qRound(area.width() * scale))
+                          .arg(qRound(area.height() * scale))
+                          .arg(labels.size())
+                          .arg(scale, 0, 'g', 6);
     const QString title =
         captured.value(QStringLiteral("routeResolved")).toObject().value(QStringLiteral("windowTitle")).toString();
     if (!title.isEmpty())
@@ -92,7 +110,7 @@ QJsonObject annotateTool(const QJsonObject& arguments, HostLink& host)
     return QJsonObject{
         {QStringLiteral("content"),
          QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("image")},
-                                {QStringLiteral("data"), QString::fromLatin1(annotated.toBase64())},
+                                {QStringLiteral("data"), QString::fromLatin1(answered.toBase64())},
                                 {QStringLiteral("mimeType"), QStringLiteral("image/png")}},
                     QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), caption}}}},
         {QStringLiteral("isError"), false}};

@@ -112,15 +112,25 @@ QJsonObject readTool(const QJsonObject& arguments, HostLink& host)
 
 QJsonObject screenshotTool(const QJsonObject& arguments, HostLink& host)
 {
-    const QJsonObject response = host.call(QStringLiteral("desktop.capture"),
-                                           withRoute(QJsonObject{{QStringLiteral("inline"), true}}, arguments), false);
+    // ghost-os's width: an image a model reads whole and an MCP client accepts (1 MB); every
+    // pixel only when asked. The caption says how the image's points map to the screen's.
+    QJsonObject params{{QStringLiteral("inline"), true}};
+    if (!arguments.value(QStringLiteral("full_resolution")).toBool())
+        params.insert(QStringLiteral("maxWidth"), kModelImageWidth);
+    const QJsonObject response = host.call(QStringLiteral("desktop.capture"), withRoute(params, arguments), false);
     if (response.contains(QStringLiteral("error")))
         return hostFailure(response);
     const QJsonObject result = response.value(QStringLiteral("result")).toObject();
     const QJsonObject frame = result.value(QStringLiteral("frame")).toObject();
-    QString caption = QStringLiteral("Screenshot: %1x%2")
-                          .arg(frame.value(QStringLiteral("width")).toInt())
-                          .arg(frame.value(QStringLiteral("height")).toInt());
+    const QJsonObject image = result.value(QStringLiteral("image")).toObject();
+    const double scale = image.value(QStringLiteral("scale")).toDouble(1.0);
+    QString caption = QStringLiteral("Screenshot: %1x%2, scale %3 (screen x = %4 + image x / %3, screen y = %5 + "
+                                     "image y / %3)")
+                          .arg(image.value(QStringLiteral("width")).toInt())
+                          .arg(image.value(QStringLiteral("height")).toInt())
+                          .arg(scale, 0, 'g', 6)
+                          .arg(frame.value(QStringLiteral("x")).toInt())
+                          .arg(frame.value(QStringLiteral("y")).toInt());
     const QString title =
         result.value(QStringLiteral("routeResolved")).toObject().value(QStringLiteral("windowTitle")).toString();
     if (!title.isEmpty())
@@ -131,6 +141,11 @@ QJsonObject screenshotTool(const QJsonObject& arguments, HostLink& host)
                                 {QStringLiteral("data"), result.value(QStringLiteral("pngBase64"))},
                                 {QStringLiteral("mimeType"), QStringLiteral("image/png")}},
                     QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), caption}}}},
+        {QStringLiteral("structuredContent"),
+         QJsonObject{{QStringLiteral("scale"), scale},
+                     {QStringLiteral("width"), image.value(QStringLiteral("width"))},
+                     {QStringLiteral("height"), image.value(QStringLiteral("height"))},
+                     {QStringLiteral("frame"), frame}}},
         {QStringLiteral("isError"), false}};
 }
 

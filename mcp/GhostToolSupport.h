@@ -14,6 +14,10 @@
 /// host's selectors and routes, and the host's answers worded for a model.
 namespace Mcp::Ghost {
 
+/// ghost-os's screenshot width: images answered to a model are at most this wide unless the
+/// caller asks for full_resolution (cua-driver measured clicks landing short off larger ones).
+constexpr int kModelImageWidth = 1280;
+
 /// {success: false, error, suggestion?} as a tool result.
 QJsonObject failure(const QString& error, const QString& suggestion = {});
 /// {success: true, data} as a tool result.

@@ -46,6 +46,10 @@ QJsonObject recipeDeleteTool(const QJsonObject& arguments, HostLink& host);
 // Annotated screenshots (GhostAnnotateTools.cpp).
 QJsonObject annotateTool(const QJsonObject& arguments, HostLink& host);
 
+// What is on screen, from the tree and the pixels (GhostVisionTools.cpp).
+QJsonObject parseScreenTool(const QJsonObject& arguments, HostLink& host);
+QJsonObject groundTool(const QJsonObject& arguments, HostLink& host);
+
 // The host itself: abort, evidence, status (DesktopStatusTools.cpp).
 QJsonObject abortTool(const QJsonObject& arguments, HostLink& host);
 QJsonObject evidenceTool(const QJsonObject& arguments, HostLink& host);

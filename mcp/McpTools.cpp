@@ -82,9 +82,11 @@ const QList<Tool>& tools()
          elementAtTool},
         {QStringLiteral("ghost_screenshot"),
          QStringLiteral("A PNG screenshot of the app's window (or the whole screen)."),
-         Schema::object({{QStringLiteral("app"), app},
-                         {QStringLiteral("full_resolution"),
-                          Schema::property(QStringLiteral("boolean"), QStringLiteral("Always full resolution here"))}}),
+         Schema::object(
+             {{QStringLiteral("app"), app},
+              {QStringLiteral("full_resolution"),
+               Schema::property(QStringLiteral("boolean"),
+                                QStringLiteral("Every pixel; default: at most 1280 wide, the scale given"))}}),
          screenshotTool},
         {QStringLiteral("ghost_click"),
          QStringLiteral("Click an element named by its visible title (query) and role (its accessibility action, "
@@ -247,23 +249,24 @@ const QList<Tool>& tools()
                           Schema::property(QStringLiteral("string"), QStringLiteral("The recipe's name"))}},
                         {QStringLiteral("name")}),
          recipeDeleteTool},
-        {QStringLiteral("ghost_parse_screen"), QStringLiteral("Vision element detection (no vision provider)."),
+        {QStringLiteral("ghost_parse_screen"),
+         QStringLiteral("Every element on screen with its label, position and size: the accessibility tree's "
+                        "elements and the text read off the pixels (OCR, source \"ocr\"), merged. Works where an "
+                        "app exposes no accessibility."),
          Schema::object({{QStringLiteral("app"), app},
                          {QStringLiteral("full_resolution"), Schema::property(QStringLiteral("boolean"), {})}}),
-         [](const QJsonObject&, HostLink&) {
-             return failure(
-                 QStringLiteral("no vision provider is configured in msgcode Desktop Host"),
-                 QStringLiteral("Use ghost_find and ghost_context: the accessibility tree names the elements."));
-         }},
-        {QStringLiteral("ghost_ground"), QStringLiteral("Vision grounding (no vision provider)."),
+         parseScreenTool},
+        {QStringLiteral("ghost_ground"),
+         QStringLiteral("The screen point of what a description names (its text as shown, e.g. \"Save\"), from the "
+                        "accessibility tree and the text on screen (OCR), with a real confidence. x, y is the point "
+                        "to click."),
          Schema::object({{QStringLiteral("description"), Schema::property(QStringLiteral("string"), {})},
                          {QStringLiteral("app"), app},
-                         {QStringLiteral("crop_box"), Schema::arrayOf(QStringLiteral("number"), {})}},
+                         {QStringLiteral("crop_box"),
+                          Schema::arrayOf(QStringLiteral("number"), QStringLiteral("[x1, y1, x2, y2] in screen "
+                                                                                   "points"))}},
                         {QStringLiteral("description")}),
-         [](const QJsonObject&, HostLink&) {
-             return failure(QStringLiteral("no vision provider is configured in msgcode Desktop Host"),
-                            QStringLiteral("Use ghost_find: the accessibility tree names the elements."));
-         }},
+         groundTool},
         {QStringLiteral("ghost_annotate"),
          QStringLiteral("A screenshot of the app's window with numbered boxes on the elements you can act on, and "
                         "an index of them with the point to click."),
@@ -273,7 +276,10 @@ const QList<Tool>& tools()
                Schema::arrayOf(QStringLiteral("string"), QStringLiteral("Roles to label, e.g. AXButton (default: "
                                                                         "controls)"))},
               {QStringLiteral("max_labels"),
-               Schema::property(QStringLiteral("integer"), QStringLiteral("Default 50, at most 100"))}}),
+               Schema::property(QStringLiteral("integer"), QStringLiteral("Default 50, at most 100"))},
+              {QStringLiteral("full_resolution"),
+               Schema::property(QStringLiteral("boolean"), QStringLiteral("Every pixel; default: at most 1280 "
+                                                                          "wide"))}}),
          annotateTool},
         {QStringLiteral("desktop_abort"),
          QStringLiteral("Abort what the host is running now (or execution_id): the action stops where it is."),

@@ -16,7 +16,10 @@ void see(const QJsonObject& a, Engine& engine, const ToolDone& done)
         return done(badArgument(QStringLiteral("path: the host writes screenshots only into its evidence directory; "
                                                "the image comes back in this answer")));
     const QString app = str(a, "app_target");
-    engine.call(QStringLiteral("desktop.observe"), withRoute({}, app), false, timeoutOf(a),
+    // The image a model reads: at most 1280 wide, as the doors answer it (docs/remote.md).
+    QJsonObject params = withRoute({}, app);
+    params.insert(QStringLiteral("options"), QJsonObject{{QStringLiteral("maxWidth"), 1280}});
+    engine.call(QStringLiteral("desktop.observe"), params, false, timeoutOf(a),
                 [done, app](const QJsonObject& response) {
                     if (failed(response))
                         return done(hostFailure(response));
@@ -25,7 +28,9 @@ void see(const QJsonObject& a, Engine& engine, const ToolDone& done)
                     const QJsonObject tree = result.value(QStringLiteral("axTree")).toObject();
                     const QJsonObject route = result.value(QStringLiteral("routeResolved")).toObject();
                     QByteArray png;
-                    if (const QString shot = evidence.value(QStringLiteral("screenshotPath")).toString();
+                    const QJsonObject sized = result.value(QStringLiteral("screenshot")).toObject();
+                    if (const QString shot = sized.value(QStringLiteral("path"))
+                                                 .toString(evidence.value(QStringLiteral("screenshotPath")).toString());
                         !shot.isEmpty()) {
                         QFile file(QDir(evidence.value(QStringLiteral("dir")).toString()).filePath(shot));
                         if (file.open(QIODevice::ReadOnly))
@@ -34,6 +39,8 @@ void see(const QJsonObject& a, Engine& engine, const ToolDone& done)
                     QJsonObject facts = evidenceFacts(result);
                     facts.insert(QStringLiteral("routeResolved"), route);
                     facts.insert(QStringLiteral("axTree"), tree);
+                    if (!sized.isEmpty())
+                        facts.insert(QStringLiteral("image"), sized);
                     done(ToolOutcome::of(toolResult(QStringLiteral("Captured %1 window \"%2\" with %3 UI elements")
                                                         .arg(route.value(QStringLiteral("appName")).toString(),
                                                              route.value(QStringLiteral("windowTitle")).toString())
@@ -47,7 +54,7 @@ void image(const QJsonObject& a, Engine& engine, const ToolDone& done)
     const QString app = str(a, "app_target");
     const QString mode =
         a.value(QStringLiteral("mode")).toString(app.isEmpty() ? QStringLiteral("screen") : QStringLiteral("window"));
-    QJsonObject params{{QStringLiteral("inline"), true}};
+    QJsonObject params{{QStringLiteral("inline"), true}, {QStringLiteral("maxWidth"), 1280}};
     if (mode == QLatin1String("window") || mode == QLatin1String("frontmost"))
         params.insert(QStringLiteral("route"), routeForApp(mode == QLatin1String("window") ? app : QString()));
     engine.call(QStringLiteral("desktop.capture"), params, false, timeoutOf(a), [done](const QJsonObject& response) {
@@ -56,7 +63,7 @@ void image(const QJsonObject& a, Engine& engine, const ToolDone& done)
         QJsonObject result = resultOf(response);
         const QByteArray png = result.take(QStringLiteral("pngBase64")).toString().toLatin1();
         QJsonObject facts = evidenceFacts(result);
-        for (const char* key : {"source", "frame", "bytes", "takenAt"})
+        for (const char* key : {"source", "frame", "bytes", "takenAt", "image"})
             facts.insert(QLatin1String(key), result.value(QLatin1String(key)));
         const QJsonObject frame = result.value(QStringLiteral("frame")).toObject();
         done(ToolOutcome::of(toolResult(QStringLiteral("Captured the %1 (%2x%3)")

@@ -14,6 +14,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <cmath>
 #include <future>
 
 namespace Automation::Operations {
@@ -78,37 +79,68 @@ Result<DumpTreeResult> dumpTree(JobContext& ctx, const DumpTreeRequest& request)
     return DumpTreeResult{route.value(), std::move(snapshot.value())};
 }
 
-Result<CaptureResult> capture(JobContext& ctx, const CaptureRequest& request)
+Result<CaptureArea> captureArea(JobContext& ctx, const std::optional<Route>& route, const std::optional<Frame>& rect)
 {
-    CaptureResult out;
-    std::optional<Frame> area = request.rect;
-    out.source = request.rect ? QStringLiteral("rect") : QStringLiteral("display");
-    if (request.route && !request.rect) {
+    CaptureArea out;
+    out.area = rect;
+    out.source = rect ? QStringLiteral("rect") : QStringLiteral("display");
+    if (route && !rect) {
         Locator locator(ctx);
-        auto route = locator.resolveRoute(*request.route, false);
-        if (!route)
-            return route.error();
-        if (route->inaccessible && !route->nativeFrame.isEmpty()) {
+        auto resolved = locator.resolveRoute(*route, false);
+        if (!resolved)
+            return resolved.error();
+        if (resolved->inaccessible && !resolved->nativeFrame.isEmpty()) {
             // No root element to ask: the window manager's frame.
-            area = route->nativeFrame;
+            out.area = resolved->nativeFrame;
         } else {
             // The window's frame, from its root element: nothing below it is read.
             SnapshotBounds bounds;
             bounds.maxDepth = 1;
             bounds.maxNodes = 1;
             bounds.maxWallTimeMs = static_cast<int>(std::min<qint64>(ctx.call.remainingMs(), 5000));
-            auto root = locator.snapshot(route.value(), bounds);
+            auto root = locator.snapshot(resolved.value(), bounds);
             if (!root)
                 return root.error();
             if (root->nodes.isEmpty() || root->nodes.first().frame.isEmpty())
                 return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the window has no frame on screen"),
                                    QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_frame")},
-                                               {QStringLiteral("window"), route->windowTitle}});
-            area = root->nodes.first().frame;
+                                               {QStringLiteral("window"), resolved->windowTitle}});
+            out.area = root->nodes.first().frame;
         }
-        out.route = route.value();
+        out.route = resolved.value();
         out.source = QStringLiteral("window");
     }
+    return out;
+}
+
+QImage sizedForModel(const QImage& image, const ModelSizing& sizing, double* scale)
+{
+    double factor = 1.0;
+    if (sizing.maxWidth && image.width() > *sizing.maxWidth)
+        factor = std::min(factor, double(*sizing.maxWidth) / image.width());
+    const double pixels = double(image.width()) * image.height();
+    if (sizing.maxPixels && pixels > double(*sizing.maxPixels))
+        factor = std::min(factor, std::sqrt(double(*sizing.maxPixels) / pixels));
+    if (factor >= 1.0) {
+        *scale = 1.0;
+        return image;
+    }
+    const int width = std::max(1, static_cast<int>(std::floor(image.width() * factor)));
+    const int height = std::max(1, static_cast<int>(std::floor(image.height() * factor)));
+    // The scale a model maps its points back with: the width's, which the caller asked to bound.
+    *scale = double(width) / image.width();
+    return image.scaled(width, height, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+}
+
+Result<CaptureResult> capture(JobContext& ctx, const CaptureRequest& request)
+{
+    CaptureResult out;
+    auto where = captureArea(ctx, request.route, request.rect);
+    if (!where)
+        return where.error();
+    out.route = where->route;
+    out.source = where->source;
+    const std::optional<Frame> area = where->area;
     TraceStep step(ctx.trace, QStringLiteral("capture"));
     auto shot = ctx.backend.screenshot(ctx.call);
     if (!shot) {
@@ -151,9 +183,23 @@ Result<CaptureResult> capture(JobContext& ctx, const CaptureRequest& request)
     }
     if (auto err = ctx.trace.keepImage(QStringLiteral("capture.png"), out.png))
         return *err;
+    out.answeredPng = out.png;
+    out.answeredSize = QSize(out.frame.width, out.frame.height);
+    if (request.sizing.maxWidth || request.sizing.maxPixels) {
+        // The evidence keeps every pixel; the answer is sized for a model's eyes.
+        QImage full;
+        if (!full.loadFromData(out.png, "PNG"))
+            return Error::make(ErrorCode::InternalError, QStringLiteral("the capture could not be decoded"));
+        const QImage sized = sizedForModel(full, request.sizing, &out.scale);
+        if (out.scale < 1.0) {
+            out.answeredPng = PngEncoder::encode(sized);
+            out.answeredSize = sized.size();
+        }
+    }
     step.finish(true, QJsonObject{{QStringLiteral("source"), out.source},
                                   {QStringLiteral("frame"), out.frame.toJson()},
-                                  {QStringLiteral("bytes"), static_cast<qint64>(out.png.size())}});
+                                  {QStringLiteral("bytes"), static_cast<qint64>(out.png.size())},
+                                  {QStringLiteral("scale"), out.scale}});
     return out;
 }
 

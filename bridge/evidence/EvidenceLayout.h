@@ -70,6 +70,11 @@ inline QString observeScreenshot()
 {
     return QStringLiteral("observe.png");
 }
+/// observe.png sized as options.maxWidth / maxPixels asked (only when smaller).
+inline QString observeSizedScreenshot()
+{
+    return QStringLiteral("observe.sized.png");
+}
 inline QString beforeScreenshot()
 {
     return QStringLiteral("before.png");
@@ -82,6 +87,17 @@ inline QString afterScreenshot()
 inline QString captureFile()
 {
     return QStringLiteral("capture.png");
+}
+
+/// desktop.ocr's capture as recognised (covered parts and secure fields blank; not kept with
+/// redactionMode "hash") and what it read (texts redacted as the request asked).
+inline QString ocrScreenshot()
+{
+    return QStringLiteral("ocr.png");
+}
+inline QString ocrFile()
+{
+    return QStringLiteral("ocr.json");
 }
 
 /// The trace step written last by an execution that answered (details.outcome: "ok" or the

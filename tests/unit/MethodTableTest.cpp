@@ -27,6 +27,7 @@ TEST(MethodTable, ServesTheContractsMethodsThePlansPrimitivesAndTheStop)
                                   QStringLiteral("desktop.waitUntil"),
                                   QStringLiteral("desktop.dumpTree"),
                                   QStringLiteral("desktop.capture"),
+                                  QStringLiteral("desktop.ocr"),
                                   QStringLiteral("desktop.readText"),
                                   QStringLiteral("desktop.scroll"),
                                   QStringLiteral("desktop.menuPick"),

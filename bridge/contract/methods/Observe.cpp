@@ -23,6 +23,30 @@ QList<ResultField> executed(QList<ResultField> fields)
     return fields;
 }
 
+// A rect of the screen to capture or read: capture's and ocr's.
+Field rectField()
+{
+    return optional(QStringLiteral("rect"), object({required(QStringLiteral("x"), integer(-100000, 100000)),
+                                                    required(QStringLiteral("y"), integer(-100000, 100000)),
+                                                    required(QStringLiteral("width"), integer(1, 100000)),
+                                                    required(QStringLiteral("height"), integer(1, 100000))},
+                                                   QStringLiteral("Screen coordinates; clipped to the display"))
+                                                .sample(QJsonObject{{QStringLiteral("x"), 0},
+                                                                    {QStringLiteral("y"), 0},
+                                                                    {QStringLiteral("width"), 200},
+                                                                    {QStringLiteral("height"), 100}}));
+}
+
+// The bounds of an image answered to a model (the evidence keeps every pixel).
+Field sizingField(const QString& name)
+{
+    Field f = name == QLatin1String("maxWidth")
+                  ? optional(name, integer(16, 100000, QStringLiteral("Image pixels across, at most")))
+                  : optional(name, integer(1024, 1000000000, QStringLiteral("Image pixels (width × height), at most")));
+    f.since = QStringLiteral("0.1.0");
+    return f;
+}
+
 const ResultField kRouteResolved{QStringLiteral("routeResolved"), QStringLiteral("object"),
                                  QStringLiteral("The app and window the route came to (windowId stays on it)")};
 
@@ -48,14 +72,17 @@ QList<Method> observe()
                          optional(QStringLiteral("axMaxNodes"), integer(1, 100000).byDefault(2000)),
                          optional(QStringLiteral("axMaxWallTimeMs"), integer(1, 600000).byDefault(10000)),
                          optional(QStringLiteral("includeText"),
-                                  boolean(QStringLiteral("Read values (never of secure fields)")).byDefault(false))},
+                                  boolean(QStringLiteral("Read values (never of secure fields)")).byDefault(false)),
+                         sizingField(QStringLiteral("maxWidth")), sizingField(QStringLiteral("maxPixels"))},
                         QStringLiteral("What to take and how much of the tree"))),
              optional(QStringLiteral("refresh"), boolean(kFresh).byDefault(false))});
         m.result =
             executed({kRouteResolved,
                       {QStringLiteral("snapshotId"), QStringLiteral("string"),
                        QStringLiteral("The tree's snapshot; elementRefs name it")},
-                      {QStringLiteral("axTree"), QStringLiteral("object"), QStringLiteral("Node counts, truncation")}});
+                      {QStringLiteral("axTree"), QStringLiteral("object"), QStringLiteral("Node counts, truncation")},
+                      {QStringLiteral("screenshot"), QStringLiteral("object"),
+                       QStringLiteral("With maxWidth or maxPixels: width, height, scale and path of the sized copy")}});
         m.errors = {QStringLiteral("DESKTOP_PERMISSION_MISSING"), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"),
                     QStringLiteral("DESKTOP_TIMEOUT"), QStringLiteral("DESKTOP_AX_TRAVERSAL_LIMIT")};
         m.docSection = QStringLiteral("5.3");
@@ -123,23 +150,18 @@ QList<Method> observe()
         m.name = QStringLiteral("desktop.capture");
         m.summary = QStringLiteral("A PNG of the display, a window (by route) or a rect, with the frame it covers");
         m.workspaceBound = true;
-        m.params = object(
-            {routeField(),
-             optional(QStringLiteral("rect"), object({required(QStringLiteral("x"), integer(-100000, 100000)),
-                                                      required(QStringLiteral("y"), integer(-100000, 100000)),
-                                                      required(QStringLiteral("width"), integer(1, 100000)),
-                                                      required(QStringLiteral("height"), integer(1, 100000))},
-                                                     QStringLiteral("Screen coordinates; clipped to the display"))
-                                                  .sample(QJsonObject{{QStringLiteral("x"), 0},
-                                                                      {QStringLiteral("y"), 0},
-                                                                      {QStringLiteral("width"), 200},
-                                                                      {QStringLiteral("height"), 100}})),
-             optional(QStringLiteral("inline"),
-                      boolean(QStringLiteral("Also answer the PNG as base64 (pngBase64)")).byDefault(false))});
+        m.params =
+            object({routeField(), rectField(),
+                    optional(QStringLiteral("inline"),
+                             boolean(QStringLiteral("Also answer the PNG as base64 (pngBase64)")).byDefault(false)),
+                    sizingField(QStringLiteral("maxWidth")), sizingField(QStringLiteral("maxPixels"))});
         m.params.exclusive.append({QStringLiteral("route"), QStringLiteral("rect")});
-        m.result = executed({{QStringLiteral("frame"), QStringLiteral("object"), QStringLiteral("What the PNG covers")},
-                             {QStringLiteral("pngPath"), QStringLiteral("string"), QStringLiteral("capture.png")},
-                             {QStringLiteral("pngBase64"), QStringLiteral("string"), QStringLiteral("With inline")}});
+        m.result = executed(
+            {{QStringLiteral("frame"), QStringLiteral("object"), QStringLiteral("What the PNG covers")},
+             {QStringLiteral("pngPath"), QStringLiteral("string"), QStringLiteral("capture.png")},
+             {QStringLiteral("pngBase64"), QStringLiteral("string"), QStringLiteral("With inline; sized as asked")},
+             {QStringLiteral("image"), QStringLiteral("object"),
+              QStringLiteral("width, height and scale (image pixels per screen pixel) of the PNG answered")}});
         m.errors = {QStringLiteral("DESKTOP_PERMISSION_MISSING")};
         m.docSection = QStringLiteral("5.14");
         m.engine = QStringLiteral("automation/operations/Observe.cpp");
@@ -202,6 +224,48 @@ QList<Method> observe()
         m.engine = QStringLiteral("automation/operations/Pointer.cpp");
         m.example =
             QJsonObject{{QStringLiteral("point"), QJsonObject{{QStringLiteral("x"), 100}, {QStringLiteral("y"), 200}}}};
+        out.append(m);
+    }
+    {
+        Method m;
+        m.name = QStringLiteral("desktop.ocr");
+        m.summary = QStringLiteral("The words and lines on screen, read off the pixels (where accessibility is blind)");
+        m.workspaceBound = true;
+        m.params = object(
+            {routeField(), rectField(),
+             optional(QStringLiteral("languages"),
+                      arrayOf(oneOf({QStringLiteral("eng"), QStringLiteral("chi_sim")}), 1, 2,
+                              QStringLiteral("Tesseract's names; Vision reads them as en-US and zh-Hans"))
+                          .byDefault(QJsonArray{QStringLiteral("eng"), QStringLiteral("chi_sim")})),
+             optional(
+                 QStringLiteral("minConfidence"),
+                 integer(0, 100, QStringLiteral("Percent: words recognised with less are left out")).byDefault(40)),
+             optional(QStringLiteral("redactionMode"),
+                      oneOf({QStringLiteral("none"), QStringLiteral("patterns"), QStringLiteral("hash")},
+                            QStringLiteral("As readText's; also what ocr.json keeps (hash: no image kept)"))
+                          .byDefault(QStringLiteral("patterns")))});
+        m.params.exclusive.append({QStringLiteral("route"), QStringLiteral("rect")});
+        m.result = executed(
+            {{QStringLiteral("words"), QStringLiteral("array"),
+              QStringLiteral("Each word's text (as redactionMode allows), frame in screen points and confidence")},
+             {QStringLiteral("lines"), QStringLiteral("array"),
+              QStringLiteral("The same for lines, with their words' "
+                             "indexes")},
+             {QStringLiteral("capture"), QStringLiteral("object"),
+              QStringLiteral("captureId, source, frame, takenAt, and how other windows and secure fields were "
+                             "blanked")},
+             {QStringLiteral("engine"), QStringLiteral("object"), QStringLiteral("name, version, languages, mode")},
+             {QStringLiteral("timing"), QStringLiteral("object"),
+              QStringLiteral("captureMs, recognizeMs, regions, "
+                             "regionsCached")},
+             kRouteResolved});
+        m.errors = {QStringLiteral("DESKTOP_PERMISSION_MISSING"), QStringLiteral("DESKTOP_TIMEOUT"),
+                    QStringLiteral("DESKTOP_INVALID_REQUEST")};
+        m.since = QStringLiteral("0.1.0");
+        m.docSection = QStringLiteral("5.26");
+        m.engine = QStringLiteral("automation/operations/Ocr.cpp");
+        m.example = QJsonObject{{QStringLiteral("route"), route},
+                                {QStringLiteral("languages"), QJsonArray{QStringLiteral("eng")}}};
         out.append(m);
     }
     return out;

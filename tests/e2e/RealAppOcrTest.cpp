@@ -1,0 +1,237 @@
+// End to end: text read off the pixels (desktop.ocr, Tesseract) where accessibility is blind, and
+// acted on. A Tk window (no accessibility on Linux) is filled in and submitted by what its pixels
+// say: the entry is clicked right of its OCR-found label, typed into, and the OCR-found button
+// pressed; a canvas's drawn text is found and clicked. Every effect is read in the Tk window's own
+// output. On the Qt fixture, OCR boxes of its labels (Latin and Chinese) lie on the frames AT-SPI
+// gives the same labels; a window stacked above the route's is left out of what is read.
+#include "RealAppSupport.h"
+
+#include <QJsonArray>
+#include <QProcess>
+#include <QRect>
+
+using namespace Qt::StringLiterals;
+using namespace Testing;
+
+namespace {
+
+const QString kChineseLabel = u"确定保存设置"_s;
+
+QRect rectOf(const QJsonObject& frame)
+{
+    return QRect(frame.value(u"x"_s).toInt(), frame.value(u"y"_s).toInt(), frame.value(u"width"_s).toInt(),
+                 frame.value(u"height"_s).toInt());
+}
+
+QString squeezed(QString text)
+{
+    text.remove(u' ');
+    return text;
+}
+
+// The first line of an OCR answer whose text contains `text` (spaces ignored, case folded); an
+// empty object when none does.
+QJsonObject lineWith(const QJsonObject& answer, const QString& text)
+{
+    for (const auto& line : answer.value(u"result"_s).toObject().value(u"lines"_s).toArray()) {
+        if (squeezed(line.toObject().value(u"text"_s).toString()).contains(squeezed(text), Qt::CaseInsensitive))
+            return line.toObject();
+    }
+    return {};
+}
+
+QString allText(const QJsonObject& answer)
+{
+    QStringList lines;
+    for (const auto& line : answer.value(u"result"_s).toObject().value(u"lines"_s).toArray())
+        lines.append(line.toObject().value(u"text"_s).toString());
+    return lines.join(u" | "_s);
+}
+
+class RealAppOcr : public RealAppTest<RealAppOcr>
+{
+protected:
+    static void SetUpTestSuite()
+    {
+        QString why;
+        if (!DesktopSession::available(&why))
+            return;
+        s_app = new RealAppSession;
+        ProbeQuery ready;
+        ready.role = u"push button"_s;
+        ready.name = u"Send"_s;
+        s_app->start(DesktopSession::fixtureBinary(), {u"--title"_s, u"OCR fixture"_s, u"--label"_s, kChineseLabel},
+                     ready);
+    }
+
+    void TearDown() override
+    {
+        if (m_tk.state() != QProcess::NotRunning) {
+            m_tk.kill();
+            m_tk.waitForFinished(3000);
+        }
+    }
+
+    // The Tk window of tk_ocr.tcl, in front.
+    void startTk()
+    {
+        m_tk.setProcessChannelMode(QProcess::SeparateChannels);
+        m_tk.start(u"wish"_s, {QStringLiteral(MDH_E2E_DATA_DIR) + u"/tk_ocr.tcl"_s});
+        ASSERT_TRUE(m_tk.waitForStarted(5000));
+        QDeadlineTimer until(15000);
+        while (!m_output.contains("ready") && !until.hasExpired()) {
+            m_tk.waitForReadyRead(200);
+            m_output += m_tk.readAllStandardOutput();
+        }
+        ASSERT_TRUE(m_output.contains("ready")) << "wish did not show its window";
+        const CommandResult found = runCommand(u"xdotool"_s, {u"search"_s, u"--name"_s, u"^Tk OCR$"_s});
+        const QString window = found.out.split(u'\n', Qt::SkipEmptyParts).value(0).trimmed();
+        ASSERT_FALSE(window.isEmpty()) << "xdotool finds no Tk window";
+        runCommand(u"xdotool"_s, {u"windowactivate"_s, u"--sync"_s, window});
+    }
+
+    // What the Tk window printed with `prefix` last, waiting up to `ms` for it.
+    QString tkSaid(const QByteArray& prefix, int ms = 3000)
+    {
+        QDeadlineTimer until(ms);
+        while (true) {
+            m_tk.waitForReadyRead(100);
+            m_output += m_tk.readAllStandardOutput();
+            QString said;
+            for (const QByteArray& line : m_output.split('\n')) {
+                if (line.startsWith(prefix))
+                    said = QString::fromUtf8(line.mid(prefix.size()));
+            }
+            if (!said.isEmpty() || until.hasExpired())
+                return said;
+        }
+    }
+
+    static QJsonObject tkRoute() { return {{u"window"_s, QJsonObject{{u"titlePattern"_s, u"^Tk OCR$"_s}}}}; }
+
+    static QJsonObject ocr(const QJsonObject& params)
+    {
+        QJsonObject p = params;
+        p.insert(u"redactionMode"_s, u"none"_s);
+        return s_app->call(u"desktop.ocr"_s, p, false, 30000);
+    }
+
+    static QJsonObject clickAt(QPoint point)
+    {
+        return s_app->call(u"desktop.pointer"_s,
+                           {{u"route"_s, tkRoute()},
+                            {u"gesture"_s, u"click"_s},
+                            {u"point"_s, QJsonObject{{u"x"_s, point.x()}, {u"y"_s, point.y()}}}},
+                           true);
+    }
+
+    QProcess m_tk;
+    QByteArray m_output;
+};
+
+} // namespace
+
+// The whole form, by its pixels alone: the entry right of "Your name:", text typed into it, then
+// "Greet" pressed. The Tk window prints what it got.
+TEST_F(RealAppOcr, ATkFormIsFilledInAndSubmittedByWhatItsPixelsSay)
+{
+    startTk();
+    ASSERT_FALSE(HasFatalFailure());
+    const QJsonObject read = ocr({{u"route"_s, tkRoute()}, {u"languages"_s, QJsonArray{u"eng"_s}}});
+    ASSERT_TRUE(read.contains(u"result"_s)) << dump(read);
+    const QJsonObject result = read.value(u"result"_s).toObject();
+    EXPECT_EQ(result.value(u"capture"_s).toObject().value(u"source"_s).toString(), u"window"_s) << dump(read);
+    EXPECT_EQ(result.value(u"engine"_s).toObject().value(u"name"_s).toString(), u"tesseract"_s);
+    EXPECT_EQ(result.value(u"capture"_s).toObject().value(u"secureFields"_s).toObject().value(u"check"_s).toString(),
+              u"no_accessibility"_s);
+
+    const QJsonObject label = lineWith(read, u"Your name:"_s);
+    ASSERT_FALSE(label.isEmpty()) << "no OCR line says 'Your name:': " << allText(read).toStdString();
+    const QRect labelBox = rectOf(label.value(u"frame"_s).toObject());
+    // The entry is right of its label, as a person sees it.
+    const QJsonObject entryClick = clickAt(QPoint(labelBox.right() + 80, labelBox.center().y()));
+    ASSERT_TRUE(entryClick.contains(u"result"_s)) << dump(entryClick);
+    const QJsonObject typed =
+        s_app->call(u"desktop.typeText"_s, {{u"route"_s, tkRoute()}, {u"text"_s, u"Ada"_s}}, true, 15000);
+    ASSERT_TRUE(typed.contains(u"result"_s)) << dump(typed);
+    EXPECT_EQ(tkSaid("text:"), u"Ada"_s) << "the Tk entry did not get the text";
+
+    const QJsonObject again = ocr({{u"route"_s, tkRoute()}, {u"languages"_s, QJsonArray{u"eng"_s}}});
+    const QJsonObject button = lineWith(again, u"Greet"_s);
+    ASSERT_FALSE(button.isEmpty()) << "no OCR line says 'Greet': " << allText(again).toStdString();
+    // The text typed is on screen too, read back by OCR.
+    EXPECT_FALSE(lineWith(again, u"Ada"_s).isEmpty()) << allText(again).toStdString();
+    const QJsonObject pressed = clickAt(rectOf(button.value(u"frame"_s).toObject()).center());
+    ASSERT_TRUE(pressed.contains(u"result"_s)) << dump(pressed);
+    EXPECT_EQ(tkSaid("greeted:"), u"Ada"_s) << "the Tk button was not pressed";
+}
+
+// Drawn text on a canvas, which no toolkit names, is found and clicked.
+TEST_F(RealAppOcr, DrawnTextOnACanvasIsFoundAndClicked)
+{
+    startTk();
+    ASSERT_FALSE(HasFatalFailure());
+    const QJsonObject read = ocr({{u"route"_s, tkRoute()}, {u"languages"_s, QJsonArray{u"eng"_s}}});
+    const QJsonObject drawn = lineWith(read, u"Launch rocket"_s);
+    ASSERT_FALSE(drawn.isEmpty()) << "no OCR line says 'Launch rocket': " << allText(read).toStdString();
+    EXPECT_GT(drawn.value(u"confidence"_s).toDouble(), 0.5) << dump(read);
+    const QJsonObject clicked = clickAt(rectOf(drawn.value(u"frame"_s).toObject()).center());
+    ASSERT_TRUE(clicked.contains(u"result"_s)) << dump(clicked);
+    EXPECT_EQ(tkSaid("canvas:"), u"Launch rocket"_s) << "the canvas text was not clicked";
+}
+
+// On an accessible window the pixels and the tree agree: the OCR box of each label lies on the
+// frame AT-SPI gives it, for Latin and for Chinese text.
+TEST_F(RealAppOcr, OcrBoxesOfTheFixturesLabelsLieOnTheirAccessibleFrames)
+{
+    const QJsonObject read = ocr({{u"route"_s, s_app->route()}});
+    ASSERT_TRUE(read.contains(u"result"_s)) << dump(read);
+    EXPECT_EQ(read.value(u"result"_s)
+                  .toObject()
+                  .value(u"capture"_s)
+                  .toObject()
+                  .value(u"secureFields"_s)
+                  .toObject()
+                  .value(u"check"_s)
+                  .toString(),
+              u"tree"_s);
+    for (const QString& text : {u"Message:"_s, kChineseLabel}) {
+        const QJsonObject found = s_app->find(QJsonObject{{u"byRole"_s, u"AXStaticText"_s}, {u"titleEquals"_s, text}});
+        const QJsonArray refs = found.value(u"result"_s).toObject().value(u"elementRefs"_s).toArray();
+        ASSERT_EQ(refs.size(), 1) << text.toStdString() << ": " << dump(found);
+        const QRect accessible = rectOf(refs.first().toObject().value(u"frame"_s).toObject());
+        const QJsonObject line = lineWith(read, text);
+        ASSERT_FALSE(line.isEmpty()) << "no OCR line says " << text.toStdString() << ": "
+                                     << allText(read).toStdString();
+        const QRect seen = rectOf(line.value(u"frame"_s).toObject());
+        EXPECT_TRUE(accessible.intersects(seen) && accessible.adjusted(-4, -4, 4, 4).contains(seen.center()))
+            << text.toStdString() << ": OCR box (" << seen.x() << "," << seen.y() << " " << seen.width() << "x"
+            << seen.height() << ") vs accessible frame (" << accessible.x() << "," << accessible.y() << " "
+            << accessible.width() << "x" << accessible.height() << ")";
+    }
+}
+
+// A window stacked above the route's is blanked before recognition: its words are not answered
+// as the Tk window's, and the answer says what was left out. The same spot read as a rect (no
+// route) does show them, so they are legible.
+TEST_F(RealAppOcr, AnotherWindowAboveTheRoutesIsLeftOut)
+{
+    startTk();
+    ASSERT_FALSE(HasFatalFailure());
+    CoverWindow cover(s_app->environment(), QRect(100, 230, 300, 80), u"Covering words"_s);
+    ASSERT_TRUE(cover.shown());
+    const QJsonObject before = s_app->call(u"desktop.windows"_s, {});
+    const QJsonObject read = ocr({{u"route"_s, tkRoute()}, {u"languages"_s, QJsonArray{u"eng"_s}}});
+    ASSERT_TRUE(read.contains(u"result"_s)) << dump(read);
+    const QJsonObject capture = read.value(u"result"_s).toObject().value(u"capture"_s).toObject();
+    EXPECT_EQ(capture.value(u"occlusion"_s).toString(), u"masked"_s) << dump(read);
+    EXPECT_FALSE(capture.value(u"covered"_s).toArray().isEmpty()) << dump(read);
+    EXPECT_TRUE(lineWith(read, u"Covering"_s).isEmpty()) << allText(read).toStdString() << "\n"
+                                                         << dump(capture) << "\n"
+                                                         << dump(before);
+
+    const QJsonObject plain =
+        ocr({{u"rect"_s, QJsonObject{{u"x"_s, 60}, {u"y"_s, 200}, {u"width"_s, 440}, {u"height"_s, 140}}},
+             {u"languages"_s, QJsonArray{u"eng"_s}}});
+    EXPECT_FALSE(lineWith(plain, u"Covering"_s).isEmpty()) << allText(plain).toStdString();
+}

@@ -1,0 +1,196 @@
+// The Linux OCR engine (automation/ocr/TesseractOcr.cpp) on images drawn here with the fonts a
+// desktop has: what it reads, where, in which polarity and script, what it remembers, and how it
+// says no. Its own main: drawing text needs a QGuiApplication (the offscreen platform).
+#include "automation/ocr/OcrEngine.h"
+#include "automation/ocr/TextRegions.h"
+
+#include <QFont>
+#include <QGuiApplication>
+#include <QJsonArray>
+#include <QPainter>
+
+#include <gtest/gtest.h>
+
+using namespace Automation;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct Drawn
+{
+    QString text;
+    QRect box; // where it was drawn
+};
+
+QImage canvas(int width, int height, QColor background = Qt::white)
+{
+    QImage image(width, height, QImage::Format_RGB32);
+    image.fill(background);
+    return image;
+}
+
+// Draws `text` at `at` (its top left) in a UI font and says where it went.
+Drawn draw(QImage& image, const QString& text, QPoint at, int pixelSize = 14, QColor colour = Qt::black,
+           const QString& family = u"DejaVu Sans"_s)
+{
+    QPainter painter(&image);
+    QFont font(family);
+    font.setPixelSize(pixelSize);
+    painter.setFont(font);
+    painter.setPen(colour);
+    const QRect box = painter.boundingRect(QRect(at, QSize(1000, 200)), Qt::AlignLeft | Qt::AlignTop, text);
+    painter.drawText(box, Qt::AlignLeft | Qt::AlignTop, text);
+    return {text, box};
+}
+
+const Ocr::Line* lineWith(const Ocr::Page& page, const QString& text)
+{
+    for (const Ocr::Line& line : page.lines) {
+        if (line.text.contains(text))
+            return &line;
+    }
+    return nullptr;
+}
+
+QString allText(const Ocr::Page& page)
+{
+    QStringList out;
+    for (const Ocr::Line& line : page.lines)
+        out.append(line.text);
+    return out.join(u" | "_s);
+}
+
+class TesseractEngine : public ::testing::Test
+{
+protected:
+    std::unique_ptr<Ocr::Engine> engine = Ocr::createPlatformEngine();
+    const QStringList eng{u"eng"_s};
+};
+
+} // namespace
+
+TEST_F(TesseractEngine, ReadsUiTextWhereItWasDrawn)
+{
+    QImage image = canvas(640, 240);
+    const QList<Drawn> drawn{draw(image, u"Save changes"_s, {20, 20}), draw(image, u"Cancel"_s, {400, 20}),
+                             draw(image, u"Message:"_s, {20, 120}, 12),
+                             draw(image, u"Quarterly report 2026"_s, {200, 180})};
+    auto page = engine->recognize(image, eng, QDeadlineTimer(30000));
+    ASSERT_TRUE(page) << page.error().message.toStdString();
+    EXPECT_EQ(page->engine.value(u"name"_s).toString(), u"tesseract"_s);
+    for (const Drawn& d : drawn) {
+        const Ocr::Line* line = lineWith(page.value(), d.text);
+        ASSERT_NE(line, nullptr) << d.text.toStdString() << " not read; read: " << allText(page.value()).toStdString();
+        EXPECT_TRUE(d.box.adjusted(-3, -3, 3, 3).contains(line->box.center())) << d.text.toStdString();
+        EXPECT_GT(line->confidence, 0.6) << d.text.toStdString();
+        for (const Ocr::Word& word : line->words)
+            EXPECT_TRUE(line->box.contains(word.box)) << word.text.toStdString();
+    }
+}
+
+TEST_F(TesseractEngine, ReadsLightTextOnADarkBackground)
+{
+    QImage image = canvas(400, 100, QColor(30, 30, 40));
+    const Drawn d = draw(image, u"Dark mode toolbar"_s, {20, 30}, 15, QColor(235, 235, 235));
+    auto page = engine->recognize(image, eng, QDeadlineTimer(30000));
+    ASSERT_TRUE(page);
+    const Ocr::Line* line = lineWith(page.value(), d.text);
+    ASSERT_NE(line, nullptr) << allText(page.value()).toStdString();
+    EXPECT_TRUE(d.box.adjusted(-3, -3, 3, 3).contains(line->box.center()));
+}
+
+TEST_F(TesseractEngine, ReadsSimplifiedChineseBesideEnglish)
+{
+    QImage image = canvas(480, 120);
+    const Drawn zh = draw(image, u"确定保存设置"_s, {20, 20}, 18, Qt::black, u"WenQuanYi Micro Hei"_s);
+    const Drawn en = draw(image, u"Open file"_s, {20, 70}, 15);
+    auto page = engine->recognize(image, {u"eng"_s, u"chi_sim"_s}, QDeadlineTimer(60000));
+    ASSERT_TRUE(page);
+    const Ocr::Line* line = nullptr;
+    for (const Ocr::Line& l : page->lines) {
+        if (QString(l.text).remove(u' ').contains(u"确定保存"_s))
+            line = &l;
+    }
+    ASSERT_NE(line, nullptr) << allText(page.value()).toStdString();
+    EXPECT_TRUE(zh.box.adjusted(-3, -3, 3, 3).contains(line->box.center()));
+    EXPECT_NE(lineWith(page.value(), en.text), nullptr) << allText(page.value()).toStdString();
+}
+
+// Each piece is remembered by its pixels: an unchanged image is answered without recognising,
+// and after one label changes only its piece is read again.
+TEST_F(TesseractEngine, AnUnchangedPieceIsAnsweredFromWhatWasReadBefore)
+{
+    QImage image = canvas(640, 200);
+    draw(image, u"First label"_s, {20, 20});
+    draw(image, u"Second label"_s, {20, 80});
+    draw(image, u"Third label"_s, {20, 140});
+    auto first = engine->recognize(image, eng, QDeadlineTimer(30000));
+    ASSERT_TRUE(first);
+    EXPECT_EQ(first->regionsCached, 0);
+    auto second = engine->recognize(image, eng, QDeadlineTimer(30000));
+    ASSERT_TRUE(second);
+    EXPECT_EQ(second->regionsCached, second->regions);
+    EXPECT_EQ(allText(second.value()), allText(first.value()));
+
+    QPainter(&image).fillRect(QRect(0, 75, 640, 40), Qt::white);
+    draw(image, u"Changed label"_s, {20, 80});
+    auto third = engine->recognize(image, eng, QDeadlineTimer(30000));
+    ASSERT_TRUE(third);
+    EXPECT_EQ(third->regionsCached, third->regions - 1);
+    EXPECT_NE(lineWith(third.value(), u"Changed label"_s), nullptr) << allText(third.value()).toStdString();
+    // The same pixels read in another language set are not answered from the English reading.
+    auto chinese = engine->recognize(image, {u"eng"_s, u"chi_sim"_s}, QDeadlineTimer(60000));
+    ASSERT_TRUE(chinese);
+    EXPECT_EQ(chinese->regionsCached, 0);
+}
+
+TEST_F(TesseractEngine, ALanguageWithoutTraineddataIsRefusedPlainly)
+{
+    QImage image = canvas(200, 60);
+    draw(image, u"Hello"_s, {10, 10});
+    auto page = engine->recognize(image, {u"klingon"_s}, QDeadlineTimer(30000));
+    ASSERT_FALSE(page);
+    EXPECT_EQ(page.error().code, ErrorCode::InvalidRequest);
+    EXPECT_EQ(page.error().details.value(u"reason"_s).toString(), u"ocr_unavailable"_s);
+    EXPECT_EQ(page.error().details.value(u"missing"_s).toArray().first().toString(), u"klingon"_s);
+}
+
+TEST_F(TesseractEngine, APassedDeadlineIsATimeout)
+{
+    QImage image = canvas(300, 80);
+    draw(image, u"Too late"_s, {10, 10});
+    auto page = engine->recognize(image, eng, QDeadlineTimer(0));
+    ASSERT_FALSE(page);
+    EXPECT_EQ(page.error().code, ErrorCode::Timeout);
+}
+
+// Window borders and dividers are rules, not glyphs: the text beside them stays in pieces of its
+// own, and an empty panel gives none.
+TEST(TextRegions, RulesDoNotJoinTheTextBesideThemAndEmptyPanelsGiveNothing)
+{
+    QImage image = canvas(600, 300);
+    {
+        QPainter painter(&image);
+        painter.setPen(Qt::gray);
+        painter.drawLine(300, 0, 300, 299);
+        painter.drawRect(0, 0, 599, 299);
+    }
+    draw(image, u"Left pane"_s, {20, 20});
+    draw(image, u"Right pane"_s, {320, 200});
+    const QList<QRect> pieces = Ocr::findTextRegions(image.convertToFormat(QImage::Format_Grayscale8));
+    ASSERT_EQ(pieces.size(), 2);
+    EXPECT_LT(pieces[0].right(), 300);
+    EXPECT_GT(pieces[1].left(), 300);
+    EXPECT_LT(pieces[0].height(), 40);
+
+    EXPECT_TRUE(Ocr::findTextRegions(canvas(400, 300).convertToFormat(QImage::Format_Grayscale8)).isEmpty());
+}
+
+int main(int argc, char** argv)
+{
+    ::testing::InitGoogleTest(&argc, argv);
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QGuiApplication app(argc, argv);
+    return RUN_ALL_TESTS();
+}
