@@ -204,6 +204,8 @@ struct OcrRequest
     double minConfidence = 0.4;
     /// Applied to every text answered and kept; with Hash no image is kept either.
     Redaction redaction = Redaction::Patterns;
+    /// Keep ocr.png and ocr.json (a wait's polls read without keeping).
+    bool keepEvidence = true;
 };
 
 /// A recognised word or line, in screen coordinates; its text as recognised (the bridge redacts).

@@ -655,6 +655,8 @@ QString WaitCondition::kindName(Kind kind)
         return QStringLiteral("windowGone");
     case Kind::TextMatches:
         return QStringLiteral("textMatches");
+    case Kind::TextOnScreen:
+        return QStringLiteral("textOnScreen");
     case Kind::ValueEquals:
         return QStringLiteral("valueEquals");
     case Kind::Focused:

@@ -340,6 +340,7 @@ struct WaitCondition
         ValueEquals,    ///< a matching element's value equals `value`
         Focused,        ///< a matching element has focus
         Enabled,        ///< a matching element is enabled
+        TextOnScreen,   ///< OCR reads `value` on screen (in `rect`, or `ocrRoute`'s window, or anywhere)
         All,
         Any,
     };
@@ -350,6 +351,8 @@ struct WaitCondition
     QRegularExpression regex;
     QString value;
     QList<WaitCondition> children; ///< All, Any
+    std::optional<Frame> rect;     ///< TextOnScreen: where to read (screen coordinates)
+    std::optional<Route> ocrRoute; ///< TextOnScreen: whose window to read (only its own pixels)
 
     /// The wire name: "selectorExists", "windowGone", "all", ...
     static QString kindName(Kind kind);

@@ -309,6 +309,7 @@ Result<Automation::WaitCondition> waitCondition(const QJsonValue& value, const Q
         {QStringLiteral("valueEquals"), Kind::ValueEquals},
         {QStringLiteral("focused"), Kind::Focused},
         {QStringLiteral("enabled"), Kind::Enabled},
+        {QStringLiteral("textOnScreen"), Kind::TextOnScreen},
         {QStringLiteral("all"), Kind::All},
         {QStringLiteral("any"), Kind::Any},
     };
@@ -384,6 +385,28 @@ Result<Automation::WaitCondition> waitCondition(const QJsonValue& value, const Q
                                                out.regex.errorString());
             }
         }
+        return out;
+    }
+    case Kind::TextOnScreen: {
+        // The declaration checked the shape: text, and optionally rect and route.
+        const QJsonObject fields = body.toObject();
+        out.value = fields.value(QStringLiteral("text")).toString();
+        if (fields.contains(QStringLiteral("rect"))) {
+            const QJsonObject rect = fields.value(QStringLiteral("rect")).toObject();
+            out.rect = Automation::Frame{
+                rect.value(QStringLiteral("x")).toInt(), rect.value(QStringLiteral("y")).toInt(),
+                rect.value(QStringLiteral("width")).toInt(), rect.value(QStringLiteral("height")).toInt()};
+        }
+        if (fields.contains(QStringLiteral("route"))) {
+            auto route =
+                Automation::Route::fromJson(fields.value(QStringLiteral("route")), where + QStringLiteral(".route"));
+            if (!route)
+                return route.error();
+            out.ocrRoute = route.value();
+        }
+        if (out.rect && out.ocrRoute)
+            return Error::invalidParam(where + QStringLiteral(".rect"),
+                                       where + QStringLiteral(".rect and route cannot both be given"));
         return out;
     }
     case Kind::All:

@@ -46,9 +46,9 @@ double similarity(const QString& description, const QString& text)
     if (d == t)
         return 1.0;
     if (t.contains(d))
-        return 0.9 * double(d.size()) / t.size() + 0.1;
+        return 0.9 * double(d.size()) / double(t.size()) + 0.1;
     if (d.contains(t))
-        return 0.8 * double(t.size()) / d.size();
+        return 0.8 * double(t.size()) / double(d.size());
     static const QRegularExpression split(QStringLiteral("[^\\w]+"));
     const QStringList want = d.split(split, Qt::SkipEmptyParts);
     const QStringList have = t.split(split, Qt::SkipEmptyParts);
@@ -57,7 +57,7 @@ double similarity(const QString& description, const QString& text)
     int found = 0;
     for (const QString& w : want)
         found += have.contains(w) ? 1 : 0;
-    return 0.7 * double(found) / want.size();
+    return 0.7 * double(found) / double(want.size());
 }
 
 struct Seen

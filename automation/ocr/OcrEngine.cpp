@@ -64,7 +64,7 @@ void completeLine(Line& line)
         box = box.united(word.box);
     }
     line.text = text;
-    line.confidence = line.words.isEmpty() ? 0 : sum / line.words.size();
+    line.confidence = line.words.isEmpty() ? 0 : sum / static_cast<double>(line.words.size());
     if (line.box.isEmpty())
         line.box = box;
 }

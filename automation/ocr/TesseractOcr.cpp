@@ -213,8 +213,9 @@ private:
             ages.reserve(m_cache.size());
             for (const Cached& c : std::as_const(m_cache))
                 ages.push_back(c.age);
-            std::nth_element(ages.begin(), ages.begin() + ages.size() / 2, ages.end());
-            const quint64 median = ages[ages.size() / 2];
+            const auto middle = static_cast<std::ptrdiff_t>(ages.size() / 2);
+            std::nth_element(ages.begin(), ages.begin() + middle, ages.end());
+            const quint64 median = ages[static_cast<size_t>(middle)];
             for (auto it = m_cache.begin(); it != m_cache.end();)
                 it = it->age <= median ? m_cache.erase(it) : std::next(it);
         }

@@ -236,6 +236,8 @@ Result<OcrResult> ocr(JobContext& ctx, const OcrRequest& request)
                                       {QStringLiteral("ms"), out.recognizeMs}});
 
     // Evidence: what was read, redacted as asked; the image only where the text may be kept.
+    if (!request.keepEvidence)
+        return out;
     if (request.redaction != Redaction::Hash) {
         out.png = PngEncoder::encode(image);
         if (auto err = ctx.trace.keepImage(QStringLiteral("ocr.png"), out.png))

@@ -84,6 +84,9 @@ public:
             holds = condition.kind == Kind::WindowExists ? exists : !exists;
             break;
         }
+        case Kind::TextOnScreen:
+            holds = evaluateScreenText(condition, json);
+            break;
         default:
             holds = evaluateElements(condition, json);
             break;
@@ -155,6 +158,41 @@ private:
         }
         snapshot = std::move(snap.value());
         return true;
+    }
+
+    // The text read off the screen (desktop.ocr's engine): the condition's window, its rect, or
+    // the display. Holds when a line shows the text (case and spaces aside).
+    bool evaluateScreenText(const WaitCondition& condition, QJsonObject* json)
+    {
+        OcrRequest request;
+        request.route = condition.ocrRoute;
+        request.rect = condition.rect;
+        request.languages = {QStringLiteral("eng")};
+        if (std::any_of(condition.value.cbegin(), condition.value.cend(),
+                        [](QChar c) { return c.unicode() >= 0x2e80 && c.unicode() <= 0x9fff; }))
+            request.languages.append(QStringLiteral("chi_sim"));
+        request.redaction = Redaction::None;
+        request.keepEvidence = false;
+        auto read = ocr(m_ctx, request);
+        if (!read) {
+            if (isFatal(read.error()) &&
+                read.error().details.value(QStringLiteral("reason")) != QJsonValue(QStringLiteral("outside_display")))
+                fatal = read.error();
+            lastError = read.error();
+            return false;
+        }
+        const auto squeezed = [](QString text) { return text.remove(QLatin1Char(' ')).toCaseFolded(); };
+        const QString wanted = squeezed(condition.value);
+        json->insert(QStringLiteral("linesRead"), static_cast<int>(read->lines.size()));
+        for (const OcrText& line : std::as_const(read->lines)) {
+            if (squeezed(line.text).contains(wanted)) {
+                json->insert(QStringLiteral("found"), QJsonObject{{QStringLiteral("text"), line.text},
+                                                                  {QStringLiteral("frame"), line.frame.toJson()},
+                                                                  {QStringLiteral("confidence"), line.confidence}});
+                return true;
+            }
+        }
+        return false;
     }
 
     bool evaluateElements(const WaitCondition& condition, QJsonObject* json)

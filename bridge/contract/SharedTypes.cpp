@@ -202,8 +202,20 @@ Node condition()
                   object({required(QStringLiteral("selector"), ref(QStringLiteral("Selector"))),
                           required(QStringLiteral("value"), string())})),
          optional(QStringLiteral("focused"), ref(QStringLiteral("Selector"))),
-         optional(QStringLiteral("enabled"), ref(QStringLiteral("Selector"))), optional(QStringLiteral("all"), nested),
-         optional(QStringLiteral("any"), nested)},
+         optional(QStringLiteral("enabled"), ref(QStringLiteral("Selector"))),
+         optional(
+             QStringLiteral("textOnScreen"),
+             object({required(QStringLiteral("text"), nonEmptyString(QStringLiteral("Shown in a line read by OCR "
+                                                                                    "(case and spaces aside)"))),
+                     optional(QStringLiteral("rect"), object({required(QStringLiteral("x"), integer(-100000, 100000)),
+                                                              required(QStringLiteral("y"), integer(-100000, 100000)),
+                                                              required(QStringLiteral("width"), integer(1, 100000)),
+                                                              required(QStringLiteral("height"), integer(1, 100000))},
+                                                             QStringLiteral("Where to read, in screen coordinates"))),
+                     optional(QStringLiteral("route"),
+                              ref(QStringLiteral("Route"), QStringLiteral("Whose window to read (its own pixels)")))},
+                    QStringLiteral("Text on screen, read off the pixels (desktop.ocr's engine)"))),
+         optional(QStringLiteral("all"), nested), optional(QStringLiteral("any"), nested)},
         QStringLiteral("Exactly one condition (docs/protocol.md §5.8)"));
     out.minProperties = 1;
     out.maxProperties = 1;

@@ -8,6 +8,7 @@
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
 
 using namespace Qt::StringLiterals;
 using namespace Testing;
@@ -163,6 +164,62 @@ TEST_F(McpSdkFixture, TheOfficialClientListsAndCallsTheTools)
     EXPECT_TRUE(resultAt(run, 8).value(u"isError"_s).toBool());
     EXPECT_TRUE(structuredAt(run, 8).value(u"error"_s).toString().startsWith(u"Missing required parameter"_s))
         << dump(structuredAt(run, 8));
+}
+
+// The vision tools through the official client: ghost_parse_screen merges the tree and the text
+// on screen, ghost_ground finds a button by the tree and drawn text (a Tk canvas, which no tree
+// names) by OCR, and a click at the point it gives lands: the Tk window prints what was clicked.
+TEST_F(McpSdkFixture, TheVisionToolsAnswerFromTheTreeAndFromThePixels)
+{
+    QProcess tk;
+    tk.start(u"wish"_s, {QStringLiteral(MDH_E2E_DATA_DIR) + u"/tk_ocr.tcl"_s});
+    ASSERT_TRUE(tk.waitForStarted(5000));
+    QByteArray output;
+    QDeadlineTimer until(15000);
+    while (!output.contains("ready") && !until.hasExpired()) {
+        tk.waitForReadyRead(200);
+        output += tk.readAllStandardOutput();
+    }
+    ASSERT_TRUE(output.contains("ready")) << "wish did not show its window";
+    const QJsonObject run =
+        runSdkClient(*s_app, {call(u"ghost_parse_screen"_s, {{u"app"_s, u"mdh-target-app"_s}}),
+                              call(u"ghost_ground"_s, {{u"description"_s, u"Send"_s}, {u"app"_s, u"mdh-target-app"_s}}),
+                              call(u"ghost_ground"_s, {{u"description"_s, u"Launch rocket"_s}}),
+                              call(u"ghost_ground"_s, {{u"description"_s, u"Self-destruct sequence"_s}})});
+    ASSERT_FALSE(run.contains(u"fatal"_s)) << dump(run);
+
+    const QJsonArray elements = structuredAt(run, 0).value(u"data"_s).toObject().value(u"elements"_s).toArray();
+    bool sendFromTree = false;
+    for (const auto& e : elements) {
+        const QJsonObject element = e.toObject();
+        if (element.value(u"label"_s).toString() == u"Send"_s && element.value(u"source"_s).toString() == u"ax"_s)
+            sendFromTree = true;
+        EXPECT_TRUE(element.contains(u"position"_s) && element.contains(u"size"_s) && element.contains(u"confidence"_s))
+            << dump(element);
+    }
+    EXPECT_TRUE(sendFromTree) << dump(structuredAt(run, 0));
+
+    const QJsonObject send = structuredAt(run, 1).value(u"data"_s).toObject();
+    EXPECT_EQ(send.value(u"method"_s).toString(), u"ax"_s) << dump(structuredAt(run, 1));
+    EXPECT_GE(send.value(u"confidence"_s).toDouble(), 0.9);
+
+    const QJsonObject rocket = structuredAt(run, 2).value(u"data"_s).toObject();
+    ASSERT_EQ(rocket.value(u"method"_s).toString(), u"ocr"_s) << dump(structuredAt(run, 2));
+    EXPECT_GT(rocket.value(u"confidence"_s).toDouble(), 0.5);
+    EXPECT_FALSE(structuredAt(run, 3).value(u"success"_s).toBool(true)) << dump(structuredAt(run, 3));
+    EXPECT_TRUE(structuredAt(run, 3).value(u"error"_s).toString().contains(u"no vision provider"_s));
+
+    const QJsonObject click = runSdkClient(
+        *s_app, {call(u"ghost_click"_s, {{u"x"_s, rocket.value(u"x"_s)}, {u"y"_s, rocket.value(u"y"_s)}})});
+    ASSERT_FALSE(click.contains(u"fatal"_s)) << dump(click);
+    QDeadlineTimer clicked(5000);
+    while (!output.contains("canvas:Launch rocket") && !clicked.hasExpired()) {
+        tk.waitForReadyRead(200);
+        output += tk.readAllStandardOutput();
+    }
+    EXPECT_TRUE(output.contains("canvas:Launch rocket")) << dump(structuredAt(click, 0));
+    tk.kill();
+    tk.waitForFinished(3000);
 }
 
 // The SDK closes its client in the middle of a ghost_wait: the door goes away, and the host aborts

@@ -164,6 +164,24 @@ TEST_F(RealAppOcr, ATkFormIsFilledInAndSubmittedByWhatItsPixelsSay)
     const QJsonObject pressed = clickAt(rectOf(button.value(u"frame"_s).toObject()).center());
     ASSERT_TRUE(pressed.contains(u"result"_s)) << dump(pressed);
     EXPECT_EQ(tkSaid("greeted:"), u"Ada"_s) << "the Tk button was not pressed";
+
+    // The greeting the press shows is waited for on screen, by its pixels; a text that never
+    // shows is a timeout.
+    const QJsonObject shown = s_app->call(
+        u"desktop.waitUntil"_s,
+        {{u"condition"_s,
+          QJsonObject{{u"textOnScreen"_s, QJsonObject{{u"text"_s, u"Hello, Ada!"_s}, {u"route"_s, tkRoute()}}}}},
+         {u"timeoutMs"_s, 8000}},
+        false, 15000);
+    ASSERT_TRUE(shown.contains(u"result"_s)) << dump(shown);
+    EXPECT_TRUE(shown.value(u"result"_s).toObject().value(u"ok"_s).toBool()) << dump(shown);
+    const QJsonObject never = s_app->call(
+        u"desktop.waitUntil"_s,
+        {{u"condition"_s,
+          QJsonObject{{u"textOnScreen"_s, QJsonObject{{u"text"_s, u"Goodbye, Ada"_s}, {u"route"_s, tkRoute()}}}}},
+         {u"timeoutMs"_s, 1500}},
+        false, 15000);
+    EXPECT_EQ(errorOf(never).value(u"code"_s).toString(), u"DESKTOP_TIMEOUT"_s) << dump(never);
 }
 
 // Drawn text on a canvas, which no toolkit names, is found and clicked.

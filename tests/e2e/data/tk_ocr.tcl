@@ -1,6 +1,7 @@
 # A Tk window (Tk exposes no accessibility on Linux) that only pixels describe: a label with an
 # entry to its right, a button, and a canvas with drawn text. Prints "ready" once shown,
-# "text:<contents>" whenever the entry changes, "greeted:<contents>" when the button is pressed,
+# "text:<contents>" whenever the entry changes, "greeted:<contents>" when the button is pressed
+# (which also shows "Hello, <contents>!" below it),
 # and "canvas:<text>" when the drawn text is clicked, so a test reads what the window itself saw.
 wm title . "Tk OCR"
 wm geometry . 520x260+60+60
@@ -11,11 +12,14 @@ entry .row.e -width 22 -font {{DejaVu Sans} 12}
 pack .row.l -side left -padx 8
 pack .row.e -side left -padx 8
 pack .row -pady 16 -anchor w
+label .hello -text "" -background white -font {{DejaVu Sans} 12}
 button .b -text "Greet" -font {{DejaVu Sans} 12} -command {
+    .hello configure -text "Hello, [.row.e get]!"
     puts "greeted:[.row.e get]"
     flush stdout
 }
 pack .b -pady 4
+pack .hello -pady 2
 canvas .c -width 460 -height 80 -background white -highlightthickness 0
 .c create text 230 40 -text "Launch rocket" -font {{DejaVu Sans} 16} -tags launch
 .c bind launch <Button-1> {
