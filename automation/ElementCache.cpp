@@ -121,4 +121,20 @@ std::optional<ElementCache::Entry> ElementCache::find(const QString& elementId) 
     return entry;
 }
 
+void ElementCache::keepCapture(OcrCapture capture)
+{
+    m_captures.push_back(std::move(capture));
+    while (m_captures.size() > 16)
+        m_captures.pop_front();
+}
+
+ElementCache::OcrCapture* ElementCache::capture(const QString& captureId)
+{
+    for (OcrCapture& c : m_captures) {
+        if (c.captureId == captureId)
+            return &c;
+    }
+    return nullptr;
+}
+
 } // namespace Automation

@@ -45,6 +45,22 @@ public:
     /// the element is not one of that snapshot's.
     std::optional<Error> useSnapshot(const QString& snapshotId, const QString& elementId);
     std::optional<Entry> find(const QString& elementId) const;
+
+    /// An OCR capture whose lines and words were answered as elementRefs ("ocr:<captureId>:<n>",
+    /// docs/protocol.md §4.4): bound to it, one action per capture.
+    struct OcrCapture
+    {
+        QString captureId;
+        ResolvedRoute route;
+        Frame frame;                       ///< what was read: the window's frame then
+        QHash<QString, Node> elements;     ///< by elementId
+        QHash<QString, QByteArray> pixels; ///< by elementId: its frame's pixels (grown by 4) then
+        bool used = false;                 ///< an action was taken on one of its elements
+    };
+    /// Remembers `capture` (the 16 most recent are kept).
+    void keepCapture(OcrCapture capture);
+    /// The capture an OCR elementRef names; null once forgotten.
+    OcrCapture* capture(const QString& captureId);
     qsizetype size() const { return static_cast<qsizetype>(m_elements.size()); }
 
 private:
@@ -77,6 +93,7 @@ private:
     std::deque<Element> m_elements;
     std::deque<Route> m_routes;          ///< ascending firstId
     QHash<QString, qsizetype> m_strings; ///< each held string and how many elements use it
+    std::deque<OcrCapture> m_captures;   ///< oldest first
 };
 
 } // namespace Automation

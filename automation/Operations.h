@@ -228,6 +228,7 @@ struct OcrResult
     Frame display;
     QDateTime takenAt;
     QString captureId;    ///< names the capture the words were read in
+    QImage image;         ///< the capture as recognised (what `frame` covers)
     QByteArray png;       ///< the capture as recognised (blanked parts blank); kept as "ocr.png"
     QList<OcrText> words; ///< reading order
     QList<OcrText> lines;
@@ -385,6 +386,18 @@ Result<CaptureResult> capture(JobContext& ctx, const CaptureRequest& request);
 Result<OcrResult> ocr(JobContext& ctx, const OcrRequest& request);
 /// A word or line as answered and kept: frame, confidence, and its text as `mode` allows.
 QJsonObject ocrTextJson(const OcrText& text, Redaction mode);
+/// Whether an elementId names an element read by OCR ("ocr:<captureId>:<n>").
+bool isOcrElementId(const QString& elementId);
+/// desktop.find with `selector.source` "ocr": the selector matched against the lines and words
+/// OCR reads in the route's window (role AXStaticText, nativeRole ocr.line / ocr.word), ranked
+/// with their confidence; the capture is remembered so the refs can be acted on once.
+Result<FindResult> findOnScreen(JobContext& ctx, const FindRequest& request);
+/// A pointer click on an OCR element: refused as stale (DESKTOP_STALE_SNAPSHOT) when its capture
+/// was forgotten or already acted on, the window moved or was replaced, or the pixels around the
+/// element changed; otherwise clicked at its centre with screenshots before and after, and the
+/// window read again: text that appeared or changed confirms, other pixels alone are
+/// unverifiable, nothing changed is a suspected no-op.
+Result<ClickResult> clickOnScreen(JobContext& ctx, const ClickRequest& request, const QString& elementId);
 /// The text of the elements a selector matches, within limitBytes, redacted as asked. A secure
 /// element among them refuses the whole request (DESKTOP_INVALID_REQUEST, reason
 /// "secure_field"): nothing is read.

@@ -416,12 +416,15 @@ bool operator==(const Selector& a, const Selector& b)
            a.byIdentifier == b.byIdentifier && a.byPath == b.byPath && a.byRect == b.byRect &&
            sameNested(a.labelledBy, b.labelledBy) && sameNested(a.near, b.near) && a.maxDistance == b.maxDistance &&
            a.nth == b.nth && a.inWindow == b.inWindow && a.enabledOnly == b.enabledOnly &&
-           a.visibleOnly == b.visibleOnly && a.caseSensitive == b.caseSensitive && a.limit == b.limit;
+           a.visibleOnly == b.visibleOnly && a.caseSensitive == b.caseSensitive && a.limit == b.limit &&
+           a.source == b.source;
 }
 
 QJsonObject Selector::toJson() const
 {
     QJsonObject out;
+    if (source != Source::Ax)
+        out.insert(QStringLiteral("source"), source == Source::Ocr ? QStringLiteral("ocr") : QStringLiteral("any"));
     if (byRole)
         out.insert(QStringLiteral("byRole"), *byRole);
     insertTextMatch(out, QStringLiteral("title"), title);
@@ -486,7 +489,8 @@ Result<Selector> Selector::fromJson(const QJsonValue& value, const QString& fiel
                      QStringLiteral("enabledOnly"),
                      QStringLiteral("visibleOnly"),
                      QStringLiteral("caseSensitive"),
-                     QStringLiteral("limit")});
+                     QStringLiteral("limit"),
+                     QStringLiteral("source")});
     Selector out;
     out.caseSensitive = r.boolean(QStringLiteral("caseSensitive")).value_or(false);
     out.byRole = r.string(QStringLiteral("byRole"), false, false);
@@ -556,6 +560,16 @@ Result<Selector> Selector::fromJson(const QJsonValue& value, const QString& fiel
     out.enabledOnly = r.boolean(QStringLiteral("enabledOnly")).value_or(false);
     out.visibleOnly = r.boolean(QStringLiteral("visibleOnly")).value_or(false);
     out.limit = static_cast<int>(r.integer(QStringLiteral("limit"), 1, 1000).value_or(10));
+    if (auto source = r.string(QStringLiteral("source"))) {
+        if (depth > 0)
+            r.fail(QStringLiteral("source"), QStringLiteral("is given on the outermost selector only"));
+        else if (*source == QLatin1String("ocr"))
+            out.source = Selector::Source::Ocr;
+        else if (*source == QLatin1String("any"))
+            out.source = Selector::Source::Any;
+        else if (*source != QLatin1String("ax"))
+            r.fail(QStringLiteral("source"), QStringLiteral("must be one of ax, ocr, any"));
+    }
     if (!r.failed() && !out.byRole && !out.title && !out.value && !out.description && !out.byIdentifier &&
         !out.byPath && !out.byRect && !out.labelledBy && !out.near)
         r.fail(QStringLiteral("byRole"), QStringLiteral("or another criterion is required: an empty selector would "

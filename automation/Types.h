@@ -308,6 +308,10 @@ struct Selector
     bool visibleOnly = false;
     bool caseSensitive = false;
     int limit = 10;
+    /// Where to look (docs/protocol.md §4.4): the accessibility tree, the text on screen (OCR),
+    /// or the tree first and the text when the tree finds nothing.
+    enum class Source { Ax, Ocr, Any };
+    Source source = Source::Ax;
 
     /// Whether matching reads element text (a value criterion here or in a nested selector).
     bool needsText() const;

@@ -203,6 +203,11 @@ MethodJob find(FindParams params)
         for (int i = 0; i < found->candidates.size() && i < request.selector.limit; ++i) {
             const Node& node = found->snapshot.nodes.at(found->candidates.at(i).nodeIndex);
             QJsonObject ref = ElementRef::fromNode(node).toJson();
+            // Where it was found: an OCR element is bound to its capture (docs/protocol.md §4.4).
+            const bool fromPixels = node.nativeRole.startsWith(QLatin1String("ocr."));
+            ref.insert(QStringLiteral("source"), fromPixels ? QStringLiteral("ocr") : QStringLiteral("ax"));
+            if (fromPixels)
+                ref.insert(QStringLiteral("nativeRole"), node.nativeRole);
             // Asked for: what an agent would otherwise read from ax.json. Never of a secure element.
             if (request.includeText)
                 ref.insert(QStringLiteral("text"),

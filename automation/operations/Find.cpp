@@ -15,7 +15,9 @@
 
 namespace Automation::Operations {
 
-Result<FindResult> find(JobContext& ctx, const FindRequest& request)
+namespace {
+
+Result<FindResult> findInTree(JobContext& ctx, const FindRequest& request)
 {
     Locator locator(ctx);
     auto route = locator.resolveRoute(locator.routeFor(request.route, std::nullopt, &request.selector), false);
@@ -58,6 +60,20 @@ Result<FindResult> find(JobContext& ctx, const FindRequest& request)
         }
     }
     return FindResult{route.value(), std::move(snapshot.value()), std::move(searched.value())};
+}
+
+} // namespace
+
+Result<FindResult> find(JobContext& ctx, const FindRequest& request)
+{
+    // The text on screen, alone or when the tree finds nothing (selector.source).
+    if (request.selector.source == Selector::Source::Ocr)
+        return findOnScreen(ctx, request);
+    auto found = findInTree(ctx, request);
+    if (request.selector.source == Selector::Source::Any &&
+        ((found && found->candidates.isEmpty()) || (!found && found.error().code == ErrorCode::ElementNotFound)))
+        return findOnScreen(ctx, request);
+    return found;
 }
 
 } // namespace Automation::Operations

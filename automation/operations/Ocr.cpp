@@ -3,6 +3,7 @@
 
 #include "automation/OperationSteps.h"
 #include "automation/PngEncoder.h"
+#include "automation/SelectorEngine.h"
 #include "automation/ocr/OcrEngine.h"
 
 #include <QCryptographicHash>
@@ -181,6 +182,7 @@ Result<OcrResult> ocr(JobContext& ctx, const OcrRequest& request)
     }
     out.frame = Frame{clipped.x(), clipped.y(), clipped.width(), clipped.height()};
     QImage image = screen.copy(clipped).convertToFormat(QImage::Format_RGB32);
+    const QImage unmasked = image;
     out.occlusion = QStringLiteral("n/a");
     out.secureCheck = QStringLiteral("n/a");
     if (out.route) {
@@ -207,6 +209,7 @@ Result<OcrResult> ocr(JobContext& ctx, const OcrRequest& request)
         return page.error();
     }
     out.engine = page->engine;
+    out.image = unmasked;
     out.recognizeMs = page->recognizeMs;
     out.regions = page->regions;
     out.regionsCached = page->regionsCached;
@@ -267,6 +270,256 @@ Result<OcrResult> ocr(JobContext& ctx, const OcrRequest& request)
                            {QStringLiteral("lines"), lines}};
     if (auto err = ctx.trace.keepJson(QStringLiteral("ocr.json"), QJsonDocument(kept).toJson(QJsonDocument::Indented)))
         return *err;
+    return out;
+}
+
+namespace {
+
+// The pixels of `frame` (screen coordinates) grown by 4, in `image`, which shows `area`.
+QByteArray regionHash(const QImage& image, const Frame& area, const Frame& frame)
+{
+    const QRect r = QRect(frame.x - area.x - 4, frame.y - area.y - 4, frame.width + 8, frame.height + 8) & image.rect();
+    const QImage part = image.copy(r).convertToFormat(QImage::Format_RGB32);
+    QCryptographicHash hash(QCryptographicHash::Sha1);
+    for (int y = 0; y < part.height(); ++y)
+        hash.addData(QByteArrayView(reinterpret_cast<const char*>(part.constScanLine(y)),
+                                    static_cast<qsizetype>(part.width()) * 4));
+    return hash.result();
+}
+
+bool hasCjk(const QString& text)
+{
+    return std::any_of(text.cbegin(), text.cend(),
+                       [](QChar c) { return c.unicode() >= 0x2e80 && c.unicode() <= 0x9fff; });
+}
+
+Error stale(const QString& reason, const QString& message, QJsonObject details = {})
+{
+    details.insert(QStringLiteral("reason"), reason);
+    details.insert(
+        QStringLiteral("suggestion"),
+        QStringLiteral("read the screen again (desktop.find with selector.source \"ocr\") and act on the new ref"));
+    return Error::make(ErrorCode::StaleSnapshot, message, details).withRetryable(true);
+}
+
+QStringList lineTexts(const QList<OcrText>& lines)
+{
+    QStringList out;
+    for (const OcrText& line : lines)
+        out.append(line.text.simplified());
+    return out;
+}
+
+} // namespace
+
+bool isOcrElementId(const QString& elementId)
+{
+    return elementId.startsWith(QLatin1String("ocr:"));
+}
+
+Result<FindResult> findOnScreen(JobContext& ctx, const FindRequest& request)
+{
+    OcrRequest read;
+    read.route = request.route;
+    read.languages = {QStringLiteral("eng")};
+    const Selector& selector = request.selector;
+    if ((selector.title && hasCjk(selector.title->pattern)) || (selector.value && hasCjk(selector.value->pattern)))
+        read.languages.append(QStringLiteral("chi_sim"));
+    read.redaction = Redaction::None;
+    auto seen = ocr(ctx, read);
+    if (!seen)
+        return seen.error();
+    if (!seen->route)
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no window to read"));
+
+    // The lines and their words as a tree: the window, its lines, each line's words.
+    Snapshot snapshot;
+    snapshot.appName = seen->route->appName;
+    snapshot.bundleId = seen->route->bundleId;
+    snapshot.pid = seen->route->pid;
+    snapshot.windowTitle = seen->route->windowTitle;
+    snapshot.takenAt = seen->takenAt;
+    Node root;
+    root.role = QStringLiteral("AXWindow");
+    root.nativeRole = QStringLiteral("ocr.capture");
+    root.title = seen->route->windowTitle;
+    root.frame = seen->frame;
+    root.states = StateEnabled | StateVisible | StateShowing;
+    snapshot.nodes.append(root);
+    QHash<int, double> confidence;
+    ElementCache::OcrCapture capture;
+    capture.captureId = seen->captureId;
+    capture.route = *seen->route;
+    capture.frame = seen->frame;
+    const auto add = [&](const OcrText& text, const QString& nativeRole, int parent, QList<int> path) {
+        Node node;
+        node.elementId = QStringLiteral("ocr:%1:%2").arg(seen->captureId).arg(snapshot.nodes.size());
+        node.role = QStringLiteral("AXStaticText");
+        node.nativeRole = nativeRole;
+        node.title = text.text;
+        node.frame = text.frame;
+        node.states = StateEnabled | StateVisible | StateShowing;
+        node.parent = parent;
+        node.path = std::move(path);
+        const int index = static_cast<int>(snapshot.nodes.size());
+        snapshot.nodes[parent].children.append(index);
+        snapshot.nodes.append(node);
+        confidence.insert(index, text.confidence);
+        capture.elements.insert(node.elementId, node);
+        capture.pixels.insert(node.elementId, regionHash(seen->image, seen->frame, node.frame));
+        return index;
+    };
+    for (int li = 0; li < seen->lines.size(); ++li) {
+        const OcrText& line = seen->lines.at(li);
+        const int lineIndex = add(line, QStringLiteral("ocr.line"), 0, {li});
+        for (int k = 0; k < line.words.size(); ++k)
+            add(seen->words.at(line.words.at(k)), QStringLiteral("ocr.word"), lineIndex, {li, k});
+    }
+    QList<Candidate> candidates = SelectorEngine::match(snapshot, selector);
+    // A line and the word that alone makes it are one thing on screen: the line is kept.
+    for (Candidate& c : candidates) {
+        const double conf = confidence.value(c.nodeIndex);
+        c.score = static_cast<int>(c.score * conf);
+        c.reasons.append(QStringLiteral("ocr confidence %1").arg(conf, 0, 'f', 2));
+    }
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+    ctx.elements.keepCapture(std::move(capture));
+    if (auto err = ctx.trace.keepCandidates(snapshot, selector, candidates, request.selectorJson))
+        return *err;
+    return FindResult{*seen->route, std::move(snapshot), std::move(candidates)};
+}
+
+Result<ClickResult> clickOnScreen(JobContext& ctx, const ClickRequest& request, const QString& elementId)
+{
+    const QString captureId = elementId.section(QLatin1Char(':'), 1, 1);
+    ElementCache::OcrCapture* capture = ctx.elements.capture(captureId);
+    if (!capture || !capture->elements.contains(elementId))
+        return stale(QStringLiteral("capture_forgotten"),
+                     QStringLiteral("the capture %1 is no longer remembered").arg(captureId));
+    if (capture->used)
+        return stale(
+            QStringLiteral("capture_used"),
+            QStringLiteral("an action was already taken on capture %1: one action per capture").arg(captureId));
+    const Node node = capture->elements.value(elementId);
+    // The route: the request's, else the window the capture was of.
+    Route spec = request.route;
+    if (spec == Route{}) {
+        if (capture->route.nativeWindow != 0)
+            spec.windowNativeId = capture->route.nativeWindow;
+        else if (!capture->route.windowHandle.isEmpty())
+            spec.windowHandle = capture->route.windowHandle;
+        else
+            spec.pid = capture->route.pid;
+    }
+    Locator locator(ctx);
+    auto route = locator.resolveRoute(spec, true);
+    if (!route)
+        return route.error();
+    TraceStep check(ctx.trace, QStringLiteral("ocr.stillThere"));
+    if (route->pid != capture->route.pid || (route->nativeWindow != 0 && capture->route.nativeWindow != 0 &&
+                                             route->nativeWindow != capture->route.nativeWindow)) {
+        check.finish(false);
+        return stale(QStringLiteral("window_replaced"),
+                     QStringLiteral("the window the text was read in is not the route's window now"));
+    }
+    auto where = captureArea(ctx, spec, std::nullopt);
+    if (!where)
+        return where.error();
+    if (!where->area || *where->area != capture->frame) {
+        check.finish(false);
+        return stale(QStringLiteral("window_moved"),
+                     QStringLiteral("the window moved since its text was read: the element is not where it was"),
+                     QJsonObject{{QStringLiteral("captured"), capture->frame.toJson()},
+                                 {QStringLiteral("now"), where->area ? where->area->toJson() : QJsonValue()}});
+    }
+    auto shot = ctx.backend.screenshot(ctx.call);
+    if (!shot)
+        return shot.error();
+    QImage screen;
+    if (!screen.loadFromData(shot->png, "PNG"))
+        return Error::make(ErrorCode::InternalError, QStringLiteral("the screenshot could not be decoded"));
+    if (regionHash(screen, Frame{0, 0, screen.width(), screen.height()}, node.frame) !=
+        capture->pixels.value(elementId)) {
+        check.finish(false);
+        return stale(QStringLiteral("pixels_changed"),
+                     QStringLiteral("the pixels around the element changed since its text was read"),
+                     QJsonObject{{QStringLiteral("frame"), node.frame.toJson()}});
+    }
+    check.finish(true);
+    capture->used = true;
+
+    const QPoint point = node.frame.center();
+    if (auto covered = occlusionStep(ctx, route.value(), point, nullptr))
+        return *covered;
+    ClickResult out;
+    auto before = screenshotStep(ctx, QStringLiteral("before.png"));
+    if (!before)
+        return before.error();
+    out.beforeImage = QStringLiteral("before.png");
+    if (auto stop = ctx.call.checkpoint())
+        return *stop;
+    TraceStep step(ctx.trace, QStringLiteral("click.pointer"));
+    auto outcome = ctx.backend.clickAt(route.value(), point, ctx.call, nullptr);
+    step.finish(outcome.ok(), outcome.ok() ? outcome->verification.toJson() : outcome.error().toJson());
+    if (!outcome)
+        return afterDelivery(outcome.error());
+    auto after = screenshotStep(ctx, QStringLiteral("after.png"));
+    if (!after)
+        return afterDelivery(after.error());
+    out.afterImage = QStringLiteral("after.png");
+
+    // What the pixels show: the window read again, its lines compared with the capture's.
+    QStringList beforeLines;
+    for (const Node& n : std::as_const(capture->elements)) {
+        if (n.nativeRole == QLatin1String("ocr.line"))
+            beforeLines.append(n.title.simplified());
+    }
+    OcrRequest again;
+    again.route = spec;
+    again.languages = {QStringLiteral("eng")};
+    again.redaction = Redaction::Patterns;
+    again.keepEvidence = false;
+    Verification& v = outcome->verification;
+    v.expected = QStringLiteral("text in the window appears or changes");
+    auto reread = ocr(ctx, again);
+    const auto diff = pixelDiff(before->png, after->png, capture->frame);
+    const qint64 changedPixels = diff ? diff->value(QStringLiteral("changedPixels")).toInteger() : 0;
+    if (diff)
+        v.observed.insert(QStringLiteral("pixelDiff"), *diff);
+    if (!reread) {
+        v.effect = changedPixels > 0 ? Effect::Unverifiable : Effect::SuspectedNoop;
+        v.reason = QStringLiteral("the window could not be read again: ") + reread.error().message;
+    } else {
+        const QStringList afterLines = lineTexts(reread->lines);
+        QStringList appeared;
+        for (const QString& line : afterLines) {
+            if (!beforeLines.contains(line))
+                appeared.append(redactPatterns(line, nullptr));
+        }
+        QStringList gone;
+        for (const QString& line : std::as_const(beforeLines)) {
+            if (!afterLines.contains(line))
+                gone.append(redactPatterns(line, nullptr));
+        }
+        v.observed.insert(QStringLiteral("textAppeared"), QJsonArray::fromStringList(appeared));
+        v.observed.insert(QStringLiteral("textGone"), QJsonArray::fromStringList(gone));
+        if (!appeared.isEmpty() || !gone.isEmpty()) {
+            v.effect = Effect::Confirmed;
+            v.reason = QStringLiteral("text in the window changed after the click");
+        } else if (changedPixels > 0) {
+            v.effect = Effect::Unverifiable;
+            v.reason = QStringLiteral("the window's pixels changed, but no text did");
+        } else {
+            v.effect = Effect::SuspectedNoop;
+            v.reason = QStringLiteral("nothing in the window changed");
+        }
+    }
+    outcome->verification = v;
+    out.route = route.value();
+    out.target.node = node;
+    out.target.via = QStringLiteral("elementRef:ocr");
+    out.outcome = std::move(outcome.value());
     return out;
 }
 

@@ -120,6 +120,16 @@ Node selector(int level)
          optional(QStringLiteral("caseSensitive"), boolean().byDefault(false)),
          optional(QStringLiteral("limit"), integer(1, 1000, QStringLiteral("Most refs returned")).byDefault(10))},
         QStringLiteral("Which elements (docs/protocol.md §4.4); at least one criterion"));
+    if (level == 0) {
+        Field source = optional(
+            QStringLiteral("source"),
+            oneOf({QStringLiteral("ax"), QStringLiteral("ocr"), QStringLiteral("any")},
+                  QStringLiteral("Where to look: the accessibility tree, the text on screen (OCR; refs bound to "
+                                 "their capture), or the tree first and the text when it finds nothing"))
+                .byDefault(QStringLiteral("ax")));
+        source.since = QStringLiteral("0.1.0");
+        out.fields.append(source);
+    }
     for (const QString& what : {QStringLiteral("title"), QStringLiteral("value"), QStringLiteral("description")})
         out.exclusive.append(
             {what + QStringLiteral("Equals"), what + QStringLiteral("Contains"), what + QStringLiteral("Matches")});

@@ -253,3 +253,50 @@ TEST_F(RealAppOcr, AnotherWindowAboveTheRoutesIsLeftOut)
              {u"languages"_s, QJsonArray{u"eng"_s}}});
     EXPECT_FALSE(lineWith(plain, u"Covering"_s).isEmpty()) << allText(plain).toStdString();
 }
+
+// A selector with source "ocr" finds the Tk button by its pixels; its elementRef is clicked once
+// through the pointer (the effect read in the pixels: the greeting appears) and refused after
+// that (one action per capture); a fresh ref is refused once the window moved, and nothing
+// reaches the app.
+TEST_F(RealAppOcr, AnOcrElementIsClickedOnceAndRefusedAfterItsWindowMoved)
+{
+    startTk();
+    ASSERT_FALSE(HasFatalFailure());
+    const QJsonObject selector{{u"titleEquals"_s, u"Greet"_s}, {u"source"_s, u"ocr"_s}};
+    const QJsonObject found = s_app->call(u"desktop.find"_s, {{u"route"_s, tkRoute()}, {u"selector"_s, selector}});
+    const QJsonArray refs = found.value(u"result"_s).toObject().value(u"elementRefs"_s).toArray();
+    ASSERT_FALSE(refs.isEmpty()) << dump(found);
+    const QJsonObject ref = refs.first().toObject();
+    EXPECT_EQ(ref.value(u"source"_s).toString(), u"ocr"_s) << dump(ref);
+    EXPECT_EQ(ref.value(u"role"_s).toString(), u"AXStaticText"_s);
+    EXPECT_TRUE(ref.value(u"elementId"_s).toString().startsWith(u"ocr:"_s));
+
+    const auto click = [&](const QJsonObject& r) {
+        return s_app->call(u"desktop.click"_s,
+                           {{u"route"_s, tkRoute()}, {u"target"_s, QJsonObject{{u"elementRef"_s, r}}}}, true);
+    };
+    const QJsonObject clicked = click(ref);
+    ASSERT_TRUE(clicked.contains(u"result"_s)) << dump(clicked);
+    EXPECT_EQ(clicked.value(u"result"_s).toObject().value(u"effect"_s).toString(), u"confirmed"_s) << dump(clicked);
+    m_tk.waitForReadyRead(2000);
+    m_output += m_tk.readAllStandardOutput();
+    EXPECT_TRUE(m_output.contains("greeted:")) << "the Tk button was not pressed";
+
+    const QJsonObject again = click(ref);
+    EXPECT_EQ(errorOf(again).value(u"code"_s).toString(), u"DESKTOP_STALE_SNAPSHOT"_s) << dump(again);
+    EXPECT_EQ(errorOf(again).value(u"details"_s).toObject().value(u"reason"_s).toString(), u"capture_used"_s);
+
+    const QJsonObject fresh = s_app->call(u"desktop.find"_s, {{u"route"_s, tkRoute()}, {u"selector"_s, selector}});
+    const QJsonArray freshRefs = fresh.value(u"result"_s).toObject().value(u"elementRefs"_s).toArray();
+    ASSERT_FALSE(freshRefs.isEmpty()) << dump(fresh);
+    const CommandResult window = runCommand(u"xdotool"_s, {u"search"_s, u"--name"_s, u"^Tk OCR$"_s});
+    runCommand(u"xdotool"_s,
+               {u"windowmove"_s, u"--sync"_s, window.out.split(u'\n').value(0).trimmed(), u"300"_s, u"400"_s});
+    const int greetingsBefore = static_cast<int>(m_output.count("greeted:"));
+    const QJsonObject moved = click(freshRefs.first().toObject());
+    EXPECT_EQ(errorOf(moved).value(u"code"_s).toString(), u"DESKTOP_STALE_SNAPSHOT"_s) << dump(moved);
+    EXPECT_EQ(errorOf(moved).value(u"details"_s).toObject().value(u"reason"_s).toString(), u"window_moved"_s);
+    m_tk.waitForReadyRead(500);
+    m_output += m_tk.readAllStandardOutput();
+    EXPECT_EQ(m_output.count("greeted:"), greetingsBefore) << "a stale click reached the app";
+}
