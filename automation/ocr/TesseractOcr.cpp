@@ -55,6 +55,8 @@ QString tessdataDir()
     return QStringLiteral("/usr/share/tesseract-ocr/5/tessdata");
 }
 
+// Pieces lower than this (in pixels) are read at twice their size.
+constexpr int kEnlargeBelow = 24;
 // White around and between the pieces of a strip, and the tallest strip read at once.
 constexpr int kGap = 12;
 constexpr int kStripHeight = 4000;
@@ -118,7 +120,39 @@ public:
         }
         // The pieces not read before, stacked into strips: one recognition per strip instead of
         // one per piece, whose fixed cost would otherwise dominate a UI's many short labels.
-        for (int first = 0; first < unread.size();) {
+        // What goes into the strips: each unread piece cleaned of the boxes drawn around its
+        // text, and a piece that was a grid of boxes (a keypad) split into its cells again.
+        struct Item
+        {
+            int piece;
+            QPoint offset; // in the piece
+            QImage image;
+            int scale = 1;
+        };
+        QList<Item> items;
+        for (int index : std::as_const(unread)) {
+            const QImage cleaned = darkOnLight(withoutBox(parts[index]));
+            // A cell may hold one flat symbol ("=", "-"): no height is too small there.
+            TextRegionOptions inCells;
+            inCells.minHeight = 1;
+            const QList<QRect> cells =
+                cleaned == darkOnLight(parts[index]) ? QList<QRect>{} : findTextRegions(cleaned, inCells);
+            if (cells.size() > 1) {
+                for (const QRect& cell : cells)
+                    items.append(Item{index, cell.topLeft(), cleaned.copy(cell)});
+            } else {
+                items.append(Item{index, QPoint(0, 0), cleaned});
+            }
+        }
+        // Small text (a key's one symbol, a status bar) is enlarged: the LSTM drops a lone
+        // 8-pixel "*" or "=" that it reads at twice the size.
+        for (Item& item : items) {
+            if (item.image.height() < kEnlargeBelow) {
+                item.scale = 2;
+                item.image = item.image.scaled(item.image.size() * 2, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+            }
+        }
+        for (int first = 0; first < items.size();) {
             if (deadline.hasExpired())
                 return Error::make(ErrorCode::Timeout, QStringLiteral("the OCR did not finish in time"),
                                    QJsonObject{{QStringLiteral("stage"), QStringLiteral("ocr")},
@@ -126,12 +160,12 @@ public:
             int last = first;
             int height = kGap;
             int width = 0;
-            while (last < unread.size()) {
-                const QImage& part = parts[unread[last]];
-                if (last > first && height + part.height() + kGap > kStripHeight)
+            while (last < items.size()) {
+                const QImage& image = items[last].image;
+                if (last > first && height + image.height() + kGap > kStripHeight)
                     break;
-                height += part.height() + kGap;
-                width = std::max(width, static_cast<int>(part.width()));
+                height += image.height() + kGap;
+                width = std::max(width, static_cast<int>(image.width()));
                 ++last;
             }
             QImage strip(width + 2 * kGap, height, QImage::Format_Grayscale8);
@@ -141,20 +175,31 @@ public:
                 QPainter painter(&strip);
                 int y = kGap;
                 for (int k = first; k < last; ++k) {
-                    painter.drawImage(kGap, y, darkOnLight(withoutBox(parts[unread[k]])));
-                    places.append(Slot{y, y + static_cast<int>(parts[unread[k]].height())});
-                    y += parts[unread[k]].height() + kGap;
+                    painter.drawImage(kGap, y, items[k].image);
+                    places.append(Slot{y, y + static_cast<int>(items[k].image.height())});
+                    y += items[k].image.height() + kGap;
                 }
             }
             auto lines = readStrip(*tess.value(), strip, places, deadline);
             if (!lines)
                 return lines.error();
             for (int k = first; k < last; ++k) {
-                read[unread[k]] = lines.value()[k - first];
-                remember(ids[unread[k]], read[unread[k]]);
+                const auto back = [&](const QRect& box) {
+                    const int f = items[k].scale;
+                    return QRect(QPoint(box.left() / f, box.top() / f), QPoint(box.right() / f, box.bottom() / f))
+                        .translated(items[k].offset);
+                };
+                for (Line line : lines.value()[k - first]) {
+                    line.box = back(line.box);
+                    for (Word& word : line.words)
+                        word.box = back(word.box);
+                    read[items[k].piece].append(line);
+                }
             }
             first = last;
         }
+        for (int index : std::as_const(unread))
+            remember(ids[index], read[index]);
         for (int i = 0; i < pieces.size(); ++i) {
             for (Line line : std::as_const(read[i])) {
                 line.box.translate(pieces[i].topLeft());
@@ -291,12 +336,18 @@ private:
         }
         if (!top || !bottom)
             return part;
+        // A grid of boxes (a keypad) is one piece: the lines between its rows go too.
+        for (int y = band; y < h - band; ++y) {
+            if (rowShare(y) >= 0.75)
+                rows.append(y);
+        }
+        // The box's sides, and the sides of the boxes beside it in a row of keys (a keypad, a
+        // toolbar): lines from the top line to the bottom one, which no glyph inside is.
         QList<int> columns;
-        for (int x = 0; x < std::min(band, w / 3); ++x) {
-            if (columnShare(x) >= 0.6)
+        for (int x = 0; x < w; ++x) {
+            const bool end = x < band || x >= w - band;
+            if (columnShare(x) >= (end ? 0.6 : 0.75))
                 columns.append(x);
-            if (columnShare(w - 1 - x) >= 0.6)
-                columns.append(w - 1 - x);
         }
         for (int y : rows)
             std::memset(part.scanLine(y), background, static_cast<size_t>(w));

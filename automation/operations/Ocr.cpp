@@ -302,14 +302,6 @@ Error stale(const QString& reason, const QString& message, QJsonObject details =
     return Error::make(ErrorCode::StaleSnapshot, message, details).withRetryable(true);
 }
 
-QStringList lineTexts(const QList<OcrText>& lines)
-{
-    QStringList out;
-    for (const OcrText& line : lines)
-        out.append(line.text.simplified());
-    return out;
-}
-
 } // namespace
 
 bool isOcrElementId(const QString& elementId)
@@ -469,11 +461,12 @@ Result<ClickResult> clickOnScreen(JobContext& ctx, const ClickRequest& request, 
         return afterDelivery(after.error());
     out.afterImage = QStringLiteral("after.png");
 
-    // What the pixels show: the window read again, its lines compared with the capture's.
-    QStringList beforeLines;
+    // What the pixels show: the window read again, its lines compared with the capture's, each
+    // by its text and place (a key's "4" is not the display's "4").
+    QList<std::pair<QString, QPoint>> beforeLines;
     for (const Node& n : std::as_const(capture->elements)) {
         if (n.nativeRole == QLatin1String("ocr.line"))
-            beforeLines.append(n.title.simplified());
+            beforeLines.append({n.title.simplified(), n.frame.center()});
     }
     OcrRequest again;
     again.route = spec;
@@ -491,16 +484,23 @@ Result<ClickResult> clickOnScreen(JobContext& ctx, const ClickRequest& request, 
         v.effect = changedPixels > 0 ? Effect::Unverifiable : Effect::SuspectedNoop;
         v.reason = QStringLiteral("the window could not be read again: ") + reread.error().message;
     } else {
-        const QStringList afterLines = lineTexts(reread->lines);
+        QList<std::pair<QString, QPoint>> afterLines;
+        for (const OcrText& line : std::as_const(reread->lines))
+            afterLines.append({line.text.simplified(), line.frame.center()});
+        const auto within = [](const QList<std::pair<QString, QPoint>>& lines, const std::pair<QString, QPoint>& l) {
+            return std::any_of(lines.cbegin(), lines.cend(), [&](const auto& o) {
+                return o.first == l.first && (o.second - l.second).manhattanLength() <= 6;
+            });
+        };
         QStringList appeared;
-        for (const QString& line : afterLines) {
-            if (!beforeLines.contains(line))
-                appeared.append(redactPatterns(line, nullptr));
+        for (const auto& line : std::as_const(afterLines)) {
+            if (!within(beforeLines, line))
+                appeared.append(redactPatterns(line.first, nullptr));
         }
         QStringList gone;
-        for (const QString& line : std::as_const(beforeLines)) {
-            if (!afterLines.contains(line))
-                gone.append(redactPatterns(line, nullptr));
+        for (const auto& line : std::as_const(beforeLines)) {
+            if (!within(afterLines, line))
+                gone.append(redactPatterns(line.first, nullptr));
         }
         v.observed.insert(QStringLiteral("textAppeared"), QJsonArray::fromStringList(appeared));
         v.observed.insert(QStringLiteral("textGone"), QJsonArray::fromStringList(gone));

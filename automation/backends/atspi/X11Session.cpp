@@ -36,6 +36,36 @@ unsigned long keysymForChar(char32_t u)
     return 0x01000000ul | u; // the X keysym of a Unicode code point
 }
 
+// A window's title: EWMH's UTF-8 _NET_WM_NAME, else ICCCM's WM_NAME, which Athena and other Xt
+// apps (xcalc) set alone.
+QString titleOf(Display* dpy, Window w)
+{
+    const Atom wmName = XInternAtom(dpy, "_NET_WM_NAME", False);
+    const Atom utf8 = XInternAtom(dpy, "UTF8_STRING", False);
+    Atom type = 0;
+    int format = 0;
+    unsigned long count = 0, after = 0;
+    unsigned char* value = nullptr;
+    if (XGetWindowProperty(dpy, w, wmName, 0, 1024, False, utf8, &type, &format, &count, &after, &value) == Success &&
+        value) {
+        const QString title = QString::fromUtf8(reinterpret_cast<const char*>(value), static_cast<qsizetype>(count));
+        XFree(value);
+        return title;
+    }
+    XTextProperty property{};
+    if (!XGetWMName(dpy, w, &property) || !property.value)
+        return {};
+    QString title;
+    char** list = nullptr;
+    int items = 0;
+    if (Xutf8TextPropertyToTextList(dpy, &property, &list, &items) >= Success && list && items > 0)
+        title = QString::fromUtf8(list[0]);
+    if (list)
+        XFreeStringList(list);
+    XFree(property.value);
+    return title;
+}
+
 // Xlib's default error handler exits the process. A window can vanish between two requests
 // (a popup closing while its focus or geometry is read): such an error is counted and the
 // request's answer (an empty property, a failed translation) is handled where it is made.
@@ -169,8 +199,6 @@ quint64 X11Session::findWindow(qint64 pid, const QString& title, bool exactTitle
         return 0;
     Display* dpy = dpyOf(m_display);
     const Atom wmPid = XInternAtom(dpy, "_NET_WM_PID", False);
-    const Atom wmName = XInternAtom(dpy, "_NET_WM_NAME", False);
-    const Atom utf8 = XInternAtom(dpy, "UTF8_STRING", False);
     const QList<Window> windows = rootWindowList(dpy, "_NET_CLIENT_LIST");
     Atom type = 0;
     int format = 0;
@@ -186,15 +214,7 @@ quint64 X11Session::findWindow(qint64 pid, const QString& title, bool exactTitle
         XFree(pidData);
         if (owner != pid)
             continue;
-        unsigned char* name = nullptr;
-        QString windowTitle;
-        if (XGetWindowProperty(dpy, w, wmName, 0, 1024, False, utf8, &type, &format, &count, &after, &name) ==
-                Success &&
-            name) {
-            windowTitle = QString::fromUtf8(reinterpret_cast<const char*>(name), static_cast<qsizetype>(count));
-            XFree(name);
-        }
-        if (windowTitle == title)
+        if (titleOf(dpy, w) == title)
             return w;
         if (!byPid)
             byPid = w;
@@ -340,8 +360,6 @@ std::optional<X11Session::Covering> X11Session::describeWindow(quint64 window)
     out.window = window;
     out.rect = QRect(x, y, attributes.width, attributes.height);
     const Atom wmPid = XInternAtom(dpy, "_NET_WM_PID", False);
-    const Atom wmName = XInternAtom(dpy, "_NET_WM_NAME", False);
-    const Atom utf8 = XInternAtom(dpy, "UTF8_STRING", False);
     Atom type = 0;
     int format = 0;
     unsigned long count = 0, after = 0;
@@ -352,12 +370,7 @@ std::optional<X11Session::Covering> X11Session::describeWindow(quint64 window)
         out.pid = static_cast<qint64>(*reinterpret_cast<unsigned long*>(value));
         XFree(value);
     }
-    value = nullptr;
-    if (XGetWindowProperty(dpy, w, wmName, 0, 1024, False, utf8, &type, &format, &count, &after, &value) == Success &&
-        value) {
-        out.title = QString::fromUtf8(reinterpret_cast<const char*>(value), static_cast<qsizetype>(count));
-        XFree(value);
-    }
+    out.title = titleOf(dpy, w);
     return out;
 }
 
