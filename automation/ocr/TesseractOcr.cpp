@@ -55,8 +55,10 @@ QString tessdataDir()
     return QStringLiteral("/usr/share/tesseract-ocr/5/tessdata");
 }
 
-// Pieces lower than this (in pixels) are read at twice their size.
+// A grid's cells lower than this, and any piece lower than kTinyText (in pixels), are read at
+// twice their size.
 constexpr int kEnlargeBelow = 24;
+constexpr int kTinyText = 14;
 // White around and between the pieces of a strip, and the tallest strip read at once.
 constexpr int kGap = 12;
 constexpr int kStripHeight = 4000;
@@ -127,6 +129,7 @@ public:
             int piece;
             QPoint offset; // in the piece
             QImage image;
+            bool cell = false; // one box of a grid
             int scale = 1;
         };
         QList<Item> items;
@@ -139,15 +142,15 @@ public:
                 cleaned == darkOnLight(parts[index]) ? QList<QRect>{} : findTextRegions(cleaned, inCells);
             if (cells.size() > 1) {
                 for (const QRect& cell : cells)
-                    items.append(Item{index, cell.topLeft(), cleaned.copy(cell)});
+                    items.append(Item{index, cell.topLeft(), cleaned.copy(cell), true});
             } else {
                 items.append(Item{index, QPoint(0, 0), cleaned});
             }
         }
-        // Small text (a key's one symbol, a status bar) is enlarged: the LSTM drops a lone
-        // 8-pixel "*" or "=" that it reads at twice the size.
+        // A box's lone symbol (a key) and very small text are enlarged: the LSTM misreads them
+        // at their size. Ordinary UI text is not: at twice the size it costs more than it gains.
         for (Item& item : items) {
-            if (item.image.height() < kEnlargeBelow) {
+            if (item.image.height() < (item.cell ? kEnlargeBelow : kTinyText)) {
                 item.scale = 2;
                 item.image = item.image.scaled(item.image.size() * 2, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
             }
