@@ -2,6 +2,7 @@
 // desktop has: what it reads, where, in which polarity and script, what it remembers, and how it
 // says no. Its own main: drawing text needs a QGuiApplication (the offscreen platform).
 #include "automation/ocr/OcrEngine.h"
+#include "automation/Operations.h"
 #include "automation/ocr/TextRegions.h"
 
 #include <QFont>
@@ -184,6 +185,34 @@ TEST(TextRegions, RulesDoNotJoinTheTextBesideThemAndEmptyPanelsGiveNothing)
     EXPECT_LT(pieces[0].height(), 40);
 
     EXPECT_TRUE(Ocr::findTextRegions(canvas(400, 300).convertToFormat(QImage::Format_Grayscale8)).isEmpty());
+}
+
+// Screenshots sized for a model (desktop.capture's and observe's maxWidth / maxPixels): the
+// bound that bites decides, the aspect is kept, and the scale maps image points back.
+TEST(ModelSizing, TheImageIsBoundedAndItsScaleMapsItsPointsBack)
+{
+    QImage wide = canvas(2560, 1440);
+    const Drawn mark = draw(wide, u"Target"_s, {2000, 1000}, 40);
+    double scale = 0;
+    const QImage sized = Operations::sizedForModel(wide, Operations::ModelSizing{1280, std::nullopt}, &scale);
+    EXPECT_EQ(sized.size(), QSize(1280, 720));
+    EXPECT_DOUBLE_EQ(scale, 0.5);
+    // A point read off the image, mapped back, lands on what was drawn there.
+    const QPoint onImage(qRound(mark.box.center().x() * 0.5), qRound(mark.box.center().y() * 0.5));
+    const QPoint back(qRound(onImage.x() / scale), qRound(onImage.y() / scale));
+    EXPECT_TRUE(mark.box.adjusted(-2, -2, 2, 2).contains(back));
+
+    const QImage byPixels = Operations::sizedForModel(wide, Operations::ModelSizing{std::nullopt, 921600}, &scale);
+    EXPECT_EQ(byPixels.size(), QSize(1280, 720));
+    EXPECT_DOUBLE_EQ(scale, 0.5);
+    // Both given: the smaller result wins.
+    const QImage both = Operations::sizedForModel(wide, Operations::ModelSizing{1920, 921600}, &scale);
+    EXPECT_EQ(both.width(), 1280);
+
+    const QImage small = canvas(800, 600);
+    const QImage same = Operations::sizedForModel(small, Operations::ModelSizing{1280, 4000000}, &scale);
+    EXPECT_EQ(same.size(), small.size());
+    EXPECT_DOUBLE_EQ(scale, 1.0);
 }
 
 int main(int argc, char** argv)
