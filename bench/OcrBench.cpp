@@ -1,4 +1,4 @@
-// Bench.Ocr: the OCR engine (automation/ocr/TesseractOcr.cpp) against libtesseract run with its
+// Bench.Ocr: the OCR engine (automation/ocr/TesseractOcr_linux.cpp) against libtesseract run with its
 // defaults on the same images in the same run: the Qt fixture's window and the whole screen, with
 // eng+chi_sim and with eng, 5 runs each. Prints medians, the ratio, and "words found": the recall
 // of the words accessibility reports for the fixture window. Also the repeated read of an

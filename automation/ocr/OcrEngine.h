@@ -15,7 +15,7 @@
 
 // Text read off pixels, where accessibility is blind (docs/architecture.md, "Pixels"). One
 // interface, one engine per platform, chosen by automation/CMakeLists.txt: Tesseract 5 on Linux
-// (TesseractOcr.cpp), Apple Vision on macOS (VisionOcr_mac.mm), none elsewhere.
+// (TesseractOcr_linux.cpp), Apple Vision on macOS (VisionOcr_mac.mm), none elsewhere.
 namespace Automation::Ocr {
 
 /// A word as an engine recognised it: `box` in the pixels of the image it was given.

@@ -4,7 +4,7 @@
 #include <QList>
 #include <QRect>
 
-// Where text may be in a screenshot of a UI, found without recognising any (TesseractOcr.cpp):
+// Where text may be in a screenshot of a UI, found without recognising any (TesseractOcr_linux.cpp):
 // the engine then reads only these pieces, each alone, and remembers each piece it has read by
 // its pixels, so that a repeated read of an unchanged window recognises nothing again.
 namespace Automation::Ocr {

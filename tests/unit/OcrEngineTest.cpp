@@ -1,4 +1,4 @@
-// The Linux OCR engine (automation/ocr/TesseractOcr.cpp) on images drawn here with the fonts a
+// The Linux OCR engine (automation/ocr/TesseractOcr_linux.cpp) on images drawn here with the fonts a
 // desktop has: what it reads, where, in which polarity and script, what it remembers, and how it
 // says no. Its own main: drawing text needs a QGuiApplication (the offscreen platform).
 #include "automation/ocr/OcrEngine.h"
