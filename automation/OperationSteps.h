@@ -20,6 +20,9 @@ struct CaptureArea
     std::optional<Frame> area;
 };
 Result<CaptureArea> captureArea(JobContext& ctx, const std::optional<Route>& route, const std::optional<Frame>& rect);
+/// The frame of a resolved route's window: its root element's, or the window manager's for a
+/// window without accessibility. DESKTOP_ELEMENT_NOT_FOUND (reason no_frame) when it has none.
+Result<Frame> windowFrame(JobContext& ctx, const ResolvedRoute& route);
 
 /// A screenshot given to the trace under `name`; the step says its size and time.
 Result<Screenshot> screenshotStep(JobContext& ctx, const QString& name);

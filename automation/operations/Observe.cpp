@@ -79,6 +79,27 @@ Result<DumpTreeResult> dumpTree(JobContext& ctx, const DumpTreeRequest& request)
     return DumpTreeResult{route.value(), std::move(snapshot.value())};
 }
 
+Result<Frame> windowFrame(JobContext& ctx, const ResolvedRoute& route)
+{
+    // No root element to ask: the window manager's frame.
+    if (route.inaccessible && !route.nativeFrame.isEmpty())
+        return route.nativeFrame;
+    // The window's frame, from its root element: nothing below it is read.
+    Locator locator(ctx);
+    SnapshotBounds bounds;
+    bounds.maxDepth = 1;
+    bounds.maxNodes = 1;
+    bounds.maxWallTimeMs = static_cast<int>(std::min<qint64>(ctx.call.remainingMs(), 5000));
+    auto root = locator.snapshot(route, bounds);
+    if (!root)
+        return root.error();
+    if (root->nodes.isEmpty() || root->nodes.first().frame.isEmpty())
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the window has no frame on screen"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_frame")},
+                                       {QStringLiteral("window"), route.windowTitle}});
+    return root->nodes.first().frame;
+}
+
 Result<CaptureArea> captureArea(JobContext& ctx, const std::optional<Route>& route, const std::optional<Frame>& rect)
 {
     CaptureArea out;
@@ -89,24 +110,10 @@ Result<CaptureArea> captureArea(JobContext& ctx, const std::optional<Route>& rou
         auto resolved = locator.resolveRoute(*route, false);
         if (!resolved)
             return resolved.error();
-        if (resolved->inaccessible && !resolved->nativeFrame.isEmpty()) {
-            // No root element to ask: the window manager's frame.
-            out.area = resolved->nativeFrame;
-        } else {
-            // The window's frame, from its root element: nothing below it is read.
-            SnapshotBounds bounds;
-            bounds.maxDepth = 1;
-            bounds.maxNodes = 1;
-            bounds.maxWallTimeMs = static_cast<int>(std::min<qint64>(ctx.call.remainingMs(), 5000));
-            auto root = locator.snapshot(resolved.value(), bounds);
-            if (!root)
-                return root.error();
-            if (root->nodes.isEmpty() || root->nodes.first().frame.isEmpty())
-                return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the window has no frame on screen"),
-                                   QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_frame")},
-                                               {QStringLiteral("window"), resolved->windowTitle}});
-            out.area = root->nodes.first().frame;
-        }
+        auto frame = windowFrame(ctx, resolved.value());
+        if (!frame)
+            return frame.error();
+        out.area = frame.value();
         out.route = resolved.value();
         out.source = QStringLiteral("window");
     }

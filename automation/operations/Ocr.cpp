@@ -415,15 +415,16 @@ Result<ClickResult> clickOnScreen(JobContext& ctx, const ClickRequest& request, 
         return stale(QStringLiteral("window_replaced"),
                      QStringLiteral("the window the text was read in is not the route's window now"));
     }
-    auto where = captureArea(ctx, spec, std::nullopt);
-    if (!where)
-        return where.error();
-    if (!where->area || *where->area != capture->frame) {
+    // Where the window is now, from the route just resolved (not resolved a second time).
+    auto now = windowFrame(ctx, route.value());
+    if (!now)
+        return now.error();
+    if (now.value() != capture->frame) {
         check.finish(false);
-        return stale(QStringLiteral("window_moved"),
-                     QStringLiteral("the window moved since its text was read: the element is not where it was"),
-                     QJsonObject{{QStringLiteral("captured"), capture->frame.toJson()},
-                                 {QStringLiteral("now"), where->area ? where->area->toJson() : QJsonValue()}});
+        return stale(
+            QStringLiteral("window_moved"),
+            QStringLiteral("the window moved since its text was read: the element is not where it was"),
+            QJsonObject{{QStringLiteral("captured"), capture->frame.toJson()}, {QStringLiteral("now"), now->toJson()}});
     }
     auto shot = ctx.backend.screenshot(ctx.call);
     if (!shot)
