@@ -398,6 +398,15 @@ Result<FindResult> findOnScreen(JobContext& ctx, const FindRequest& request);
 /// window read again: text that appeared or changed confirms, other pixels alone are
 /// unverifiable, nothing changed is a suspected no-op.
 Result<ClickResult> clickOnScreen(JobContext& ctx, const ClickRequest& request, const QString& elementId);
+/// Text typed at an OCR element, refused as stale as clickOnScreen refuses: the caret put after
+/// its text by a pointer click just inside the right end of its box, the text sent as keys, and
+/// the window read again (the backend's own read-back, where it has one, stands). clearBefore is
+/// refused (DESKTOP_INVALID_REQUEST, reason "ocr_target"): the field's contents are not known.
+Result<TypeResult> typeOnScreen(JobContext& ctx, const TypeRequest& request, const QString& elementId);
+/// The OCR element a target names: its elementRef's, or the best match of a selector whose
+/// source is "ocr" or "any" when that match was read off the pixels; none when the target is
+/// accessibility's. A selector that matches nothing on screen is DESKTOP_ELEMENT_NOT_FOUND.
+Result<std::optional<QString>> ocrTarget(JobContext& ctx, const Route& route, const TargetSpec& target);
 /// The text of the elements a selector matches, within limitBytes, redacted as asked. A secure
 /// element among them refuses the whole request (DESKTOP_INVALID_REQUEST, reason
 /// "secure_field"): nothing is read.

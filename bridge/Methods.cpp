@@ -23,6 +23,18 @@ QJsonObject evidence(const Evidence::ExecutionRecord& record, QJsonObject extra 
     return extra;
 }
 
+// An elementRef as find, click and typeText answer it: with where it was found, since an OCR
+// element is bound to its capture (docs/protocol.md §4.4).
+QJsonObject refJson(const Node& node)
+{
+    QJsonObject ref = ElementRef::fromNode(node).toJson();
+    const bool fromPixels = node.nativeRole.startsWith(QLatin1String("ocr."));
+    ref.insert(QStringLiteral("source"), fromPixels ? QStringLiteral("ocr") : QStringLiteral("ax"));
+    if (fromPixels)
+        ref.insert(QStringLiteral("nativeRole"), node.nativeRole);
+    return ref;
+}
+
 QJsonObject baseResult(const Evidence::ExecutionRecord& record)
 {
     return QJsonObject{{QStringLiteral("executionId"), record.executionId()}};
@@ -202,12 +214,7 @@ MethodJob find(FindParams params)
         QJsonArray refs;
         for (int i = 0; i < found->candidates.size() && i < request.selector.limit; ++i) {
             const Node& node = found->snapshot.nodes.at(found->candidates.at(i).nodeIndex);
-            QJsonObject ref = ElementRef::fromNode(node).toJson();
-            // Where it was found: an OCR element is bound to its capture (docs/protocol.md §4.4).
-            const bool fromPixels = node.nativeRole.startsWith(QLatin1String("ocr."));
-            ref.insert(QStringLiteral("source"), fromPixels ? QStringLiteral("ocr") : QStringLiteral("ax"));
-            if (fromPixels)
-                ref.insert(QStringLiteral("nativeRole"), node.nativeRole);
+            QJsonObject ref = refJson(node);
             // Asked for: what an agent would otherwise read from ax.json. Never of a secure element.
             if (request.includeText)
                 ref.insert(QStringLiteral("text"),
@@ -267,7 +274,7 @@ MethodJob click(ClickParams params)
         result.insert(QStringLiteral("deliveredBy"), clicked->outcome.deliveredBy);
         result.insert(QStringLiteral("verified"), verification.effect == Effect::Confirmed);
         insertVerification(result, verification);
-        result.insert(QStringLiteral("target"), ElementRef::fromNode(clicked->target.node).toJson());
+        result.insert(QStringLiteral("target"), refJson(clicked->target.node));
         result.insert(QStringLiteral("targetResolvedVia"), clicked->target.via);
         result.insert(QStringLiteral("routeResolved"), clicked->route.toJson());
         result.insert(
@@ -296,7 +303,7 @@ MethodJob typeText(TypeTextParams params)
         if (!outcome.details.isEmpty())
             result.insert(QStringLiteral("delivery"), outcome.details);
         if (typed->target) {
-            result.insert(QStringLiteral("target"), ElementRef::fromNode(typed->target->node).toJson());
+            result.insert(QStringLiteral("target"), refJson(typed->target->node));
             result.insert(QStringLiteral("targetResolvedVia"), typed->target->via);
         }
         result.insert(QStringLiteral("routeResolved"), typed->route.toJson());

@@ -18,25 +18,11 @@ namespace Automation::Operations {
 Result<ClickResult> click(JobContext& ctx, const ClickRequest& request)
 {
     // An element read off the pixels is clicked through the pointer, bound to its capture.
-    if (request.target.elementRef && isOcrElementId(request.target.elementRef->elementId))
-        return clickOnScreen(ctx, request, request.target.elementRef->elementId);
-    if (!request.target.elementRef && request.target.selector &&
-        request.target.selector->source != Selector::Source::Ax) {
-        FindRequest lookup;
-        lookup.route = request.route;
-        lookup.selector = *request.target.selector;
-        lookup.selectorJson = request.target.selectorJson;
-        auto found = find(ctx, lookup);
-        if (!found)
-            return found.error();
-        if (found->candidates.isEmpty())
-            return Error::make(ErrorCode::ElementNotFound, QStringLiteral("nothing on screen matches the selector"),
-                               QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_match")},
-                                           {QStringLiteral("selector"), lookup.selectorJson}});
-        const Node& best = found->snapshot.nodes.at(found->candidates.first().nodeIndex);
-        if (isOcrElementId(best.elementId))
-            return clickOnScreen(ctx, request, best.elementId);
-    }
+    auto onScreen = ocrTarget(ctx, request.route, request.target);
+    if (!onScreen)
+        return onScreen.error();
+    if (onScreen.value())
+        return clickOnScreen(ctx, request, *onScreen.value());
     Locator locator(ctx);
     const Route spec = locator.routeFor(request.route, request.target.elementRef,
                                         request.target.selector ? &*request.target.selector : nullptr);

@@ -382,7 +382,20 @@ Result<FindResult> findOnScreen(JobContext& ctx, const FindRequest& request)
     return FindResult{*seen->route, std::move(snapshot), std::move(candidates)};
 }
 
-Result<ClickResult> clickOnScreen(JobContext& ctx, const ClickRequest& request, const QString& elementId)
+namespace {
+
+// An OCR element claimed for its one action: the window it was read in, resolved again and
+// found unchanged around the element; its capture is marked used.
+struct Claim
+{
+    Node node;
+    Route spec;
+    ResolvedRoute route;
+    Frame frame;                             ///< the window's frame, as when the text was read
+    QList<std::pair<QString, QPoint>> lines; ///< the capture's lines: text and centre
+};
+
+Result<Claim> claim(JobContext& ctx, const Route& requested, const QString& elementId)
 {
     const QString captureId = elementId.section(QLatin1Char(':'), 1, 1);
     ElementCache::OcrCapture* capture = ctx.elements.capture(captureId);
@@ -393,30 +406,33 @@ Result<ClickResult> clickOnScreen(JobContext& ctx, const ClickRequest& request, 
         return stale(
             QStringLiteral("capture_used"),
             QStringLiteral("an action was already taken on capture %1: one action per capture").arg(captureId));
-    const Node node = capture->elements.value(elementId);
+    Claim out;
+    out.node = capture->elements.value(elementId);
+    out.frame = capture->frame;
     // The route: the request's, else the window the capture was of.
-    Route spec = request.route;
-    if (spec == Route{}) {
+    out.spec = requested;
+    if (out.spec == Route{}) {
         if (capture->route.nativeWindow != 0)
-            spec.windowNativeId = capture->route.nativeWindow;
+            out.spec.windowNativeId = capture->route.nativeWindow;
         else if (!capture->route.windowHandle.isEmpty())
-            spec.windowHandle = capture->route.windowHandle;
+            out.spec.windowHandle = capture->route.windowHandle;
         else
-            spec.pid = capture->route.pid;
+            out.spec.pid = capture->route.pid;
     }
     Locator locator(ctx);
-    auto route = locator.resolveRoute(spec, true);
+    auto route = locator.resolveRoute(out.spec, true);
     if (!route)
         return route.error();
+    out.route = route.value();
     TraceStep check(ctx.trace, QStringLiteral("ocr.stillThere"));
-    if (route->pid != capture->route.pid || (route->nativeWindow != 0 && capture->route.nativeWindow != 0 &&
-                                             route->nativeWindow != capture->route.nativeWindow)) {
+    if (out.route.pid != capture->route.pid || (out.route.nativeWindow != 0 && capture->route.nativeWindow != 0 &&
+                                                out.route.nativeWindow != capture->route.nativeWindow)) {
         check.finish(false);
         return stale(QStringLiteral("window_replaced"),
                      QStringLiteral("the window the text was read in is not the route's window now"));
     }
     // Where the window is now, from the route just resolved (not resolved a second time).
-    auto now = windowFrame(ctx, route.value());
+    auto now = windowFrame(ctx, out.route);
     if (!now)
         return now.error();
     if (now.value() != capture->frame) {
@@ -432,95 +448,198 @@ Result<ClickResult> clickOnScreen(JobContext& ctx, const ClickRequest& request, 
     QImage screen;
     if (!screen.loadFromData(shot->png, "PNG"))
         return Error::make(ErrorCode::InternalError, QStringLiteral("the screenshot could not be decoded"));
-    if (regionHash(screen, Frame{0, 0, screen.width(), screen.height()}, node.frame) !=
+    if (regionHash(screen, Frame{0, 0, screen.width(), screen.height()}, out.node.frame) !=
         capture->pixels.value(elementId)) {
         check.finish(false);
         return stale(QStringLiteral("pixels_changed"),
                      QStringLiteral("the pixels around the element changed since its text was read"),
-                     QJsonObject{{QStringLiteral("frame"), node.frame.toJson()}});
+                     QJsonObject{{QStringLiteral("frame"), out.node.frame.toJson()}});
     }
     check.finish(true);
     capture->used = true;
-
-    const QPoint point = node.frame.center();
-    if (auto covered = occlusionStep(ctx, route.value(), point, nullptr))
-        return *covered;
-    ClickResult out;
-    auto before = screenshotStep(ctx, QStringLiteral("before.png"));
-    if (!before)
-        return before.error();
-    out.beforeImage = QStringLiteral("before.png");
-    if (auto stop = ctx.call.checkpoint())
-        return *stop;
-    TraceStep step(ctx.trace, QStringLiteral("click.pointer"));
-    auto outcome = ctx.backend.clickAt(route.value(), point, ctx.call, nullptr);
-    step.finish(outcome.ok(), outcome.ok() ? outcome->verification.toJson() : outcome.error().toJson());
-    if (!outcome)
-        return afterDelivery(outcome.error());
-    auto after = screenshotStep(ctx, QStringLiteral("after.png"));
-    if (!after)
-        return afterDelivery(after.error());
-    out.afterImage = QStringLiteral("after.png");
-
-    // What the pixels show: the window read again, its lines compared with the capture's, each
-    // by its text and place (a key's "4" is not the display's "4").
-    QList<std::pair<QString, QPoint>> beforeLines;
     for (const Node& n : std::as_const(capture->elements)) {
         if (n.nativeRole == QLatin1String("ocr.line"))
-            beforeLines.append({n.title.simplified(), n.frame.center()});
+            out.lines.append({n.title.simplified(), n.frame.center()});
     }
+    return out;
+}
+
+// What the pixels show after an action on an OCR element: the window read again, its lines
+// compared with the capture's, each by its text and place (a key's "4" is not the display's "4").
+// Text that appeared or went confirms; other pixels alone are unverifiable; nothing, a no-op.
+void effectInPixels(JobContext& ctx, const Claim& claimed, const QByteArray& beforePng, const QByteArray& afterPng,
+                    Verification& v)
+{
     OcrRequest again;
-    again.route = spec;
+    again.route = claimed.spec;
     again.languages = {QStringLiteral("eng")};
+    if (hasCjk(claimed.node.title))
+        again.languages.append(QStringLiteral("chi_sim"));
     again.redaction = Redaction::Patterns;
     again.keepEvidence = false;
-    Verification& v = outcome->verification;
-    v.expected = QStringLiteral("text in the window appears or changes");
     auto reread = ocr(ctx, again);
-    const auto diff = pixelDiff(before->png, after->png, capture->frame);
+    const auto diff = pixelDiff(beforePng, afterPng, claimed.frame);
     const qint64 changedPixels = diff ? diff->value(QStringLiteral("changedPixels")).toInteger() : 0;
     if (diff)
         v.observed.insert(QStringLiteral("pixelDiff"), *diff);
     if (!reread) {
         v.effect = changedPixels > 0 ? Effect::Unverifiable : Effect::SuspectedNoop;
         v.reason = QStringLiteral("the window could not be read again: ") + reread.error().message;
-    } else {
-        QList<std::pair<QString, QPoint>> afterLines;
-        for (const OcrText& line : std::as_const(reread->lines))
-            afterLines.append({line.text.simplified(), line.frame.center()});
-        const auto within = [](const QList<std::pair<QString, QPoint>>& lines, const std::pair<QString, QPoint>& l) {
-            return std::any_of(lines.cbegin(), lines.cend(), [&](const auto& o) {
-                return o.first == l.first && (o.second - l.second).manhattanLength() <= 6;
-            });
-        };
-        QStringList appeared;
-        for (const auto& line : std::as_const(afterLines)) {
-            if (!within(beforeLines, line))
-                appeared.append(redactPatterns(line.first, nullptr));
-        }
-        QStringList gone;
-        for (const auto& line : std::as_const(beforeLines)) {
-            if (!within(afterLines, line))
-                gone.append(redactPatterns(line.first, nullptr));
-        }
-        v.observed.insert(QStringLiteral("textAppeared"), QJsonArray::fromStringList(appeared));
-        v.observed.insert(QStringLiteral("textGone"), QJsonArray::fromStringList(gone));
-        if (!appeared.isEmpty() || !gone.isEmpty()) {
-            v.effect = Effect::Confirmed;
-            v.reason = QStringLiteral("text in the window changed after the click");
-        } else if (changedPixels > 0) {
-            v.effect = Effect::Unverifiable;
-            v.reason = QStringLiteral("the window's pixels changed, but no text did");
-        } else {
-            v.effect = Effect::SuspectedNoop;
-            v.reason = QStringLiteral("nothing in the window changed");
-        }
+        return;
     }
-    outcome->verification = v;
-    out.route = route.value();
-    out.target.node = node;
+    QList<std::pair<QString, QPoint>> afterLines;
+    for (const OcrText& line : std::as_const(reread->lines))
+        afterLines.append({line.text.simplified(), line.frame.center()});
+    const auto within = [](const QList<std::pair<QString, QPoint>>& lines, const std::pair<QString, QPoint>& l) {
+        return std::any_of(lines.cbegin(), lines.cend(), [&](const auto& o) {
+            return o.first == l.first && (o.second - l.second).manhattanLength() <= 6;
+        });
+    };
+    QStringList appeared;
+    for (const auto& line : std::as_const(afterLines)) {
+        if (!within(claimed.lines, line))
+            appeared.append(redactPatterns(line.first, nullptr));
+    }
+    QStringList gone;
+    for (const auto& line : std::as_const(claimed.lines)) {
+        if (!within(afterLines, line))
+            gone.append(redactPatterns(line.first, nullptr));
+    }
+    v.observed.insert(QStringLiteral("textAppeared"), QJsonArray::fromStringList(appeared));
+    v.observed.insert(QStringLiteral("textGone"), QJsonArray::fromStringList(gone));
+    if (!appeared.isEmpty() || !gone.isEmpty()) {
+        v.effect = Effect::Confirmed;
+        v.reason = QStringLiteral("text in the window changed");
+    } else if (changedPixels > 0) {
+        v.effect = Effect::Unverifiable;
+        v.reason = QStringLiteral("the window's pixels changed, but no text did");
+    } else {
+        v.effect = Effect::SuspectedNoop;
+        v.reason = QStringLiteral("nothing in the window changed");
+    }
+}
+
+// A pointer click at `point` of the claimed window, screenshots around it (before.png is taken
+// before the click; after.png is the caller's, once its own input is sent).
+Result<std::pair<Screenshot, ActionOutcome>> pointerClick(JobContext& ctx, const Claim& claimed, QPoint point)
+{
+    if (auto covered = occlusionStep(ctx, claimed.route, point, nullptr))
+        return *covered;
+    auto before = screenshotStep(ctx, QStringLiteral("before.png"));
+    if (!before)
+        return before.error();
+    if (auto stop = ctx.call.checkpoint())
+        return *stop;
+    TraceStep step(ctx.trace, QStringLiteral("click.pointer"));
+    auto outcome = ctx.backend.clickAt(claimed.route, point, ctx.call, nullptr);
+    step.finish(outcome.ok(), outcome.ok() ? outcome->verification.toJson() : outcome.error().toJson());
+    if (!outcome)
+        return afterDelivery(outcome.error());
+    return std::pair<Screenshot, ActionOutcome>(std::move(before.value()), std::move(outcome.value()));
+}
+
+} // namespace
+
+Result<std::optional<QString>> ocrTarget(JobContext& ctx, const Route& route, const TargetSpec& target)
+{
+    if (target.elementRef)
+        return isOcrElementId(target.elementRef->elementId) ? std::optional<QString>(target.elementRef->elementId)
+                                                            : std::nullopt;
+    if (!target.selector || target.selector->source == Selector::Source::Ax)
+        return std::optional<QString>();
+    FindRequest lookup;
+    lookup.route = route;
+    lookup.selector = *target.selector;
+    lookup.selectorJson = target.selectorJson;
+    auto found = find(ctx, lookup);
+    if (!found)
+        return found.error();
+    if (found->candidates.isEmpty())
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("nothing on screen matches the selector"),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_match")},
+                                       {QStringLiteral("selector"), lookup.selectorJson}});
+    const Node& best = found->snapshot.nodes.at(found->candidates.first().nodeIndex);
+    return isOcrElementId(best.elementId) ? std::optional<QString>(best.elementId) : std::nullopt;
+}
+
+Result<ClickResult> clickOnScreen(JobContext& ctx, const ClickRequest& request, const QString& elementId)
+{
+    auto claimed = claim(ctx, request.route, elementId);
+    if (!claimed)
+        return claimed.error();
+    auto clicked = pointerClick(ctx, claimed.value(), claimed->node.frame.center());
+    if (!clicked)
+        return clicked.error();
+    ClickResult out;
+    out.beforeImage = QStringLiteral("before.png");
+    auto after = screenshotStep(ctx, QStringLiteral("after.png"));
+    if (!after)
+        return afterDelivery(after.error());
+    out.afterImage = QStringLiteral("after.png");
+    ActionOutcome& outcome = clicked->second;
+    outcome.verification.expected = QStringLiteral("text in the window appears or changes");
+    effectInPixels(ctx, claimed.value(), clicked->first.png, after->png, outcome.verification);
+    out.route = claimed->route;
+    out.target.node = claimed->node;
     out.target.via = QStringLiteral("elementRef:ocr");
-    out.outcome = std::move(outcome.value());
+    out.outcome = std::move(outcome);
+    return out;
+}
+
+Result<TypeResult> typeOnScreen(JobContext& ctx, const TypeRequest& request, const QString& elementId)
+{
+    // What is in the field cannot be read, so it cannot be cleared with evidence.
+    if (request.clearBefore)
+        return Error::make(ErrorCode::InvalidRequest,
+                           QStringLiteral("clearBefore cannot be done on text read off the pixels: the field's "
+                                          "contents are not known; nothing was typed"),
+                           QJsonObject{{QStringLiteral("field"), QStringLiteral("clearBefore")},
+                                       {QStringLiteral("reason"), QStringLiteral("ocr_target")}})
+            .withRetryable(false);
+    auto claimed = claim(ctx, request.route, elementId);
+    if (!claimed)
+        return claimed.error();
+    // The caret goes after the text read: a click just inside the right end of its box.
+    const Frame& box = claimed->node.frame;
+    const QPoint caret(box.x + std::max(0, box.width - 3), box.center().y());
+    auto clicked = pointerClick(ctx, claimed.value(), caret);
+    if (!clicked)
+        return clicked.error();
+    if (auto stop = ctx.call.checkpoint())
+        return afterDelivery(stop.value());
+    TypeResult out;
+    TraceStep step(ctx.trace, QStringLiteral("type"));
+    auto typed = ctx.backend.typeText(claimed->route, nullptr, request.text,
+                                      TypeOptions{false, QStringLiteral("keys"), request.keyDelayMs}, ctx.call);
+    if (!typed) {
+        step.finish(false, typed.error().toJson());
+        // The click before it was delivered: whatever happens now may have had an effect.
+        Error error = typed.error();
+        error.withDetail(QStringLiteral("mayHaveHadEffect"), true).withRetryable(false);
+        return afterDelivery(error);
+    }
+    auto after = screenshotStep(ctx, QStringLiteral("after.png"));
+    Verification& v = typed->verification;
+    if (after) {
+        // The backend's own proof (the focused field's text read back) stands; else the pixels.
+        if (v.effect != Effect::Confirmed) {
+            v.expected = QStringLiteral("the typed text appears in the window");
+            effectInPixels(ctx, claimed.value(), clicked->first.png, after->png, v);
+        }
+    } else {
+        v.effect = Effect::Unverifiable;
+        v.reason = QStringLiteral("the window could not be captured after typing");
+    }
+    step.finish(true, QJsonObject{{QStringLiteral("path"), typed->path},
+                                  {QStringLiteral("caret"),
+                                   QJsonObject{{QStringLiteral("x"), caret.x()}, {QStringLiteral("y"), caret.y()}}},
+                                  {QStringLiteral("verification"), v.toJson()}});
+    out.route = claimed->route;
+    ResolvedTarget target;
+    target.node = claimed->node;
+    target.via = QStringLiteral("elementRef:ocr");
+    out.target = std::move(target);
+    out.outcome = std::move(typed.value());
     return out;
 }
 

@@ -26,6 +26,34 @@ QString textDigest(const QString& text)
 
 Result<TypeResult> typeText(JobContext& ctx, const TypeRequest& request)
 {
+    // The text itself never reaches the trace, only its length and digest; and text typed into
+    // a secure element is forgotten by whatever kept it, whatever the settings say
+    // (docs/architecture.md, "Secure elements").
+    const QJsonObject textInfo{{QStringLiteral("length"), static_cast<int>(request.text.size())},
+                               {QStringLiteral("sha256"), textDigest(request.text)}};
+    const auto forgetSecure = [&ctx, &textInfo]() {
+        QJsonObject redacted = textInfo;
+        redacted.insert(QStringLiteral("redacted"), true);
+        redacted.insert(QStringLiteral("reason"), QStringLiteral("secure_element"));
+        return ctx.trace.forgetSecureText(redacted);
+    };
+    // Text aimed at what OCR read goes where the pixels show it, bound to their capture.
+    if (request.target) {
+        auto onScreen = ocrTarget(ctx, request.route, *request.target);
+        if (!onScreen)
+            return onScreen.error();
+        if (onScreen.value()) {
+            auto typed = typeOnScreen(ctx, request, *onScreen.value());
+            if (!typed)
+                return typed.error();
+            typed->textInfo = textInfo;
+            if (typed->outcome.secure) {
+                if (auto err = forgetSecure())
+                    return *err;
+            }
+            return typed;
+        }
+    }
     Locator locator(ctx);
     auto route = locator.resolveRoute(
         locator.routeFor(request.route, request.target ? request.target->elementRef : std::nullopt,
@@ -53,16 +81,9 @@ Result<TypeResult> typeText(JobContext& ctx, const TypeRequest& request)
     }
     if (auto stop = ctx.call.checkpoint())
         return *stop;
-    // The text itself never reaches the trace, only its length and digest; and text typed into
-    // a secure element is forgotten by whatever kept it, whatever the settings say
-    // (docs/architecture.md, "Secure elements").
-    out.textInfo = QJsonObject{{QStringLiteral("length"), static_cast<int>(request.text.size())},
-                               {QStringLiteral("sha256"), textDigest(request.text)}};
+    out.textInfo = textInfo;
     if (out.target && out.target->node.isSecure()) {
-        QJsonObject redacted = out.textInfo;
-        redacted.insert(QStringLiteral("redacted"), true);
-        redacted.insert(QStringLiteral("reason"), QStringLiteral("secure_element"));
-        if (auto err = ctx.trace.forgetSecureText(redacted))
+        if (auto err = forgetSecure())
             return *err;
     }
     auto before = bareBefore(ctx, route.value());
@@ -79,10 +100,7 @@ Result<TypeResult> typeText(JobContext& ctx, const TypeRequest& request)
     bareAfter(ctx, route.value(), before.value(), outcome->verification);
     if (!out.target && outcome->secure) {
         // Untargeted text that went into a focused secure field: forgotten as targeted text is.
-        QJsonObject redacted = out.textInfo;
-        redacted.insert(QStringLiteral("redacted"), true);
-        redacted.insert(QStringLiteral("reason"), QStringLiteral("secure_element"));
-        if (auto err = ctx.trace.forgetSecureText(redacted))
+        if (auto err = forgetSecure())
             return *err;
     }
     step.finish(true, QJsonObject{{QStringLiteral("path"), outcome->path},

@@ -135,6 +135,8 @@ TEST_F(RealAppNoAccessibility, ARequestWithoutARouteTypesIntoTheWindowInFrontOnl
         u"desktop.find"_s, {{u"route"_s, QJsonObject{}}, {u"selector"_s, QJsonObject{{u"byRole"_s, u"AXTextArea"_s}}}});
     const QJsonObject error = errorOf(found);
     EXPECT_EQ(error.value(u"details"_s).toObject().value(u"reason"_s).toString(), u"no_accessibility"_s) << dump(found);
+    // It says what does work there: the text on screen.
+    EXPECT_EQ(error.value(u"details"_s).toObject().value(u"suggestedSource"_s).toString(), u"ocr"_s) << dump(found);
     EXPECT_EQ(error.value(u"details"_s).toObject().value(u"window"_s).toObject().value(u"title"_s).toString(),
               u"Tk entry"_s)
         << dump(found);

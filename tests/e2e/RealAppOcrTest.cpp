@@ -302,6 +302,43 @@ TEST_F(RealAppOcr, AnOcrElementIsClickedOnceAndRefusedAfterItsWindowMoved)
     EXPECT_EQ(m_output.count("greeted:"), greetingsBefore) << "a stale click reached the app";
 }
 
+// Text aimed at what OCR reads: the selector a person would write ("the field that says Paris",
+// source "ocr") puts the caret after that text with a pointer click and types there; the Tk
+// entry itself says what it holds, and the answer's effect comes from the pixels read again.
+// clearBefore is refused there, before anything is sent: the field's text cannot be read.
+TEST_F(RealAppOcr, TextIsTypedAfterTheTextOcrFoundInAField)
+{
+    startTk();
+    ASSERT_FALSE(HasFatalFailure());
+    const QJsonObject target{{u"selector"_s, QJsonObject{{u"titleEquals"_s, u"Paris"_s}, {u"source"_s, u"ocr"_s}}}};
+    const QJsonObject refused = s_app->call(u"desktop.typeText"_s,
+                                            {{u"route"_s, tkRoute()},
+                                             {u"target"_s, target},
+                                             {u"text"_s, u" Texas"_s},
+                                             {u"options"_s, QJsonObject{{u"clearBefore"_s, true}}}},
+                                            true, 30000);
+    EXPECT_EQ(errorOf(refused).value(u"code"_s).toString(), u"DESKTOP_INVALID_REQUEST"_s) << dump(refused);
+    EXPECT_EQ(errorOf(refused).value(u"details"_s).toObject().value(u"reason"_s).toString(), u"ocr_target"_s)
+        << dump(refused);
+
+    const QJsonObject typed = s_app->call(
+        u"desktop.typeText"_s, {{u"route"_s, tkRoute()}, {u"target"_s, target}, {u"text"_s, u" Texas"_s}}, true, 30000);
+    ASSERT_TRUE(typed.contains(u"result"_s)) << dump(typed);
+    EXPECT_EQ(tkSaid("city:"), u"Paris Texas"_s) << "the Tk entry did not get the text after its own";
+    const QJsonObject result = typed.value(u"result"_s).toObject();
+    EXPECT_EQ(result.value(u"target"_s).toObject().value(u"source"_s).toString(), u"ocr"_s) << dump(typed);
+    EXPECT_EQ(result.value(u"path"_s).toString(), u"keys"_s);
+    EXPECT_EQ(result.value(u"effect"_s).toString(), u"confirmed"_s) << dump(typed);
+    EXPECT_FALSE(result.value(u"verification"_s)
+                     .toObject()
+                     .value(u"observed"_s)
+                     .toObject()
+                     .value(u"textAppeared"_s)
+                     .toArray()
+                     .isEmpty())
+        << dump(typed);
+}
+
 // An Athena app (xcalc: no accessibility at all, and a title only in ICCCM's WM_NAME, which the
 // window list now reads): its keys 4, 2 found by OCR and pressed, each press confirmed by the
 // display's text changing, and the display read back by OCR. (Its lone operator keys, "*" and

@@ -274,7 +274,11 @@ Error AtspiApps::noAccessibility(const X11Session::WindowFacts& window, bool fro
                QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_accessibility")},
                            {QStringLiteral("window"), QJsonObject{{QStringLiteral("title"), window.window.title},
                                                                   {QStringLiteral("nativeId"), id},
-                                                                  {QStringLiteral("pid"), window.window.pid}}}})
+                                                                  {QStringLiteral("pid"), window.window.pid}}},
+                           {QStringLiteral("suggestedSource"), QStringLiteral("ocr")},
+                           {QStringLiteral("suggestion"),
+                            QStringLiteral("its text is on screen: find it with selector.source \"ocr\" (or "
+                                           "\"any\"), or read it with desktop.ocr")}})
         .withRetryable(false);
 }
 
