@@ -4,7 +4,8 @@
 // accessibility only once an assistive technology asks for an element's attributes; the host
 // asks, once per browser process, and so finds, clicks and types in the page. The page reports
 // what it got in its title (the Name input mirrors its value there, the button counts its
-// clicks), read from the X window with xdotool, not through the host.
+// clicks), read from the X window with xdotool, not through the host. A second browser started
+// with accessibility off exposes nothing; its page's button is found and clicked by OCR.
 #include "RealAppSupport.h"
 
 #include <QDeadlineTimer>
@@ -113,4 +114,45 @@ TEST_F(RealAppChromium, DoctorNamesABrowserStartedWithAccessibilityOff)
     const QString message = browsers.value(u"message"_s).toString();
     EXPECT_TRUE(message.contains(u"pid %1"_s.arg(hidden.pid()))) << message.toStdString();
     EXPECT_TRUE(message.contains(u"--force-renderer-accessibility"_s)) << message.toStdString();
+}
+
+// A page in a browser that exposes nothing (accessibility off for it: not even its window is on
+// the bus) is still worked by what its pixels say: its "Send" button found by OCR and clicked
+// through the pointer; the page's title, read from the window manager, counts the click.
+TEST_F(RealAppChromium, APageThatExposesNothingIsClickedByItsPixels)
+{
+    AppProcess blind(u"chromium"_s,
+                     {u"--no-sandbox"_s, u"--no-first-run"_s, u"--no-default-browser-check"_s, u"--disable-gpu"_s,
+                      u"--password-store=basic"_s, u"--user-data-dir="_s + s_app->dir() + u"/blind-profile"_s,
+                      QUrl::fromLocalFile(s_app->dir() + u"/form.html"_s).toString()});
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"ACCESSIBILITY_ENABLED"_s, u"0"_s);
+    blind.process().setProcessEnvironment(env);
+    ASSERT_TRUE(blind.start(false));
+    const QString shown = waitForWindowTitle(
+        blind.pid(), [](const QString& t) { return t == u"Form ready"_s + kChromiumSuffix; }, 30000);
+    ASSERT_EQ(shown, u"Form ready"_s + kChromiumSuffix);
+    const std::optional<XWindow> window = mainXWindow(blind.pid());
+    ASSERT_TRUE(window.has_value());
+    // The page is drawn a moment after the title is set.
+    QThread::msleep(1000);
+    const QJsonObject route{
+        {u"window"_s, QJsonObject{{u"nativeId"_s, u"0x%1"_s.arg(window->id.toULongLong(), 0, 16)}}}};
+    // Blind to accessibility: the button is not there for an ordinary search.
+    const QJsonObject searched = s_app->call(
+        u"desktop.find"_s, {{u"route"_s, route}, {u"selector"_s, QJsonObject{{u"titleEquals"_s, u"Send"_s}}}});
+    EXPECT_EQ(errorOf(searched).value(u"details"_s).toObject().value(u"reason"_s).toString(), u"no_accessibility"_s)
+        << dump(searched);
+    const QJsonObject clicked = s_app->call(
+        u"desktop.click"_s,
+        {{u"route"_s, route},
+         {u"target"_s,
+          QJsonObject{{u"selector"_s, QJsonObject{{u"titleEquals"_s, u"Send"_s}, {u"source"_s, u"ocr"_s}}}}}},
+        true, 30000);
+    ASSERT_TRUE(clicked.contains(u"result"_s)) << dump(clicked);
+    EXPECT_EQ(resultOf(clicked).value(u"target"_s).toObject().value(u"source"_s).toString(), u"ocr"_s) << dump(clicked);
+    const QString title = waitForWindowTitle(
+        blind.pid(), [](const QString& t) { return t == u"Sent 1"_s + kChromiumSuffix; }, 5000);
+    EXPECT_EQ(title, u"Sent 1"_s + kChromiumSuffix) << dump(clicked);
+    EXPECT_EQ(resultOf(clicked).value(u"effect"_s).toString(), u"confirmed"_s) << dump(clicked);
 }
