@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
+#include <QProcess>
 #include <QThread>
 
 #include <csignal>
@@ -378,6 +379,67 @@ QJsonObject byRoleAndTitle(const QString& role, const QString& title)
 QJsonObject confirmPhrase()
 {
     return QJsonObject{{u"phrase"_s, u"CONFIRM"_s}};
+}
+
+// One tool call in a fresh door process, msgcode's sequence; the tools/call result.
+QJsonObject callTool(RealAppSession& app, const QString& name, const QJsonObject& arguments)
+{
+    QProcess door;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"MSGCODE_DESKTOP_SOCKET"_s, app.desktop().host().socketPath());
+    env.insert(u"MSGCODE_DESKTOP_RECIPES_DIR"_s, app.dir() + u"/recipes"_s);
+    door.setProcessEnvironment(env);
+    door.setWorkingDirectory(app.desktop().workspace());
+    door.start(QStringLiteral(MDH_MCP_BINARY), {u"mcp"_s});
+    if (!door.waitForStarted(5000))
+        return {};
+    const auto send = [&](const QJsonObject& message) {
+        door.write(QJsonDocument(message).toJson(QJsonDocument::Compact) + '\n');
+    };
+    QByteArray buffer;
+    const auto answer = [&](const QString& id) {
+        QDeadlineTimer deadline(60000);
+        while (!deadline.hasExpired()) {
+            const qsizetype end = buffer.indexOf('\n');
+            if (end >= 0) {
+                const QJsonObject message = QJsonDocument::fromJson(buffer.left(end)).object();
+                buffer.remove(0, end + 1);
+                if (message.value(u"id"_s).toString() == id)
+                    return message;
+                continue;
+            }
+            door.waitForReadyRead(200);
+            buffer += door.readAllStandardOutput();
+        }
+        return QJsonObject();
+    };
+    send({{u"jsonrpc"_s, u"2.0"_s},
+          {u"id"_s, u"init"_s},
+          {u"method"_s, u"initialize"_s},
+          {u"params"_s, QJsonObject{{u"protocolVersion"_s, u"2024-11-05"_s}, {u"capabilities"_s, QJsonObject()}}}});
+    answer(u"init"_s);
+    send({{u"jsonrpc"_s, u"2.0"_s}, {u"method"_s, u"notifications/initialized"_s}, {u"params"_s, QJsonObject()}});
+    send(
+        {{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, u"list"_s}, {u"method"_s, u"tools/list"_s}, {u"params"_s, QJsonObject()}});
+    answer(u"list"_s);
+    send({{u"jsonrpc"_s, u"2.0"_s},
+          {u"id"_s, u"call"_s},
+          {u"method"_s, u"tools/call"_s},
+          {u"params"_s, QJsonObject{{u"name"_s, name}, {u"arguments"_s, arguments}}}});
+    const QJsonObject result = answer(u"call"_s).value(u"result"_s).toObject();
+    door.terminate();
+    if (!door.waitForFinished(3000))
+        door.kill();
+    return result;
+}
+
+QJsonObject structured(const QJsonObject& result)
+{
+    for (const auto& item : result.value(u"content"_s).toArray()) {
+        if (item.toObject().value(u"type"_s).toString() == u"text"_s)
+            return QJsonDocument::fromJson(item.toObject().value(u"text"_s).toString().toUtf8()).object();
+    }
+    return {};
 }
 
 } // namespace Testing

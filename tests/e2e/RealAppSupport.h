@@ -214,4 +214,11 @@ protected:
     static inline RealAppSession* s_app = nullptr;
 };
 
+/// One MCP tool call in a fresh `msgcode-desktop-mcp mcp` process, msgcode's sequence
+/// (initialize, initialized, tools/list, tools/call, SIGTERM), against `app`'s host; the
+/// tools/call result.
+QJsonObject callTool(RealAppSession& app, const QString& name, const QJsonObject& arguments);
+/// The JSON of a tool result's first text item (ghost-os's {success, data, …}).
+QJsonObject structured(const QJsonObject& result);
+
 } // namespace Testing
