@@ -18,6 +18,7 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSet>
 #include <QSlider>
@@ -72,6 +73,67 @@ std::pair<std::optional<QRect>, std::optional<QPoint>> targetOf(const std::optio
     else if (frame)
         point = frame->center();
     return {frame, point};
+}
+
+// A screenshot shown whole: scaled down to the label's size (never cropped) whenever the label
+// is resized, its aspect kept.
+class ShotLabel : public QLabel
+{
+public:
+    using QLabel::QLabel;
+    void setImage(const QImage& image)
+    {
+        m_image = image;
+        fit();
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QLabel::resizeEvent(event);
+        fit();
+    }
+
+private:
+    void fit()
+    {
+        if (m_image.isNull()) {
+            setPixmap({});
+            return;
+        }
+        const QSize room = size().boundedTo(m_image.size());
+        setPixmap(QPixmap::fromImage(
+            room == m_image.size() ? m_image : m_image.scaled(room, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+    }
+
+    QImage m_image;
+};
+
+void showShot(QLabel* label, const QImage& image)
+{
+    static_cast<ShotLabel*>(label)->setImage(image);
+}
+
+// What OCR read (ocr.json): each line's frame in screen coordinates, and the origin of
+// ocr.png (the frame it shows).
+struct OcrBoxes
+{
+    QPoint origin;
+    QList<QRect> lines;
+};
+
+std::optional<OcrBoxes> ocrBoxesOf(const QByteArray& json)
+{
+    const QJsonObject kept = QJsonDocument::fromJson(json).object();
+    const auto frame = frameOf(kept.value(QStringLiteral("frame")));
+    if (!frame)
+        return std::nullopt;
+    OcrBoxes out{frame->topLeft(), {}};
+    for (const auto& line : kept.value(QStringLiteral("lines")).toArray()) {
+        if (const auto box = frameOf(line.toObject().value(QStringLiteral("frame"))))
+            out.lines.append(*box);
+    }
+    return out;
 }
 
 } // namespace
@@ -277,9 +339,9 @@ QWidget* EvidenceWindow::buildShotsTab()
     m_shotPages = new QStackedWidget(shots);
     auto* sideBySide = new QWidget(m_shotPages);
     auto* sideLayout = new QHBoxLayout(sideBySide);
-    m_before = new QLabel(sideBySide);
+    m_before = new ShotLabel(sideBySide);
     m_before->setObjectName(QStringLiteral("beforeShot"));
-    m_after = new QLabel(sideBySide);
+    m_after = new ShotLabel(sideBySide);
     m_after->setObjectName(QStringLiteral("afterShot"));
     for (QLabel* shot : {m_before, m_after}) {
         shot->setAlignment(Qt::AlignCenter);
@@ -289,7 +351,7 @@ QWidget* EvidenceWindow::buildShotsTab()
     m_shotPages->addWidget(sideBySide);
     auto* slider = new QWidget(m_shotPages);
     auto* sliderLayout = new QVBoxLayout(slider);
-    m_compare = new QLabel(slider);
+    m_compare = new ShotLabel(slider);
     m_compare->setObjectName(QStringLiteral("compareShot"));
     m_compare->setAlignment(Qt::AlignCenter);
     m_compare->setMinimumSize(200, 150);
@@ -446,9 +508,10 @@ void EvidenceWindow::showRow(int row)
     m_timeline->clear();
     m_tree->clear();
     m_candidates->setRowCount(0);
-    m_before->clear();
-    m_after->clear();
+    showShot(m_before, {});
+    showShot(m_after, {});
     m_drawnFrame = {};
+    m_ocrBoxes = 0;
     const QModelIndex at = m_filter.index(row, 0);
     if (!at.isValid()) {
         updateCompare();
@@ -499,6 +562,11 @@ void EvidenceWindow::showRow(int row)
     const auto acted = targetOf(execution.response);
     const std::optional<QRect> frame = acted.first;
     const std::optional<QPoint> point = acted.second;
+    // Text read off the pixels: its lines boxed on the image it was read in (ocr.png shows only
+    // the frame read, so it is drawn from that frame's corner).
+    std::optional<OcrBoxes> ocrBoxes;
+    if (const auto bytes = reader.readFile(execution.info, QStringLiteral("ocr.json")))
+        ocrBoxes = ocrBoxesOf(bytes.value());
     const auto draw = [&](const QString& file, QLabel* label, QImage* drawn) {
         const auto bytes = reader.readFile(execution.info, file);
         if (!bytes)
@@ -509,6 +577,16 @@ void EvidenceWindow::showRow(int row)
         image = image.convertToFormat(QImage::Format_RGB32);
         QPainter painter(&image);
         painter.setRenderHint(QPainter::Antialiasing);
+        if (file == QLatin1String("ocr.png") && ocrBoxes) {
+            painter.save();
+            painter.translate(-ocrBoxes->origin);
+            painter.setPen(QPen(QColor(0, 160, 90), 2));
+            for (const QRect& box : std::as_const(ocrBoxes->lines))
+                painter.drawRect(box);
+            painter.restore();
+            m_ocrBoxes = static_cast<int>(ocrBoxes->lines.size());
+            painter.translate(-ocrBoxes->origin);
+        }
         if (frame) {
             painter.setPen(QPen(QColor(220, 20, 60), 3));
             painter.drawRect(*frame);
@@ -522,12 +600,13 @@ void EvidenceWindow::showRow(int row)
         }
         painter.end();
         *drawn = image.scaled(560, 420, Qt::KeepAspectRatio, Qt::SmoothTransformation);
-        label->setPixmap(QPixmap::fromImage(*drawn));
+        showShot(label, *drawn);
         label->setToolTip(file);
         return true;
     };
-    if (!draw(QStringLiteral("before.png"), m_before, &m_beforeImage))
-        draw(QStringLiteral("observe.png"), m_before, &m_beforeImage);
+    if (!draw(QStringLiteral("before.png"), m_before, &m_beforeImage) &&
+        !draw(QStringLiteral("observe.png"), m_before, &m_beforeImage))
+        draw(QStringLiteral("ocr.png"), m_before, &m_beforeImage);
     draw(QStringLiteral("after.png"), m_after, &m_afterImage);
     updateCompare();
 
@@ -693,7 +772,7 @@ void EvidenceWindow::updateCompare()
 {
     if (m_beforeImage.isNull() || m_afterImage.isNull()) {
         m_compareImage = {};
-        m_compare->setPixmap({});
+        showShot(m_compare, {});
         m_compare->setText(tr("The slider needs a before and an after screenshot."));
         return;
     }
@@ -714,7 +793,7 @@ void EvidenceWindow::updateCompare()
     line.drawLine(split, 0, split, shown.height());
     line.end();
     m_compare->setText({});
-    m_compare->setPixmap(QPixmap::fromImage(shown));
+    showShot(m_compare, shown);
 }
 
 } // namespace EvidenceViewer

@@ -97,6 +97,8 @@ public:
     static constexpr qint64 kMaxTreeBytes = qint64{32} * 1024 * 1024;
     /// The frame drawn on the screenshots of the execution shown (empty when none).
     QRect drawnFrame() const { return m_drawnFrame; }
+    /// How many boxes of text read by OCR (ocr.json's lines) are drawn on the shown ocr.png.
+    int ocrBoxes() const { return m_ocrBoxes; }
 
 Q_SIGNALS:
     void reloaded();
@@ -148,6 +150,7 @@ private:
     QLabel* m_labStatus = nullptr;
     QTableWidget* m_lab = nullptr;
     QRect m_drawnFrame;
+    int m_ocrBoxes = 0;
     ReplayController* m_replayer = nullptr;
     std::optional<Evidence::Execution> m_shown;
     QPushButton* m_replayButton = nullptr;

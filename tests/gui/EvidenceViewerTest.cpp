@@ -452,6 +452,41 @@ TEST_F(EvidenceViewerTest, AFixtureClickShowsWhatTheHostSawWithTheFrameWhereTheB
     fixture.waitForFinished(5000);
 }
 
+// What OCR read in the fixture's window is boxed on the image it was read in: one box per line
+// ocr.json keeps, each where the answer put it.
+TEST_F(EvidenceViewerTest, TextReadByOcrIsBoxedOnTheImageItWasReadIn)
+{
+    startHost(true);
+    QProcess fixture;
+    fixture.start(QStringLiteral(MDH_FIXTURE_BINARY), {QStringLiteral("--title"), QStringLiteral("OCR evidence")});
+    ASSERT_TRUE(fixture.waitForStarted(10000));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return fixture.readAllStandardOutput().contains("\"ready\""); }, 15000));
+    QTest::qWait(300);
+    const QJsonObject read =
+        call(QStringLiteral("desktop.ocr"),
+             {{QStringLiteral("route"),
+               QJsonObject{{QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), fixture.processId()}}}}},
+              {QStringLiteral("languages"), QJsonArray{QStringLiteral("eng")}}});
+    const QString id = resultOf(read).value(QStringLiteral("executionId")).toString();
+    ASSERT_FALSE(id.isEmpty()) << QJsonDocument(read).toJson().toStdString();
+    const int lines = static_cast<int>(resultOf(read).value(QStringLiteral("lines")).toArray().size());
+    ASSERT_GT(lines, 0) << QJsonDocument(read).toJson().toStdString();
+
+    EvidenceViewer::EvidenceWindow window({m_workspace});
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    const int row = rowOf(window, id);
+    ASSERT_GE(row, 0);
+    window.showRow(row);
+    EXPECT_EQ(window.ocrBoxes(), lines);
+    EXPECT_FALSE(window.beforeShot()->pixmap().isNull());
+    EXPECT_EQ(window.beforeShot()->toolTip(), QStringLiteral("ocr.png"));
+    window.tabs()->setCurrentIndex(4);
+    screenshot(QStringLiteral("evidence-ocr-boxes"));
+    fixture.terminate();
+    fixture.waitForFinished(5000);
+}
+
 // A real GTK app's evidence (galculator, started here): the key clicked with the pointer is framed
 // where it was, the lab's count on each click's tree equals what a find of the same selector
 // says, and with "keep full trees for side effects" on, the click's tree is complete (not a
