@@ -34,7 +34,7 @@ void FrameWindow::paintEvent(QPaintEvent*)
     painter.fillRect(rect(), m_color);
 }
 
-HighlightOverlay::HighlightOverlay() = default;
+HighlightOverlay::HighlightOverlay(QColor strong, QColor light) : m_strong(strong), m_light(light) {}
 HighlightOverlay::~HighlightOverlay() = default;
 
 void HighlightOverlay::show(const QList<QRect>& targets, int emphasised)
@@ -47,7 +47,7 @@ void HighlightOverlay::show(const QList<QRect>& targets, int emphasised)
         if (used == m_frames.size())
             m_frames.push_back(std::make_unique<FrameWindow>());
         FrameWindow& window = *m_frames.at(used++);
-        window.frame(target, i == emphasised ? QColor(220, 20, 60) : QColor(255, 165, 0));
+        window.frame(target, i == emphasised ? m_strong : m_light);
         window.show();
         window.raise();
     }

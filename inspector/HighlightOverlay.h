@@ -38,7 +38,8 @@ private:
 class HighlightOverlay
 {
 public:
-    HighlightOverlay();
+    /// Frames in `strong` (the emphasised one) and `light` (the others).
+    explicit HighlightOverlay(QColor strong = QColor(220, 20, 60), QColor light = QColor(255, 165, 0));
     ~HighlightOverlay();
 
     /// Shows a frame around each of `targets`; the one at `emphasised` (or none, -1) in the strong
@@ -50,6 +51,8 @@ public:
 
 private:
     std::vector<std::unique_ptr<FrameWindow>> m_frames;
+    QColor m_strong;
+    QColor m_light;
 };
 
 } // namespace Inspector

@@ -72,6 +72,17 @@ void InspectorService::find(const QJsonObject& params, std::function<void(const 
         std::move(done));
 }
 
+void InspectorService::ocr(const Automation::Route& route, std::function<void(const Result<Ops::OcrResult>&)> done)
+{
+    Ops::OcrRequest request;
+    request.route = route;
+    request.languages = {QStringLiteral("eng"), QStringLiteral("chi_sim")};
+    request.redaction = Ops::Redaction::None;
+    request.keepEvidence = false;
+    m_executor.inspect<Ops::OcrResult>(
+        kReadTimeoutMs, [request](JobContext& ctx) { return Ops::ocr(ctx, request); }, std::move(done));
+}
+
 void InspectorService::elementAt(QPoint point, std::function<void(const Result<Ops::ElementAtResult>&)> done)
 {
     Ops::ElementAtRequest request;

@@ -41,6 +41,10 @@ public:
               std::function<void(const Automation::Result<Automation::Operations::DumpTreeResult>&)> done);
     /// desktop.find's params (without meta), parsed as desktop.find parses them, and the search.
     void find(const QJsonObject& params, std::function<void(const Automation::Result<FindAnswer>&)> done);
+    /// The text on screen in the route's window, read by the host's OCR engine (nothing kept as
+    /// evidence).
+    void ocr(const Automation::Route& route,
+             std::function<void(const Automation::Result<Automation::Operations::OcrResult>&)> done);
     /// The element under a screen point.
     void elementAt(QPoint point,
                    std::function<void(const Automation::Result<Automation::Operations::ElementAtResult>&)> done);

@@ -154,6 +154,11 @@ void InspectorWindow::buildUi()
                            .arg(kLiveIntervalMs / 1000.0));
     m_live->setChecked(true);
     top->addWidget(m_live);
+    m_ocrCheck = new QCheckBox(tr("OCR layer"), central);
+    m_ocrCheck->setObjectName(QStringLiteral("ocrLayerCheck"));
+    m_ocrCheck->setToolTip(tr("Box every line of text the OCR engine reads in the window: what a selector with "
+                              "source \"ocr\" can find there."));
+    top->addWidget(m_ocrCheck);
     m_pick = new QPushButton(tr("Pick under the mouse (3 s)"), central);
     m_pick->setObjectName(QStringLiteral("pickButton"));
     top->addWidget(m_pick);
@@ -294,6 +299,14 @@ void InspectorWindow::buildUi()
         m_selectedPath.reset();
         m_shownWindowHandle.clear();
         refreshTree();
+        if (m_ocrCheck->isChecked())
+            readOcrLayer();
+    });
+    connect(m_ocrCheck, &QCheckBox::toggled, this, [this](bool on) {
+        if (on)
+            readOcrLayer();
+        else
+            m_ocrLayer.hide();
     });
     connect(reload, &QPushButton::clicked, this, [this] {
         refreshWindows();
@@ -331,9 +344,54 @@ void InspectorWindow::buildUi()
         m_liveTimer.start();
 }
 
+void InspectorWindow::readOcrLayer()
+{
+    const auto route = currentRoute();
+    if (!route) {
+        showBanner(tr("Choose a window first: the OCR layer reads its text."), true);
+        return;
+    }
+    // The frames drawn on screen are pixels too: gone before the window is read.
+    m_ocrLayer.hide();
+    m_highlight.hide();
+    ++m_pending;
+    const quint64 generation = ++m_ocrGeneration;
+    QPointer<InspectorWindow> self(this);
+    QTimer::singleShot(kOverlayGoneMs, this, [self, route, generation] {
+        if (!self)
+            return;
+        self->m_service.ocr(
+            *route, [self, generation](const Automation::Result<Automation::Operations::OcrResult>& read) {
+                if (!self)
+                    return;
+                --self->m_pending;
+                // Only the newest read counts, and only while the layer is asked for.
+                if (generation != self->m_ocrGeneration || !self->m_ocrCheck->isChecked())
+                    return;
+                if (!read) {
+                    self->m_ocrLines = -1;
+                    self->showBanner(tr("The OCR layer could not read the window: %1").arg(read.error().message), true);
+                    Q_EMIT self->ocrLayerShown();
+                    return;
+                }
+                QList<QRect> boxes;
+                for (const auto& line : read->lines)
+                    boxes.append(rectOf(line.frame));
+                self->m_ocrLines = static_cast<int>(boxes.size());
+                self->m_ocrLayer.show(boxes, -1);
+                self->showBanner(tr("OCR layer: %n line(s) read in %1 ms by %2.", nullptr, self->m_ocrLines)
+                                     .arg(read->recognizeMs)
+                                     .arg(read->engine.value(QStringLiteral("name")).toString()),
+                                 false);
+                Q_EMIT self->ocrLayerShown();
+            });
+    });
+}
+
 void InspectorWindow::hideEvent(QHideEvent* event)
 {
     m_highlight.hide();
+    m_ocrLayer.hide();
     QMainWindow::hideEvent(event);
 }
 
@@ -624,36 +682,53 @@ void InspectorWindow::runTest()
     m_testStatus->setText(tr("Searching…"));
     ++m_pending;
     QPointer<InspectorWindow> self(this);
-    m_service.find(params, [self](const Automation::Result<InspectorService::FindAnswer>& answer) {
-        if (!self)
-            return;
-        --self->m_pending;
-        self->m_results->setRowCount(0);
-        if (!answer) {
-            self->m_lastTestCount = -1;
-            self->m_testStatus->setText(
-                tr("%1: %2").arg(Automation::errorCodeName(answer.error().code), answer.error().message));
-            self->m_highlight.hide();
-            Q_EMIT self->testFinished();
-            return;
-        }
-        const auto& found = answer->found;
-        self->m_lastTestCount = static_cast<int>(found.candidates.size());
-        self->m_testStatus->setText(tr("%n match(es) in %1 ms", nullptr, self->m_lastTestCount).arg(answer->elapsedMs));
-        QList<QRect> frames;
-        for (int i = 0; i < found.candidates.size(); ++i) {
-            const auto& candidate = found.candidates.at(i);
-            const auto& node = found.snapshot.nodes.at(candidate.nodeIndex);
-            self->m_results->insertRow(i);
-            const QStringList cells{QString::number(i + 1), QString::number(candidate.score), node.role, node.title,
-                                    candidate.reasons.join(QStringLiteral("; "))};
-            for (int c = 0; c < cells.size(); ++c)
-                self->m_results->setItem(i, c, new QTableWidgetItem(cells.at(c)));
-            frames.append(rectOf(node.frame));
-        }
-        self->m_highlight.show(frames, 0);
-        Q_EMIT self->testFinished();
+    // A search of the text on screen reads pixels: the frames this window draws are gone first
+    // (the OCR layer comes back with the answer).
+    const QString source =
+        params.value(QStringLiteral("selector")).toObject().value(QStringLiteral("source")).toString();
+    const bool readsPixels = source == QLatin1String("ocr") || source == QLatin1String("any");
+    if (readsPixels) {
+        m_highlight.hide();
+        m_ocrLayer.hide();
+    }
+    QTimer::singleShot(readsPixels ? kOverlayGoneMs : 0, this, [self, params] {
+        if (self)
+            self->m_service.find(params, [self](const auto& answer) {
+                if (self)
+                    self->showTestAnswer(answer);
+            });
     });
+}
+
+void InspectorWindow::showTestAnswer(const Automation::Result<InspectorService::FindAnswer>& answer)
+{
+    --m_pending;
+    if (m_ocrCheck->isChecked())
+        m_ocrLayer.show(m_ocrBoxes, -1);
+    m_results->setRowCount(0);
+    if (!answer) {
+        m_lastTestCount = -1;
+        m_testStatus->setText(tr("%1: %2").arg(Automation::errorCodeName(answer.error().code), answer.error().message));
+        m_highlight.hide();
+        Q_EMIT testFinished();
+        return;
+    }
+    const auto& found = answer->found;
+    m_lastTestCount = static_cast<int>(found.candidates.size());
+    m_testStatus->setText(tr("%n match(es) in %1 ms", nullptr, m_lastTestCount).arg(answer->elapsedMs));
+    QList<QRect> frames;
+    for (int i = 0; i < found.candidates.size(); ++i) {
+        const auto& candidate = found.candidates.at(i);
+        const auto& node = found.snapshot.nodes.at(candidate.nodeIndex);
+        m_results->insertRow(i);
+        const QStringList cells{QString::number(i + 1), QString::number(candidate.score), node.role, node.title,
+                                candidate.reasons.join(QStringLiteral("; "))};
+        for (int c = 0; c < cells.size(); ++c)
+            m_results->setItem(i, c, new QTableWidgetItem(cells.at(c)));
+        frames.append(rectOf(node.frame));
+    }
+    m_highlight.show(frames, 0);
+    Q_EMIT testFinished();
 }
 
 void InspectorWindow::suggestForSelection()

@@ -66,6 +66,12 @@ public:
 
     AxTreeModel& model() { return m_model; }
     const HighlightOverlay& highlight() const { return m_highlight; }
+    /// The OCR layer: a frame around each line of text OCR reads in the chosen window, while
+    /// "OCR layer" is checked; how many lines the last read gave (-1: it failed).
+    const HighlightOverlay& ocrLayer() const { return m_ocrLayer; }
+    int ocrLines() const { return m_ocrLines; }
+    /// Reads the chosen window's text and shows the OCR layer (also when the box is checked).
+    void readOcrLayer();
     QTreeView* treeView() const { return m_tree; }
     QLabel* banner() const { return m_banner; }
     /// The note shown while the selected element lies behind this window, with "Move aside".
@@ -93,6 +99,7 @@ Q_SIGNALS:
     void suggestionReady();
     void actionFinished();
     void windowsLoaded();
+    void ocrLayerShown();
 
 protected:
     void hideEvent(QHideEvent* event) override;
@@ -104,6 +111,7 @@ private:
     void showBanner(const QString& text, bool problem);
     void showNode(int nodeIndex);
     void runTest();
+    void showTestAnswer(const Automation::Result<InspectorService::FindAnswer>& answer);
     QString currentRouteText() const;
     std::optional<Automation::Route> currentRoute() const;
     void filterTree(const QString& text);
@@ -114,6 +122,14 @@ private:
     InspectorService m_service;
     AxTreeModel m_model;
     HighlightOverlay m_highlight;
+    /// The text OCR read, in green, apart from the selection's highlight.
+    HighlightOverlay m_ocrLayer{QColor(0, 160, 90), QColor(0, 160, 90)};
+    QCheckBox* m_ocrCheck = nullptr;
+    int m_ocrLines = 0;
+    QList<QRect> m_ocrBoxes;
+    quint64 m_ocrGeneration = 0;
+    /// How long the frames on screen get to disappear before the window's pixels are read.
+    static constexpr int kOverlayGoneMs = 150;
     QList<Automation::WindowInfo> m_windows;
     QComboBox* m_picker = nullptr;
     QCheckBox* m_live = nullptr;

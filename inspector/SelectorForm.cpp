@@ -82,6 +82,13 @@ SelectorForm::SelectorForm(QWidget* parent) : QWidget(parent)
     m_limit->setValue(10);
     connect(m_limit, &QSpinBox::valueChanged, this, [this] { Q_EMIT selectorChanged(selector()); });
     form->addRow(tr("Answer at most:"), m_limit);
+    m_source = new QComboBox(this);
+    m_source->setObjectName(QStringLiteral("formSource"));
+    m_source->addItem(tr("the accessibility tree"), QString());
+    m_source->addItem(tr("the text on screen (OCR)"), QStringLiteral("ocr"));
+    m_source->addItem(tr("the tree, else the text on screen"), QStringLiteral("any"));
+    connect(m_source, &QComboBox::currentIndexChanged, this, [this] { Q_EMIT selectorChanged(selector()); });
+    form->addRow(tr("Search in:"), m_source);
 }
 
 SelectorForm::TextField SelectorForm::textField(const QString& name)
@@ -148,6 +155,8 @@ QJsonObject SelectorForm::selector() const
         out.insert(QStringLiteral("caseSensitive"), true);
     if (m_limit->value() != 10)
         out.insert(QStringLiteral("limit"), m_limit->value());
+    if (const QString source = m_source->currentData().toString(); !source.isEmpty())
+        out.insert(QStringLiteral("source"), source);
     return out;
 }
 

@@ -12,8 +12,8 @@ namespace Inspector {
 
 /// A form for every field of a selector (docs/protocol.md §4.4): role, title, value and
 /// description (each equals, contains or matches), identifier, path, rectangle, label, anchor
-/// with its distance, nth, window, the flags and the limit. Every change emits the selector it
-/// makes, which the tester then runs.
+/// with its distance, nth, window, the flags, the limit and where to search (source). Every change emits the selector
+/// it makes, which the tester then runs.
 class SelectorForm final : public QWidget
 {
     Q_OBJECT
@@ -52,6 +52,7 @@ private:
     QCheckBox* m_visibleOnly = nullptr;
     QCheckBox* m_caseSensitive = nullptr;
     QSpinBox* m_limit = nullptr;
+    QComboBox* m_source = nullptr; ///< ax (empty), ocr or any
 };
 
 } // namespace Inspector

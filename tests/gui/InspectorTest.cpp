@@ -21,6 +21,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QImage>
@@ -34,6 +35,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QScreen>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -275,7 +277,8 @@ TEST_F(InspectorTest, ShowsTheFakeWindowItsNodesAndTestsSelectorsAsDesktopFindDo
                            {QStringLiteral("titleContains"), QStringLiteral("Sen")}}));
     ASSERT_TRUE(QTest::qWaitFor([&] { return window->lastTestCount() == 1 && window->pendingReads() == 0; }, 10000))
         << window->testStatus()->text().toStdString();
-    EXPECT_EQ(window->testResults()->item(0, 3)->text(), QStringLiteral("Send"));
+    // (Tesseract may read its small capital S as a lower-case one: titles match without case.)
+    EXPECT_EQ(window->testResults()->item(0, 3)->text().toLower(), QStringLiteral("send"));
     window->testSelector(QStringLiteral("{\"selector\": {\"byRol\": \"AXButton\"}}"));
     ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0; }, 10000));
     EXPECT_TRUE(window->testStatus()->text().contains(QStringLiteral("byRol")))
@@ -477,6 +480,61 @@ TEST_F(InspectorTest, ShowsTheTreesOfTheQtFixtureAndOfARealGtkApp)
     gtk.terminate();
     fixture.terminate();
     gtk.waitForFinished(5000);
+    fixture.waitForFinished(5000);
+}
+
+// The OCR layer boxes the text the pixels hold: on the Qt fixture, a green frame lies on the
+// "Send" button the tree knows; the tester's "Search in" set to the text on screen finds the same
+// button's label by OCR, as desktop.find with source "ocr" does.
+TEST_F(InspectorTest, TheOcrLayerAndTheTesterReadTheWindowsPixels)
+{
+    startHost(true);
+    QProcess fixture;
+    fixture.start(QStringLiteral(MDH_FIXTURE_BINARY), {QStringLiteral("--title"), QStringLiteral("OCR layer")});
+    ASSERT_TRUE(fixture.waitForStarted(10000));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return fixture.readAllStandardOutput().contains("\"ready\""); }, 15000));
+    auto window = openInspector(false);
+    ASSERT_TRUE(showsRealApp(*window, fixture.processId(), QStringLiteral("Send")))
+        << window->banner()->text().toStdString();
+    window->findChild<QCheckBox*>(QStringLiteral("liveCheck"))->setChecked(false);
+    QRect send;
+    for (const auto& node : window->model().snapshot().nodes) {
+        if (node.role == QLatin1String("AXButton") && node.title == QLatin1String("Send"))
+            send = QRect(node.frame.x, node.frame.y, node.frame.width, node.frame.height);
+    }
+    ASSERT_FALSE(send.isEmpty());
+    // The inspector stands aside, so that what is read is the fixture's.
+    window->move(700, 0);
+    window->resize(560, 700);
+    QSignalSpy shown(window.get(), &Inspector::InspectorWindow::ocrLayerShown);
+    window->findChild<QCheckBox*>(QStringLiteral("ocrLayerCheck"))->setChecked(true);
+    ASSERT_TRUE(shown.wait(15000));
+    EXPECT_GT(window->ocrLines(), 3) << window->banner()->text().toStdString();
+    const auto frames = window->ocrLayer().frames();
+    EXPECT_EQ(frames.size(), window->ocrLines());
+    EXPECT_TRUE(std::any_of(frames.cbegin(), frames.cend(), [&](const Inspector::FrameWindow* frame) {
+        return send.contains(frame->target().center());
+    })) << "no OCR box on the Send button";
+    screenshot(QStringLiteral("inspector-ocr-layer"));
+
+    auto* source = window->findChild<QComboBox*>(QStringLiteral("formSource"));
+    ASSERT_NE(source, nullptr);
+    window->selectorForm()->findChild<QComboBox*>(QStringLiteral("formTitleMode"))->setCurrentIndex(1);
+    window->selectorForm()->findChild<QLineEdit*>(QStringLiteral("formTitle"))->setText(QStringLiteral("Send"));
+    source->setCurrentIndex(source->findData(QStringLiteral("ocr")));
+    QSignalSpy tested(window.get(), &Inspector::InspectorWindow::testFinished);
+    window->testSelector(window->selectorEditor()->toPlainText());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0 && !tested.isEmpty(); }, 15000));
+    EXPECT_TRUE(window->selectorEditor()->toPlainText().contains(QStringLiteral("\"source\": \"ocr\"")))
+        << window->selectorEditor()->toPlainText().toStdString();
+    ASSERT_GE(window->lastTestCount(), 1) << window->testStatus()->text().toStdString();
+    EXPECT_EQ(window->testResults()->item(0, 2)->text(), QStringLiteral("AXStaticText"));
+    // (Tesseract may read its small capital S as a lower-case one: titles match without case.)
+    EXPECT_EQ(window->testResults()->item(0, 3)->text().toLower(), QStringLiteral("send"));
+    window->findChild<QCheckBox*>(QStringLiteral("ocrLayerCheck"))->setChecked(false);
+    EXPECT_TRUE(window->ocrLayer().frames().isEmpty());
+    window.reset();
+    fixture.terminate();
     fixture.waitForFinished(5000);
 }
 
