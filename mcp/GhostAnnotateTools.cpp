@@ -4,8 +4,6 @@
 #include "mcp/GhostToolSupport.h"
 #include "mcp/McpAnnotate.h"
 
-#include <QBuffer>
-#include <QImage>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QRect>
@@ -83,19 +81,9 @@ QJsonObject annotateTool(const QJsonObject& arguments, HostLink& host)
         return failure(QStringLiteral("the screenshot could not be annotated (not a PNG)"));
     // Drawn on every pixel, then sized for the model like ghost_screenshot; the index's points
     // stay screen points.
-    QByteArray answered = annotated;
     double scale = 1.0;
-    if (!arguments.value(QStringLiteral("full_resolution")).toBool() && area.width() > kModelImageWidth) {
-        QImage image;
-        if (image.loadFromData(annotated, "PNG")) {
-            scale = double(kModelImageWidth) / image.width();
-            const QImage sized = image.scaledToWidth(kModelImageWidth, Qt::SmoothTransformation);
-            QBuffer buffer(&answered);
-            answered.clear();
-            buffer.open(QIODevice::WriteOnly);
-            sized.save(&buffer, "PNG");
-        }
-    }
+    const QByteArray answered =
+        sizedForModel(annotated, arguments.value(QStringLiteral("full_resolution")).toBool(), &scale);
     QString caption = QStringLiteral("Annotated screenshot: %1x%2 (scale %4), %3 labeled elements")
                           .arg(qRound(area.width() * scale))
                           .arg(qRound(area.height() * scale))

@@ -4,6 +4,8 @@
 #include "client-kit/Outcome.h"
 #include "mcp/McpTools.h"
 
+#include <QBuffer>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QRegularExpression>
@@ -16,6 +18,20 @@ QJsonObject failure(const QString& error, const QString& suggestion)
     if (!suggestion.isEmpty())
         out.insert(QStringLiteral("suggestion"), suggestion);
     return textResult(out);
+}
+
+QByteArray sizedForModel(const QByteArray& png, bool fullResolution, double* scale)
+{
+    *scale = 1.0;
+    QImage image;
+    if (fullResolution || !image.loadFromData(png, "PNG") || image.width() <= kModelImageWidth)
+        return png;
+    *scale = double(kModelImageWidth) / image.width();
+    QByteArray out;
+    QBuffer buffer(&out);
+    buffer.open(QIODevice::WriteOnly);
+    image.scaledToWidth(kModelImageWidth, Qt::SmoothTransformation).save(&buffer, "PNG");
+    return out;
 }
 
 QJsonObject success(const QJsonObject& data)

@@ -18,6 +18,10 @@ namespace Mcp::Ghost {
 /// caller asks for full_resolution (cua-driver measured clicks landing short off larger ones).
 constexpr int kModelImageWidth = 1280;
 
+/// `png` sized for a model: scaled down to kModelImageWidth when wider (unless `fullResolution`),
+/// `scale` set to image pixels per screen pixel. The same bytes when nothing changes.
+QByteArray sizedForModel(const QByteArray& png, bool fullResolution, double* scale);
+
 /// {success: false, error, suggestion?} as a tool result.
 QJsonObject failure(const QString& error, const QString& suggestion = {});
 /// {success: true, data} as a tool result.

@@ -3,6 +3,7 @@
 #include "mcp/GhostTools.h"
 
 #include "mcp/GhostToolSupport.h"
+#include "mcp/McpAnnotate.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -150,14 +151,29 @@ QJsonObject cropArg(const QJsonObject& arguments)
 
 QJsonObject parseScreenTool(const QJsonObject& arguments, HostLink& host)
 {
+    const bool marks = arguments.value(QStringLiteral("marks")).toBool();
+    // The image the marks go on is taken first, so that the elements read after it are (at
+    // most) newer, never older, than what it shows.
+    QJsonObject captured;
+    if (marks) {
+        const QJsonObject shot = host.call(QStringLiteral("desktop.capture"),
+                                           withRoute(QJsonObject{{QStringLiteral("inline"), true}}, arguments), false);
+        if (shot.contains(QStringLiteral("error")))
+            return hostFailure(shot);
+        captured = shot.value(QStringLiteral("result")).toObject();
+    }
     auto looked = look(arguments, host, {});
     if (auto* failed = std::get_if<QJsonObject>(&looked))
         return *failed;
     QJsonArray elements;
+    QList<AnnotationLabel> labels;
     int fromOcr = 0;
     for (const Seen& s : std::get<QList<Seen>>(looked)) {
         fromOcr += s.source == QLatin1String("ocr") ? 1 : 0;
-        elements.append(QJsonObject{{QStringLiteral("ref"), s.ref},
+        const int mark = static_cast<int>(elements.size()) + 1;
+        labels.append({mark, s.rect});
+        elements.append(QJsonObject{{QStringLiteral("mark"), mark},
+                                    {QStringLiteral("ref"), s.ref},
                                     {QStringLiteral("role"), s.role},
                                     {QStringLiteral("label"), s.label},
                                     {QStringLiteral("position"),
@@ -167,9 +183,37 @@ QJsonObject parseScreenTool(const QJsonObject& arguments, HostLink& host)
                                     {QStringLiteral("source"), s.source},
                                     {QStringLiteral("confidence"), std::round(s.confidence * 1000) / 1000}});
     }
-    return success(QJsonObject{{QStringLiteral("elements"), elements},
-                               {QStringLiteral("count"), elements.size()},
-                               {QStringLiteral("from_ocr"), fromOcr}});
+    const QJsonObject data{{QStringLiteral("elements"), elements},
+                           {QStringLiteral("count"), elements.size()},
+                           {QStringLiteral("from_ocr"), fromOcr}};
+    if (!marks)
+        return success(data);
+    // Set-of-marks: each element's box and number (its `mark`) drawn on the capture, sized for a
+    // model; positions stay screen points.
+    const QRect area = rectOf(captured.value(QStringLiteral("frame")).toObject());
+    const QByteArray drawn =
+        annotatePng(QByteArray::fromBase64(captured.value(QStringLiteral("pngBase64")).toString().toLatin1()),
+                    area.topLeft(), labels);
+    if (drawn.isEmpty())
+        return failure(QStringLiteral("the screenshot could not be marked (not a PNG)"));
+    double scale = 1.0;
+    const QByteArray sized = sizedForModel(drawn, arguments.value(QStringLiteral("full_resolution")).toBool(), &scale);
+    QJsonObject result = success(data);
+    QJsonArray content = result.value(QStringLiteral("content")).toArray();
+    content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("image")},
+                               {QStringLiteral("data"), QString::fromLatin1(sized.toBase64())},
+                               {QStringLiteral("mimeType"), QStringLiteral("image/png")}});
+    content.append(QJsonObject{
+        {QStringLiteral("type"), QStringLiteral("text")},
+        {QStringLiteral("text"),
+         QStringLiteral("Marked screenshot: %1 elements numbered as their \"mark\"; scale %2 (screen x = %3 + image x "
+                        "/ %2, screen y = %4 + image y / %2)")
+             .arg(labels.size())
+             .arg(scale, 0, 'g', 6)
+             .arg(area.x())
+             .arg(area.y())}});
+    result.insert(QStringLiteral("content"), content);
+    return result;
 }
 
 QJsonObject groundTool(const QJsonObject& arguments, HostLink& host)

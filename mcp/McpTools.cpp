@@ -254,6 +254,10 @@ const QList<Tool>& tools()
                         "elements and the text read off the pixels (OCR, source \"ocr\"), merged. Works where an "
                         "app exposes no accessibility."),
          Schema::object({{QStringLiteral("app"), app},
+                         {QStringLiteral("marks"),
+                          Schema::property(QStringLiteral("boolean"),
+                                           QStringLiteral("Also answer a screenshot with each element's box and "
+                                                          "number (its \"mark\") drawn on it"))},
                          {QStringLiteral("full_resolution"), Schema::property(QStringLiteral("boolean"), {})}}),
          parseScreenTool},
         {QStringLiteral("ghost_ground"),

@@ -182,7 +182,7 @@ TEST_F(McpSdkFixture, TheVisionToolsAnswerFromTheTreeAndFromThePixels)
     }
     ASSERT_TRUE(output.contains("ready")) << "wish did not show its window";
     const QJsonObject run =
-        runSdkClient(*s_app, {call(u"ghost_parse_screen"_s, {{u"app"_s, u"mdh-target-app"_s}}),
+        runSdkClient(*s_app, {call(u"ghost_parse_screen"_s, {{u"app"_s, u"mdh-target-app"_s}, {u"marks"_s, true}}),
                               call(u"ghost_ground"_s, {{u"description"_s, u"Send"_s}, {u"app"_s, u"mdh-target-app"_s}}),
                               call(u"ghost_ground"_s, {{u"description"_s, u"Launch rocket"_s}}),
                               call(u"ghost_ground"_s, {{u"description"_s, u"Self-destruct sequence"_s}})});
@@ -198,6 +198,17 @@ TEST_F(McpSdkFixture, TheVisionToolsAnswerFromTheTreeAndFromThePixels)
             << dump(element);
     }
     EXPECT_TRUE(sendFromTree) << dump(structuredAt(run, 0));
+    // Asked for marks: the app's window with each element's number drawn on it, the elements
+    // numbered 1, 2, … in order.
+    QImage marked;
+    for (const auto& item : resultAt(run, 0).value(u"content"_s).toArray()) {
+        if (item.toObject().value(u"type"_s).toString() == u"image"_s)
+            marked.loadFromData(QByteArray::fromBase64(item.toObject().value(u"data"_s).toString().toLatin1()), "PNG");
+    }
+    EXPECT_FALSE(marked.isNull()) << "no marked image";
+    EXPECT_LE(marked.width(), 1280);
+    for (int i = 0; i < elements.size(); ++i)
+        EXPECT_EQ(elements.at(i).toObject().value(u"mark"_s).toInt(), i + 1);
 
     const QJsonObject send = structuredAt(run, 1).value(u"data"_s).toObject();
     EXPECT_EQ(send.value(u"method"_s).toString(), u"ax"_s) << dump(structuredAt(run, 1));
