@@ -114,7 +114,13 @@ HostCommandLine::HostCommandLine()
       m_eventsLinger(QStringLiteral("events-linger-seconds"),
                      tr("How long an event subscription outlives its connection, still watched and recorded so that "
                         "a reader coming back with its cursor misses nothing (default 600; 0: not at all)."),
-                     tr("seconds"))
+                     tr("seconds")),
+      m_groundingEndpoint(QStringLiteral("grounding-endpoint"),
+                          tr("desktop.ground: your own OpenAI-compatible vision model's API, e.g. "
+                             "http://127.0.0.1:8080/v1 (overrides Settings; off unless given here or there)."),
+                          tr("url")),
+      m_groundingModel(QStringLiteral("grounding-model"),
+                       tr("desktop.ground: the model name the endpoint is asked for."), tr("name"))
 {
     m_options = {m_headless,
                  m_socket,
@@ -148,7 +154,9 @@ HostCommandLine::HostCommandLine()
                  m_evidence,
                  m_yieldToUser,
                  m_yieldQuietMs,
-                 m_eventsLinger};
+                 m_eventsLinger,
+                 m_groundingEndpoint,
+                 m_groundingModel};
 }
 
 void HostCommandLine::configure(QCommandLineParser& parser) const
@@ -297,6 +305,13 @@ HostCommandLine::Outcome HostCommandLine::merge(const QCommandLineParser& parser
                 .arg(HostSettings::kMaxEventsLingerSeconds);
         options.eventsLingerMs = seconds * 1000;
     }
+    options.grounding = stored.grounding;
+    if (parser.isSet(m_groundingEndpoint))
+        options.grounding.url = parser.value(m_groundingEndpoint);
+    if (parser.isSet(m_groundingModel))
+        options.grounding.model = parser.value(m_groundingModel);
+    if (options.grounding.configured() && !options.grounding.urlUsable())
+        return tr("msgcode-desktop-host: --grounding-endpoint takes an http or https URL");
     options.keepTypedText = stored.keepTypedText;
     options.keepFullTrees = stored.keepFullTrees;
     if (!out.headless)

@@ -99,6 +99,8 @@ private:
     QCommandLineOption m_yieldToUser;
     QCommandLineOption m_yieldQuietMs;
     QCommandLineOption m_eventsLinger;
+    QCommandLineOption m_groundingEndpoint;
+    QCommandLineOption m_groundingModel;
     QList<QCommandLineOption> m_options;
 };
 

@@ -32,6 +32,9 @@ const QString keyRemotePort = QStringLiteral("remote/port");
 const QString keyRemoteTls = QStringLiteral("remote/tls");
 const QString keyRemoteFingerprint = QStringLiteral("remote/fingerprint");
 const QString keyRemoteConfirmPolicy = QStringLiteral("remote/confirmPolicy");
+const QString keyGroundingUrl = QStringLiteral("grounding/url");
+const QString keyGroundingModel = QStringLiteral("grounding/model");
+const QString keyGroundingTimeoutMs = QStringLiteral("grounding/timeoutMs");
 
 template <typename T> T number(const QSettings& settings, const QString& key, T fallback)
 {
@@ -88,6 +91,14 @@ QList<HostSettings::Problem> HostSettings::validate() const
         else if (!remoteTls)
             problems.append({keyRemoteFingerprint, tr("A pinned certificate needs TLS.")});
     }
+    if (grounding.configured() && !grounding.urlUsable())
+        problems.append({keyGroundingUrl, tr("The grounding endpoint must be an http or https URL, such as "
+                                             "http://127.0.0.1:8080/v1.")});
+    if (grounding.timeoutMs < Bridge::GroundingSettings::kMinTimeoutMs ||
+        grounding.timeoutMs > Bridge::GroundingSettings::kMaxTimeoutMs)
+        problems.append({keyGroundingTimeoutMs, tr("The grounding endpoint's timeout must be between %1 and %2 ms.")
+                                                    .arg(Bridge::GroundingSettings::kMinTimeoutMs)
+                                                    .arg(Bridge::GroundingSettings::kMaxTimeoutMs)});
     if (!languages().contains(language))
         problems.append({keyLanguage, tr("Unknown language \"%1\".").arg(language)});
     return problems;
@@ -126,6 +137,9 @@ HostSettings HostSettings::load(QSettings& settings)
     out.remoteFingerprint = settings.value(keyRemoteFingerprint).toString();
     if (const auto policy = Bridge::SecuritySettings::policyFromName(settings.value(keyRemoteConfirmPolicy).toString()))
         out.remoteConfirmPolicy = *policy;
+    out.grounding.url = settings.value(keyGroundingUrl).toString();
+    out.grounding.model = settings.value(keyGroundingModel).toString();
+    out.grounding.timeoutMs = number(settings, keyGroundingTimeoutMs, out.grounding.timeoutMs);
     return out;
 }
 
@@ -158,6 +172,9 @@ void HostSettings::save(QSettings& settings) const
     settings.setValue(keyRemoteTls, remoteTls);
     settings.setValue(keyRemoteFingerprint, remoteFingerprint);
     settings.setValue(keyRemoteConfirmPolicy, Bridge::SecuritySettings::policyName(remoteConfirmPolicy));
+    settings.setValue(keyGroundingUrl, grounding.url);
+    settings.setValue(keyGroundingModel, grounding.model);
+    settings.setValue(keyGroundingTimeoutMs, grounding.timeoutMs);
 }
 
 bool HostSettings::save(const QString& iniPath) const
@@ -197,6 +214,7 @@ QList<HostSettings::Problem> HostSettings::applyTo(Bridge::Host& host) const
     host.setKeepFullTrees(keepFullTrees);
     host.setEventsLingerMs(eventsLingerSeconds * 1000);
     host.configureBackend(backendSettings());
+    host.setGrounding(grounding);
     QString error;
     // An empty root means $WORKSPACE_ROOT, which only a restart reads again.
     if (!workspaceRoot.isEmpty() && !host.setWorkspaceRoot(workspaceRoot, &error))

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "bridge/grounding/GroundingEndpoint.h"
 #include "bridge/security/SecuritySettings.h"
 
 #include <QCoreApplication>
@@ -73,6 +74,9 @@ public:
     QString remoteFingerprint;
     /// The remote caller's own policy: ask unless the person chose otherwise.
     Bridge::ConfirmPolicy remoteConfirmPolicy = Bridge::ConfirmPolicy::Ask;
+    /// The owner's grounding endpoint (desktop.ground): an OpenAI-compatible server with a vision
+    /// model they run themselves. An empty url: none, and no pixel is sent anywhere.
+    Bridge::GroundingSettings grounding;
 
     /// One validation problem: which field and what is wrong, for a person.
     struct Problem

@@ -14,6 +14,9 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -49,7 +52,14 @@ SettingsDialog::SettingsDialog(QString socketPath, QString iniPath, QWidget* par
     setObjectName(QStringLiteral("settingsDialog"));
     setWindowTitle(tr("msgcode Desktop Host Settings"));
     setModal(false);
-    auto* layout = new QVBoxLayout(this);
+    // The groups scroll (they are taller than a small screen); the message and the buttons stay.
+    auto* outer = new QVBoxLayout(this);
+    m_scroll = new QScrollArea(this);
+    m_scroll->setObjectName(QStringLiteral("settingsScroll"));
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    auto* page = new QWidget(m_scroll);
+    auto* layout = new QVBoxLayout(page);
 
     // Security.
     auto* security = new QGroupBox(tr("Security"), this);
@@ -234,15 +244,45 @@ SettingsDialog::SettingsDialog(QString socketPath, QString iniPath, QWidget* par
     layout->addWidget(remote);
     connect(forget, &QPushButton::clicked, this, &SettingsDialog::forgetRemoteTokenRequested);
 
+    // Pixels where accessibility is blind: the owner's own vision model (docs/protocol.md §5.27).
+    auto* vision = new QGroupBox(tr("Vision"), this);
+    auto* visionForm = new QFormLayout(vision);
+    m_groundingUrl = new QLineEdit(vision);
+    m_groundingUrl->setObjectName(QStringLiteral("groundingUrl"));
+    m_groundingUrl->setPlaceholderText(tr("Off: e.g. http://127.0.0.1:8080/v1"));
+    visionForm->addRow(tr("Grounding endpoint:"), m_groundingUrl);
+    m_groundingModel = new QLineEdit(vision);
+    m_groundingModel->setObjectName(QStringLiteral("groundingModel"));
+    m_groundingModel->setPlaceholderText(tr("The model's name, as the endpoint knows it"));
+    visionForm->addRow(tr("Model:"), m_groundingModel);
+    m_groundingTimeout = new QSpinBox(vision);
+    m_groundingTimeout->setObjectName(QStringLiteral("groundingTimeoutMs"));
+    m_groundingTimeout->setRange(Bridge::GroundingSettings::kMinTimeoutMs, Bridge::GroundingSettings::kMaxTimeoutMs);
+    m_groundingTimeout->setSingleStep(1000);
+    m_groundingTimeout->setSuffix(tr(" ms"));
+    visionForm->addRow(tr("Timeout:"), m_groundingTimeout);
+    m_visionError = errorLabel(vision, QStringLiteral("visionError"));
+    visionForm->addRow(QString(), m_visionError);
+    visionForm->addRow(QString(), note(vision, tr("An OpenAI-compatible server with a vision model that you run "
+                                                  "yourself. Only when it is set, and only to find what text and the "
+                                                  "accessibility tree cannot, the host sends it a screenshot.")));
+    layout->addWidget(vision);
+    m_scroll->setWidget(page);
+    outer->addWidget(m_scroll, 1);
+
     m_message = new QLabel(this);
     m_message->setObjectName(QStringLiteral("messageLabel"));
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_message);
+    outer->addWidget(m_message);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Close, this);
     m_save = buttons->button(QDialogButtonBox::Save);
-    layout->addWidget(buttons);
+    outer->addWidget(buttons);
+    // As tall as the groups need, within the screen.
+    const QSize wanted = page->sizeHint() + QSize(m_scroll->verticalScrollBar()->sizeHint().width() + 24, 110);
+    const QRect room = screen() ? screen()->availableGeometry() : QRect(0, 0, 1280, 1024);
+    resize(std::min(wanted.width(), room.width() - 40), std::min(wanted.height(), room.height() - 80));
 
     connect(choose, &QPushButton::clicked, this, &SettingsDialog::chooseWorkspace);
     connect(addCaller, &QPushButton::clicked, this, &SettingsDialog::addCaller);
@@ -286,6 +326,9 @@ void SettingsDialog::setValues(const HostSettings& settings)
     m_remoteFingerprint->setText(settings.remoteFingerprint);
     m_remotePolicy->setCurrentIndex(
         std::max(0, m_remotePolicy->findData(Bridge::SecuritySettings::policyName(settings.remoteConfirmPolicy))));
+    m_groundingUrl->setText(settings.grounding.url);
+    m_groundingModel->setText(settings.grounding.model);
+    m_groundingTimeout->setValue(settings.grounding.timeoutMs);
 }
 
 HostSettings SettingsDialog::values() const
@@ -319,6 +362,9 @@ HostSettings SettingsDialog::values() const
     out.remoteFingerprint = m_remoteFingerprint->text().trimmed();
     out.remoteConfirmPolicy = Bridge::SecuritySettings::policyFromName(m_remotePolicy->currentData().toString())
                                   .value_or(Bridge::ConfirmPolicy::Ask);
+    out.grounding.url = m_groundingUrl->text().trimmed();
+    out.grounding.model = m_groundingModel->text().trimmed();
+    out.grounding.timeoutMs = m_groundingTimeout->value();
     return out;
 }
 
@@ -351,11 +397,13 @@ bool SettingsDialog::save()
 
 void SettingsDialog::showProblems(const QList<HostSettings::Problem>& problems)
 {
-    QStringList workspace, callers, remote, all;
+    QStringList workspace, callers, remote, vision, all;
     for (const auto& problem : problems) {
         all.append(problem.message);
         if (problem.field.startsWith(QLatin1String("remote/")))
             remote.append(problem.message);
+        else if (problem.field.startsWith(QLatin1String("grounding/")))
+            vision.append(problem.message);
         else if (problem.field == QLatin1String("workspaceRoot"))
             workspace.append(problem.message);
         else if (problem.field == QLatin1String("callerAllowlist"))
@@ -367,6 +415,15 @@ void SettingsDialog::showProblems(const QList<HostSettings::Problem>& problems)
     m_callersError->setVisible(!callers.isEmpty());
     m_remoteError->setText(remote.join(QLatin1Char('\n')));
     m_remoteError->setVisible(!remote.isEmpty());
+    m_visionError->setText(vision.join(QLatin1Char('\n')));
+    m_visionError->setVisible(!vision.isEmpty());
+    // The first group that says what is wrong is scrolled into view.
+    for (QLabel* error : {m_workspaceError, m_callersError, m_remoteError, m_visionError}) {
+        if (!error->isHidden()) {
+            m_scroll->ensureWidgetVisible(error);
+            break;
+        }
+    }
     if (!all.isEmpty()) {
         m_message->setStyleSheet(QStringLiteral("color: #b00020;"));
         m_message->setText(tr("Not saved: %1").arg(all.join(QLatin1Char(' '))));

@@ -10,6 +10,7 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
+class QScrollArea;
 class QSpinBox;
 
 namespace App {
@@ -73,6 +74,11 @@ private:
     QSpinBox* m_remotePort = nullptr;
     QCheckBox* m_remoteTls = nullptr;
     QLineEdit* m_remoteFingerprint = nullptr;
+    QLineEdit* m_groundingUrl = nullptr;
+    QLineEdit* m_groundingModel = nullptr;
+    QSpinBox* m_groundingTimeout = nullptr;
+    QLabel* m_visionError = nullptr;
+    QScrollArea* m_scroll = nullptr;
     QComboBox* m_remotePolicy = nullptr;
     QLabel* m_remoteError = nullptr;
     QLabel* m_message = nullptr;

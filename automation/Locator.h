@@ -19,6 +19,9 @@ namespace Automation {
 namespace Ocr {
 class Engine;
 }
+namespace Grounding {
+class Grounder;
+}
 
 struct JobContext
 {
@@ -29,6 +32,8 @@ struct JobContext
     /// The platform's OCR engine, owned by the worker with the backend; null where none runs
     /// (desktop.ocr then answers that no engine is available).
     Ocr::Engine* ocr = nullptr;
+    /// The owner's grounding endpoint (a vision model they run), only when they configured one.
+    Grounding::Grounder* grounder = nullptr;
 };
 
 /// An elementRef as a caller hands it back: the id an earlier snapshot gave, and optionally the

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "automation/Grounding.h"
 #include "automation/Locator.h"
 
 #include <QImage>
@@ -194,6 +195,23 @@ struct CaptureResult
     double scale = 1.0; ///< answeredPng's pixels per screen pixel
 };
 
+/// desktop.ground: the point the owner's grounding endpoint names for a description, in a
+/// capture of the route's window, a rect or the display, sized for the model.
+struct GroundRequest
+{
+    std::optional<Route> route;
+    std::optional<Frame> rect;
+    QString description;
+};
+
+struct GroundResult
+{
+    CaptureResult capture;  ///< what the model was shown (answeredPng, its scale)
+    Grounding::Guess guess; ///< where it pointed, in that image
+    QPoint point;           ///< the same point on screen
+    QJsonObject provider;   ///< Grounder::describe()
+};
+
 /// desktop.ocr: the words and lines on the screen, in the route's window (only its own pixels),
 /// a rect, or the whole display.
 struct OcrRequest
@@ -381,6 +399,11 @@ Result<WaitResult> waitUntil(JobContext& ctx, const WaitRequest& request);
 Result<DumpTreeResult> dumpTree(JobContext& ctx, const DumpTreeRequest& request);
 /// A PNG of the display, the route's window or a rect (clipped to the display).
 Result<CaptureResult> capture(JobContext& ctx, const CaptureRequest& request);
+/// Asks the owner's grounding endpoint (ctx.grounder) where `description` is in a capture sized
+/// to 1280 pixels across, and maps its point back to the screen. DESKTOP_INVALID_REQUEST (reason
+/// no_vision_provider) when none is configured; DESKTOP_TARGET_UNRESPONSIVE (reason
+/// outside_image) when the model points outside what it was shown.
+Result<GroundResult> ground(JobContext& ctx, const GroundRequest& request);
 /// The text on screen, read by the platform's OCR engine (ctx.ocr) in the capture of the route's
 /// window, a rect or the display. Covered parts and secure fields are blanked first.
 Result<OcrResult> ocr(JobContext& ctx, const OcrRequest& request);

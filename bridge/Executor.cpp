@@ -2,6 +2,7 @@
 
 #include "bridge/RecordTrace.h"
 
+#include "automation/Grounding.h"
 #include "automation/ocr/OcrEngine.h"
 
 #include <QLoggingCategory>
@@ -122,6 +123,8 @@ public:
             engine->warmUp(Automation::Ocr::defaultLanguages());
     }
 
+    void setGrounder(std::shared_ptr<Automation::Grounding::Grounder> grounder) { m_grounder = std::move(grounder); }
+
     void configure(const std::function<void(Automation::DesktopBackend&)>& configure)
     {
         if (m_backend)
@@ -138,7 +141,7 @@ public:
             result = Error::make(ErrorCode::HostNotReady, QStringLiteral("the automation backend is not running"));
         } else {
             Automation::NullTrace trace;
-            JobContext context{*m_backend, call, trace, m_elements, ocr()};
+            JobContext context{*m_backend, call, trace, m_elements, ocr(), m_grounder.get()};
             result = guarded(inspection->work.run, context);
         }
         post([inspection, result](Executor*) { inspection->finish(result); });
@@ -161,11 +164,11 @@ public:
             record->trace(QStringLiteral("start"), 0, true,
                           QJsonObject{{QStringLiteral("remainingMs"), call.remainingMs()}});
             RecordTrace trace(*record, job->spec.fullTrees);
-            JobContext context{*m_backend, call, trace, m_elements, ocr()};
+            JobContext context{*m_backend, call, trace, m_elements, ocr(), m_grounder.get()};
             result = guarded(job->work.run, context);
         } else {
             Automation::NullTrace trace;
-            JobContext context{*m_backend, call, trace, m_elements, ocr()};
+            JobContext context{*m_backend, call, trace, m_elements, ocr(), m_grounder.get()};
             result = guarded(job->work.run, context);
         }
         post([job, result, info = m_backend->info()](Executor* owner) {
@@ -189,6 +192,7 @@ private:
     std::unique_ptr<Automation::DesktopBackend> m_backend;
     Automation::ElementCache m_elements;
     std::unique_ptr<Automation::Ocr::Engine> m_ocr;
+    std::shared_ptr<Automation::Grounding::Grounder> m_grounder;
 };
 
 Executor::Executor(BackendFactory factory, ExecutorOptions options, QObject* parent)
@@ -267,6 +271,15 @@ void Executor::inspectErased(int timeoutMs, ErasedJob work)
     const QDeadlineTimer deadline(timeoutMs, Qt::PreciseTimer);
     QMetaObject::invokeMethod(
         m_worker, [worker = m_worker, inspection, deadline] { worker->inspect(inspection, deadline); },
+        Qt::QueuedConnection);
+}
+
+void Executor::setGrounder(std::shared_ptr<Automation::Grounding::Grounder> grounder)
+{
+    if (!m_worker)
+        return;
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, grounder = std::move(grounder)] { worker->setGrounder(grounder); },
         Qt::QueuedConnection);
 }
 

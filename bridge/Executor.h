@@ -3,6 +3,7 @@
 #include "automation/CallContext.h"
 #include "automation/DesktopBackend.h"
 #include "automation/ElementCache.h"
+#include "automation/Grounding.h"
 #include "automation/Locator.h"
 #include "automation/OwnedThread.h"
 #include "bridge/evidence/ExecutionRecord.h"
@@ -117,6 +118,9 @@ public:
     /// Runs `configure` on the worker thread with the backend, after the jobs already handed to
     /// the worker (never during one). Capture values only: it runs on another thread.
     void configureBackend(std::function<void(Automation::DesktopBackend&)> configure);
+    /// The owner's grounding endpoint from now on (null: none), handed to the worker after the
+    /// jobs already queued.
+    void setGrounder(std::shared_ptr<Automation::Grounding::Grounder> grounder);
 
     /// The backend's self-report, refreshed by the worker after each job (never blocks).
     Automation::BackendInfo backendInfo() const;

@@ -39,6 +39,7 @@ Host::Host(HostOptions options, QObject* parent) : QObject(parent), m_options(st
     applyRemotePolicy(m_options.security.remoteConfirmPolicy);
     if (!m_options.backendSettings.isEmpty())
         configureBackend(m_options.backendSettings);
+    setGrounding(m_options.grounding);
     m_server = std::make_unique<Server>(*m_dispatcher, m_options.server, callers);
     startEvents();
     connect(m_server.get(), &Server::callerRefused, this, [this](const PeerInfo& peer, const Automation::Error& error) {
@@ -374,6 +375,12 @@ bool Host::setWorkspaceRoot(const QString& root, QString* error)
     m_options.workspaceRoot = root;
     qCInfo(lcHost) << "workspace root is now" << m_dispatcher->workspace().rootRealPath();
     return true;
+}
+
+void Host::setGrounding(const GroundingSettings& settings)
+{
+    m_options.grounding = settings;
+    m_executor->setGrounder(settings.configured() ? std::make_shared<GroundingEndpoint>(settings) : nullptr);
 }
 
 void Host::configureBackend(const QJsonObject& settings)

@@ -4,6 +4,7 @@
 #include "bridge/EventHub.h"
 #include "bridge/Executor.h"
 #include "bridge/PermissionMonitor.h"
+#include "bridge/grounding/GroundingEndpoint.h"
 #include "bridge/security/AuditLog.h"
 #include "bridge/security/CallerPolicy.h"
 #include "bridge/security/ConfirmTokens.h"
@@ -49,6 +50,8 @@ struct HostOptions
     std::function<std::unique_ptr<Automation::WindowWatch>()> windowWatchFactory;
     /// How long an event subscription outlives its connection (EventHub::setLingerMs).
     int eventsLingerMs = EventHub::kDefaultLingerMs;
+    /// The owner's grounding endpoint for desktop.ground (none: not configured).
+    GroundingSettings grounding;
 };
 
 /// The bridge as one object: permission monitor, executor (worker thread + backend),
@@ -119,6 +122,10 @@ public:
     void setKeepFullTrees(bool keep) { m_dispatcher->setKeepFullTrees(keep); }
     /// How long an event subscription outlives its connection, from now on.
     void setEventsLingerMs(int ms) { m_events->setLingerMs(ms); }
+    /// The owner's grounding endpoint from now on (an empty url: none; desktop.ground then answers
+    /// no_vision_provider).
+    void setGrounding(const GroundingSettings& settings);
+    const GroundingSettings& grounding() const { return m_options.grounding; }
     /// Passes settings to the backend on the worker thread (DesktopBackend::configure).
     void configureBackend(const QJsonObject& settings);
 

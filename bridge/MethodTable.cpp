@@ -177,6 +177,7 @@ const MethodTable& MethodTable::contract()
             MethodKind::ReadOnly{prepareWith(&Params::dumpTree, &Methods::dumpTree)});
         add(QStringLiteral("desktop.capture"), MethodKind::ReadOnly{prepareWith(&Params::capture, &Methods::capture)});
         add(QStringLiteral("desktop.ocr"), MethodKind::ReadOnly{prepareWith(&Params::ocr, &Methods::ocr)});
+        add(QStringLiteral("desktop.ground"), MethodKind::ReadOnly{prepareWith(&Params::ground, &Methods::ground)});
         add(QStringLiteral("desktop.readText"),
             MethodKind::ReadOnly{prepareWith(&Params::readText, &Methods::readText)});
         add(QStringLiteral("desktop.scroll"), MethodKind::SideEffect{prepareWith(&Params::scroll, &Methods::scroll)});

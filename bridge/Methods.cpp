@@ -456,6 +456,42 @@ MethodJob ocr(OcrParams params)
     };
 }
 
+MethodJob ground(GroundParams params)
+{
+    const Ops::GroundRequest request{params.route, params.rect, params.description};
+    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+        auto found = Ops::ground(ctx, request);
+        if (!found)
+            return found.error();
+        const Ops::CaptureResult& shown = found->capture;
+        QJsonObject result = baseResult(record);
+        result.insert(QStringLiteral("x"), found->point.x());
+        result.insert(QStringLiteral("y"), found->point.y());
+        result.insert(QStringLiteral("confidence"),
+                      found->guess.confidence ? QJsonValue(*found->guess.confidence) : QJsonValue());
+        result.insert(QStringLiteral("method"), QStringLiteral("endpoint"));
+        result.insert(QStringLiteral("description"), request.description);
+        QJsonObject provider = found->provider;
+        provider.insert(QStringLiteral("answeredBy"), found->guess.model);
+        result.insert(QStringLiteral("provider"), provider);
+        result.insert(
+            QStringLiteral("image"),
+            QJsonObject{{QStringLiteral("frame"), shown.frame.toJson()},
+                        {QStringLiteral("width"), shown.answeredSize.width()},
+                        {QStringLiteral("height"), shown.answeredSize.height()},
+                        {QStringLiteral("scale"), shown.scale},
+                        {QStringLiteral("point"), QJsonObject{{QStringLiteral("x"), found->guess.point.x()},
+                                                              {QStringLiteral("y"), found->guess.point.y()}}}});
+        result.insert(QStringLiteral("timing"), QJsonObject{{QStringLiteral("endpointMs"), found->guess.elapsedMs}});
+        if (shown.route)
+            result.insert(QStringLiteral("routeResolved"), shown.route->toJson());
+        result.insert(QStringLiteral("evidence"),
+                      evidence(record, QJsonObject{{QStringLiteral("screenshotPath"), QStringLiteral("ground.png")},
+                                                   {QStringLiteral("groundPath"), QStringLiteral("ground.json")}}));
+        return result;
+    };
+}
+
 MethodJob readText(ReadTextParams params)
 {
     Ops::ReadTextRequest request;

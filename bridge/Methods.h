@@ -21,6 +21,7 @@ MethodJob waitUntil(WaitUntilParams params);
 MethodJob dumpTree(DumpTreeParams params);
 MethodJob capture(CaptureParams params);
 MethodJob ocr(OcrParams params);
+MethodJob ground(GroundParams params);
 MethodJob readText(ReadTextParams params);
 MethodJob scroll(ScrollParams params);
 MethodJob menuPick(MenuPickParams params);

@@ -541,6 +541,21 @@ Result<OcrParams> ocr(const QJsonObject& params)
     return r.finish(out);
 }
 
+Result<GroundParams> ground(const QJsonObject& params)
+{
+    if (auto refused = declared("desktop.ground", params))
+        return *refused;
+    Reader r(params, {});
+    GroundParams out;
+    out.description = r.string(QStringLiteral("description")).value_or(QString()).trimmed();
+    if (out.description.isEmpty())
+        r.fail(QStringLiteral("description"), QStringLiteral("must say what to find"));
+    else if (out.description.size() > 500)
+        r.fail(QStringLiteral("description"), QStringLiteral("is longer than 500 characters"));
+    areaOf(r, out.route, out.rect);
+    return r.finish(out);
+}
+
 Result<ReadTextParams> readText(const QJsonObject& params)
 {
     if (auto refused = declared("desktop.readText", params))

@@ -127,6 +127,13 @@ struct OcrParams
     QString redactionMode = QStringLiteral("patterns");
 };
 
+struct GroundParams
+{
+    QString description;
+    std::optional<Automation::Route> route;
+    std::optional<Automation::Frame> rect;
+};
+
 struct ReadTextParams
 {
     Automation::Route route;
@@ -200,6 +207,7 @@ Automation::Result<AbortParams> abort(const QJsonObject& params);
 Automation::Result<DumpTreeParams> dumpTree(const QJsonObject& params);
 Automation::Result<CaptureParams> capture(const QJsonObject& params);
 Automation::Result<OcrParams> ocr(const QJsonObject& params);
+Automation::Result<GroundParams> ground(const QJsonObject& params);
 Automation::Result<ReadTextParams> readText(const QJsonObject& params);
 Automation::Result<ScrollParams> scroll(const QJsonObject& params);
 Automation::Result<PointerParams> pointer(const QJsonObject& params);

@@ -2,6 +2,7 @@
 // and from the pixels (the host's desktop.ocr), merged; a description grounded to a point.
 #include "mcp/GhostTools.h"
 
+#include "client-kit/Outcome.h"
 #include "mcp/GhostToolSupport.h"
 #include "mcp/McpAnnotate.h"
 
@@ -234,15 +235,39 @@ QJsonObject groundTool(const QJsonObject& arguments, HostLink& host)
             best = &s;
         }
     }
-    // Below this nothing on screen says what was described: no guess is made.
+    // Below this nothing on screen says what was described: the owner's own vision model is
+    // asked, where they configured one; else no guess is made.
     constexpr double kAtLeast = 0.35;
-    if (!best || bestScore < kAtLeast)
+    if (!best || bestScore < kAtLeast) {
+        const QJsonObject crop = cropArg(arguments);
+        QJsonObject params{{QStringLiteral("description"), description}};
+        if (!crop.isEmpty())
+            params.insert(QStringLiteral("rect"), crop);
+        else
+            params = withRoute(params, arguments);
+        const QJsonObject asked = host.call(QStringLiteral("desktop.ground"), params, false);
+        const QString reason = DoorKit::Outcome::fromAnswer(asked).details().value(QStringLiteral("reason")).toString();
+        if (!asked.contains(QStringLiteral("error"))) {
+            const QJsonObject r = asked.value(QStringLiteral("result")).toObject();
+            return success(
+                QJsonObject{{QStringLiteral("x"), r.value(QStringLiteral("x"))},
+                            {QStringLiteral("y"), r.value(QStringLiteral("y"))},
+                            {QStringLiteral("confidence"), r.value(QStringLiteral("confidence"))},
+                            {QStringLiteral("method"), QStringLiteral("endpoint")},
+                            {QStringLiteral("description"), description},
+                            {QStringLiteral("model"),
+                             r.value(QStringLiteral("provider")).toObject().value(QStringLiteral("answeredBy"))},
+                            {QStringLiteral("elements_looked_at"), static_cast<int>(seen.size())}});
+        }
+        if (reason != QLatin1String("no_vision_provider"))
+            return hostFailure(asked);
         return failure(QStringLiteral("no text or element on screen matches \"%1\" and no vision provider is "
                                       "configured in msgcode Desktop Host (%2 elements looked at)")
                            .arg(description)
                            .arg(seen.size()),
                        QStringLiteral("Use ghost_parse_screen to see what is there, or describe the element by the "
                                       "text it shows."));
+    }
     const QPoint centre = best->rect.center();
     return success(QJsonObject{{QStringLiteral("x"), centre.x()},
                                {QStringLiteral("y"), centre.y()},

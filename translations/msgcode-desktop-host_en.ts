@@ -99,6 +99,13 @@
             <numerusform>%n matches in %1 ms</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>OCR layer: %n line(s) read in %1 ms by %2.</source>
+        <translation>
+            <numerusform>OCR layer: %n line read in %1 ms by %2.</numerusform>
+            <numerusform>OCR layer: %n lines read in %1 ms by %2.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Remote::RemoteAgent</name>

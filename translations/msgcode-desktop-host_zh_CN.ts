@@ -489,6 +489,34 @@
         <source>An action on an app behind yours brings that app forward; afterwards the app you were using comes back to the front.</source>
         <translation>对你后面的应用执行操作时会把该应用调到前面；操作结束后，你正在使用的应用会回到最前面。</translation>
     </message>
+    <message>
+        <source>Vision</source>
+        <translation>视觉</translation>
+    </message>
+    <message>
+        <source>Off: e.g. http://127.0.0.1:8080/v1</source>
+        <translation>关闭：例如 http://127.0.0.1:8080/v1</translation>
+    </message>
+    <message>
+        <source>Grounding endpoint:</source>
+        <translation>定位端点：</translation>
+    </message>
+    <message>
+        <source>The model&apos;s name, as the endpoint knows it</source>
+        <translation>端点所知的模型名称</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>Timeout:</source>
+        <translation>超时：</translation>
+    </message>
+    <message>
+        <source>An OpenAI-compatible server with a vision model that you run yourself. Only when it is set, and only to find what text and the accessibility tree cannot, the host sends it a screenshot.</source>
+        <translation>由你自己运行的、带视觉模型的 OpenAI 兼容服务器。只有设置了它，并且只在文字和无障碍树都找不到目标时，主机才会把截图发送给它。</translation>
+    </message>
 </context>
 <context>
     <name>App::TrayController</name>
@@ -1819,6 +1847,22 @@ With --headless it serves the bridge without tray or windows (a server, a CI des
         <source>msgcode-desktop-host: --events-linger-seconds takes 0 to %1</source>
         <translation>msgcode-desktop-host：--events-linger-seconds 取值为 0 到 %1</translation>
     </message>
+    <message>
+        <source>desktop.ground: your own OpenAI-compatible vision model&apos;s API, e.g. http://127.0.0.1:8080/v1 (overrides Settings; off unless given here or there).</source>
+        <translation>desktop.ground：你自己的 OpenAI 兼容视觉模型的 API，例如 http://127.0.0.1:8080/v1（覆盖设置；两处都未给出时关闭）。</translation>
+    </message>
+    <message>
+        <source>url</source>
+        <translation>网址</translation>
+    </message>
+    <message>
+        <source>desktop.ground: the model name the endpoint is asked for.</source>
+        <translation>desktop.ground：向端点请求的模型名称。</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --grounding-endpoint takes an http or https URL</source>
+        <translation>msgcode-desktop-host：--grounding-endpoint 需要 http 或 https 网址</translation>
+    </message>
 </context>
 <context>
     <name>HostSettings</name>
@@ -1881,6 +1925,14 @@ With --headless it serves the bridge without tray or windows (a server, a CI des
     <message>
         <source>Events are kept for a reader for 0 to %1 seconds after it goes away.</source>
         <translation>读取方断开后，事件可保留 0 到 %1 秒。</translation>
+    </message>
+    <message>
+        <source>The grounding endpoint must be an http or https URL, such as http://127.0.0.1:8080/v1.</source>
+        <translation>定位端点必须是 http 或 https 网址，例如 http://127.0.0.1:8080/v1。</translation>
+    </message>
+    <message>
+        <source>The grounding endpoint&apos;s timeout must be between %1 and %2 ms.</source>
+        <translation>定位端点的超时必须在 %1 到 %2 毫秒之间。</translation>
     </message>
 </context>
 <context>
@@ -2191,6 +2243,28 @@ Not confirmed: the live tree gave %2 match(es)%3. The tree may have changed; rel
         <source>The screen has no room beside the selected element: it is partly behind this window. Make this window smaller to see it.</source>
         <translation>屏幕上所选元素旁边没有空间：它有一部分位于本窗口后面。请缩小本窗口以查看它。</translation>
     </message>
+    <message>
+        <source>OCR layer</source>
+        <translation>OCR 图层</translation>
+    </message>
+    <message>
+        <source>Box every line of text the OCR engine reads in the window: what a selector with source &quot;ocr&quot; can find there.</source>
+        <translation>框出 OCR 引擎在窗口中读到的每一行文字：即 source 为 &quot;ocr&quot; 的选择器在那里能找到的内容。</translation>
+    </message>
+    <message>
+        <source>Choose a window first: the OCR layer reads its text.</source>
+        <translation>请先选择一个窗口：OCR 图层读取它的文字。</translation>
+    </message>
+    <message>
+        <source>The OCR layer could not read the window: %1</source>
+        <translation>OCR 图层无法读取该窗口：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>OCR layer: %n line(s) read in %1 ms by %2.</source>
+        <translation>
+            <numerusform>OCR 图层：%2 用时 %1 毫秒读到 %n 行。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Inspector::SelectorForm</name>
@@ -2301,6 +2375,22 @@ Not confirmed: the live tree gave %2 match(es)%3. The tree may have changed; rel
     <message>
         <source>matches (regular expression)</source>
         <translation>匹配（正则表达式）</translation>
+    </message>
+    <message>
+        <source>the accessibility tree</source>
+        <translation>无障碍树</translation>
+    </message>
+    <message>
+        <source>the text on screen (OCR)</source>
+        <translation>屏幕上的文字（OCR）</translation>
+    </message>
+    <message>
+        <source>the tree, else the text on screen</source>
+        <translation>先无障碍树，否则屏幕上的文字</translation>
+    </message>
+    <message>
+        <source>Search in:</source>
+        <translation>搜索范围：</translation>
     </message>
 </context>
 <context>

@@ -37,7 +37,9 @@ TEST_F(HostCommandLineTest, EveryOptionIsInTheTableAndInHelp)
     QStringList names;
     for (const auto& option : commandLine.options())
         names.append(option.names());
-    EXPECT_EQ(names.size(), 33);
+    EXPECT_EQ(names.size(), 35);
+    EXPECT_TRUE(names.contains(QStringLiteral("grounding-endpoint")));
+    EXPECT_TRUE(names.contains(QStringLiteral("grounding-model")));
     EXPECT_TRUE(names.contains(QStringLiteral("confirm-policy")));
     EXPECT_TRUE(names.contains(QStringLiteral("events-linger-seconds")));
     EXPECT_TRUE(names.contains(QStringLiteral("mcp-confirm-policy")));
@@ -63,6 +65,24 @@ TEST_F(HostCommandLineTest, TheEventsLingerComesFromSettingsOrTheFlag)
         merge({QStringLiteral("--events-linger-seconds"), QStringLiteral("-1")}, stored)));
     EXPECT_TRUE(std::holds_alternative<QString>(
         merge({QStringLiteral("--events-linger-seconds"), QStringLiteral("x")}, stored)));
+}
+
+// The grounding endpoint: none by default, the saved one, the flags over it; a flag that is not
+// an http(s) URL is refused.
+TEST_F(HostCommandLineTest, TheGroundingEndpointComesFromSettingsOrTheFlags)
+{
+    HostSettings stored;
+    EXPECT_FALSE(merged(merge({}, stored)).host.grounding.configured());
+    stored.grounding.url = QStringLiteral("http://127.0.0.1:8080/v1");
+    stored.grounding.model = QStringLiteral("saved");
+    EXPECT_EQ(merged(merge({}, stored)).host.grounding.url, QStringLiteral("http://127.0.0.1:8080/v1"));
+    const auto flagged = merged(merge({QStringLiteral("--grounding-endpoint"), QStringLiteral("http://10.0.0.2:9/v1"),
+                                       QStringLiteral("--grounding-model"), QStringLiteral("flag")},
+                                      stored));
+    EXPECT_EQ(flagged.host.grounding.url, QStringLiteral("http://10.0.0.2:9/v1"));
+    EXPECT_EQ(flagged.host.grounding.model, QStringLiteral("flag"));
+    EXPECT_TRUE(std::holds_alternative<QString>(
+        merge({QStringLiteral("--grounding-endpoint"), QStringLiteral("ftp://x/")}, stored)));
 }
 
 // The MCP door's policy: the saved one in GUI mode, the flag over it, refused when unknown;

@@ -2,7 +2,11 @@
 // entry E2e.WideDisplay, never the main suite's 1 280 one): ghost_screenshot answers an image
 // 1 280 wide with scale 0.5, and a point read off that image (a red square the test finds in
 // its pixels, as a model would) mapped back to the screen with that scale is clicked with
-// ghost_click; the Tk window says whether the click hit the square.
+// ghost_click; the Tk window says whether the click hit the square. The same square described
+// to ghost_ground, which neither the tree nor the text on screen names, is answered by the
+// owner's grounding endpoint (a stand-in the test runs, told the point the test read off the
+// image): it was shown the 1 280-wide image, and its point, mapped back, hits the square too.
+#include "GroundingServer.h"
 #include "RealAppSupport.h"
 
 #include <QImage>
@@ -22,12 +26,21 @@ protected:
         if (!DesktopSession::available(&why))
             return;
         s_app = new RealAppSession;
-        s_app->desktop().setHostArguments({u"--confirm-policy"_s, u"auto"_s});
+        s_grounding = new GroundingServer;
+        s_app->desktop().setHostArguments({u"--confirm-policy"_s, u"auto"_s, u"--grounding-endpoint"_s,
+                                           s_grounding->url(), u"--grounding-model"_s, u"test-vl"_s});
         ProbeQuery ready;
         ready.role = u"push button"_s;
         ready.name = u"Send"_s;
         s_app->start(DesktopSession::fixtureBinary(), {u"--title"_s, u"Wide display"_s}, ready);
     }
+    static void TearDownTestSuite()
+    {
+        RealAppTest::TearDownTestSuite();
+        delete s_grounding;
+        s_grounding = nullptr;
+    }
+    static inline GroundingServer* s_grounding = nullptr;
 };
 
 // The centre of the red pixels of `image` (the square), or nothing when there are none.
@@ -97,6 +110,31 @@ TEST_F(WideDisplay, AScreenshotIsSizedForAModelAndItsPointsMapBackToTheScreen)
     }
     EXPECT_TRUE(said.contains("hit")) << "the click at " << x << "," << y
                                       << " missed the square: " << said.toStdString();
+
+    // Described rather than pointed at: no element or text says "the red square", so the owner's
+    // endpoint is asked; it points where the test read the square in the image.
+    ASSERT_TRUE(s_grounding->started()) << s_grounding->failure().toStdString();
+    s_grounding->answerText(
+        u"{\"x\": %1, \"y\": %2, \"confidence\": 0.9}"_s.arg(qRound(seen->x())).arg(qRound(seen->y())));
+    const QJsonObject grounded =
+        structured(callTool(*s_app, u"ghost_ground"_s, {{u"description"_s, u"the red square"_s}}));
+    const QJsonObject point = grounded.value(u"data"_s).toObject();
+    ASSERT_EQ(point.value(u"method"_s).toString(), u"endpoint"_s) << dump(grounded);
+    EXPECT_DOUBLE_EQ(point.value(u"confidence"_s).toDouble(), 0.9);
+    const QList<QJsonObject> sent = s_grounding->requests();
+    ASSERT_FALSE(sent.isEmpty());
+    EXPECT_EQ(sent.last().value(u"imageWidth"_s).toInt(), 1280) << "the endpoint was not shown a model-sized image";
+    said.clear();
+    const QJsonObject again = structured(callTool(
+        *s_app, u"ghost_click"_s, {{u"x"_s, point.value(u"x"_s).toInt()}, {u"y"_s, point.value(u"y"_s).toInt()}}));
+    EXPECT_TRUE(again.value(u"success"_s).toBool()) << dump(again);
+    QDeadlineTimer second(3000);
+    while (!said.contains("hit") && !said.contains("miss") && !second.hasExpired()) {
+        tk.waitForReadyRead(100);
+        said += tk.readAllStandardOutput();
+    }
+    EXPECT_TRUE(said.contains("hit")) << "the endpoint's point " << point.value(u"x"_s).toInt() << ","
+                                      << point.value(u"y"_s).toInt() << " missed the square: " << said.toStdString();
     tk.kill();
     tk.waitForFinished(3000);
 }

@@ -151,9 +151,19 @@ TEST_F(Settings, PersistAcrossRestart)
         child<QPlainTextEdit>(&dialog, "callerAllowlist")->setPlainText(QStringLiteral("/bin/sh\n/usr/bin/env\n"));
         selectData(child<QComboBox>(&dialog, "cmdKey"), QStringLiteral("super"));
         selectData(child<QComboBox>(&dialog, "language"), QStringLiteral("zh_CN"));
+        // A grounding endpoint that is not a URL is refused where it was typed.
+        child<QLineEdit>(&dialog, "groundingUrl")->setText(QStringLiteral("localhost:8080"));
         QSignalSpy saved(&dialog, &App::SettingsDialog::saved);
         QTest::mouseClick(dialog.saveButton(), Qt::LeftButton);
+        EXPECT_EQ(saved.count(), 0);
+        EXPECT_TRUE(child<QLabel>(&dialog, "visionError")->isVisible());
+        screenshotOf(&dialog, QStringLiteral("settings-dialog-invalid-grounding"));
+        child<QLineEdit>(&dialog, "groundingUrl")->setText(QStringLiteral("http://127.0.0.1:8080/v1"));
+        child<QLineEdit>(&dialog, "groundingModel")->setText(QStringLiteral("qwen2.5-vl-7b"));
+        child<QSpinBox>(&dialog, "groundingTimeoutMs")->setValue(12000);
+        QTest::mouseClick(dialog.saveButton(), Qt::LeftButton);
         ASSERT_EQ(saved.count(), 1) << dialog.messageLabel()->text().toStdString();
+        EXPECT_FALSE(child<QLabel>(&dialog, "visionError")->isVisible());
         screenshotOf(&dialog, QStringLiteral("settings-dialog"));
     }
     // "Restart": a new dialog, and the host's start-up read, from the same store.
@@ -171,6 +181,9 @@ TEST_F(Settings, PersistAcrossRestart)
     EXPECT_EQ(loaded.callerAllowlist, (QStringList{QStringLiteral("/bin/sh"), QStringLiteral("/usr/bin/env")}));
     EXPECT_EQ(loaded.cmdKey, App::HostSettings::CmdKey::Super);
     EXPECT_EQ(loaded.language, QStringLiteral("zh_CN"));
+    EXPECT_EQ(loaded.grounding.url, QStringLiteral("http://127.0.0.1:8080/v1"));
+    EXPECT_EQ(loaded.grounding.model, QStringLiteral("qwen2.5-vl-7b"));
+    EXPECT_EQ(loaded.grounding.timeoutMs, 12000);
 }
 
 TEST_F(Settings, AnInvalidWorkspaceRootIsRefusedVisibly)

@@ -28,6 +28,7 @@ TEST(MethodTable, ServesTheContractsMethodsThePlansPrimitivesAndTheStop)
                                   QStringLiteral("desktop.dumpTree"),
                                   QStringLiteral("desktop.capture"),
                                   QStringLiteral("desktop.ocr"),
+                                  QStringLiteral("desktop.ground"),
                                   QStringLiteral("desktop.readText"),
                                   QStringLiteral("desktop.scroll"),
                                   QStringLiteral("desktop.menuPick"),

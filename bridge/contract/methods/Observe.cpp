@@ -268,6 +268,38 @@ QList<Method> observe()
                                 {QStringLiteral("languages"), QJsonArray{QStringLiteral("eng")}}};
         out.append(m);
     }
+    {
+        Method m;
+        m.name = QStringLiteral("desktop.ground");
+        m.summary = QStringLiteral("The screen point the owner's own vision model names for a description "
+                                   "(only where the owner configured a grounding endpoint)");
+        m.workspaceBound = true;
+        m.params = object(
+            {required(QStringLiteral("description"),
+                      nonEmptyString(QStringLiteral("What to find, as a person says it (at most 500 characters)"))),
+             routeField(), rectField()});
+        m.params.exclusive.append({QStringLiteral("route"), QStringLiteral("rect")});
+        m.result = executed(
+            {{QStringLiteral("x"), QStringLiteral("integer"), QStringLiteral("The point on screen (screen points)")},
+             {QStringLiteral("y"), QStringLiteral("integer"), QStringLiteral("The point on screen (screen points)")},
+             {QStringLiteral("confidence"), QStringLiteral("number|null"),
+              QStringLiteral("The model's own, when it gave one; never made up")},
+             {QStringLiteral("method"), QStringLiteral("string"), QStringLiteral("Always \"endpoint\"")},
+             {QStringLiteral("description"), QStringLiteral("string"), QStringLiteral("As asked")},
+             {QStringLiteral("provider"), QStringLiteral("object"), QStringLiteral("url, model, timeoutMs")},
+             {QStringLiteral("image"), QStringLiteral("object"),
+              QStringLiteral("What the model was shown: frame (screen), width, height, scale, and the point in it")},
+             {QStringLiteral("timing"), QStringLiteral("object"), QStringLiteral("endpointMs")},
+             kRouteResolved});
+        m.errors = {QStringLiteral("DESKTOP_TIMEOUT"), QStringLiteral("DESKTOP_TARGET_UNRESPONSIVE"),
+                    QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"), QStringLiteral("DESKTOP_PERMISSION_MISSING")};
+        m.since = QStringLiteral("0.1.0");
+        m.docSection = QStringLiteral("5.27");
+        m.engine = QStringLiteral("automation/operations/Ground.cpp");
+        m.example = QJsonObject{{QStringLiteral("description"), QStringLiteral("the red Record button")},
+                                {QStringLiteral("route"), route}};
+        out.append(m);
+    }
     return out;
 }
 
