@@ -671,6 +671,8 @@ QString WaitCondition::kindName(Kind kind)
         return QStringLiteral("textMatches");
     case Kind::TextOnScreen:
         return QStringLiteral("textOnScreen");
+    case Kind::ImageOnScreen:
+        return QStringLiteral("imageOnScreen");
     case Kind::ValueEquals:
         return QStringLiteral("valueEquals");
     case Kind::Focused:

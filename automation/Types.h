@@ -3,6 +3,7 @@
 #include "automation/Error.h"
 
 #include <QDateTime>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
@@ -345,6 +346,7 @@ struct WaitCondition
         Focused,        ///< a matching element has focus
         Enabled,        ///< a matching element is enabled
         TextOnScreen,   ///< OCR reads `value` on screen (in `rect`, or `ocrRoute`'s window, or anywhere)
+        ImageOnScreen,  ///< `image` (a template PNG of the workspace) is on screen, as `rect`/`ocrRoute` say
         All,
         Any,
     };
@@ -355,8 +357,11 @@ struct WaitCondition
     QRegularExpression regex;
     QString value;
     QList<WaitCondition> children; ///< All, Any
-    std::optional<Frame> rect;     ///< TextOnScreen: where to read (screen coordinates)
-    std::optional<Route> ocrRoute; ///< TextOnScreen: whose window to read (only its own pixels)
+    std::optional<Frame> rect;     ///< TextOnScreen/ImageOnScreen: where to look (screen coordinates)
+    std::optional<Route> ocrRoute; ///< TextOnScreen/ImageOnScreen: whose window to look at
+    QString imagePath;             ///< ImageOnScreen: the template as given (relative to the workspace)
+    QImage image;                  ///< ImageOnScreen: the template, loaded when the wait runs
+    double threshold = 0.9;        ///< ImageOnScreen: the least similarity (0..1) that counts
 
     /// The wire name: "selectorExists", "windowGone", "all", ...
     static QString kindName(Kind kind);

@@ -6,6 +6,8 @@
 
 #include <QImage>
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 
 namespace Bridge::Methods {
@@ -330,12 +332,46 @@ MethodJob hotkey(HotkeyParams params)
     };
 }
 
+// The templates of imageOnScreen conditions, read from the caller's workspace: a path that
+// leads out of it (.., a symlink) or to no image is refused before anything is waited for.
+std::optional<Error> loadTemplates(Automation::WaitCondition& condition, const QString& workspace, const QString& field)
+{
+    using Kind = Automation::WaitCondition::Kind;
+    for (qsizetype i = 0; i < condition.children.size(); ++i) {
+        if (auto err = loadTemplates(
+                condition.children[i], workspace,
+                field + QStringLiteral(".%1[%2]").arg(Automation::WaitCondition::kindName(condition.kind)).arg(i)))
+            return err;
+    }
+    if (condition.kind != Kind::ImageOnScreen)
+        return std::nullopt;
+    const QString where = field + QStringLiteral(".imageOnScreen.path");
+    const QString root = QFileInfo(workspace).canonicalFilePath();
+    const QString real = QFileInfo(QDir(root).absoluteFilePath(condition.imagePath)).canonicalFilePath();
+    if (real.isEmpty() || root.isEmpty() || !real.startsWith(root + QLatin1Char('/')))
+        return Error::make(ErrorCode::InvalidRequest,
+                           QStringLiteral("%1: %2 is not a file inside the workspace").arg(where, condition.imagePath),
+                           QJsonObject{{QStringLiteral("field"), where},
+                                       {QStringLiteral("reason"), QStringLiteral("template_outside_workspace")}})
+            .withRetryable(false);
+    if (!condition.image.load(real))
+        return Error::make(ErrorCode::InvalidRequest,
+                           QStringLiteral("%1: %2 is not an image").arg(where, condition.imagePath),
+                           QJsonObject{{QStringLiteral("field"), where},
+                                       {QStringLiteral("reason"), QStringLiteral("template_unreadable")}})
+            .withRetryable(false);
+    return std::nullopt;
+}
+
 MethodJob waitUntil(WaitUntilParams params)
 {
     const Ops::WaitRequest request{params.route, params.condition, params.pollMs, params.timeoutMs, params.refresh};
     return
         [request, ignored = params.ignored](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
-            auto waited = Ops::waitUntil(ctx, request);
+            Ops::WaitRequest loaded = request;
+            if (auto err = loadTemplates(loaded.condition, record.workspacePath(), QStringLiteral("condition")))
+                return *err;
+            auto waited = Ops::waitUntil(ctx, loaded);
             if (!waited)
                 return waited.error();
             QJsonObject result = baseResult(record);

@@ -310,6 +310,7 @@ Result<Automation::WaitCondition> waitCondition(const QJsonValue& value, const Q
         {QStringLiteral("focused"), Kind::Focused},
         {QStringLiteral("enabled"), Kind::Enabled},
         {QStringLiteral("textOnScreen"), Kind::TextOnScreen},
+        {QStringLiteral("imageOnScreen"), Kind::ImageOnScreen},
         {QStringLiteral("all"), Kind::All},
         {QStringLiteral("any"), Kind::Any},
     };
@@ -387,10 +388,19 @@ Result<Automation::WaitCondition> waitCondition(const QJsonValue& value, const Q
         }
         return out;
     }
-    case Kind::TextOnScreen: {
-        // The declaration checked the shape: text, and optionally rect and route.
+    case Kind::TextOnScreen:
+    case Kind::ImageOnScreen: {
+        // The declaration checked the shape: text (or path and threshold), and optionally rect
+        // and route.
         const QJsonObject fields = body.toObject();
         out.value = fields.value(QStringLiteral("text")).toString();
+        if (out.kind == Kind::ImageOnScreen) {
+            out.imagePath = fields.value(QStringLiteral("path")).toString();
+            if (out.imagePath.trimmed().isEmpty())
+                return Error::invalidParam(where + QStringLiteral(".path"),
+                                           where + QStringLiteral(".path must name a PNG in the workspace"));
+            out.threshold = fields.value(QStringLiteral("threshold")).toInt(90) / 100.0;
+        }
         if (fields.contains(QStringLiteral("rect"))) {
             const QJsonObject rect = fields.value(QStringLiteral("rect")).toObject();
             out.rect = Automation::Frame{

@@ -3,6 +3,7 @@
 
 #include "automation/OperationSteps.h"
 #include "automation/SelectorEngine.h"
+#include "automation/ocr/TemplateMatch.h"
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>
@@ -86,6 +87,9 @@ public:
         }
         case Kind::TextOnScreen:
             holds = evaluateScreenText(condition, json);
+            break;
+        case Kind::ImageOnScreen:
+            holds = evaluateScreenImage(condition, json);
             break;
         default:
             holds = evaluateElements(condition, json);
@@ -193,6 +197,55 @@ private:
             }
         }
         return false;
+    }
+
+    // The template looked for in the condition's window (its own frame), rect or the display, by
+    // the platform's matcher. Holds when the best place is at least as similar as the threshold.
+    bool evaluateScreenImage(const WaitCondition& condition, QJsonObject* json)
+    {
+        auto where = captureArea(m_ctx, condition.ocrRoute, condition.rect);
+        if (!where) {
+            if (isFatal(where.error()))
+                fatal = where.error();
+            lastError = where.error();
+            return false;
+        }
+        auto shot = m_ctx.backend.screenshot(m_ctx.call);
+        if (!shot) {
+            if (isFatal(shot.error()))
+                fatal = shot.error();
+            lastError = shot.error();
+            return false;
+        }
+        QImage screen;
+        if (!screen.loadFromData(shot->png, "PNG")) {
+            lastError = Error::make(ErrorCode::InternalError, QStringLiteral("the screenshot could not be decoded"));
+            return false;
+        }
+        QRect area = screen.rect();
+        if (where->area)
+            area &= QRect(where->area->x, where->area->y, where->area->width, where->area->height);
+        if (area.isEmpty()) {
+            lastError = Error::make(ErrorCode::InvalidRequest, QStringLiteral("the area looked at is off the display"),
+                                    QJsonObject{{QStringLiteral("reason"), QStringLiteral("outside_display")}});
+            return false;
+        }
+        auto match = Ocr::findTemplate(screen.copy(area), condition.image);
+        if (!match) {
+            // A matcher that is not built, or a template larger than the area, never holds.
+            fatal = match.error();
+            return false;
+        }
+        const double score = std::round(match->score * 1000) / 1000;
+        json->insert(QStringLiteral("score"), score);
+        if (match->score < condition.threshold)
+            return false;
+        json->insert(QStringLiteral("found"),
+                     QJsonObject{{QStringLiteral("frame"), Frame{area.x() + match->at.x(), area.y() + match->at.y(),
+                                                                 condition.image.width(), condition.image.height()}
+                                                               .toJson()},
+                                 {QStringLiteral("score"), score}});
+        return true;
     }
 
     bool evaluateElements(const WaitCondition& condition, QJsonObject* json)

@@ -225,6 +225,22 @@ Node condition()
                      optional(QStringLiteral("route"),
                               ref(QStringLiteral("Route"), QStringLiteral("Whose window to read (its own pixels)")))},
                     QStringLiteral("Text on screen, read off the pixels (desktop.ocr's engine)"))),
+         optional(
+             QStringLiteral("imageOnScreen"),
+             object(
+                 {required(QStringLiteral("path"),
+                           nonEmptyString(QStringLiteral("A PNG inside the workspace (relative to it, or "
+                                                         "absolute): the template looked for"))),
+                  optional(QStringLiteral("threshold"),
+                           integer(50, 100, QStringLiteral("Percent: the least similarity that counts")).byDefault(90)),
+                  optional(QStringLiteral("rect"), object({required(QStringLiteral("x"), integer(-100000, 100000)),
+                                                           required(QStringLiteral("y"), integer(-100000, 100000)),
+                                                           required(QStringLiteral("width"), integer(1, 100000)),
+                                                           required(QStringLiteral("height"), integer(1, 100000))},
+                                                          QStringLiteral("Where to look, in screen coordinates"))),
+                  optional(QStringLiteral("route"),
+                           ref(QStringLiteral("Route"), QStringLiteral("Whose window to look in")))},
+                 QStringLiteral("An image on screen, found by template matching (OpenCV)"))),
          optional(QStringLiteral("all"), nested), optional(QStringLiteral("any"), nested)},
         QStringLiteral("Exactly one condition (docs/protocol.md §5.8)"));
     out.minProperties = 1;

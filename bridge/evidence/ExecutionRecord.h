@@ -32,6 +32,8 @@ public:
     QString method() const { return m_method; }
     /// The absolute directory path, ending in '/', whether or not it exists yet.
     QString dirPath() const { return m_dirPath; }
+    /// The caller's workspace (its real path), where the execution's evidence goes.
+    QString workspacePath() const { return m_workspace; }
     QDateTime receivedAt() const { return m_receivedAt; }
 
     /// Creates the directory (idempotent) and writes request.json and env.json once.

@@ -339,6 +339,59 @@ TEST_F(RealAppOcr, TextIsTypedAfterTheTextOcrFoundInAField)
         << dump(typed);
 }
 
+// An image waited for on screen: a template cut from a capture of the Tk window's Greet button
+// (kept in the workspace, as a caller keeps one) is found where the button is; noise is not
+// found before the timeout; a path outside the workspace is refused before anything is waited.
+TEST_F(RealAppOcr, AnImageOfTheWindowIsWaitedForOnScreen)
+{
+    startTk();
+    ASSERT_FALSE(HasFatalFailure());
+    const QJsonObject read = ocr({{u"route"_s, tkRoute()}, {u"languages"_s, QJsonArray{u"eng"_s}}});
+    const QJsonObject button = lineWith(read, u"Greet"_s);
+    ASSERT_FALSE(button.isEmpty()) << allText(read).toStdString();
+    const QRect box = rectOf(button.value(u"frame"_s).toObject()).adjusted(-6, -4, 6, 4);
+    const QJsonObject shot = s_app->call(
+        u"desktop.capture"_s,
+        {{u"rect"_s,
+          QJsonObject{{u"x"_s, box.x()}, {u"y"_s, box.y()}, {u"width"_s, box.width()}, {u"height"_s, box.height()}}},
+         {u"inline"_s, true}});
+    QImage piece;
+    ASSERT_TRUE(
+        piece.loadFromData(QByteArray::fromBase64(resultOf(shot).value(u"pngBase64"_s).toString().toLatin1()), "PNG"))
+        << dump(shot);
+    const QString workspace = s_app->desktop().workspace();
+    ASSERT_TRUE(piece.save(workspace + u"/greet.png"_s));
+    const auto wait = [&](const QJsonObject& image, int timeoutMs) {
+        return s_app->call(u"desktop.waitUntil"_s,
+                           {{u"condition"_s, QJsonObject{{u"imageOnScreen"_s, image}}}, {u"timeoutMs"_s, timeoutMs}},
+                           false, 15000);
+    };
+    const QJsonObject seen = wait({{u"path"_s, u"greet.png"_s}, {u"route"_s, tkRoute()}}, 5000);
+    ASSERT_TRUE(seen.contains(u"result"_s)) << dump(seen);
+    const QJsonObject state = resultOf(seen).value(u"conditions"_s).toObject();
+    const QRect found = rectOf(state.value(u"found"_s).toObject().value(u"frame"_s).toObject());
+    EXPECT_EQ(found, box) << dump(seen);
+
+    QImage noise(box.size(), QImage::Format_RGB32);
+    quint32 n = 11;
+    for (int y = 0; y < noise.height(); ++y) {
+        for (int x = 0; x < noise.width(); ++x) {
+            n = n * 22695477U + 1U;
+            noise.setPixel(
+                x, y,
+                qRgb(static_cast<int>(n >> 24), static_cast<int>((n >> 16) & 255U), static_cast<int>((n >> 8) & 255U)));
+        }
+    }
+    ASSERT_TRUE(noise.save(workspace + u"/noise.png"_s));
+    const QJsonObject never = wait({{u"path"_s, u"noise.png"_s}, {u"route"_s, tkRoute()}}, 1200);
+    EXPECT_EQ(errorOf(never).value(u"code"_s).toString(), u"DESKTOP_TIMEOUT"_s) << dump(never);
+
+    const QJsonObject outside = wait({{u"path"_s, u"../../etc/hostname"_s}}, 1000);
+    EXPECT_EQ(errorOf(outside).value(u"code"_s).toString(), u"DESKTOP_INVALID_REQUEST"_s) << dump(outside);
+    EXPECT_EQ(errorOf(outside).value(u"details"_s).toObject().value(u"reason"_s).toString(),
+              u"template_outside_workspace"_s);
+}
+
 // An Athena app (xcalc: no accessibility at all, and a title only in ICCCM's WM_NAME, which the
 // window list now reads): its keys 4, 2 found by OCR and pressed, each press confirmed by the
 // display's text changing, and the display read back by OCR. (Its lone operator keys, "*" and

@@ -3,6 +3,7 @@
 // says no. Its own main: drawing text needs a QGuiApplication (the offscreen platform).
 #include "automation/ocr/OcrEngine.h"
 #include "automation/Operations.h"
+#include "automation/ocr/TemplateMatch.h"
 #include "automation/ocr/TextRegions.h"
 
 #include <QFont>
@@ -213,6 +214,49 @@ TEST(ModelSizing, TheImageIsBoundedAndItsScaleMapsItsPointsBack)
     const QImage same = Operations::sizedForModel(small, Operations::ModelSizing{1280, 4000000}, &scale);
     EXPECT_EQ(same.size(), small.size());
     EXPECT_DOUBLE_EQ(scale, 1.0);
+}
+
+// imageOnScreen's matcher: a piece cut from a busy image is found where it was cut, scoring
+// about 1; noise is not found; a template larger than the image is refused for that.
+TEST(TemplateMatch, APieceIsFoundWhereItWasCutAndNoiseIsNot)
+{
+    QImage image(320, 200, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        quint32 seed = 7;
+        const auto next = [&seed](int below) {
+            seed = seed * 1664525U + 1013904223U;
+            return static_cast<int>((seed >> 8) % static_cast<quint32>(below));
+        };
+        for (int i = 0; i < 60; ++i)
+            painter.fillRect(next(300), next(180), 5 + next(40), 5 + next(30), QColor(next(256), next(256), next(256)));
+        painter.setFont(QFont(QStringLiteral("DejaVu Sans"), 12));
+        painter.drawText(QPoint(130, 100), QStringLiteral("Record"));
+    }
+    const QImage piece = image.copy(120, 82, 70, 26);
+    const auto found = Automation::Ocr::findTemplate(image, piece);
+    ASSERT_TRUE(found.ok()) << found.error().message.toStdString();
+    EXPECT_EQ(found->at, QPoint(120, 82));
+    EXPECT_GT(found->score, 0.99);
+
+    QImage noise(70, 26, QImage::Format_RGB32);
+    quint32 n = 3;
+    for (int y = 0; y < noise.height(); ++y) {
+        for (int x = 0; x < noise.width(); ++x) {
+            n = n * 22695477U + 1U;
+            noise.setPixel(
+                x, y,
+                qRgb(static_cast<int>(n >> 24), static_cast<int>((n >> 16) & 255U), static_cast<int>((n >> 8) & 255U)));
+        }
+    }
+    const auto unlike = Automation::Ocr::findTemplate(image, noise);
+    ASSERT_TRUE(unlike.ok());
+    EXPECT_LT(unlike->score, 0.5);
+
+    const auto large = Automation::Ocr::findTemplate(piece, image);
+    ASSERT_FALSE(large.ok());
+    EXPECT_EQ(large.error().details.value(QStringLiteral("reason")).toString(), QStringLiteral("template_too_large"));
 }
 
 int main(int argc, char** argv)
