@@ -1,6 +1,7 @@
 #include "inspector/HighlightOverlay.h"
 
 #include <QPainter>
+#include <QPointF>
 #include <QRegion>
 
 namespace Inspector {
@@ -58,6 +59,46 @@ void HighlightOverlay::show(const QList<QRect>& targets, int emphasised)
 void HighlightOverlay::hide()
 {
     m_frames.clear();
+}
+
+QList<FrameTrace> HighlightOverlay::traces() const
+{
+    QList<FrameTrace> out;
+    for (const auto& frame : m_frames)
+        out.append(FrameTrace{frame->target(), frame->color()});
+    return out;
+}
+
+bool framesStillShown(const QImage& screen, const QRect& area, qreal ratio, const QList<FrameTrace>& traces)
+{
+    // The middle of each border, sampled every few pixels.
+    constexpr int kStep = 3;
+    const int inset = FrameWindow::kBorder / 2 + 1;
+    for (const auto& trace : traces) {
+        const QRect line = trace.target.adjusted(-inset, -inset, inset, inset);
+        const QRgb wanted = trace.color.rgb() & 0xFFFFFFu;
+        int samples = 0;
+        int matches = 0;
+        const auto sample = [&](int x, int y) {
+            const QPoint at((QPointF(x - area.x(), y - area.y()) * ratio).toPoint());
+            if (!screen.rect().contains(at))
+                return;
+            ++samples;
+            if ((screen.pixel(at) & 0xFFFFFFu) == wanted)
+                ++matches;
+        };
+        for (int x = line.left(); x <= line.right(); x += kStep) {
+            sample(x, line.top());
+            sample(x, line.bottom());
+        }
+        for (int y = line.top(); y <= line.bottom(); y += kStep) {
+            sample(line.left(), y);
+            sample(line.right(), y);
+        }
+        if (samples > 0 && matches * 2 > samples)
+            return true;
+    }
+    return false;
 }
 
 QList<const FrameWindow*> HighlightOverlay::frames() const

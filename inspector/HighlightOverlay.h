@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QColor>
+#include <QImage>
 #include <QList>
 #include <QRect>
 #include <QWidget>
@@ -24,6 +25,7 @@ public:
     /// Frames `target` (screen coordinates) in `color`, the border drawn just outside it.
     void frame(const QRect& target, const QColor& color);
     QRect target() const { return m_target; }
+    QColor color() const { return m_color; }
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -32,6 +34,17 @@ private:
     QRect m_target;
     QColor m_color;
 };
+
+/// Where a frame was drawn and in which colour: what a read of the screen waits to see gone.
+struct FrameTrace
+{
+    QRect target;
+    QColor color;
+};
+
+/// True while `screen` (a grab of the screen area `area`, `ratio` device pixels per point) still
+/// shows any of `traces`: most of the pixels along a frame's border still in its colour.
+bool framesStillShown(const QImage& screen, const QRect& area, qreal ratio, const QList<FrameTrace>& traces);
 
 /// The inspector's highlight: the selected node's frame, or every candidate's frame while a
 /// selector is tested, the best one emphasised.
@@ -46,6 +59,8 @@ public:
     /// colour, the others lighter. Empty rectangles are skipped.
     void show(const QList<QRect>& targets, int emphasised = 0);
     void hide();
+    /// Where the frames showing now are drawn.
+    QList<FrameTrace> traces() const;
     /// The frames showing now (tests).
     QList<const FrameWindow*> frames() const;
 

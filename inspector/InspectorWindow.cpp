@@ -8,6 +8,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QCursor>
+#include <QDateTime>
 #include <QDir>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -19,6 +20,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
@@ -306,7 +308,7 @@ void InspectorWindow::buildUi()
         if (on)
             readOcrLayer();
         else
-            m_ocrLayer.hide();
+            showFrames();
     });
     connect(reload, &QPushButton::clicked, this, [this] {
         refreshWindows();
@@ -352,12 +354,10 @@ void InspectorWindow::readOcrLayer()
         return;
     }
     // The frames drawn on screen are pixels too: gone before the window is read.
-    m_ocrLayer.hide();
-    m_highlight.hide();
     ++m_pending;
     const quint64 generation = ++m_ocrGeneration;
     QPointer<InspectorWindow> self(this);
-    QTimer::singleShot(kOverlayGoneMs, this, [self, route, generation] {
+    afterFramesGone([self, route, generation] {
         if (!self)
             return;
         self->m_service.ocr(
@@ -366,10 +366,14 @@ void InspectorWindow::readOcrLayer()
                     return;
                 --self->m_pending;
                 // Only the newest read counts, and only while the layer is asked for.
-                if (generation != self->m_ocrGeneration || !self->m_ocrCheck->isChecked())
+                if (generation != self->m_ocrGeneration || !self->m_ocrCheck->isChecked()) {
+                    self->pixelReadDone();
                     return;
+                }
                 if (!read) {
                     self->m_ocrLines = -1;
+                    self->m_ocrBoxes.clear();
+                    self->pixelReadDone();
                     self->showBanner(tr("The OCR layer could not read the window: %1").arg(read.error().message), true);
                     Q_EMIT self->ocrLayerShown();
                     return;
@@ -378,13 +382,88 @@ void InspectorWindow::readOcrLayer()
                 for (const auto& line : read->lines)
                     boxes.append(rectOf(line.frame));
                 self->m_ocrLines = static_cast<int>(boxes.size());
-                self->m_ocrLayer.show(boxes, -1);
+                self->m_ocrBoxes = boxes;
+                self->pixelReadDone();
                 self->showBanner(tr("OCR layer: %n line(s) read in %1 ms by %2.", nullptr, self->m_ocrLines)
                                      .arg(read->recognizeMs)
                                      .arg(read->engine.value(QStringLiteral("name")).toString()),
                                  false);
                 Q_EMIT self->ocrLayerShown();
             });
+    });
+}
+
+void InspectorWindow::afterFramesGone(std::function<void()> read)
+{
+    const QList<FrameTrace> traces = m_highlight.traces() + m_ocrLayer.traces();
+    // No frame comes back while any read of the pixels is under way, so that an answer arriving
+    // (a test's candidates, the layer's lines) never draws into another read.
+    ++m_pixelReads;
+    showFrames();
+    // Without a compositor, the pixels under a frame are the frame's until the app under it has
+    // drawn itself again, which a busy machine may take a while to do: the screen is looked at
+    // until it no longer shows them.
+    pollFramesGone(traces, QDateTime::currentMSecsSinceEpoch() + kFramesGoneMaxMs, read);
+}
+
+void InspectorWindow::pixelReadDone()
+{
+    --m_pixelReads;
+    showFrames();
+}
+
+void InspectorWindow::showHighlight(const QList<QRect>& frames, int emphasised)
+{
+    m_wantedHighlight = frames;
+    m_wantedEmphasis = emphasised;
+    showFrames();
+}
+
+void InspectorWindow::showFrames()
+{
+    if (m_pixelReads > 0) {
+        m_highlight.hide();
+        m_ocrLayer.hide();
+        return;
+    }
+    if (m_wantedHighlight.isEmpty())
+        m_highlight.hide();
+    else
+        m_highlight.show(m_wantedHighlight, m_wantedEmphasis);
+    if (m_ocrCheck->isChecked() && !m_ocrBoxes.isEmpty())
+        m_ocrLayer.show(m_ocrBoxes, -1);
+    else
+        m_ocrLayer.hide();
+}
+
+void InspectorWindow::pollFramesGone(const QList<FrameTrace>& traces, qint64 deadline,
+                                     const std::function<void()>& read)
+{
+    if (traces.isEmpty()) {
+        read();
+        return;
+    }
+    QPointer<InspectorWindow> self(this);
+    QTimer::singleShot(kFramesPollMs, this, [self, traces, deadline, read] {
+        if (!self)
+            return;
+        QRect area;
+        for (const auto& trace : traces)
+            area |= trace.target.adjusted(-FrameWindow::kBorder, -FrameWindow::kBorder, FrameWindow::kBorder,
+                                          FrameWindow::kBorder);
+        QScreen* screen = QGuiApplication::screenAt(area.center());
+        if (!screen)
+            screen = QGuiApplication::primaryScreen();
+        bool shown = false;
+        if (screen) {
+            const QRect local = area.translated(-screen->geometry().topLeft());
+            const QImage grab = screen->grabWindow(0, local.x(), local.y(), local.width(), local.height()).toImage();
+            shown = framesStillShown(grab, area, grab.devicePixelRatio(), traces);
+        }
+        if (shown && QDateTime::currentMSecsSinceEpoch() < deadline)
+            self->pollFramesGone(traces, deadline, read);
+        else
+            read();
     });
 }
 
@@ -590,7 +669,7 @@ void InspectorWindow::showNode(int nodeIndex)
     m_properties->clear();
     const auto& nodes = m_model.snapshot().nodes;
     if (nodeIndex < 0 || nodeIndex >= nodes.size()) {
-        m_highlight.hide();
+        showHighlight({}, -1);
         m_selectedFrame.reset();
         updateHiddenNote();
         return;
@@ -629,7 +708,7 @@ void InspectorWindow::showNode(int nodeIndex)
         auto* item = new QTreeWidgetItem(m_properties, {name, value});
         item->setToolTip(1, value);
     }
-    m_highlight.show({rectOf(node.frame)}, 0);
+    showHighlight({rectOf(node.frame)}, 0);
     m_selectedFrame = node.frame.isEmpty() ? std::nullopt : std::optional<QRect>(rectOf(node.frame));
     m_hiddenText->setText(tr("The selected element is behind this window."));
     updateHiddenNote();
@@ -653,6 +732,7 @@ void InspectorWindow::testSelector(const QString& json)
 {
     const QSignalBlocker block(m_editor);
     m_editor->setPlainText(json);
+    m_testDebounce.stop(); // the edits before it need no search of their own
     runTest();
 }
 
@@ -687,29 +767,30 @@ void InspectorWindow::runTest()
     const QString source =
         params.value(QStringLiteral("selector")).toObject().value(QStringLiteral("source")).toString();
     const bool readsPixels = source == QLatin1String("ocr") || source == QLatin1String("any");
-    if (readsPixels) {
-        m_highlight.hide();
-        m_ocrLayer.hide();
-    }
-    QTimer::singleShot(readsPixels ? kOverlayGoneMs : 0, this, [self, params] {
+    const auto search = [self, params, readsPixels] {
         if (self)
-            self->m_service.find(params, [self](const auto& answer) {
-                if (self)
-                    self->showTestAnswer(answer);
+            self->m_service.find(params, [self, readsPixels](const auto& answer) {
+                if (!self)
+                    return;
+                if (readsPixels)
+                    self->pixelReadDone();
+                self->showTestAnswer(answer);
             });
-    });
+    };
+    if (readsPixels)
+        afterFramesGone(search);
+    else
+        search();
 }
 
 void InspectorWindow::showTestAnswer(const Automation::Result<InspectorService::FindAnswer>& answer)
 {
     --m_pending;
-    if (m_ocrCheck->isChecked())
-        m_ocrLayer.show(m_ocrBoxes, -1);
     m_results->setRowCount(0);
     if (!answer) {
         m_lastTestCount = -1;
         m_testStatus->setText(tr("%1: %2").arg(Automation::errorCodeName(answer.error().code), answer.error().message));
-        m_highlight.hide();
+        showHighlight({}, -1);
         Q_EMIT testFinished();
         return;
     }
@@ -727,7 +808,7 @@ void InspectorWindow::showTestAnswer(const Automation::Result<InspectorService::
             m_results->setItem(i, c, new QTableWidgetItem(cells.at(c)));
         frames.append(rectOf(node.frame));
     }
-    m_highlight.show(frames, 0);
+    showHighlight(frames, 0);
     Q_EMIT testFinished();
 }
 

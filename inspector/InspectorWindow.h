@@ -9,6 +9,8 @@
 #include <QMainWindow>
 #include <QTimer>
 
+#include <functional>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -128,8 +130,21 @@ private:
     int m_ocrLines = 0;
     QList<QRect> m_ocrBoxes;
     quint64 m_ocrGeneration = 0;
-    /// How long the frames on screen get to disappear before the window's pixels are read.
-    static constexpr int kOverlayGoneMs = 150;
+    /// Takes every frame this window draws off the screen, then calls `read` once the screen no
+    /// longer shows them (the app under them has drawn itself again), or after kFramesGoneMaxMs.
+    void afterFramesGone(std::function<void()> read);
+    void pollFramesGone(const QList<FrameTrace>& traces, qint64 deadline, const std::function<void()>& read);
+    /// One read of the pixels begun by afterFramesGone has its answer: the frames come back.
+    void pixelReadDone();
+    /// The selection's or the test's frames: drawn now, or once no read of the pixels is under way.
+    void showHighlight(const QList<QRect>& frames, int emphasised);
+    /// Draws the frames wanted (the highlight, the OCR layer), or none while pixels are being read.
+    void showFrames();
+    int m_pixelReads = 0;
+    QList<QRect> m_wantedHighlight;
+    int m_wantedEmphasis = -1;
+    static constexpr int kFramesPollMs = 40;
+    static constexpr int kFramesGoneMaxMs = 2000;
     QList<Automation::WindowInfo> m_windows;
     QComboBox* m_picker = nullptr;
     QCheckBox* m_live = nullptr;

@@ -279,6 +279,9 @@ TEST_F(InspectorTest, ShowsTheFakeWindowItsNodesAndTestsSelectorsAsDesktopFindDo
         << window->testStatus()->text().toStdString();
     // (Tesseract may read its small capital S as a lower-case one: titles match without case.)
     EXPECT_EQ(window->testResults()->item(0, 3)->text().toLower(), QStringLiteral("send"));
+    // The layer is back once the pixels are read, beside the test's own frame.
+    EXPECT_EQ(window->ocrLayer().frames().size(), window->ocrLines());
+    EXPECT_EQ(window->highlight().frames().size(), window->lastTestCount());
     window->testSelector(QStringLiteral("{\"selector\": {\"byRol\": \"AXButton\"}}"));
     ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0; }, 10000));
     EXPECT_TRUE(window->testStatus()->text().contains(QStringLiteral("byRol")))
@@ -523,14 +526,20 @@ TEST_F(InspectorTest, TheOcrLayerAndTheTesterReadTheWindowsPixels)
     window->selectorForm()->findChild<QLineEdit*>(QStringLiteral("formTitle"))->setText(QStringLiteral("Send"));
     source->setCurrentIndex(source->findData(QStringLiteral("ocr")));
     QSignalSpy tested(window.get(), &Inspector::InspectorWindow::testFinished);
+    // Twice at once, as a person pressing twice: the first answer's frames (a box around the
+    // "Send" it found) must not be drawn into the second read of the pixels.
     window->testSelector(window->selectorEditor()->toPlainText());
-    ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0 && !tested.isEmpty(); }, 15000));
+    window->testSelector(window->selectorEditor()->toPlainText());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window->pendingReads() == 0 && tested.size() >= 2; }, 15000));
     EXPECT_TRUE(window->selectorEditor()->toPlainText().contains(QStringLiteral("\"source\": \"ocr\"")))
         << window->selectorEditor()->toPlainText().toStdString();
     ASSERT_GE(window->lastTestCount(), 1) << window->testStatus()->text().toStdString();
     EXPECT_EQ(window->testResults()->item(0, 2)->text(), QStringLiteral("AXStaticText"));
     // (Tesseract may read its small capital S as a lower-case one: titles match without case.)
     EXPECT_EQ(window->testResults()->item(0, 3)->text().toLower(), QStringLiteral("send"));
+    // The layer is back once the pixels are read, beside the test's own frame.
+    EXPECT_EQ(window->ocrLayer().frames().size(), window->ocrLines());
+    EXPECT_EQ(window->highlight().frames().size(), window->lastTestCount());
     window->findChild<QCheckBox*>(QStringLiteral("ocrLayerCheck"))->setChecked(false);
     EXPECT_TRUE(window->ocrLayer().frames().isEmpty());
     window.reset();
