@@ -114,6 +114,11 @@ ConfirmationDialog::ConfirmationDialog(Bridge::AskConfirmationProvider& provider
     });
     form->addRow(tr("Target:"), targetColumn);
     form->addRow(tr("Details:"), m_detail);
+    m_policy = new QLabel(this);
+    m_policy->setObjectName(QStringLiteral("policyNote"));
+    m_policy->setWordWrap(true);
+    m_policy->setTextFormat(Qt::PlainText);
+    form->addRow(m_policy);
     layout->addLayout(form);
     m_countdown = new QLabel(this);
     m_countdown->setObjectName(QStringLiteral("countdown"));
@@ -263,6 +268,18 @@ void ConfirmationDialog::fill(const Bridge::ApprovalRequest& request)
     else if (request.kind == Bridge::ApprovalRequest::Kind::Resume)
         detail = tr("Side effects were stopped; this lets them run again.");
     m_detail->setText(detail.isEmpty() ? tr("(none)") : detail);
+    // Why a person is asked at all: the owner's rule, and what makes the action high-risk.
+    QStringList policy;
+    if (request.risk == QLatin1String("high"))
+        policy.append(tr("High risk: %1").arg(request.riskWhy));
+    if (!request.rule.isEmpty())
+        policy.append(request.ruleWhy.isEmpty()
+                          ? tr("Asked by the owner's rule %1.").arg(request.rule)
+                          : tr("Asked by the owner's rule %1 (%2).").arg(request.rule, request.ruleWhy));
+    m_policy->setText(policy.join(QLatin1Char('\n')));
+    m_policy->setStyleSheet(request.risk == QLatin1String("high") ? QStringLiteral("color: #b00020; font-weight: bold;")
+                                                                  : QString());
+    m_policy->setVisible(!policy.isEmpty());
 }
 
 void ConfirmationDialog::showNext()

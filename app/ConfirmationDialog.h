@@ -98,6 +98,8 @@ private:
     Inspector::Placement m_placement;
     QLabel* m_coverNote = nullptr;
     QLabel* m_detail = nullptr;
+    /// The owner's rule that asks, and the risk (docs/protocol.md, "Policy"); hidden when none.
+    QLabel* m_policy = nullptr;
     QLabel* m_countdown = nullptr;
     QLabel* m_queueLabel = nullptr;
     QPushButton* m_approve = nullptr;

@@ -7,6 +7,8 @@
 #include "common/ManPage.h"
 
 #include <QDir>
+#include <QFile>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QStandardPaths>
 
@@ -120,7 +122,14 @@ HostCommandLine::HostCommandLine()
                              "http://127.0.0.1:8080/v1 (overrides Settings; off unless given here or there)."),
                           tr("url")),
       m_groundingModel(QStringLiteral("grounding-model"),
-                       tr("desktop.ground: the model name the endpoint is asked for."), tr("name"))
+                       tr("desktop.ground: the model name the endpoint is asked for."), tr("name")),
+      m_policy(QStringLiteral("policy"),
+               tr("The owner's rules: a JSON file {\"unattended\": bool, \"rules\": [...]} (docs/protocol.md, "
+                  "\"Policy\"). Its rules are asked before the built-in ones."),
+               tr("file")),
+      m_unattended(QStringLiteral("unattended"),
+                   tr("Unattended: every side effect an owner's rule would ask a person about is refused at once "
+                      "(needs_person), never left to a dialog nobody answers."))
 {
     m_options = {m_headless,
                  m_socket,
@@ -156,7 +165,9 @@ HostCommandLine::HostCommandLine()
                  m_yieldQuietMs,
                  m_eventsLinger,
                  m_groundingEndpoint,
-                 m_groundingModel};
+                 m_groundingModel,
+                 m_policy,
+                 m_unattended};
 }
 
 void HostCommandLine::configure(QCommandLineParser& parser) const
@@ -312,6 +323,23 @@ HostCommandLine::Outcome HostCommandLine::merge(const QCommandLineParser& parser
         options.grounding.model = parser.value(m_groundingModel);
     if (options.grounding.configured() && !options.grounding.urlUsable())
         return tr("msgcode-desktop-host: --grounding-endpoint takes an http or https URL");
+    if (parser.isSet(m_policy)) {
+        QFile file(parser.value(m_policy));
+        if (!file.open(QIODevice::ReadOnly))
+            return tr("msgcode-desktop-host: --policy: cannot read %1").arg(file.fileName());
+        QJsonParseError parseError{};
+        const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+        if (parseError.error != QJsonParseError::NoError || !document.isObject())
+            return tr("msgcode-desktop-host: --policy: %1 is not a JSON object").arg(file.fileName());
+        auto policy = Bridge::OwnerPolicy::fromJson(document.object());
+        if (!policy)
+            return tr("msgcode-desktop-host: --policy: %1: %2: %3")
+                .arg(file.fileName(), policy.error().details.value(QStringLiteral("field")).toString(),
+                     policy.error().message);
+        options.ownerPolicy = policy.value();
+    }
+    if (parser.isSet(m_unattended))
+        options.ownerPolicy.setUnattended(true);
     options.keepTypedText = stored.keepTypedText;
     options.keepFullTrees = stored.keepFullTrees;
     if (!out.headless)

@@ -101,6 +101,8 @@ private:
     QCommandLineOption m_eventsLinger;
     QCommandLineOption m_groundingEndpoint;
     QCommandLineOption m_groundingModel;
+    QCommandLineOption m_policy;
+    QCommandLineOption m_unattended;
     QList<QCommandLineOption> m_options;
 };
 

@@ -1,7 +1,9 @@
 #pragma once
 
+#include "automation/AppIdentity.h"
 #include "automation/Grounding.h"
 #include "automation/Locator.h"
+#include "automation/Risk.h"
 
 #include <QImage>
 #include <QJsonArray>
@@ -130,6 +132,10 @@ struct WaitResult
 /// Whether typed text would go into a secure element.
 struct SecureLook
 {
+    /// The route it resolved and the element it found (the owner's rules and a token's binding
+    /// read them; the element is absent when none was looked at).
+    ResolvedRoute route;
+    std::optional<Node> element;
     bool secure = false;
     QString why; ///< "elementRef", "selector" or "focused"
     QString role;
@@ -458,6 +464,47 @@ Result<ElementAtResult> elementAt(JobContext& ctx, const ElementAtRequest& reque
 /// typeText with `request` would type. An error when the target cannot be resolved now: the
 /// text must then be treated as secret.
 Result<SecureLook> secureTarget(JobContext& ctx, const TypeRequest& request);
+
+/// What the owner's rules are asked about (docs/protocol.md, "Policy"), for one side effect.
+struct PolicyLookRequest
+{
+    Route route;
+    std::optional<TargetSpec> target;
+    /// The action goes to the focused element (typeText without a target, a hotkey).
+    bool focused = false;
+    /// The action presses Enter (a hotkey of Enter, typed text holding a new line): high-risk in
+    /// an editable field of a window that also holds a send-class control.
+    bool pressesEnter = false;
+    /// menuPick's path: its last item is the control.
+    QStringList menuPath;
+};
+
+/// What the host resolved for it, before any input.
+struct PolicyLook
+{
+    ResolvedRoute route;
+    AppIdentity app;
+    /// The element the action lands on; absent when it could not be resolved (the binding is
+    /// then the window's, `bound` "window").
+    std::optional<Node> element;
+    int matches = 0;
+    QString bound; ///< "element" or "window"
+    /// The app shows a terminal (the AT-SPI terminal role, or a TerminalEmulator entry).
+    bool terminal = false;
+    Risk::Assessment risk;
+    /// Why the risk is what it is beyond the element ("Enter in a field of a window with \"Send\"").
+    QString riskContext;
+    /// What the look at the element found secret (a password field): typed text is not shown.
+    bool secure = false;
+
+    QJsonObject toJson() const;
+    /// What a confirmation token is bound to (ConfirmTokens::Token::binding): {bound, pid,
+    /// windowId, window, role, title, handle}.
+    QJsonObject binding() const;
+    /// Why it is high-risk, in the dialog's and the answer's words; empty when it is not.
+    QString riskWhy() const { return riskContext.isEmpty() ? risk.why() : riskContext; }
+};
+Result<PolicyLook> policyLook(JobContext& ctx, const PolicyLookRequest& request);
 
 /// An error from the step that injects input may come after the input reached the app: a
 /// timeout, an abort, an unresponsive target or an internal failure there is never retryable

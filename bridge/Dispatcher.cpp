@@ -4,6 +4,10 @@
 
 #include "bridge/security/ConfirmTokens.h"
 
+#include <QMutex>
+#include <QPointer>
+#include <QWaitCondition>
+
 #include <QLoggingCategory>
 
 namespace Bridge {
@@ -169,11 +173,13 @@ void Dispatcher::route(const Caller& caller, const QString& name, const QJsonObj
     }
 
     QJsonObject confirmedLine;
+    ConfirmationGate::Admitted admitted;
     if (method->sideEffect()) {
         // A token is spent only on a request that will be queued.
         if (auto refused = m_executor.admission(meta->requestId))
             return respond(*refused);
-        if (auto refused = m_gate.admit(name, caller, meta.value(), params, prepared->confirm, &confirmedLine))
+        if (auto refused =
+                m_gate.admit(name, caller, meta.value(), params, prepared->confirm, &confirmedLine, &admitted))
             return respond(*refused);
     }
 
@@ -182,12 +188,97 @@ void Dispatcher::route(const Caller& caller, const QString& name, const QJsonObj
         immediate->handle(services, Call{caller, meta.value(), params, workspaceReal}, respond);
         return;
     }
-    submit(*method, caller, meta.value(), params, *workspaceReal, *prepared, confirmedLine, id, respond);
+    submit(*method, caller, meta.value(), params, *workspaceReal, *prepared, confirmedLine, admitted, id, respond);
+}
+
+OwnerCheck Dispatcher::ownerCheck(const MethodEntry& method, const Caller& caller, const QJsonObject& params,
+                                  const ConfirmationGate::Admitted& admitted)
+{
+    OwnerCheck check;
+    check.method = method.name;
+    check.actionClass =
+        Contract::actionClassName(method.declaration ? method.declaration->actionClass : Contract::ActionClass::Read);
+    check.params = params;
+    check.policy = m_gate.ownerPolicy();
+    check.binding = admitted.binding;
+    check.byToken = admitted.byToken;
+    check.byPerson = admitted.byPerson;
+    check.personReachable = m_gate.ownerAskReachesPerson();
+    QPointer<ConfirmationGate> gate(&m_gate);
+    const PeerInfo peer = caller.peer;
+    check.audit = [gate, peer](const QString& event, const QJsonObject& fields) {
+        // The audit log is written on the owner thread, as every other line.
+        QMetaObject::invokeMethod(
+            gate.data(),
+            [gate, peer, event, fields] {
+                if (gate)
+                    gate->audit(event, &peer, fields);
+            },
+            Qt::QueuedConnection);
+    };
+    check.askPerson = [gate, caller](ApprovalRequest request,
+                                     Automation::JobContext& ctx) -> std::optional<Automation::Error> {
+        struct Answer
+        {
+            QMutex mutex;
+            QWaitCondition decided;
+            std::optional<ApprovalDecision> decision;
+            quint64 id = 0;
+        };
+        auto answer = std::make_shared<Answer>();
+        QMetaObject::invokeMethod(
+            gate.data(),
+            [gate, request, caller, answer] {
+                const auto done = [answer](const ApprovalDecision& decision) {
+                    QMutexLocker lock(&answer->mutex);
+                    if (!answer->decision)
+                        answer->decision = decision;
+                    answer->decided.wakeAll();
+                };
+                if (!gate)
+                    return done(ApprovalDecision::deny(QStringLiteral("host_closing")));
+                const quint64 id = gate->askOwner(request, caller, done);
+                QMutexLocker lock(&answer->mutex);
+                answer->id = id;
+            },
+            Qt::QueuedConnection);
+        // The worker waits for the person, within the request's deadline; an abort or a stop
+        // withdraws the dialog.
+        QMutexLocker lock(&answer->mutex);
+        while (!answer->decision) {
+            if (auto stop = ctx.call.checkpoint()) {
+                const quint64 id = answer->id;
+                lock.unlock();
+                QMetaObject::invokeMethod(
+                    gate.data(),
+                    [gate, id] {
+                        if (gate && id)
+                            gate->withdrawOwnerAsk(id);
+                    },
+                    Qt::QueuedConnection);
+                return *stop;
+            }
+            answer->decided.wait(&answer->mutex, 50);
+        }
+        const ApprovalDecision decision = *answer->decision;
+        lock.unlock();
+        // A stop withdraws the dialog and aborts the execution: the abort is the answer.
+        if (auto stop = ctx.call.checkpoint())
+            return *stop;
+        if (decision.approved)
+            return std::nullopt;
+        return Automation::Error::make(Automation::ErrorCode::ConfirmRequired,
+                                       QStringLiteral("the person did not approve it (%1)").arg(decision.decidedBy),
+                                       QJsonObject{{QStringLiteral("reason"), QStringLiteral("denied")},
+                                                   {QStringLiteral("decision"), decision.decidedBy}})
+            .withRetryable(false);
+    };
+    return check;
 }
 
 void Dispatcher::submit(const MethodEntry& method, const Caller& caller, const Meta& meta, const QJsonObject& params,
                         const QString& workspaceRealPath, const Prepared& prepared, const QJsonObject& confirmedLine,
-                        const QJsonValue& id, const Respond& respond)
+                        const ConfirmationGate::Admitted& admitted, const QJsonValue& id, const Respond& respond)
 {
     // A confirmation token is a bearer secret while it lives: the evidence keeps its id (the
     // audit log's), not the token.
@@ -221,7 +312,16 @@ void Dispatcher::submit(const MethodEntry& method, const Caller& caller, const M
         spec.record->trace(QStringLiteral("audit"), 0, true, confirmedLine);
     const auto record = spec.record;
     const QString dir = record->dirPath();
-    auto run = [work = prepared.job, record, sideEffect = method.sideEffect()](JobContext& context) {
+    std::optional<OwnerCheck> owner;
+    if (method.sideEffect())
+        owner = ownerCheck(method, caller, params, admitted);
+    auto run = [work = prepared.job, record, sideEffect = method.sideEffect(),
+                owner = std::move(owner)](JobContext& context) {
+        // The owner's rules and the token's binding, on what the host resolves now, before any input.
+        if (owner) {
+            if (auto refused = owner->run(context, *record))
+                return Result<QJsonObject>(*refused);
+        }
         auto result = work(context, *record);
         // The waits for the person at the desktop, in the answer (docs/protocol.md §5.24).
         if (sideEffect) {

@@ -3,6 +3,7 @@
 #include "bridge/Diagnostics.h"
 #include "bridge/Executor.h"
 #include "bridge/MethodTable.h"
+#include "bridge/OwnerCheck.h"
 #include "bridge/evidence/Journal.h"
 #include "bridge/protocol/JsonRpc.h"
 #include "bridge/protocol/Meta.h"
@@ -101,10 +102,13 @@ private:
     /// The pipeline for one call; `id` is the JSON-RPC id for the evidence (null in process).
     void route(const Caller& caller, const QString& name, const QJsonObject& params, const QJsonValue& id,
                const Respond& respond);
+    /// The owner's rules for one side effect, to be applied on the worker.
+    OwnerCheck ownerCheck(const MethodEntry& method, const Caller& caller, const QJsonObject& params,
+                          const ConfirmationGate::Admitted& admitted);
     /// Queues a prepared method on the executor with its evidence record.
     void submit(const MethodEntry& method, const Caller& caller, const Meta& meta, const QJsonObject& params,
                 const QString& workspaceRealPath, const Prepared& prepared, const QJsonObject& confirmedLine,
-                const QJsonValue& id, const Respond& respond);
+                const ConfirmationGate::Admitted& admitted, const QJsonValue& id, const Respond& respond);
 
     Executor& m_executor;
     WorkspacePolicy m_workspace;

@@ -40,6 +40,7 @@ Host::Host(HostOptions options, QObject* parent) : QObject(parent), m_options(st
     if (!m_options.backendSettings.isEmpty())
         configureBackend(m_options.backendSettings);
     setGrounding(m_options.grounding);
+    m_dispatcher->gate().setOwnerPolicy(m_options.ownerPolicy);
     m_server = std::make_unique<Server>(*m_dispatcher, m_options.server, callers);
     startEvents();
     connect(m_server.get(), &Server::callerRefused, this, [this](const PeerInfo& peer, const Automation::Error& error) {

@@ -52,6 +52,8 @@ struct HostOptions
     int eventsLingerMs = EventHub::kDefaultLingerMs;
     /// The owner's grounding endpoint for desktop.ground (none: not configured).
     GroundingSettings grounding;
+    /// The owner's rules and the unattended mode (docs/protocol.md, "Policy").
+    OwnerPolicy ownerPolicy;
 };
 
 /// The bridge as one object: permission monitor, executor (worker thread + backend),
@@ -125,6 +127,10 @@ public:
     /// The owner's grounding endpoint from now on (an empty url: none; desktop.ground then answers
     /// no_vision_provider).
     void setGrounding(const GroundingSettings& settings);
+    /// The owner's rules in force (docs/protocol.md, "Policy"); each side effect takes a copy
+    /// when it is admitted.
+    const OwnerPolicy& ownerPolicy() const { return m_dispatcher->gate().ownerPolicy(); }
+    void setOwnerPolicy(const OwnerPolicy& policy) { m_dispatcher->gate().setOwnerPolicy(policy); }
     const GroundingSettings& grounding() const { return m_options.grounding; }
     /// Passes settings to the backend on the worker thread (DesktopBackend::configure).
     void configureBackend(const QJsonObject& settings);

@@ -105,6 +105,54 @@ std::optional<Ops::TypeRequest> targetLook(const QString& method, const QJsonObj
     return std::nullopt;
 }
 
+std::optional<Ops::PolicyLookRequest> policyRequest(const QString& method, const QJsonObject& params)
+{
+    Ops::PolicyLookRequest out;
+    if (method == QLatin1String("desktop.typeText")) {
+        auto typed = Params::typeText(params);
+        if (!typed)
+            return std::nullopt;
+        out.route = typed->route;
+        if (typed->target)
+            out.target = targetSpec(*typed->target);
+        out.focused = !typed->target;
+        out.pressesEnter = typed->text.contains(QLatin1Char('\n')) || typed->text.contains(QLatin1Char('\r'));
+        return out;
+    }
+    if (method == QLatin1String("desktop.hotkey")) {
+        auto hotkey = Params::hotkey(params);
+        if (!hotkey)
+            return std::nullopt;
+        out.route = hotkey->route;
+        out.focused = true;
+        const QString key = hotkey->chord.key.toLower();
+        out.pressesEnter = key == QLatin1String("enter") || key == QLatin1String("return");
+        return out;
+    }
+    if (method == QLatin1String("desktop.menuPick")) {
+        auto pick = Params::menuPick(params);
+        if (!pick)
+            return std::nullopt;
+        out.route = pick->route;
+        out.menuPath = pick->path;
+        return out;
+    }
+    if (method == QLatin1String("desktop.window")) {
+        auto window = Params::window(params);
+        if (!window)
+            return std::nullopt;
+        out.route = window->route;
+        return out;
+    }
+    // click, scroll, pointer: their route and target, as the confirmation's look has them.
+    const auto look = targetLook(method, params);
+    if (!look)
+        return std::nullopt;
+    out.route = look->route;
+    out.target = look->target;
+    return out;
+}
+
 Ops::TypeRequest typeRequest(const TypeTextParams& params)
 {
     Ops::TypeRequest request;

@@ -43,5 +43,10 @@ Automation::Operations::TypeRequest typeRequest(const TypeTextParams& params);
 /// the target of desktop.click, desktop.typeText, desktop.scroll and a targeted desktop.pointer);
 /// nullopt for the others, or params that do not parse.
 std::optional<Automation::Operations::TypeRequest> targetLook(const QString& method, const QJsonObject& params);
+/// What the owner's rules look at before a side effect of `method` with `params` runs (its
+/// route, the element it lands on, whether it presses Enter, a menu path); nullopt when the
+/// params do not parse.
+std::optional<Automation::Operations::PolicyLookRequest> policyRequest(const QString& method,
+                                                                       const QJsonObject& params);
 
 } // namespace Bridge::Methods

@@ -187,6 +187,18 @@
         <source>window %1</source>
         <translation>窗口 %1</translation>
     </message>
+    <message>
+        <source>High risk: %1</source>
+        <translation>高风险：%1</translation>
+    </message>
+    <message>
+        <source>Asked by the owner&apos;s rule %1.</source>
+        <translation>由所有者的规则 %1 要求确认。</translation>
+    </message>
+    <message>
+        <source>Asked by the owner&apos;s rule %1 (%2).</source>
+        <translation>由所有者的规则 %1 要求确认（%2）。</translation>
+    </message>
 </context>
 <context>
     <name>App::OnboardingWindow</name>
@@ -1862,6 +1874,30 @@ With --headless it serves the bridge without tray or windows (a server, a CI des
     <message>
         <source>msgcode-desktop-host: --grounding-endpoint takes an http or https URL</source>
         <translation>msgcode-desktop-host：--grounding-endpoint 需要 http 或 https 网址</translation>
+    </message>
+    <message>
+        <source>The owner&apos;s rules: a JSON file {&quot;unattended&quot;: bool, &quot;rules&quot;: [...]} (docs/protocol.md, &quot;Policy&quot;). Its rules are asked before the built-in ones.</source>
+        <translation>所有者的规则：一个 JSON 文件 {&quot;unattended&quot;: bool, &quot;rules&quot;: [...]}（docs/protocol.md，“Policy”）。其中的规则先于内置规则生效。</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Unattended: every side effect an owner&apos;s rule would ask a person about is refused at once (needs_person), never left to a dialog nobody answers.</source>
+        <translation>无人值守：凡是所有者的规则需要人确认的副作用都立即拒绝（needs_person），绝不留给无人应答的对话框。</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --policy: cannot read %1</source>
+        <translation>msgcode-desktop-host：--policy：无法读取 %1</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --policy: %1 is not a JSON object</source>
+        <translation>msgcode-desktop-host：--policy：%1 不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>msgcode-desktop-host: --policy: %1: %2: %3</source>
+        <translation>msgcode-desktop-host：--policy：%1：%2：%3</translation>
     </message>
 </context>
 <context>

@@ -125,7 +125,9 @@ Result<SecureLook> secureTarget(JobContext& ctx, const TypeRequest& request)
     int matched = 0;
     const auto answer = [&resolved, &matched, &ctx](bool secure, const QString& why, const Node* node = nullptr,
                                                     Snapshot* snapshot = nullptr, int index = -1) {
-        SecureLook look{secure,
+        SecureLook look{resolved,
+                        node ? std::optional<Node>(*node) : std::nullopt,
+                        secure,
                         why,
                         node ? node->role : QString(),
                         node ? node->title : QString(),

@@ -20,6 +20,9 @@ inline bool processAlive(qint64 pid)
 
 /// The process's executable with symlinks resolved; empty when unreadable.
 QString processExecutable(qint64 pid);
+/// One variable of the process's environment as it started (Linux: /proc/PID/environ, readable
+/// for the same user); nullopt when unset or unreadable, and on other platforms.
+std::optional<QString> processEnvironment(qint64 pid, const QString& name);
 /// When the process started, in the platform's own unit (Linux: clock ticks since boot, field 22
 /// of /proc/PID/stat), so that a recycled pid is told apart; 0 when unreadable.
 quint64 processStartTime(qint64 pid);

@@ -43,6 +43,20 @@ QString processExecutable(qint64 pid)
     return QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(pid));
 }
 
+std::optional<QString> processEnvironment(qint64 pid, const QString& name)
+{
+    bool ok = false;
+    const QByteArray environment = procFile(pid, "environ", &ok);
+    if (!ok)
+        return std::nullopt;
+    const QByteArray prefix = name.toLocal8Bit() + '=';
+    for (const QByteArray& entry : environment.split('\0')) {
+        if (entry.startsWith(prefix))
+            return QString::fromLocal8Bit(entry.mid(prefix.size()));
+    }
+    return std::nullopt;
+}
+
 quint64 processStartTime(qint64 pid)
 {
     bool ok = false;

@@ -67,6 +67,11 @@ QString processExecutable(qint64 pid)
     return QFile::decodeName(resolved);
 }
 
+std::optional<QString> processEnvironment(qint64, const QString&)
+{
+    return std::nullopt; // only Linux's /proc gives another process's environment
+}
+
 quint64 processStartTime(qint64 pid)
 {
     // Microseconds since the epoch: a recycled pid starts later.

@@ -14,6 +14,11 @@ QString processExecutable(qint64)
     return {};
 }
 
+std::optional<QString> processEnvironment(qint64, const QString&)
+{
+    return std::nullopt; // only Linux's /proc gives another process's environment
+}
+
 quint64 processStartTime(qint64)
 {
     return 0;

@@ -6,6 +6,46 @@
 
 namespace Contract {
 
+QString actionClassName(ActionClass actionClass)
+{
+    switch (actionClass) {
+    case ActionClass::Read:
+        return QStringLiteral("read");
+    case ActionClass::Type:
+        return QStringLiteral("type");
+    case ActionClass::Pointer:
+        return QStringLiteral("pointer");
+    case ActionClass::Keys:
+        return QStringLiteral("keys");
+    case ActionClass::Window:
+        return QStringLiteral("window");
+    case ActionClass::App:
+        return QStringLiteral("app");
+    case ActionClass::Clipboard:
+        return QStringLiteral("clipboard");
+    }
+    return {};
+}
+
+QStringList actionClassNames()
+{
+    QStringList out;
+    for (ActionClass c : {ActionClass::Read, ActionClass::Type, ActionClass::Pointer, ActionClass::Keys,
+                          ActionClass::Window, ActionClass::App, ActionClass::Clipboard})
+        out.append(actionClassName(c));
+    return out;
+}
+
+std::optional<ActionClass> actionClassNamed(const QString& name)
+{
+    for (ActionClass c : {ActionClass::Read, ActionClass::Type, ActionClass::Pointer, ActionClass::Keys,
+                          ActionClass::Window, ActionClass::App, ActionClass::Clipboard}) {
+        if (actionClassName(c) == name)
+            return c;
+    }
+    return std::nullopt;
+}
+
 QString kindName(Kind kind)
 {
     switch (kind) {

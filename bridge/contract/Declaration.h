@@ -24,6 +24,21 @@ enum class Kind {
 };
 QString kindName(Kind kind);
 
+/// The class of an action, which the owner's rules name (docs/protocol.md, "Policy"): part of
+/// each method's declaration, so a new method states what the owner's rules will call it.
+enum class ActionClass {
+    Read,      ///< reads the screen or the tree
+    Type,      ///< text into an element
+    Pointer,   ///< clicks, scrolls, pointer gestures, menu picks
+    Keys,      ///< key chords
+    Window,    ///< focus, move, resize, minimize, close a window
+    App,       ///< launch, quit an app
+    Clipboard, ///< the clipboard's content
+};
+QString actionClassName(ActionClass actionClass);
+std::optional<ActionClass> actionClassNamed(const QString& name);
+QStringList actionClassNames();
+
 struct Field;
 
 /// One JSON value as the contract allows it.
@@ -121,6 +136,8 @@ struct Method
     QString name;
     QString summary;
     Kind kind = Kind::ReadOnly;
+    /// What the owner's rules call it (Read for every read-only method).
+    ActionClass actionClass = ActionClass::Read;
     QList<Action> actions;
     /// meta.workspacePath is required (every queued method: its evidence goes there).
     bool workspaceBound = false;

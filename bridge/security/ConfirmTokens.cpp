@@ -66,7 +66,8 @@ void ConfirmTokens::purgeLocked(qint64 now)
     }
 }
 
-std::optional<ConfirmTokens::Token> ConfirmTokens::issue(const Scope& scope, const Peer& peer, qint64 ttlMs)
+std::optional<ConfirmTokens::Token> ConfirmTokens::issue(const Scope& scope, const Peer& peer, qint64 ttlMs,
+                                                         const QJsonObject& binding, bool byPerson)
 {
     const qint64 now = m_clock();
     QMutexLocker lock(&m_mutex);
@@ -91,6 +92,8 @@ std::optional<ConfirmTokens::Token> ConfirmTokens::issue(const Scope& scope, con
     token.peer = peer;
     token.issuedAtMs = now;
     token.expiresAtMs = now + std::max<qint64>(1, ttlMs);
+    token.binding = binding;
+    token.byPerson = byPerson;
     m_tokens.insert(token.token, Entry{token, false});
     return token;
 }

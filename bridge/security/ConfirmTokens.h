@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QHash>
+#include <QJsonObject>
 #include <QMutex>
 #include <QString>
 
@@ -35,6 +36,13 @@ public:
         Peer peer;
         qint64 issuedAtMs = 0;
         qint64 expiresAtMs = 0;
+        /// The target resolved when it was issued (docs/protocol.md, "Policy": an approval is
+        /// bound to the element): {bound: "element"|"window", pid, windowId, window, role,
+        /// title, handle}, or {bound: "none"} when nothing could be resolved; empty when the
+        /// method has nothing to look at.
+        QJsonObject binding;
+        /// A person approved it in the host's dialog (not a policy): it answers an owner's ask.
+        bool byPerson = false;
     };
     /// Why a token was refused; the names are contract `details.reason` values.
     enum class Refusal { UnknownToken, PeerMismatch, MethodMismatch, ParamsMismatch, Expired, Used };
@@ -53,7 +61,8 @@ public:
     explicit ConfirmTokens(Clock clock = {}, int capacity = 16384);
 
     /// A new token; nullopt when `capacity` live (unused, unexpired) tokens exist already.
-    std::optional<Token> issue(const Scope& scope, const Peer& peer, qint64 ttlMs);
+    std::optional<Token> issue(const Scope& scope, const Peer& peer, qint64 ttlMs, const QJsonObject& binding = {},
+                               bool byPerson = false);
     /// Checks peer, scope, expiry and single use (docs/protocol.md §4.2 order) and consumes the
     /// token when all pass. A refused token stays as it was: only a valid use consumes it.
     Verdict consume(const QString& token, const Scope& scope, const Peer& peer);

@@ -72,7 +72,8 @@ Error ConfirmationGate::pausedError()
 }
 
 std::optional<Error> ConfirmationGate::admit(const QString& method, const Caller& caller, const Meta& meta,
-                                             const QJsonObject& params, const ConfirmParams& confirm, QJsonObject* used)
+                                             const QJsonObject& params, const ConfirmParams& confirm, QJsonObject* used,
+                                             Admitted* admitted)
 {
     const bool byToken = confirm.token.has_value();
     QString paramsDigest = CanonicalJson::paramsDigest(params);
@@ -100,6 +101,8 @@ std::optional<Error> ConfirmationGate::admit(const QString& method, const Caller
     // An action a person starts with a click in the host's own window is that person's
     // approval: no dialog, no token; the audit line says so.
     if (caller.isGui()) {
+        if (admitted)
+            admitted->byPerson = true;
         *used = audit(QStringLiteral("gui_approved"), nullptr,
                       QJsonObject{{QStringLiteral("method"), method},
                                   {QStringLiteral("paramsDigest"), paramsDigest},
@@ -144,6 +147,11 @@ std::optional<Error> ConfirmationGate::admit(const QString& method, const Caller
                 return refuse(reason, QStringLiteral("confirm.token was already used; every token is good for one "
                                                      "request"));
             }
+        }
+        if (admitted) {
+            admitted->byToken = true;
+            admitted->binding = verdict.token->binding;
+            admitted->byPerson = verdict.token->byPerson;
         }
         *used = audit(QStringLiteral("token_used"), caller.auditPeer(),
                       QJsonObject{{QStringLiteral("method"), method},
@@ -235,11 +243,17 @@ void ConfirmationGate::issue(const Caller& caller, const Meta& meta, const QJson
     request.timeoutMs = meta.timeoutMs;
     const PeerInfo peer = caller.peer;
     const QString requestId = meta.requestId;
-    auto onApproved = [this, respond, method, paramsDigest, peer, ttlMs, requestId](const ApprovalDecision&) {
+    // What the token is bound to: the target resolved now (filled in by the look below).
+    auto binding = std::make_shared<QJsonObject>();
+    auto onApproved = [this, respond, method, paramsDigest, peer, ttlMs, requestId,
+                       binding](const ApprovalDecision& decision) {
         if (m_paused)
             return respond(pausedError());
-        const auto token = m_security.tokens->issue(ConfirmTokens::Scope{method, paramsDigest},
-                                                    ConfirmTokens::Peer{peer.pid, peer.auditTokenDigest}, ttlMs);
+        // Only a person's yes in the host's dialog answers an owner's ask later.
+        const bool byPerson = decision.decidedBy == QLatin1String("user");
+        const auto token =
+            m_security.tokens->issue(ConfirmTokens::Scope{method, paramsDigest},
+                                     ConfirmTokens::Peer{peer.pid, peer.auditTokenDigest}, ttlMs, *binding, byPerson);
         if (!token)
             return respond(Error::make(ErrorCode::HostNotReady,
                                        QStringLiteral("too many confirmation tokens are outstanding; use "
@@ -247,52 +261,91 @@ void ConfirmationGate::issue(const Caller& caller, const Meta& meta, const QJson
                                        QJsonObject{{QStringLiteral("reason"), QStringLiteral("too_many_tokens")}}));
         const QString expiresAt =
             QDateTime::fromMSecsSinceEpoch(token->expiresAtMs, Qt::UTC).toString(Qt::ISODateWithMs);
-        audit(QStringLiteral("token_issued"), &peer,
-              QJsonObject{{QStringLiteral("method"), method},
-                          {QStringLiteral("paramsDigest"), paramsDigest},
-                          {QStringLiteral("tokenId"), ConfirmTokens::tokenId(token->token)},
-                          {QStringLiteral("expiresAt"), expiresAt},
-                          {QStringLiteral("ttlMs"), ttlMs},
-                          {QStringLiteral("requestId"), requestId}});
-        // The result of docs/protocol.md §5.10, exactly.
-        respond(QJsonObject{
+        QJsonObject line{{QStringLiteral("method"), method},
+                         {QStringLiteral("paramsDigest"), paramsDigest},
+                         {QStringLiteral("tokenId"), ConfirmTokens::tokenId(token->token)},
+                         {QStringLiteral("expiresAt"), expiresAt},
+                         {QStringLiteral("ttlMs"), ttlMs},
+                         {QStringLiteral("requestId"), requestId}};
+        if (!binding->isEmpty())
+            line.insert(QStringLiteral("binding"), *binding);
+        audit(QStringLiteral("token_issued"), &peer, line);
+        // The result of docs/protocol.md §5.10, exactly (what it is bound to is in the audit line).
+        const QJsonObject result{
             {QStringLiteral("token"), token->token},
             {QStringLiteral("expiresAt"), expiresAt},
             {QStringLiteral("scope"),
              QJsonObject{{QStringLiteral("method"), method}, {QStringLiteral("paramsDigest"), paramsDigest}}},
             {QStringLiteral("peer"), QJsonObject{{QStringLiteral("auditTokenDigest"), peer.auditTokenDigest},
-                                                 {QStringLiteral("pid"), peer.pid}}}});
+                                                 {QStringLiteral("pid"), peer.pid}}}};
+        respond(result);
     };
     // Typed text is previewed only when nothing says the target is secure: the params (a secure
     // role, a password-like title) or, failing that, a read-only look at the element it would
     // go to. A target that cannot be looked at in time counts as secure (docs/architecture.md,
-    // "Secure elements"). The same look shows the person what the action lands on.
+    // "Secure elements"). The same look shows the person what the action lands on, binds the
+    // token to it, and asks the owner's rules about it.
     const bool textToCheck = request.textPreview && !request.textMasked;
-    if (const auto look = Methods::targetLook(method, params)) {
+    if (const auto look = Methods::policyRequest(method, params)) {
         const int lookMs = std::clamp(meta.timeoutMs / 4, 100, kSecureLookMs);
+        const QString actionClass = Contract::find(method)
+                                        ? Contract::actionClassName(Contract::find(method)->actionClass)
+                                        : QStringLiteral("read");
         QPointer<ConfirmationGate> self(this);
-        m_executor.inspect<Automation::Operations::SecureLook>(
+        m_executor.inspect<Automation::Operations::PolicyLook>(
             lookMs,
-            [target = *look](JobContext& context) { return Automation::Operations::secureTarget(context, target); },
-            [self, request, caller, respond, onApproved,
-             textToCheck](const Result<Automation::Operations::SecureLook>& looked) mutable {
+            [target = *look](JobContext& context) { return Automation::Operations::policyLook(context, target); },
+            [self, request, caller, respond, onApproved, textToCheck, binding, actionClass,
+             method](const Result<Automation::Operations::PolicyLook>& looked) mutable {
                 if (!self)
                     return;
                 // Stopped while looking: nothing is asked any more.
                 if (self->m_paused)
                     return respond(pausedError());
-                if (textToCheck && !looked)
+                if (textToCheck && (!looked || !looked->element))
                     request.maskText(QStringLiteral("unresolved"));
                 else if (textToCheck && looked->secure)
                     request.maskText(QStringLiteral("secure_element"));
                 if (looked) {
-                    request.resolved = QJsonObject{{QStringLiteral("role"), looked->role},
-                                                   {QStringLiteral("title"), looked->title},
-                                                   {QStringLiteral("window"), looked->windowTitle},
-                                                   {QStringLiteral("app"), looked->appName},
-                                                   {QStringLiteral("matches"), looked->matches}};
-                    if (looked->frame)
-                        request.resolved.insert(QStringLiteral("frame"), looked->frame->toJson());
+                    request.resolved =
+                        QJsonObject{{QStringLiteral("role"), looked->element ? looked->element->role : QString()},
+                                    {QStringLiteral("title"), looked->element ? looked->element->title : QString()},
+                                    {QStringLiteral("window"), looked->route.windowTitle},
+                                    {QStringLiteral("app"), looked->route.appName},
+                                    {QStringLiteral("matches"), looked->matches}};
+                    if (looked->element && !looked->element->frame.isEmpty())
+                        request.resolved.insert(QStringLiteral("frame"), looked->element->frame.toJson());
+                    *binding = looked->binding();
+                    // The owner's rules, asked now too: a denied action gets no token, and the
+                    // person sees the rule and the risk that make them the one to decide.
+                    OwnerPolicy::Subject subject{looked->app, looked->route.windowTitle, actionClass,
+                                                 looked->risk.high(), looked->terminal};
+                    const OwnerPolicy::Verdict verdict = self->m_owner.decide(subject);
+                    if (verdict.decision == OwnerPolicy::Decision::Deny) {
+                        self->audit(QStringLiteral("issue_refused"), caller.auditPeer(),
+                                    QJsonObject{{QStringLiteral("method"), method},
+                                                {QStringLiteral("reason"), QStringLiteral("policy_denied")},
+                                                {QStringLiteral("rule"), verdict.rule}});
+                        return respond(
+                            Error::make(ErrorCode::CallerForbidden,
+                                        QStringLiteral("the owner's rule %1 does not allow %2 actions in %3")
+                                            .arg(verdict.rule, actionClass, looked->app.name),
+                                        QJsonObject{{QStringLiteral("reason"), QStringLiteral("policy_denied")},
+                                                    {QStringLiteral("rule"), verdict.rule},
+                                                    {QStringLiteral("why"), verdict.why}})
+                                .withRetryable(false));
+                    }
+                    if (verdict.decision == OwnerPolicy::Decision::Ask) {
+                        request.rule = verdict.rule;
+                        request.ruleWhy = verdict.why;
+                    }
+                    if (looked->risk.high()) {
+                        request.risk = QStringLiteral("high");
+                        request.riskWhy = looked->riskWhy();
+                    }
+                } else {
+                    // Not resolved now: the token binds nothing it could check, and says so.
+                    *binding = QJsonObject{{QStringLiteral("bound"), QStringLiteral("none")}};
                 }
                 self->askApproval(request, caller, respond, std::move(onApproved));
             });
@@ -301,6 +354,41 @@ void ConfirmationGate::issue(const Caller& caller, const Meta& meta, const QJson
     if (textToCheck)
         request.maskText(QStringLiteral("unresolved"));
     askApproval(request, caller, respond, std::move(onApproved));
+}
+
+void ConfirmationGate::setOwnerPolicy(OwnerPolicy policy)
+{
+    m_owner = std::move(policy);
+}
+
+bool ConfirmationGate::ownerAskReachesPerson() const
+{
+    return !m_owner.unattended() && m_security.provider->reachesPerson();
+}
+
+quint64 ConfirmationGate::askOwner(ApprovalRequest request, const Caller& caller,
+                                   std::function<void(const ApprovalDecision&)> done)
+{
+    request.kind = ApprovalRequest::Kind::Action;
+    // The answer reaches `done` either way: a refusal through respond, a yes through onApproved.
+    auto respond = [done](const Result<QJsonObject>& answer) {
+        if (!answer)
+            done(ApprovalDecision::deny(
+                answer.error().details.value(QStringLiteral("decision")).toString(QStringLiteral("withdrawn"))));
+    };
+    // The host's own provider: a client's grant never answers the owner's ask.
+    return askApproval(std::move(request), caller, respond, std::move(done), m_security.provider);
+}
+
+void ConfirmationGate::withdrawOwnerAsk(quint64 id)
+{
+    const auto it = m_pending.constFind(id);
+    if (it == m_pending.cend())
+        return;
+    const Respond respond = it->respond;
+    withdrawApproval(id, QStringLiteral("ended"));
+    respond(Error::make(ErrorCode::ConfirmRequired, QStringLiteral("withdrawn"),
+                        QJsonObject{{QStringLiteral("decision"), QStringLiteral("withdrawn")}}));
 }
 
 void ConfirmationGate::resume(const Caller& caller, const Meta& meta, const Respond& respond)
@@ -326,8 +414,9 @@ void ConfirmationGate::resume(const Caller& caller, const Meta& meta, const Resp
     });
 }
 
-void ConfirmationGate::askApproval(ApprovalRequest request, const Caller& caller, const Respond& respond,
-                                   std::function<void(const ApprovalDecision&)> onApproved)
+quint64 ConfirmationGate::askApproval(ApprovalRequest request, const Caller& caller, const Respond& respond,
+                                      std::function<void(const ApprovalDecision&)> onApproved,
+                                      ConfirmationProvider* provider)
 {
     request.id = m_nextApprovalId++;
     request.peer = caller.peer;
@@ -341,13 +430,15 @@ void ConfirmationGate::askApproval(ApprovalRequest request, const Caller& caller
                                              request.timeoutMs > 0 ? request.timeoutMs : Meta::kMaxTimeoutMs));
     request.expiresAt = QDateTime::currentDateTimeUtc().addMSecs(request.timeoutMs);
     const quint64 id = request.id;
-    ConfirmationProvider* provider = providerFor(caller);
+    if (!provider)
+        provider = providerFor(caller);
     m_pending.insert(id, PendingApproval{caller.connectionId, provider, request, respond, std::move(onApproved)});
     QPointer<ConfirmationGate> self(this);
     provider->request(request, [self, id](const ApprovalDecision& decision) {
         if (self)
             self->approvalDecided(id, decision);
     });
+    return id;
 }
 
 void ConfirmationGate::approvalDecided(quint64 id, const ApprovalDecision& decision)

@@ -6,6 +6,7 @@
 #include "bridge/security/AuditLog.h"
 #include "bridge/security/ConfirmTokens.h"
 #include "bridge/security/ConfirmationProvider.h"
+#include "bridge/security/OwnerPolicy.h"
 #include "bridge/security/SecuritySettings.h"
 #include "bridge/transport/Caller.h"
 
@@ -48,8 +49,18 @@ public:
     /// kind (the GUI's click is the person's approval), then the token (consumed here, before
     /// queueing), then the phrase fallback. nullopt when it may go on; `used` is then the audit
     /// line, also kept in the execution's evidence.
+    /// What admit learnt that the owner's rules need on the worker.
+    struct Admitted
+    {
+        /// The token's binding (ConfirmTokens::Token::binding), when a token was used.
+        QJsonObject binding;
+        bool byToken = false;
+        /// A person approved this very action: the GUI's own click, or a token a person approved.
+        bool byPerson = false;
+    };
     std::optional<Automation::Error> admit(const QString& method, const Caller& caller, const Meta& meta,
-                                           const QJsonObject& params, const ConfirmParams& confirm, QJsonObject* used);
+                                           const QJsonObject& params, const ConfirmParams& confirm, QJsonObject* used,
+                                           Admitted* admitted = nullptr);
     /// A side-effect method sent as a notification: not run, audited (`notification_refused`).
     void refuseNotification(const Caller& caller, const QString& method, const QJsonObject& params);
 
@@ -81,6 +92,19 @@ public:
     /// "policy_changed") before it is replaced. `dataDir` is not changed.
     void setSecurity(const SecuritySettings& settings, ConfirmationProvider* provider);
 
+    /// The owner's rules (docs/protocol.md, "Policy"); a copy goes with every side effect.
+    const OwnerPolicy& ownerPolicy() const { return m_owner; }
+    void setOwnerPolicy(OwnerPolicy policy);
+    /// Whether an owner's ask can reach a person now: the host's dialog is there (not headless,
+    /// not the auto or deny policy) and the unattended mode is off.
+    bool ownerAskReachesPerson() const;
+    /// Asks a person in the host's dialog to approve a side effect an owner's rule asks about,
+    /// through the host's own provider (never a client's grant); `done` is called once on this
+    /// thread. Returns the approval's id, for withdrawOwnerAsk.
+    quint64 askOwner(ApprovalRequest request, const Caller& caller, std::function<void(const ApprovalDecision&)> done);
+    /// The side effect waiting for it ended (aborted, timed out): its dialog is withdrawn.
+    void withdrawOwnerAsk(quint64 id);
+
     /// Writes an audit line (see AuditLog::record) and returns it.
     QJsonObject audit(const QString& event, const PeerInfo* peer, QJsonObject fields = {});
 
@@ -105,8 +129,10 @@ private:
         std::function<void(const ApprovalDecision&)> onApproved;
     };
 
-    void askApproval(ApprovalRequest request, const Caller& caller, const Respond& respond,
-                     std::function<void(const ApprovalDecision&)> onApproved);
+    /// Asks `provider` (none: the caller's) and answers through `respond` or `onApproved`.
+    quint64 askApproval(ApprovalRequest request, const Caller& caller, const Respond& respond,
+                        std::function<void(const ApprovalDecision&)> onApproved,
+                        ConfirmationProvider* provider = nullptr);
     void approvalDecided(quint64 id, const ApprovalDecision& decision);
     void withdrawApproval(quint64 id, const QString& why);
 
@@ -114,6 +140,7 @@ private:
     SecurityContext m_security;
     QHash<int, ConfirmationProvider*> m_providers; ///< by Transport, overriding the host's
     bool m_paused = false;
+    OwnerPolicy m_owner;
     QHash<quint64, PendingApproval> m_pending;
     quint64 m_nextApprovalId = 1;
 };

@@ -109,6 +109,12 @@ QJsonObject ApprovalRequest::toJson() const
         out.insert(QStringLiteral("resolved"), resolved);
     if (!keys.isEmpty())
         out.insert(QStringLiteral("keys"), QJsonArray::fromStringList(keys));
+    if (!rule.isEmpty())
+        out.insert(QStringLiteral("rule"),
+                   QJsonObject{{QStringLiteral("name"), rule}, {QStringLiteral("why"), ruleWhy}});
+    if (!risk.isEmpty())
+        out.insert(QStringLiteral("risk"),
+                   QJsonObject{{QStringLiteral("level"), risk}, {QStringLiteral("why"), riskWhy}});
     if (textPreview)
         out.insert(QStringLiteral("text"), QJsonObject{{QStringLiteral("preview"), *textPreview},
                                                        {QStringLiteral("length"), textLength},

@@ -19,7 +19,9 @@ namespace Bridge {
 /// What a person is asked to approve: who asks, what will be done, until when.
 struct ApprovalRequest
 {
-    enum class Kind { Token, Resume };
+    /// Token: desktop.confirm.issue; Resume: desktop.resume; Action: a side effect under way that
+    /// an owner's rule says a person must approve (docs/protocol.md, "Policy").
+    enum class Kind { Token, Resume, Action };
 
     quint64 id = 0;
     Kind kind = Kind::Token;
@@ -46,6 +48,12 @@ struct ApprovalRequest
     /// The target as a read-only look resolved it before asking (role, title, window, app,
     /// frame, matches); empty when it could not be looked at.
     QJsonObject resolved;
+    /// The owner's rule that asks (Kind::Action, and a token's look), and why it matched.
+    QString rule;
+    QString ruleWhy;
+    /// "high" when the action is high-risk, with why ("delete: its title says \"Delete\"").
+    QString risk;
+    QString riskWhy;
     int timeoutMs = 0;   ///< no answer within this long counts as denied
     QDateTime expiresAt; ///< when the request times out (UTC)
 
@@ -60,7 +68,12 @@ struct ApprovalRequest
     static QString secretReason(const QJsonObject& target);
     /// Hides the text preview (idempotent; the first reason is kept).
     void maskText(const QString& reason);
-    QString kindName() const { return kind == Kind::Token ? QStringLiteral("token") : QStringLiteral("resume"); }
+    QString kindName() const
+    {
+        return kind == Kind::Token    ? QStringLiteral("token")
+               : kind == Kind::Resume ? QStringLiteral("resume")
+                                      : QStringLiteral("action");
+    }
     /// For the GUI and logs; holds the preview only, never more of the text.
     QJsonObject toJson() const;
 };
@@ -99,6 +112,8 @@ public:
     virtual void request(const ApprovalRequest& request, Done done) = 0;
     /// Withdraws a pending request (client gone, host stopped); its `done` is not called.
     virtual void cancel(quint64 id) { Q_UNUSED(id) }
+    /// Whether its requests reach a person in the host's dialog (an owner's ask needs one).
+    virtual bool reachesPerson() const { return false; }
 };
 
 /// `auto`: approves everything at once. For headless servers and tests only.
@@ -146,6 +161,7 @@ public:
     void attach(Approver* approver);
     void detach();
     bool hasApprover() const { return m_approver != nullptr; }
+    bool reachesPerson() const override { return hasApprover(); }
     /// The person's answer; ignored for a request that is unknown or already decided.
     /// `grantMinutes`: the person also allowed the request's client that long (offerGrant).
     void answer(quint64 id, bool approved, const QString& approver = QStringLiteral("user"), int grantMinutes = 0);

@@ -3,6 +3,9 @@
 // --headless confirms nothing unless told to; bad values are usage errors naming the option.
 #include "app/HostCommandLine.h"
 
+#include <QFile>
+#include <QTemporaryDir>
+
 #include <gtest/gtest.h>
 
 using App::HostCommandLine;
@@ -37,7 +40,9 @@ TEST_F(HostCommandLineTest, EveryOptionIsInTheTableAndInHelp)
     QStringList names;
     for (const auto& option : commandLine.options())
         names.append(option.names());
-    EXPECT_EQ(names.size(), 35);
+    EXPECT_EQ(names.size(), 37);
+    EXPECT_TRUE(names.contains(QStringLiteral("policy")));
+    EXPECT_TRUE(names.contains(QStringLiteral("unattended")));
     EXPECT_TRUE(names.contains(QStringLiteral("grounding-endpoint")));
     EXPECT_TRUE(names.contains(QStringLiteral("grounding-model")));
     EXPECT_TRUE(names.contains(QStringLiteral("confirm-policy")));
@@ -265,4 +270,36 @@ TEST_F(HostCommandLineTest, YieldingToThePersonComesFromTheFlags)
     EXPECT_TRUE(std::get<QString>(bad).contains(QStringLiteral("--yield-to-user")));
     const auto quiet = merge({QStringLiteral("--yield-quiet-ms"), QStringLiteral("5")});
     ASSERT_TRUE(std::holds_alternative<QString>(quiet));
+}
+
+TEST_F(HostCommandLineTest, TheOwnersRulesComeFromAPolicyFileAndUnattendedFromItsFlag)
+{
+    QTemporaryDir dir;
+    const QString path = dir.path() + QStringLiteral("/policy.json");
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(R"({"rules": [{"name": "mail-sends", "app": {"executable": "thunderbird"}, "risk": "high",
+                              "decision": "allow"}]})");
+    file.close();
+    const auto outcome = merge({QStringLiteral("--headless"), QStringLiteral("--policy"), path});
+    ASSERT_TRUE(std::holds_alternative<HostCommandLine::Merged>(outcome));
+    const auto m = merged(outcome);
+    ASSERT_EQ(m.host.ownerPolicy.ownerRules().size(), 1);
+    EXPECT_EQ(m.host.ownerPolicy.ownerRules().first().name, QStringLiteral("mail-sends"));
+    EXPECT_FALSE(m.host.ownerPolicy.unattended());
+    // Without a file: the built-in rules alone; --unattended turns every ask into a refusal.
+    const auto unattended = merged(merge({QStringLiteral("--headless"), QStringLiteral("--unattended")}));
+    EXPECT_TRUE(unattended.host.ownerPolicy.ownerRules().isEmpty());
+    EXPECT_TRUE(unattended.host.ownerPolicy.unattended());
+
+    // A file that is not a policy is a usage error naming it.
+    QFile bad(dir.path() + QStringLiteral("/bad.json"));
+    ASSERT_TRUE(bad.open(QIODevice::WriteOnly));
+    bad.write(R"({"rules": [{"name": "x", "decision": "sometimes"}]})");
+    bad.close();
+    const auto refused = merge({QStringLiteral("--policy"), bad.fileName()});
+    ASSERT_TRUE(std::holds_alternative<QString>(refused));
+    EXPECT_TRUE(std::get<QString>(refused).contains(QStringLiteral("decision")));
+    const auto missing = merge({QStringLiteral("--policy"), dir.path() + QStringLiteral("/none.json")});
+    ASSERT_TRUE(std::holds_alternative<QString>(missing));
 }

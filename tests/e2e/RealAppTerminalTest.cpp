@@ -1,8 +1,12 @@
 // End to end against xfce4-terminal (VTE): a shell command with an emoji, typed and run, writes
-// a file; the file is compared byte for byte and the terminal's text is read with pyatspi.
+// a file; the file is compared byte for byte and the terminal's text is read with pyatspi. And
+// the terminal as a sentinel app: under the built-in rules, the phrase alone types nothing there.
 #include "RealAppSupport.h"
+#include "TestHost.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
 #include <QThread>
 
 using namespace Qt::StringLiterals;
@@ -70,4 +74,39 @@ TEST_F(RealAppTerminal, TypesAnEmojiCommandThatWritesAFile)
     }
     EXPECT_TRUE(isConfirmed(typed, u"typed"_s));
     EXPECT_TRUE(isConfirmed(sent, u"sent"_s));
+}
+
+// A terminal runs whatever is typed into it: under the built-in rules (no owner's rule allows
+// it) the phrase alone is not enough. With nobody to ask (headless, the auto policy), the
+// command is refused before any key, naming the rule; the terminal shows nothing of it and the
+// file it would have made is not there.
+TEST_F(RealAppTerminal, PhraseOnlyTypingIsRefusedByTheTerminalRule)
+{
+    QTemporaryDir dir;
+    const QString policy = dir.path() + u"/policy.json"_s;
+    {
+        QFile file(policy);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write("{}"); // the built-in rules only
+    }
+    HostProcess host(QString(), {u"--policy"_s, policy, u"--confirm-policy"_s, u"auto"_s});
+    ASSERT_TRUE(host.start()) << host.output().toStdString();
+    ASSERT_TRUE(QDir(host.workspaceRoot()).mkpath(u"ws"_s));
+    TestClient client(host.socketPath());
+    const QString marker = dir.path() + u"/sentinel.txt"_s;
+    const QString command = u"touch "_s + marker + u"\n"_s;
+    const QJsonObject params = TestClient::withMeta(
+        QJsonObject{{u"route"_s, s_app->route()},
+                    {u"confirm"_s, QJsonObject{{u"phrase"_s, u"CONFIRM"_s}}},
+                    {u"target"_s, QJsonObject{{u"selector"_s, QJsonObject{{u"byRole"_s, u"AXTextArea"_s}}}}},
+                    {u"text"_s, command}},
+        host.workspaceRoot() + u"/ws"_s, 30000);
+    const QJsonObject response = client.call(u"desktop.typeText"_s, params, 35000);
+    EXPECT_EQ(errorCode(response), u"DESKTOP_CONFIRM_REQUIRED"_s) << dump(response);
+    const QJsonObject details = errorOf(response).value(u"details"_s).toObject();
+    EXPECT_EQ(details.value(u"reason"_s).toString(), u"needs_person"_s) << dump(response);
+    EXPECT_EQ(details.value(u"rule"_s).toString(), u"sentinel:terminals"_s) << dump(response);
+    QThread::msleep(300);
+    EXPECT_FALSE(QFile::exists(marker));
+    EXPECT_FALSE(terminalText().contains(u"sentinel.txt"_s)) << terminalText().toStdString();
 }

@@ -18,6 +18,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
@@ -91,6 +92,9 @@ protected:
         QDir(m_dir.path()).mkpath(QStringLiteral("root/ws"));
         m_workspace = m_dir.path() + QStringLiteral("/root/ws");
         Bridge::HostOptions options;
+        // As msgcode's unattended set-up has it for the apps it drives (the policy's own
+        // tests ask the built-in rules).
+        options.ownerPolicy = Testing::allowEverything();
         options.server.socketPath = m_dir.path() + QStringLiteral("/run/bridge.sock");
         options.workspaceRoot = m_dir.path() + QStringLiteral("/root");
         if (realBackend)
@@ -230,6 +234,46 @@ TEST_F(Gui, ApproveReturnsAToken)
     EXPECT_EQ(result.value(QStringLiteral("scope")).toObject().value(QStringLiteral("method")).toString(),
               QStringLiteral("desktop.typeText"));
     EXPECT_FALSE(m_dialog->isVisible());
+}
+
+// Under the built-in rules, "Send" is high-risk: a phrase-only click opens the dialog during the
+// call, which says why (the risk, the rule); the click happens once the person approves.
+TEST_F(Gui, AHighRiskClickAsksThePersonDuringTheCallAndSaysWhy)
+{
+    startHost();
+    m_host->setOwnerPolicy(Bridge::OwnerPolicy());
+    QSignalSpy shown(m_dialog.get(), &App::ConfirmationDialog::shown);
+    const QString socket = m_host->server().socketPath();
+    const QString workspace = m_workspace;
+    auto answer = std::async(std::launch::async, [socket, workspace] {
+        TestClient client(socket);
+        return client.call(
+            QStringLiteral("desktop.click"),
+            TestClient::withMeta(
+                {{QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}}},
+                 {QStringLiteral("target"),
+                  QJsonObject{{QStringLiteral("selector"),
+                               QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                                           {QStringLiteral("titleEquals"), QStringLiteral("Send")}}}}}},
+                workspace),
+            60000);
+    });
+    ASSERT_TRUE(QTest::qWaitFor([&] { return shown.count() == 1; }, 10000));
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(m_dialog.get(), 5000));
+    auto* note = m_dialog->findChild<QLabel*>(QStringLiteral("policyNote"));
+    ASSERT_NE(note, nullptr);
+    EXPECT_TRUE(note->isVisible());
+    EXPECT_TRUE(note->text().contains(QStringLiteral("High risk"))) << note->text().toStdString();
+    EXPECT_TRUE(note->text().contains(QStringLiteral("Send"))) << note->text().toStdString();
+    EXPECT_TRUE(note->text().contains(QStringLiteral("default:high-risk"))) << note->text().toStdString();
+    EXPECT_TRUE(m_desktop->effects().isEmpty()) << "clicked before the person answered";
+    screenshot(QStringLiteral("confirmation-dialog-high-risk"));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return m_dialog->approveButton()->isEnabled(); }, 3000));
+    QTest::mouseClick(m_dialog->approveButton(), Qt::LeftButton);
+    const QJsonObject response = wait(answer);
+    EXPECT_FALSE(resultOf(response).isEmpty()) << QJsonDocument(response).toJson().constData();
+    EXPECT_TRUE(m_desktop->effects().join(QLatin1Char(' ')).contains(QStringLiteral("Send")))
+        << m_desktop->effects().join(QLatin1Char(' ')).toStdString();
 }
 
 TEST_F(Gui, DenyEscapeEnterAndExpiryAllDeny)

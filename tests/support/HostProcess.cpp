@@ -33,6 +33,15 @@ HostProcess::HostProcess(QString socketPath, QStringList extraArgs, QProcessEnvi
         m_dataDir = m_dir.path() + QStringLiteral("/data");
         m_args << QStringLiteral("--data-dir") << m_dataDir;
     }
+    // The owner's rules, as msgcode's unattended set-up has them for the apps it drives: every
+    // action allowed, unless the test names its own policy (the policy tests).
+    if (!m_args.contains(QStringLiteral("--policy"))) {
+        const QString policy = m_dir.path() + QStringLiteral("/policy.json");
+        QFile file(policy);
+        if (file.open(QIODevice::WriteOnly))
+            file.write(R"({"rules": [{"name": "tests-allow-all", "decision": "allow"}]})");
+        m_args << QStringLiteral("--policy") << policy;
+    }
     m_process.setProcessEnvironment(m_env);
     m_process.setProgram(QStringLiteral(MDH_HOST_BINARY));
     m_process.setArguments(QStringList{QStringLiteral("--headless"), QStringLiteral("--socket"), m_socketPath} +

@@ -16,6 +16,16 @@ namespace Testing {
 
 TestHost::TestHost() : TestHost(Options{}) {}
 
+Bridge::OwnerPolicy allowEverything()
+{
+    Bridge::OwnerPolicy policy;
+    Bridge::OwnerPolicy::Rule rule;
+    rule.name = QStringLiteral("tests-allow-all");
+    rule.decision = Bridge::OwnerPolicy::Decision::Allow;
+    policy.setOwnerRules({rule});
+    return policy;
+}
+
 TestHost::TestHost(Options options)
 {
     m_socketPath = m_dir.path() + QStringLiteral("/run/bridge.sock");
@@ -45,6 +55,7 @@ TestHost::TestHost(Options options)
     hostOptions.auditMaxBytes = options.auditMaxBytes;
     hostOptions.keepTypedText = options.keepTypedText;
     hostOptions.server.mcpDoorExecutable = options.mcpDoorExecutable;
+    hostOptions.ownerPolicy = options.ownerPolicy;
 
     m_thread.setObjectName(QStringLiteral("test-host"));
     m_thread.start();

@@ -44,6 +44,9 @@ private:
     QList<quint64> m_withdrawn;
 };
 
+/// A policy whose one rule ("tests-allow-all") allows every action in every app.
+Bridge::OwnerPolicy allowEverything();
+
 /// A bridge Host with a FakeBackend, running on its own thread (standing in for the GUI
 /// thread), so test code can talk to it with blocking clients.
 class TestHost
@@ -69,6 +72,10 @@ public:
         std::function<std::unique_ptr<Automation::DesktopBackend>()> backendFactory;
         /// Another permission probe than FakePermissionProbe.
         std::function<std::unique_ptr<Automation::PermissionProbe>()> probeFactory;
+        /// The owner's rules. By default one rule allows everything, as msgcode's unattended
+        /// set-up does for the apps it drives: the suites that test something else are not
+        /// asked about "Send". The policy tests set their own (an empty policy: the built-ins).
+        Bridge::OwnerPolicy ownerPolicy = allowEverything();
     };
 
     TestHost();

@@ -63,6 +63,7 @@ QList<Method> act()
         m.name = QStringLiteral("desktop.click");
         m.summary = QStringLiteral("Clicks an element through its accessibility action (the pointer only if allowed)");
         m.kind = Kind::SideEffect;
+        m.actionClass = ActionClass::Pointer;
         m.workspaceBound = true;
         m.params = object(
             {routeField(), confirmField(), required(QStringLiteral("target"), ref(QStringLiteral("Target"))),
@@ -95,6 +96,7 @@ QList<Method> act()
         m.name = QStringLiteral("desktop.typeText");
         m.summary = QStringLiteral("Types text into an element or the focused one");
         m.kind = Kind::SideEffect;
+        m.actionClass = ActionClass::Type;
         m.workspaceBound = true;
         m.params = object(
             {routeField(), confirmField(),
@@ -132,6 +134,7 @@ QList<Method> act()
         m.name = QStringLiteral("desktop.hotkey");
         m.summary = QStringLiteral("Presses a key chord in a window");
         m.kind = Kind::SideEffect;
+        m.actionClass = ActionClass::Keys;
         m.workspaceBound = true;
         m.params = object(
             {routeField(), confirmField(),
@@ -157,6 +160,7 @@ QList<Method> act()
         m.name = QStringLiteral("desktop.scroll");
         m.summary = QStringLiteral("Scrolls an element into view, or a container's content by lines or pages");
         m.kind = Kind::SideEffect;
+        m.actionClass = ActionClass::Pointer;
         m.workspaceBound = true;
         m.params = object(
             {routeField(), confirmField(), required(QStringLiteral("target"), ref(QStringLiteral("Target"))),
@@ -185,6 +189,7 @@ QList<Method> act()
         m.name = QStringLiteral("desktop.menuPick");
         m.summary = QStringLiteral("Opens a menu path level by level and picks its last item");
         m.kind = Kind::SideEffect;
+        m.actionClass = ActionClass::Pointer;
         m.workspaceBound = true;
         Node title = nonEmptyString();
         title.pattern = QStringLiteral("\\S");
@@ -210,6 +215,7 @@ QList<Method> act()
         m.name = QStringLiteral("desktop.pointer");
         m.summary = QStringLiteral("A pointer gesture (move, click, press and hold, drag) at an element or a point");
         m.kind = Kind::SideEffect;
+        m.actionClass = ActionClass::Pointer;
         m.workspaceBound = true;
         m.params = object(
             {routeField(), confirmField(),
@@ -263,6 +269,7 @@ QList<Method> act()
         m.name = QStringLiteral("desktop.window");
         m.summary = QStringLiteral("Focuses, minimizes, maximizes, restores, closes, moves or resizes a window");
         m.kind = Kind::SideEffect;
+        m.actionClass = ActionClass::Window;
         m.workspaceBound = true;
         m.params = object(
             {required(QStringLiteral("route"), ref(QStringLiteral("Route"), QStringLiteral("Which window"))),
