@@ -276,6 +276,76 @@ TEST_F(Gui, AHighRiskClickAsksThePersonDuringTheCallAndSaysWhy)
         << m_desktop->effects().join(QLatin1Char(' ')).toStdString();
 }
 
+// A real GTK dialog's "Delete" under the built-in rules: a phrase-only click opens the host's
+// dialog with the risk; the person says no and the GTK dialog is untouched. Unattended, the
+// same click is refused at once, with no dialog.
+TEST_F(Gui, AGtkDeleteButtonAsksWithTheRiskAndIsRefusedWhenUnattended)
+{
+    QProcess gtk;
+    gtk.start(QStringLiteral("/usr/bin/python3"),
+              {QStringLiteral(MDH_GTK_DIALOG), QStringLiteral("--title"), QStringLiteral("Delete the report?")});
+    ASSERT_TRUE(gtk.waitForStarted(10000));
+    QByteArray said;
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            said += gtk.readAllStandardOutput();
+            return said.contains("\"ready\"");
+        },
+        15000));
+    startHost(30000, true);
+    m_host->setOwnerPolicy(Bridge::OwnerPolicy());
+    QSignalSpy shown(m_dialog.get(), &App::ConfirmationDialog::shown);
+    const QString socket = m_host->server().socketPath();
+    const QString workspace = m_workspace;
+    const qint64 pid = gtk.processId();
+    const auto clickDelete = [socket, workspace, pid] {
+        TestClient client(socket);
+        return client.call(
+            QStringLiteral("desktop.click"),
+            TestClient::withMeta(
+                {{QStringLiteral("route"),
+                  QJsonObject{{QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), pid}}}}},
+                 {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}}},
+                 {QStringLiteral("target"),
+                  QJsonObject{{QStringLiteral("selector"),
+                               QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                                           {QStringLiteral("titleEquals"), QStringLiteral("Delete")}}}}}},
+                workspace),
+            60000);
+    };
+    auto answer = std::async(std::launch::async, clickDelete);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return shown.count() == 1; }, 15000));
+    auto* note = m_dialog->findChild<QLabel*>(QStringLiteral("policyNote"));
+    ASSERT_NE(note, nullptr);
+    EXPECT_TRUE(note->text().contains(QStringLiteral("delete: its title says \"Delete\"")))
+        << note->text().toStdString();
+    screenshot(QStringLiteral("confirmation-dialog-gtk-delete"));
+    QTest::mouseClick(m_dialog->denyButton(), Qt::LeftButton);
+    const QJsonObject denied = wait(answer);
+    EXPECT_EQ(errorCode(denied), QStringLiteral("DESKTOP_CONFIRM_REQUIRED"));
+    EXPECT_EQ(errorOf(denied).value(QStringLiteral("details")).toObject().value(QStringLiteral("reason")).toString(),
+              QStringLiteral("denied"));
+    QTest::qWait(300);
+    said += gtk.readAllStandardOutput();
+    EXPECT_FALSE(said.contains("\"response\"")) << said.constData();
+    EXPECT_EQ(gtk.state(), QProcess::Running);
+
+    Bridge::OwnerPolicy unattended;
+    unattended.setUnattended(true);
+    m_host->setOwnerPolicy(unattended);
+    auto refused = std::async(std::launch::async, clickDelete);
+    const QJsonObject response = wait(refused);
+    const QJsonObject details = errorOf(response).value(QStringLiteral("details")).toObject();
+    EXPECT_EQ(details.value(QStringLiteral("reason")).toString(), QStringLiteral("needs_person"))
+        << QJsonDocument(response).toJson().constData();
+    EXPECT_EQ(details.value(QStringLiteral("rule")).toString(), QStringLiteral("default:high-risk"));
+    EXPECT_EQ(shown.count(), 1) << "a dialog opened in the unattended mode";
+    said += gtk.readAllStandardOutput();
+    EXPECT_FALSE(said.contains("\"response\"")) << said.constData();
+    gtk.terminate();
+    gtk.waitForFinished(5000);
+}
+
 TEST_F(Gui, DenyEscapeEnterAndExpiryAllDeny)
 {
     startHost(2500);
