@@ -4,6 +4,8 @@
 
 #include <QRegularExpression>
 
+#include <cmath>
+
 namespace Bridge {
 
 using Automation::Error;
@@ -232,8 +234,14 @@ Result<OwnerPolicy::Rule> OwnerPolicy::Rule::fromJson(const QJsonObject& json)
         rule.app.desktopId = o.value(QStringLiteral("desktopId")).toString();
         rule.app.executable = o.value(QStringLiteral("executable")).toString();
         rule.app.name = o.value(QStringLiteral("name")).toString();
-        if (o.contains(QStringLiteral("pid")))
-            rule.app.pid = static_cast<qint64>(o.value(QStringLiteral("pid")).toDouble());
+        if (o.contains(QStringLiteral("pid"))) {
+            // A whole, positive number: a pid of 1.5 or -3 is a mistake, never rounded into one.
+            const double pid = o.value(QStringLiteral("pid")).toDouble();
+            if (pid != std::trunc(pid) || pid < 1 || pid > 4194304)
+                return invalid(QStringLiteral("app.pid"),
+                               QStringLiteral("must be a process id (a whole number from 1)"));
+            rule.app.pid = static_cast<qint64>(pid);
+        }
     }
     const QJsonValue window = json.value(QStringLiteral("window"));
     if (!window.isUndefined() && !window.isString())

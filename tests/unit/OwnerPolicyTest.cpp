@@ -175,6 +175,11 @@ TEST(OwnerPolicy, ABadRuleIsRefusedNamingTheField)
               QStringLiteral("rule.app.exe"));
     EXPECT_EQ(refused(R"({"rules": [{"name": "x", "decision": "deny"}, {"name": "x", "decision": "deny"}]})"),
               QStringLiteral("rules"));
+    EXPECT_EQ(refused(R"({"rules": [{"name": "x", "decision": "deny", "app": {"pid": 1.5}}]})"),
+              QStringLiteral("rule.app.pid"));
+    EXPECT_EQ(refused(R"({"rules": [{"name": "x", "decision": "deny", "app": {"pid": -3}}]})"),
+              QStringLiteral("rule.app.pid"));
+    EXPECT_TRUE(refused(R"({"rules": [{"name": "x", "decision": "deny", "app": {"pid": 4242}}]})").isEmpty());
     EXPECT_EQ(refused(R"({"unattended": "yes"})"), QStringLiteral("unattended"));
     EXPECT_TRUE(refused(R"({"unattended": true, "rules": []})").isEmpty());
 }
