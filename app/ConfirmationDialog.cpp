@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -58,7 +59,25 @@ QString describeMethod(const QString& method)
         return ConfirmationDialog::tr("Change a window");
     if (method == QLatin1String("desktop.resume"))
         return ConfirmationDialog::tr("Resume automation");
+    if (method == QLatin1String("desktop.policy"))
+        return ConfirmationDialog::tr("Change the owner's rules");
     return method;
+}
+
+/// An action class (Contract::ActionClass) as the dialog's choices say it.
+QString describeClass(const QString& actionClass)
+{
+    if (actionClass == QLatin1String("type"))
+        return ConfirmationDialog::tr("typing");
+    if (actionClass == QLatin1String("pointer"))
+        return ConfirmationDialog::tr("clicks and pointer actions");
+    if (actionClass == QLatin1String("keys"))
+        return ConfirmationDialog::tr("key presses");
+    if (actionClass == QLatin1String("window"))
+        return ConfirmationDialog::tr("window changes");
+    if (actionClass == QLatin1String("read"))
+        return ConfirmationDialog::tr("reading");
+    return ConfirmationDialog::tr("%1 actions").arg(actionClass);
 }
 
 } // namespace
@@ -150,6 +169,23 @@ ConfirmationDialog::ConfirmationDialog(Bridge::AskConfirmationProvider& provider
     grantLayout->addStretch(1);
     m_grantRow->hide();
     layout->addWidget(m_grantRow);
+    // An owner's ask (docs/protocol.md, "Policy"): once, in this app for a while, or always.
+    m_scopeRow = new QWidget(this);
+    auto* scopeLayout = new QHBoxLayout(m_scopeRow);
+    scopeLayout->setContentsMargins(0, 0, 0, 0);
+    m_scope = new QComboBox(m_scopeRow);
+    m_scope->setObjectName(QStringLiteral("scopeChoice"));
+    m_scopeMinutes = new QSpinBox(m_scopeRow);
+    m_scopeMinutes->setObjectName(QStringLiteral("scopeMinutes"));
+    m_scopeMinutes->setRange(1, 24 * 60);
+    m_scopeMinutes->setValue(30);
+    m_scopeMinutes->setSuffix(tr(" min"));
+    scopeLayout->addWidget(m_scope, 1);
+    scopeLayout->addWidget(m_scopeMinutes);
+    connect(m_scope, &QComboBox::currentIndexChanged, this,
+            [this] { m_scopeMinutes->setEnabled(m_scope->currentData().toString() == QLatin1String("minutes")); });
+    m_scopeRow->hide();
+    layout->addWidget(m_scopeRow);
 
     auto* buttons = new QDialogButtonBox(this);
     m_deny = buttons->addButton(tr("Deny"), QDialogButtonBox::RejectRole);
@@ -223,6 +259,27 @@ void ConfirmationDialog::fill(const Bridge::ApprovalRequest& request)
     m_grant->setChecked(false);
     m_grantRow->setVisible(request.offerGrant);
     m_what->setText(tr("%1 (%2)").arg(describeMethod(request.method), request.method));
+    // An owner's ask about an action: the person may allow more than this once.
+    const bool scoped = request.kind == Bridge::ApprovalRequest::Kind::Action && !request.app.isEmpty() &&
+                        !request.actionClass.isEmpty();
+    m_scope->clear();
+    if (scoped) {
+        QString app = request.app.value(QStringLiteral("name")).toString();
+        if (app.isEmpty())
+            app = request.app.value(QStringLiteral("executable")).toString();
+        const QString what = describeClass(request.actionClass);
+        m_scope->addItem(tr("Allow once"), QStringLiteral("once"));
+        m_scope->addItem(request.risk == QLatin1String("high")
+                             ? tr("Allow %1, high-risk ones too, in %2 for").arg(what, app)
+                             : tr("Allow %1 in %2 for").arg(what, app),
+                         QStringLiteral("minutes"));
+        m_scope->addItem(tr("Always allow %1 in %2 (adds a rule)").arg(what, app), QStringLiteral("always"));
+        m_scope->setCurrentIndex(0);
+        m_scopeMinutes->setEnabled(false);
+    }
+    m_scopeRow->setVisible(scoped);
+    if (request.kind == Bridge::ApprovalRequest::Kind::Policy)
+        m_what->setText(tr("Change the owner's rules: %1").arg(request.change));
     // What the action lands on, as a person recognises it; the request's own words folded below.
     const QJsonObject& resolved = request.resolved;
     if (!resolved.isEmpty()) {
@@ -267,6 +324,8 @@ void ConfirmationDialog::fill(const Bridge::ApprovalRequest& request)
         detail = tr("Text: \"%1\"").arg(*request.textPreview);
     else if (request.kind == Bridge::ApprovalRequest::Kind::Resume)
         detail = tr("Side effects were stopped; this lets them run again.");
+    else if (request.kind == Bridge::ApprovalRequest::Kind::Policy)
+        detail = tr("This loosens what an agent may do on this desktop. Approve it only if you asked for it.");
     m_detail->setText(detail.isEmpty() ? tr("(none)") : detail);
     // Why a person is asked at all: the owner's rule, and what makes the action high-risk.
     QStringList policy;
@@ -346,9 +405,15 @@ void ConfirmationDialog::decide(bool approved)
     if (!m_current)
         return;
     const quint64 id = m_current->id;
-    const int grant = approved && m_current->offerGrant && m_grant->isChecked() ? m_grantMinutes->value() : 0;
+    int grant = approved && m_current->offerGrant && m_grant->isChecked() ? m_grantMinutes->value() : 0;
+    QString scope;
+    if (approved && m_scopeRow->isVisible()) {
+        scope = m_scope->currentData().toString();
+        if (scope == QLatin1String("minutes"))
+            grant = m_scopeMinutes->value();
+    }
     m_current.reset();
-    m_provider.answer(id, approved, QStringLiteral("user"), grant);
+    m_provider.answer(id, approved, QStringLiteral("user"), grant, scope);
     Q_EMIT decided(id, approved);
     showNext();
 }

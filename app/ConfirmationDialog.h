@@ -13,6 +13,7 @@
 #include <optional>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QSpinBox;
 class QToolButton;
@@ -50,6 +51,9 @@ public:
     /// "Allow this client for N minutes" (shown for the MCP door's requests) and its minutes.
     QCheckBox* grantCheck() const { return m_grant; }
     QSpinBox* grantMinutes() const { return m_grantMinutes; }
+    /// An owner's ask: "once", "minutes" (with scopeMinutes) or "always" (docs/protocol.md, "Policy").
+    QComboBox* scopeChoice() const { return m_scope; }
+    QSpinBox* scopeMinutes() const { return m_scopeMinutes; }
     QPushButton* denyButton() const { return m_deny; }
 
 Q_SIGNALS:
@@ -107,6 +111,9 @@ private:
     QWidget* m_grantRow = nullptr;
     QCheckBox* m_grant = nullptr;
     QSpinBox* m_grantMinutes = nullptr;
+    QWidget* m_scopeRow = nullptr;
+    QComboBox* m_scope = nullptr;
+    QSpinBox* m_scopeMinutes = nullptr;
 };
 
 } // namespace App

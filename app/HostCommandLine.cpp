@@ -8,6 +8,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -337,9 +338,16 @@ HostCommandLine::Outcome HostCommandLine::merge(const QCommandLineParser& parser
                 .arg(file.fileName(), policy.error().details.value(QStringLiteral("field")).toString(),
                      policy.error().message);
         options.ownerPolicy = policy.value();
+        // Named by the owner on the command line: trusted as it is, and where changes are kept.
+        options.policyFile = QFileInfo(file.fileName()).absoluteFilePath();
+        options.policyFileTrusted = true;
+    } else {
+        options.policyFile = Bridge::OwnerRules::defaultPath();
     }
-    if (parser.isSet(m_unattended))
+    if (parser.isSet(m_unattended)) {
         options.ownerPolicy.setUnattended(true);
+        options.unattended = true;
+    }
     options.keepTypedText = stored.keepTypedText;
     options.keepFullTrees = stored.keepFullTrees;
     if (!out.headless)

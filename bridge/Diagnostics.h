@@ -15,6 +15,7 @@
 
 namespace Bridge {
 
+class OwnerRules;
 class PermissionMonitor;
 
 /// Facts about the running host that health and doctor report.
@@ -29,6 +30,8 @@ struct HostFacts
     EventHub* events = nullptr;
     /// Opens one of the host's windows ("inspector") for desktop.gui.open; unset without a GUI.
     std::function<bool(const QString& window)> openWindow;
+    /// The owner's rules as they are kept and changed (desktop.policy).
+    OwnerRules* rules = nullptr;
 };
 
 /// What the host says about itself: desktop.health, desktop.doctor (each check with a status
@@ -47,6 +50,7 @@ public:
     /// The remote agent, or nullptr when there is none.
     RemoteControl* remote() const { return m_facts.remote; }
     EventHub* events() const { return m_facts.events; }
+    OwnerRules* rules() const { return m_facts.rules; }
     /// desktop.gui.open: nullopt when the host has no windows (--headless), else whether it opened.
     std::optional<bool> openWindow(const QString& window) const
     {

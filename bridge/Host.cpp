@@ -40,7 +40,19 @@ Host::Host(HostOptions options, QObject* parent) : QObject(parent), m_options(st
     if (!m_options.backendSettings.isEmpty())
         configureBackend(m_options.backendSettings);
     setGrounding(m_options.grounding);
-    m_dispatcher->gate().setOwnerPolicy(m_options.ownerPolicy);
+    m_rules = std::make_unique<OwnerRules>(m_dispatcher->gate());
+    m_dispatcher->facts().rules = m_rules.get();
+    m_rules->useMemory(m_options.ownerPolicy);
+    if (!m_options.policyFile.isEmpty()) {
+        const QString trustedCopy = m_options.policyFileTrusted || m_options.security.dataDir.isEmpty()
+                                        ? QString()
+                                        : m_options.security.dataDir + QStringLiteral("/policy.trusted.json");
+        QString error;
+        if (!m_rules->useFile(m_options.policyFile, trustedCopy, &error))
+            qCWarning(lcHost).noquote() << "the owner's rule file is not used:" << error;
+    }
+    if (m_options.unattended)
+        m_rules->forceUnattended();
     m_server = std::make_unique<Server>(*m_dispatcher, m_options.server, callers);
     startEvents();
     connect(m_server.get(), &Server::callerRefused, this, [this](const PeerInfo& peer, const Automation::Error& error) {

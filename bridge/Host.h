@@ -10,6 +10,7 @@
 #include "bridge/security/ConfirmTokens.h"
 #include "bridge/security/ConfirmationProvider.h"
 #include "bridge/security/McpConfirmationProvider.h"
+#include "bridge/security/OwnerRules.h"
 #include "bridge/security/SecuritySettings.h"
 #include "bridge/transport/Server.h"
 #include "bridge/transport/XpcListener.h"
@@ -52,8 +53,17 @@ struct HostOptions
     int eventsLingerMs = EventHub::kDefaultLingerMs;
     /// The owner's grounding endpoint for desktop.ground (none: not configured).
     GroundingSettings grounding;
-    /// The owner's rules and the unattended mode (docs/protocol.md, "Policy").
+    /// The owner's rules and the unattended mode (docs/protocol.md, "Policy"), kept in memory
+    /// when there is no policyFile.
     OwnerPolicy ownerPolicy;
+    /// The rule file (OwnerRules): the host keeps its rules and grants there. Trusted as it is
+    /// when `policyFileTrusted` (named on the command line by the owner); otherwise the copy the
+    /// host trusts is kept in the data directory and a file changed behind its back waits for a
+    /// person.
+    QString policyFile;
+    bool policyFileTrusted = false;
+    /// The command line's --unattended: the mode for this run.
+    bool unattended = false;
 };
 
 /// The bridge as one object: permission monitor, executor (worker thread + backend),
@@ -130,7 +140,10 @@ public:
     /// The owner's rules in force (docs/protocol.md, "Policy"); each side effect takes a copy
     /// when it is admitted.
     const OwnerPolicy& ownerPolicy() const { return m_dispatcher->gate().ownerPolicy(); }
-    void setOwnerPolicy(const OwnerPolicy& policy) { m_dispatcher->gate().setOwnerPolicy(policy); }
+    /// Replaces the owner's rules, trusted, in memory (tests, embedders without a rule file).
+    void setOwnerPolicy(const OwnerPolicy& policy) { m_rules->useMemory(policy); }
+    /// The owner's rules as they are kept and changed (Settings, desktop.policy).
+    OwnerRules& ownerRules() { return *m_rules; }
     const GroundingSettings& grounding() const { return m_options.grounding; }
     /// Passes settings to the backend on the worker thread (DesktopBackend::configure).
     void configureBackend(const QJsonObject& settings);
@@ -168,6 +181,7 @@ private:
     /// The remote agent's provider when its policy is auto or deny.
     std::unique_ptr<ConfirmationProvider> m_remoteOther;
     std::unique_ptr<Dispatcher> m_dispatcher;
+    std::unique_ptr<OwnerRules> m_rules;
     std::unique_ptr<Server> m_server;
     /// The caller policy as the XPC listener reads it, on an XPC queue: under its mutex.
     /// Declared before m_xpc, so they outlive it.

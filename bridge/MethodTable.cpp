@@ -5,6 +5,7 @@
 #include "bridge/contract/Schema.h"
 #include "bridge/contract/Validate.h"
 #include "bridge/security/ConfirmationGate.h"
+#include "bridge/security/OwnerRules.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>
@@ -224,6 +225,18 @@ const MethodTable& MethodTable::contract()
                         QJsonObject{{QStringLiteral("resumed"), resumed}, {QStringLiteral("paused"), false}});
                 }
                 s.gate.resume(call.caller, call.meta, respond);
+            }});
+        // The owner's rules (docs/protocol.md §5.28): a loosening change waits for a person.
+        add(QStringLiteral("desktop.policy"),
+            MethodKind::Immediate{[](Services& s, const Call& call, const Respond& respond) {
+                OwnerRules* rules = s.diagnostics.rules();
+                if (!rules)
+                    return respond(Error::make(Automation::ErrorCode::HostNotReady,
+                                               QStringLiteral("this host keeps no owner's rules"),
+                                               QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_rules")}}));
+                QJsonObject params = call.params;
+                params.remove(QStringLiteral("meta"));
+                rules->handle(call.caller, call.meta, params, respond);
             }});
         // The remote agent (docs/remote.md): its state, and a person's or a local client's say
         // over where it dials. The remote caller itself has no tool that reaches these.

@@ -155,6 +155,8 @@ std::optional<Error> OwnerCheck::run(Automation::JobContext& ctx, Evidence::Exec
         ask.maskText(QStringLiteral("secure_element"));
     ask.rule = verdict.rule;
     ask.ruleWhy = verdict.why;
+    ask.app = look->app.toJson();
+    ask.actionClass = actionClass;
     if (subject.highRisk) {
         ask.risk = QStringLiteral("high");
         ask.riskWhy = riskWhy;

@@ -53,6 +53,7 @@ private:
     int call(const QString& method, const QJsonObject& params);
     int stop();
     int resume();
+    int policy(const QStringList& args);
 
     /// Sends one request and waits for its answer; nullopt after printing why it failed.
     std::optional<QJsonObject> request(const QString& method, QJsonObject params, bool sendWorkspace, int* exitCode);
@@ -256,6 +257,123 @@ int Ctl::resume()
     return ExitOk;
 }
 
+int Ctl::policy(const QStringList& args)
+{
+    const QString action = args.value(1);
+    QJsonObject params{{QStringLiteral("action"), action}};
+    const auto jsonArg = [&](const QString& name) -> std::optional<QJsonObject> {
+        QByteArray text = args.value(2).toUtf8();
+        if (args.value(2).startsWith(QLatin1Char('@'))) {
+            QFile file(args.value(2).mid(1));
+            if (!file.open(QIODevice::ReadOnly)) {
+                err(tr("error: cannot read %1: %2").arg(file.fileName(), file.errorString()));
+                return std::nullopt;
+            }
+            text = file.readAll();
+        }
+        QJsonParseError parseError{};
+        const QJsonDocument doc = QJsonDocument::fromJson(text, &parseError);
+        if (!doc.isObject()) {
+            err(tr("error: %1 must be a JSON object (%2)").arg(name, parseError.errorString()));
+            return std::nullopt;
+        }
+        return doc.object();
+    };
+    bool usable = true;
+    if (action == QLatin1String("list") || action == QLatin1String("trust")) {
+        usable = args.size() == 2;
+    } else if (action == QLatin1String("set") && (args.size() == 3 || args.size() == 4)) {
+        const auto rule = jsonArg(QStringLiteral("RULE"));
+        if (!rule)
+            return ExitUsage;
+        params.insert(QStringLiteral("rule"), *rule);
+        if (args.size() == 4) {
+            bool ok = false;
+            const int position = args.at(3).toInt(&ok);
+            if (!ok || position < 0) {
+                err(tr("error: POSITION is a whole number from 0"));
+                return ExitUsage;
+            }
+            params.insert(QStringLiteral("position"), position);
+        }
+    } else if (action == QLatin1String("remove") && args.size() == 3) {
+        params.insert(QStringLiteral("name"), args.at(2));
+    } else if (action == QLatin1String("revoke") && args.size() == 3) {
+        params.insert(QStringLiteral("grant"), args.at(2));
+    } else if (action == QLatin1String("test") && args.size() == 3) {
+        const auto subject = jsonArg(QStringLiteral("SUBJECT"));
+        if (!subject)
+            return ExitUsage;
+        params.insert(QStringLiteral("subject"), *subject);
+    } else if (action == QLatin1String("unattended") && args.size() == 3 &&
+               (args.at(2) == QLatin1String("on") || args.at(2) == QLatin1String("off"))) {
+        params.insert(QStringLiteral("on"), args.at(2) == QLatin1String("on"));
+    } else {
+        usable = false;
+    }
+    if (!usable) {
+        err(tr("usage: msgcode-desktopctl policy list | set RULE_JSON [POSITION] | remove NAME | test SUBJECT_JSON | "
+               "revoke GRANT | unattended on|off | trust"));
+        return ExitUsage;
+    }
+    int code = ExitOk;
+    const auto r = remoteCall(QStringLiteral("desktop.policy"), params, &code);
+    if (!r)
+        return code;
+    if (action == QLatin1String("test")) {
+        const QJsonObject verdict = r->value(QStringLiteral("verdict")).toObject();
+        out(tr("%1, by the rule %2")
+                .arg(verdict.value(QStringLiteral("decision")).toString(),
+                     verdict.value(QStringLiteral("rule")).toString()));
+        if (const QString why = verdict.value(QStringLiteral("why")).toString(); !why.isEmpty())
+            out(tr("why: %1").arg(why));
+        return ExitOk;
+    }
+    if (action != QLatin1String("list"))
+        out(r->value(QStringLiteral("changed")).toBool() ? tr("changed") : tr("nothing to change"));
+    out(r->value(QStringLiteral("unattended")).toBool() ? tr("mode: unattended (every ask is refused)")
+                                                        : tr("mode: attended"));
+    const QJsonObject file = r->value(QStringLiteral("file")).toObject();
+    if (const QString path = file.value(QStringLiteral("path")).toString(); !path.isEmpty())
+        out(file.value(QStringLiteral("trusted")).toBool()
+                ? tr("file: %1").arg(path)
+                : tr("file: %1, changed outside the host: only its tightening changes apply until a person trusts "
+                     "it (Settings, or msgcode-desktopctl policy trust)")
+                      .arg(path));
+    out(tr("rules, in the order they are asked:"));
+    for (const QJsonValue& value : r->value(QStringLiteral("rules")).toArray()) {
+        const QJsonObject rule = value.toObject();
+        QStringList where;
+        if (rule.contains(QStringLiteral("app")))
+            where.append(QString::fromUtf8(
+                QJsonDocument(rule.value(QStringLiteral("app")).toObject()).toJson(QJsonDocument::Compact)));
+        if (rule.contains(QStringLiteral("sentinel")))
+            where.append(rule.value(QStringLiteral("sentinel")).toString());
+        if (rule.contains(QStringLiteral("window")))
+            where.append(tr("window \"%1\"").arg(rule.value(QStringLiteral("window")).toString()));
+        if (rule.contains(QStringLiteral("classes")))
+            where.append(rule.value(QStringLiteral("classes")).toVariant().toStringList().join(QLatin1Char(',')));
+        if (rule.value(QStringLiteral("risk")).toString() == QLatin1String("high"))
+            where.append(tr("high-risk"));
+        out(QStringLiteral("  %1  %2  %3")
+                .arg(rule.value(QStringLiteral("decision")).toString(), -5)
+                .arg(rule.value(QStringLiteral("name")).toString(),
+                     where.isEmpty() ? tr("every action") : where.join(QStringLiteral("; "))));
+    }
+    const QJsonArray grants = r->value(QStringLiteral("grants")).toArray();
+    if (!grants.isEmpty())
+        out(tr("grants:"));
+    for (const QJsonValue& value : grants) {
+        const QJsonObject grant = value.toObject();
+        out(QStringLiteral("  %1  %2 in %3 until %4")
+                .arg(grant.value(QStringLiteral("id")).toString(), grant.value(QStringLiteral("class")).toString(),
+                     QString::fromUtf8(
+                         QJsonDocument(grant.value(QStringLiteral("app")).toObject()).toJson(QJsonDocument::Compact)),
+                     grant.value(QStringLiteral("until")).toString()));
+    }
+    return ExitOk;
+}
+
 std::optional<QJsonObject> Ctl::remoteCall(const QString& method, const QJsonObject& params, int* code)
 {
     const auto response = request(method, params, false, code);
@@ -390,6 +508,8 @@ int Ctl::run(const QStringList& args)
         return stop();
     if (command == QLatin1String("resume") && args.size() == 1)
         return resume();
+    if (command == QLatin1String("policy") && args.size() >= 2)
+        return policy(args);
     if (command == QLatin1String("call") && (args.size() == 2 || args.size() == 3)) {
         QByteArray text = "{}";
         const QString source = args.value(2);
@@ -419,7 +539,8 @@ int Ctl::run(const QStringList& args)
         return call(args.at(1), doc.object());
     }
     err(tr(
-        "usage: msgcode-desktopctl [options] health | doctor | stop | resume | call METHOD [PARAMS_JSON | @FILE | -]"));
+        "usage: msgcode-desktopctl [options] health | doctor | stop | resume | policy ... | call METHOD [PARAMS_JSON | "
+        "@FILE | -]"));
     err(tr("try: msgcode-desktopctl --help"));
     return ExitUsage;
 }
@@ -441,6 +562,10 @@ int main(int argc, char** argv)
                "  doctor                          every check, with what to fix\n"
                "  stop                            emergency stop: abort everything, pause side effects\n"
                "  resume                          resume after a stop (asks the host's confirmation policy)\n"
+               "  policy list | set RULE_JSON [POSITION] | remove NAME | test SUBJECT_JSON\n"
+               "  policy revoke GRANT | unattended on|off | trust\n"
+               "                                  the owner's rules (docs/protocol.md, Policy); a change\n"
+               "                                  that loosens them waits for a person in the host's dialog\n"
                "  call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in\n"
                "  remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]\n"
                "  remote status | disconnect | forget   the remote agent (docs/remote.md)\n"
@@ -540,7 +665,7 @@ int main(int argc, char** argv)
     parser.addOptions({socket, json, timeout, workspace, method, paramsJson, idleMs, remoteHost, remotePort, remoteTls,
                        remoteFingerprint, remoteBindCode});
     parser.addPositionalArgument(QStringLiteral("command"),
-                                 QCoreApplication::translate("Ctl", "health, doctor, stop, resume or call"));
+                                 QCoreApplication::translate("Ctl", "health, doctor, stop, resume, policy or call"));
     QCommandLineOption helpMan(QStringLiteral("help-man"), QStringLiteral("Print the manual page (troff)."));
     helpMan.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(helpMan);

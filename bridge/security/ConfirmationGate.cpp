@@ -370,6 +370,18 @@ quint64 ConfirmationGate::askOwner(ApprovalRequest request, const Caller& caller
                                    std::function<void(const ApprovalDecision&)> done)
 {
     request.kind = ApprovalRequest::Kind::Action;
+    // The person's "for N minutes" or "always" becomes a grant or a rule (OwnerRules).
+    auto answered = [this, request, done = std::move(done)](const ApprovalDecision& decision) {
+        if (decision.approved)
+            Q_EMIT ownerAskAnswered(request, decision);
+        done(decision);
+    };
+    return askHostPerson(std::move(request), caller, std::move(answered));
+}
+
+quint64 ConfirmationGate::askHostPerson(ApprovalRequest request, const Caller& caller,
+                                        std::function<void(const ApprovalDecision&)> done)
+{
     // The answer reaches `done` either way: a refusal through respond, a yes through onApproved.
     auto respond = [done](const Result<QJsonObject>& answer) {
         if (!answer)

@@ -104,6 +104,10 @@ public:
     quint64 askOwner(ApprovalRequest request, const Caller& caller, std::function<void(const ApprovalDecision&)> done);
     /// The side effect waiting for it ended (aborted, timed out): its dialog is withdrawn.
     void withdrawOwnerAsk(quint64 id);
+    /// Asks a person in the host's dialog, through the host's own provider (an owner's ask, a
+    /// change that loosens the owner's rules); `done` is called once on this thread.
+    quint64 askHostPerson(ApprovalRequest request, const Caller& caller,
+                          std::function<void(const ApprovalDecision&)> done);
 
     /// Writes an audit line (see AuditLog::record) and returns it.
     QJsonObject audit(const QString& event, const PeerInfo* peer, QJsonObject fields = {});
@@ -114,6 +118,9 @@ public:
 Q_SIGNALS:
     /// The host was stopped (true) or resumed (false), e.g. for the tray.
     void pausedChanged(bool paused);
+    /// A person approved an owner's ask (before the action goes on): its scope may make a grant
+    /// or a rule of it (OwnerRules).
+    void ownerAskAnswered(const Bridge::ApprovalRequest& request, const Bridge::ApprovalDecision& decision);
 
 private:
     /// At most this long is spent looking at a typeText target before its confirmation dialog

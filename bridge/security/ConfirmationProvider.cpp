@@ -115,6 +115,13 @@ QJsonObject ApprovalRequest::toJson() const
     if (!risk.isEmpty())
         out.insert(QStringLiteral("risk"),
                    QJsonObject{{QStringLiteral("level"), risk}, {QStringLiteral("why"), riskWhy}});
+    if (!app.isEmpty())
+        out.insert(QStringLiteral("app"), app);
+    if (!actionClass.isEmpty())
+        out.insert(QStringLiteral("class"), actionClass);
+    if (!change.isEmpty())
+        out.insert(QStringLiteral("change"),
+                   QJsonObject{{QStringLiteral("what"), change}, {QStringLiteral("json"), changeJson}});
     if (textPreview)
         out.insert(QStringLiteral("text"), QJsonObject{{QStringLiteral("preview"), *textPreview},
                                                        {QStringLiteral("length"), textLength},
@@ -189,7 +196,8 @@ void AskConfirmationProvider::detach()
     m_approver = nullptr;
 }
 
-void AskConfirmationProvider::answer(quint64 id, bool approved, const QString& approver, int grantMinutes)
+void AskConfirmationProvider::answer(quint64 id, bool approved, const QString& approver, int grantMinutes,
+                                     const QString& scope)
 {
     if (!m_pending.contains(id)) {
         qCInfo(lcConfirm) << "ignored an answer for approval request" << id << "(unknown or already decided)";
@@ -197,8 +205,10 @@ void AskConfirmationProvider::answer(quint64 id, bool approved, const QString& a
     }
     ApprovalDecision decision = approved ? ApprovalDecision::approve(QStringLiteral("user"), approver)
                                          : ApprovalDecision::deny(QStringLiteral("user"), approver);
-    if (approved)
+    if (approved) {
         decision.grantMinutes = std::max(0, grantMinutes);
+        decision.scope = scope;
+    }
     finish(id, decision, false);
 }
 

@@ -20,8 +20,9 @@ namespace Bridge {
 struct ApprovalRequest
 {
     /// Token: desktop.confirm.issue; Resume: desktop.resume; Action: a side effect under way that
-    /// an owner's rule says a person must approve (docs/protocol.md, "Policy").
-    enum class Kind { Token, Resume, Action };
+    /// an owner's rule says a person must approve; Policy: a change that loosens the owner's
+    /// rules (docs/protocol.md, "Policy").
+    enum class Kind { Token, Resume, Action, Policy };
 
     quint64 id = 0;
     Kind kind = Kind::Token;
@@ -54,6 +55,13 @@ struct ApprovalRequest
     /// "high" when the action is high-risk, with why ("delete: its title says \"Delete\"").
     QString risk;
     QString riskWhy;
+    /// Kind::Action: the app as the host identified it (AppIdentity::toJson) and the action's
+    /// class, for the dialog's "allow in this app" choices.
+    QJsonObject app;
+    QString actionClass;
+    /// Kind::Policy: what the change is, in words, and in its JSON form.
+    QString change;
+    QJsonObject changeJson;
     int timeoutMs = 0;   ///< no answer within this long counts as denied
     QDateTime expiresAt; ///< when the request times out (UTC)
 
@@ -72,6 +80,7 @@ struct ApprovalRequest
     {
         return kind == Kind::Token    ? QStringLiteral("token")
                : kind == Kind::Resume ? QStringLiteral("resume")
+               : kind == Kind::Policy ? QStringLiteral("policy")
                                       : QStringLiteral("action");
     }
     /// For the GUI and logs; holds the preview only, never more of the text.
@@ -87,7 +96,11 @@ struct ApprovalDecision
     QString decidedBy;
     QString approver; ///< who approved or denied, e.g. "user", "auto"
     /// The person also allowed this client for so many minutes (MCP door, ask policy); 0: not.
+    /// With scope "minutes": the action's class in its app for so many minutes.
     int grantMinutes = 0;
+    /// Kind::Action: what the person allowed: "once" (default), "minutes" (this class of
+    /// action in this app for grantMinutes) or "always" (a rule allowing it in this app).
+    QString scope;
 
     static ApprovalDecision approve(const QString& decidedBy, const QString& approver = {})
     {
@@ -164,7 +177,9 @@ public:
     bool reachesPerson() const override { return hasApprover(); }
     /// The person's answer; ignored for a request that is unknown or already decided.
     /// `grantMinutes`: the person also allowed the request's client that long (offerGrant).
-    void answer(quint64 id, bool approved, const QString& approver = QStringLiteral("user"), int grantMinutes = 0);
+    /// `scope`: an action's "once", "minutes" or "always" (ApprovalDecision::scope).
+    void answer(quint64 id, bool approved, const QString& approver = QStringLiteral("user"), int grantMinutes = 0,
+                const QString& scope = {});
     int pendingCount() const { return static_cast<int>(m_pending.size()); }
 
 private:

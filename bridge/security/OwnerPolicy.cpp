@@ -4,6 +4,7 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 
 namespace Bridge {
@@ -268,11 +269,225 @@ Result<OwnerPolicy::Rule> OwnerPolicy::Rule::fromJson(const QJsonObject& json)
 
 OwnerPolicy::OwnerPolicy() = default;
 
+bool OwnerPolicy::Grant::covers(const Subject& subject) const
+{
+    if (actionClass != subject.actionClass)
+        return false;
+    if (subject.highRisk && !highRisk)
+        return false;
+    return !app.any() && app.matches(subject.app);
+}
+
+OwnerPolicy::AppMatch OwnerPolicy::Grant::appOf(const Automation::AppIdentity& app)
+{
+    AppMatch match;
+    if (!app.desktopId.isEmpty())
+        match.desktopId = app.desktopId;
+    else if (!app.bundleId.isEmpty())
+        match.bundleId = app.bundleId;
+    else if (!app.executable.isEmpty())
+        match.executable = app.executable;
+    else
+        match.name = app.name;
+    return match;
+}
+
+QJsonObject OwnerPolicy::Grant::toJson() const
+{
+    return QJsonObject{{QStringLiteral("id"), id},
+                       {QStringLiteral("app"), app.toJson()},
+                       {QStringLiteral("class"), actionClass},
+                       {QStringLiteral("highRisk"), highRisk},
+                       {QStringLiteral("grantedAt"), grantedAt.toString(Qt::ISODateWithMs)},
+                       {QStringLiteral("until"), until.toString(Qt::ISODateWithMs)},
+                       {QStringLiteral("approver"), approver}};
+}
+
+Result<OwnerPolicy::Grant> OwnerPolicy::Grant::fromJson(const QJsonObject& json)
+{
+    const auto invalid = [](const QString& field, const QString& message) {
+        return Error::invalidParam(QStringLiteral("grant.") + field, message);
+    };
+    Grant grant;
+    grant.id = json.value(QStringLiteral("id")).toString();
+    static const QRegularExpression grantId(QStringLiteral("^g-[0-9a-f]{8,32}$"));
+    if (!grantId.match(grant.id).hasMatch())
+        return invalid(QStringLiteral("id"), QStringLiteral("a grant's id is g- and hex digits"));
+    // The app a grant names, as a rule names one (the rule form checks the members).
+    auto asRule = Rule::fromJson(QJsonObject{{QStringLiteral("name"), QStringLiteral("grant")},
+                                             {QStringLiteral("decision"), QStringLiteral("allow")},
+                                             {QStringLiteral("app"), json.value(QStringLiteral("app"))}});
+    if (!asRule)
+        return invalid(QStringLiteral("app"), asRule.error().message);
+    grant.app = asRule->app;
+    if (grant.app.any())
+        return invalid(QStringLiteral("app"), QStringLiteral("a grant names its app"));
+    grant.actionClass = json.value(QStringLiteral("class")).toString();
+    if (!Contract::actionClassNamed(grant.actionClass))
+        return invalid(QStringLiteral("class"), QStringLiteral("an action class is one of %1")
+                                                    .arg(Contract::actionClassNames().join(QStringLiteral(", "))));
+    grant.highRisk = json.value(QStringLiteral("highRisk")).toBool();
+    grant.grantedAt = QDateTime::fromString(json.value(QStringLiteral("grantedAt")).toString(), Qt::ISODateWithMs);
+    grant.until = QDateTime::fromString(json.value(QStringLiteral("until")).toString(), Qt::ISODateWithMs);
+    if (!grant.until.isValid())
+        return invalid(QStringLiteral("until"), QStringLiteral("a grant ends at a time (ISO 8601)"));
+    grant.approver = json.value(QStringLiteral("approver")).toString();
+    return grant;
+}
+
+bool OwnerPolicy::dropExpired(const QDateTime& now)
+{
+    const auto before = m_grants.size();
+    m_grants.removeIf([&](const Grant& grant) { return !grant.live(now); });
+    return m_grants.size() != before;
+}
+
+bool OwnerPolicy::governsReads() const
+{
+    for (const Rule& rule : m_owner) {
+        if (rule.decision == Decision::Allow)
+            continue;
+        if (rule.classes.isEmpty() || rule.classes.contains(QStringLiteral("read")))
+            return true;
+    }
+    return false;
+}
+
+QJsonObject OwnerPolicy::toFileJson() const
+{
+    QJsonArray rules;
+    for (const Rule& rule : m_owner) {
+        QJsonObject json = rule.toJson();
+        json.remove(QStringLiteral("builtIn"));
+        rules.append(json);
+    }
+    QJsonArray grants;
+    for (const Grant& grant : m_grants)
+        grants.append(grant.toJson());
+    return QJsonObject{{QStringLiteral("unattended"), m_unattended},
+                       {QStringLiteral("rules"), rules},
+                       {QStringLiteral("grants"), grants}};
+}
+
+namespace {
+
+bool sameRule(const OwnerPolicy::Rule& a, const OwnerPolicy::Rule& b)
+{
+    return a.toJson() == b.toJson();
+}
+
+bool holds(const QList<OwnerPolicy::Rule>& rules, const OwnerPolicy::Rule& rule)
+{
+    return std::any_of(rules.begin(), rules.end(), [&](const OwnerPolicy::Rule& r) { return sameRule(r, rule); });
+}
+
+bool holdsGrant(const QList<OwnerPolicy::Grant>& grants, const OwnerPolicy::Grant& grant)
+{
+    return std::any_of(grants.begin(), grants.end(),
+                       [&](const OwnerPolicy::Grant& g) { return g.toJson() == grant.toJson(); });
+}
+
+} // namespace
+
+bool OwnerPolicy::onlyTightens(const OwnerPolicy& before, const OwnerPolicy& after)
+{
+    if (before.m_unattended && !after.m_unattended)
+        return false;
+    for (const Grant& grant : after.m_grants) {
+        if (!holdsGrant(before.m_grants, grant))
+            return false;
+    }
+    // Deny rules added anywhere only tighten: strip them, and the allow rules removed.
+    QList<Rule> next;
+    for (const Rule& rule : after.m_owner) {
+        if (rule.decision == Decision::Deny && !holds(before.m_owner, rule))
+            continue;
+        next.append(rule);
+    }
+    QList<Rule> kept;
+    for (const Rule& rule : before.m_owner) {
+        if (rule.decision == Decision::Allow && !holds(after.m_owner, rule))
+            continue;
+        kept.append(rule);
+    }
+    // What is left must be the same rules, in the same order, and then ask rules only: they
+    // decide only what every owner's rule left to the built-in ones (allow or ask).
+    if (next.size() < kept.size())
+        return false;
+    for (qsizetype i = 0; i < kept.size(); ++i) {
+        if (!sameRule(kept.at(i), next.at(i)))
+            return false;
+    }
+    for (qsizetype i = kept.size(); i < next.size(); ++i) {
+        if (next.at(i).decision != Decision::Ask)
+            return false;
+    }
+    return true;
+}
+
+OwnerPolicy OwnerPolicy::tighteningOnly(const OwnerPolicy& trusted, const OwnerPolicy& file, QJsonArray* ignored)
+{
+    OwnerPolicy out;
+    out.m_unattended = trusted.m_unattended || file.m_unattended;
+    QList<Rule> denies;
+    QList<Rule> asks;
+    for (const Rule& rule : file.m_owner) {
+        if (holds(trusted.m_owner, rule))
+            continue;
+        if (rule.decision == Decision::Deny)
+            denies.append(rule);
+        else if (rule.decision == Decision::Ask)
+            asks.append(rule);
+        else if (ignored)
+            ignored->append(QJsonObject{{QStringLiteral("rule"), rule.toJson()}});
+    }
+    QStringList names;
+    for (const Rule& rule : denies)
+        names.append(rule.name);
+    for (const Rule& rule : trusted.m_owner) {
+        if (rule.decision == Decision::Allow && !holds(file.m_owner, rule))
+            continue;
+        // A name taken by a new rule keeps the trusted one under it; the new one is left out.
+        if (names.contains(rule.name)) {
+            denies.removeIf([&](const Rule& r) {
+                if (r.name != rule.name)
+                    return false;
+                if (ignored)
+                    ignored->append(QJsonObject{{QStringLiteral("rule"), r.toJson()}});
+                return true;
+            });
+        }
+        denies.append(rule);
+        names.append(rule.name);
+    }
+    for (const Rule& rule : asks) {
+        if (names.contains(rule.name)) {
+            if (ignored)
+                ignored->append(QJsonObject{{QStringLiteral("rule"), rule.toJson()}});
+            continue;
+        }
+        denies.append(rule);
+        names.append(rule.name);
+    }
+    out.m_owner = denies;
+    for (const Grant& grant : trusted.m_grants) {
+        if (holdsGrant(file.m_grants, grant))
+            out.m_grants.append(grant);
+    }
+    for (const Grant& grant : file.m_grants) {
+        if (!holdsGrant(trusted.m_grants, grant) && ignored)
+            ignored->append(QJsonObject{{QStringLiteral("grant"), grant.toJson()}});
+    }
+    return out;
+}
+
 Result<OwnerPolicy> OwnerPolicy::fromJson(const QJsonObject& json)
 {
     for (auto it = json.begin(); it != json.end(); ++it) {
-        if (it.key() != QLatin1String("unattended") && it.key() != QLatin1String("rules"))
-            return Error::invalidParam(it.key(), QStringLiteral("a policy has \"unattended\" and \"rules\" only"));
+        if (it.key() != QLatin1String("unattended") && it.key() != QLatin1String("rules") &&
+            it.key() != QLatin1String("grants"))
+            return Error::invalidParam(it.key(),
+                                       QStringLiteral("a policy has \"unattended\", \"rules\" and \"grants\" only"));
     }
     OwnerPolicy policy;
     const QJsonValue unattended = json.value(QStringLiteral("unattended"));
@@ -294,6 +509,15 @@ Result<OwnerPolicy> OwnerPolicy::fromJson(const QJsonObject& json)
                                        QStringLiteral("two rules are named %1").arg(rule->name));
         names.append(rule->name);
         policy.m_owner.append(rule.value());
+    }
+    const QJsonValue grants = json.value(QStringLiteral("grants"));
+    if (!grants.isUndefined() && !grants.isArray())
+        return Error::invalidParam(QStringLiteral("grants"), QStringLiteral("must be an array of grants"));
+    for (const QJsonValue& value : grants.toArray()) {
+        auto grant = Grant::fromJson(value.toObject());
+        if (!grant)
+            return grant.error();
+        policy.m_grants.append(grant.value());
     }
     return policy;
 }
@@ -345,7 +569,21 @@ QJsonArray OwnerPolicy::toJson() const
     return out;
 }
 
-OwnerPolicy::Verdict OwnerPolicy::decide(const Subject& subject) const
+OwnerPolicy::Verdict OwnerPolicy::decide(const Subject& subject, const QDateTime& now) const
+{
+    Verdict verdict = decideByRules(subject);
+    if (verdict.decision != Decision::Ask)
+        return verdict;
+    for (const Grant& grant : m_grants) {
+        if (grant.live(now) && grant.covers(subject))
+            return Verdict{Decision::Allow, QStringLiteral("grant:") + grant.id,
+                           QStringLiteral("a person allowed %1 actions here until %2 (instead of %3)")
+                               .arg(grant.actionClass, grant.until.toString(Qt::ISODate), verdict.rule)};
+    }
+    return verdict;
+}
+
+OwnerPolicy::Verdict OwnerPolicy::decideByRules(const Subject& subject) const
 {
     const QString sentinel = sentinelOf(subject);
     for (const Rule& rule : rules()) {

@@ -3,6 +3,7 @@
 #include "automation/AppIdentity.h"
 #include "automation/Error.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
@@ -74,6 +75,28 @@ public:
         bool terminal = false;
     };
 
+    /// A person's "allow in this app for N minutes" from the host's dialog: turns an ask into an
+    /// allow for one class of action in one app until it expires. Kept in the rule file, so it
+    /// outlives a restart; listed and revocable (docs/protocol.md, "Policy").
+    struct Grant
+    {
+        QString id;
+        AppMatch app;
+        QString actionClass;
+        /// It also covers the class's high-risk actions (the person was asked about one).
+        bool highRisk = false;
+        QDateTime grantedAt;
+        QDateTime until;
+        QString approver;
+
+        bool live(const QDateTime& now) const { return until > now; }
+        bool covers(const Subject& subject) const;
+        QJsonObject toJson() const;
+        static Automation::Result<Grant> fromJson(const QJsonObject& json);
+        /// The most lasting way to name an app: desktop entry, bundle id, executable, name.
+        static AppMatch appOf(const Automation::AppIdentity& app);
+    };
+
     struct Verdict
     {
         Decision decision = Decision::Allow;
@@ -84,8 +107,9 @@ public:
 
     OwnerPolicy();
 
-    /// The rule that decides, and how.
-    Verdict decide(const Subject& subject) const;
+    /// The rule that decides, and how; a live grant turns an ask into an allow (its rule is then
+    /// `grant:<id>`).
+    Verdict decide(const Subject& subject, const QDateTime& now = QDateTime::currentDateTimeUtc()) const;
 
     /// Every rule in force, the owner's first, the built-in ones after.
     QList<Rule> rules() const;
@@ -93,13 +117,35 @@ public:
     void setOwnerRules(QList<Rule> rules) { m_owner = std::move(rules); }
     QJsonArray toJson() const;
 
+    const QList<Grant>& grants() const { return m_grants; }
+    void setGrants(QList<Grant> grants) { m_grants = std::move(grants); }
+    /// Grants that expired by `now` are dropped; true when any was.
+    bool dropExpired(const QDateTime& now);
+
+    /// Whether any owner's rule can decide a read (a rule naming the read class, or every class,
+    /// with ask or deny): only then is a read's target looked at before it runs.
+    bool governsReads() const;
+
     /// The unattended mode: every ask is a refusal, never a dialog nobody answers.
     bool unattended() const { return m_unattended; }
     void setUnattended(bool on) { m_unattended = on; }
 
     /// The owner's policy in its file form (docs/protocol.md, "Policy"):
-    /// {"unattended": bool, "rules": [rule, …]}; the error names the member.
+    /// {"unattended": bool, "rules": [rule, …], "grants": [grant, …]}; the error names the member.
     static Automation::Result<OwnerPolicy> fromJson(const QJsonObject& json);
+    /// The file form of the owner's part (never the built-in rules).
+    QJsonObject toFileJson() const;
+
+    /// Whether going from `before` to `after` only tightens: no decision any action could get
+    /// is less strict afterwards. Deny rules added anywhere, ask rules added after every owner's
+    /// rule, allow rules removed, grants revoked and entering the unattended mode tighten; any
+    /// other change counts as loosening (it needs a person).
+    static bool onlyTightens(const OwnerPolicy& before, const OwnerPolicy& after);
+    /// What applies while a rule file changed behind the host's back is not confirmed: the
+    /// trusted policy with only the file's tightening changes (its new deny rules first, its new
+    /// ask rules last, the allow rules it removed dropped, the grants it revoked gone, its
+    /// unattended mode). `ignored` gets what was left out (rules and grants, in file form).
+    static OwnerPolicy tighteningOnly(const OwnerPolicy& trusted, const OwnerPolicy& file, QJsonArray* ignored);
 
     /// The built-in rules, in the order they are asked.
     static const QList<Rule>& builtInRules();
@@ -108,7 +154,10 @@ public:
     static QString sentinelOf(const Subject& subject);
 
 private:
+    Verdict decideByRules(const Subject& subject) const;
+
     QList<Rule> m_owner;
+    QList<Grant> m_grants;
     bool m_unattended = false;
 };
 

@@ -56,6 +56,8 @@ TestHost::TestHost(Options options)
     hostOptions.keepTypedText = options.keepTypedText;
     hostOptions.server.mcpDoorExecutable = options.mcpDoorExecutable;
     hostOptions.ownerPolicy = options.ownerPolicy;
+    hostOptions.policyFile = options.policyFile;
+    hostOptions.policyFileTrusted = options.policyFileTrusted;
 
     m_thread.setObjectName(QStringLiteral("test-host"));
     m_thread.start();
@@ -115,9 +117,14 @@ void ScriptedApprover::ask(const Bridge::ApprovalRequest& request)
         return;
     const bool approve = mode == Mode::Approve;
     const quint64 id = request.id;
-    const int grant = request.offerGrant ? grantMinutes : 0;
-    QTimer::singleShot(m_answerAfterMs, provider,
-                       [p = provider, id, approve, grant] { p->answer(id, approve, QStringLiteral("user"), grant); });
+    int grant = request.offerGrant ? grantMinutes : 0;
+    // An owner's ask: the scope this approver was told to choose.
+    const QString chosen = request.kind == Bridge::ApprovalRequest::Kind::Action ? scope : QString();
+    if (chosen == QLatin1String("minutes"))
+        grant = grantMinutes;
+    QTimer::singleShot(m_answerAfterMs, provider, [p = provider, id, approve, grant, chosen] {
+        p->answer(id, approve, QStringLiteral("user"), grant, chosen);
+    });
 }
 
 void ScriptedApprover::withdraw(quint64 id)

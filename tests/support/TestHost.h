@@ -35,6 +35,8 @@ public:
     Bridge::AskConfirmationProvider* provider = nullptr;
     /// With an approval of a request that offers it: also allow its client this long.
     int grantMinutes = 0;
+    /// With an approval of an owner's ask: "once", "minutes" (grantMinutes) or "always".
+    QString scope;
 
 private:
     mutable QMutex m_mutex;
@@ -76,6 +78,10 @@ public:
         /// set-up does for the apps it drives: the suites that test something else are not
         /// asked about "Send". The policy tests set their own (an empty policy: the built-ins).
         Bridge::OwnerPolicy ownerPolicy = allowEverything();
+        /// A rule file instead (HostOptions::policyFile); trusted as it is when policyFileTrusted,
+        /// else the trusted copy is kept in the data directory.
+        QString policyFile;
+        bool policyFileTrusted = false;
     };
 
     TestHost();

@@ -40,6 +40,7 @@ TEST(MethodTable, ServesTheContractsMethodsThePlansPrimitivesAndTheStop)
                                   QStringLiteral("desktop.confirm.issue"),
                                   QStringLiteral("desktop.stop"),
                                   QStringLiteral("desktop.resume"),
+                                  QStringLiteral("desktop.policy"),
                                   QStringLiteral("desktop.remote.status"),
                                   QStringLiteral("desktop.remote.connect"),
                                   QStringLiteral("desktop.remote.disconnect"),

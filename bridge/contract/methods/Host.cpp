@@ -1,7 +1,8 @@
 #include "bridge/contract/Families.h"
 
 // The host's own methods: health, doctor, the emergency stop and resume, abort, discovery and
-// the GUI's windows (docs/protocol.md §5.1, §5.2, §5.9, §5.11, §5.12, §5.23).
+// the GUI's windows, the owner's rules (docs/protocol.md §5.1, §5.2, §5.9, §5.11, §5.12, §5.23,
+// §5.28).
 namespace Contract::Families {
 
 QList<Method> host()
@@ -119,6 +120,53 @@ QList<Method> host()
         m.docSection = QStringLiteral("5.25");
         m.engine = QStringLiteral("bridge/contract/Schema.cpp");
         m.example = QJsonObject{};
+        out.append(m);
+    }
+    {
+        Method m;
+        m.name = QStringLiteral("desktop.policy");
+        m.summary = QStringLiteral("The owner's rules: list, set, remove, test; grants; the unattended mode");
+        m.kind = Kind::Host;
+        m.alwaysAdmitted = true;
+        Node subject = object(
+            {optional(QStringLiteral("app"), openObject(QStringLiteral("name, executable, desktopId, bundleId, pid, "
+                                                                       "categories"))),
+             optional(QStringLiteral("window"), string(QStringLiteral("A window title"))),
+             required(QStringLiteral("class"), string(QStringLiteral("An action class"))),
+             optional(QStringLiteral("highRisk"), boolean()), optional(QStringLiteral("terminal"), boolean())},
+            QStringLiteral("test: what an action is about"));
+        m.params = object(
+            {required(
+                 QStringLiteral("action"),
+                 oneOf({QStringLiteral("list"), QStringLiteral("set"), QStringLiteral("remove"), QStringLiteral("test"),
+                        QStringLiteral("revoke"), QStringLiteral("unattended"), QStringLiteral("trust")},
+                       QStringLiteral("What to do"))),
+             optional(QStringLiteral("rule"), openObject(QStringLiteral("set: the rule (docs/protocol.md, Policy)"))),
+             optional(QStringLiteral("position"),
+                      integer(0, 1000,
+                              QStringLiteral("set: where among the owner's rules (default: where the same "
+                                             "name was, else first)"))),
+             optional(QStringLiteral("name"), nonEmptyString(QStringLiteral("remove: the rule's name"))),
+             optional(QStringLiteral("grant"), nonEmptyString(QStringLiteral("revoke: the grant's id"))),
+             optional(QStringLiteral("on"), boolean(QStringLiteral("unattended: enter (true) or leave (false)"))),
+             optional(QStringLiteral("subject"), subject)});
+        m.result = {
+            {QStringLiteral("rules"), QStringLiteral("array"),
+             QStringLiteral("Every rule in force, built-in ones last")},
+            {QStringLiteral("grants"), QStringLiteral("array"), QStringLiteral("Live grants")},
+            {QStringLiteral("unattended"), QStringLiteral("boolean"), QStringLiteral("The unattended mode")},
+            {QStringLiteral("file"), QStringLiteral("object"), QStringLiteral("The rule file: path, trusted, ignored")},
+            {QStringLiteral("changed"), QStringLiteral("boolean"), QStringLiteral("A change took effect")},
+            {QStringLiteral("verdict"), QStringLiteral("object"), QStringLiteral("test: decision, rule, why")}};
+        m.errors = {QStringLiteral("DESKTOP_CONFIRM_REQUIRED")};
+        m.docSection = QStringLiteral("5.28");
+        m.engine = QStringLiteral("bridge/security/OwnerRules.cpp");
+        m.example = QJsonObject{
+            {QStringLiteral("action"), QStringLiteral("set")},
+            {QStringLiteral("rule"),
+             QJsonObject{{QStringLiteral("name"), QStringLiteral("no-terminal")},
+                         {QStringLiteral("app"), QJsonObject{{QStringLiteral("executable"), QStringLiteral("xterm")}}},
+                         {QStringLiteral("decision"), QStringLiteral("deny")}}}};
         out.append(m);
     }
     return out;
