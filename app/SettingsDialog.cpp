@@ -267,6 +267,7 @@ SettingsDialog::SettingsDialog(QString socketPath, QString iniPath, QWidget* par
                                                   "yourself. Only when it is set, and only to find what text and the "
                                                   "accessibility tree cannot, the host sends it a screenshot.")));
     layout->addWidget(vision);
+    m_sections = layout;
     m_scroll->setWidget(page);
     outer->addWidget(m_scroll, 1);
 
@@ -453,6 +454,16 @@ void SettingsDialog::addCaller()
         m_callers->setPlainText(text + file);
     });
     chooser->open();
+}
+
+} // namespace App
+
+namespace App {
+
+void SettingsDialog::addSection(QWidget* section)
+{
+    section->setParent(m_scroll->widget());
+    m_sections->insertWidget(0, section);
 }
 
 } // namespace App

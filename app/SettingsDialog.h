@@ -12,6 +12,7 @@ class QPlainTextEdit;
 class QPushButton;
 class QScrollArea;
 class QSpinBox;
+class QVBoxLayout;
 
 namespace App {
 
@@ -34,6 +35,11 @@ public:
     bool save();
     /// Re-reads the store into the fields.
     void reload();
+
+    /// Puts a section of its own at the top (the owner's rules, which apply as they are changed
+    /// rather than on Save).
+    void addSection(QWidget* section);
+    QScrollArea* scrollArea() const { return m_scroll; }
 
     QPushButton* saveButton() const { return m_save; }
     QLabel* messageLabel() const { return m_message; }
@@ -79,6 +85,7 @@ private:
     QSpinBox* m_groundingTimeout = nullptr;
     QLabel* m_visionError = nullptr;
     QScrollArea* m_scroll = nullptr;
+    QVBoxLayout* m_sections = nullptr;
     QComboBox* m_remotePolicy = nullptr;
     QLabel* m_remoteError = nullptr;
     QLabel* m_message = nullptr;

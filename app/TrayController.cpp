@@ -2,6 +2,7 @@
 
 #include "app/HostSettings.h"
 #include "app/OnboardingWindow.h"
+#include "app/RulesPage.h"
 #include "app/SettingsDialog.h"
 #include "bridge/Executor.h"
 #include "bridge/Host.h"
@@ -55,6 +56,7 @@ void TrayController::start()
     connect(&m_host.permissions(), &Bridge::PermissionMonitor::changed, this, &TrayController::refresh,
             Qt::QueuedConnection);
     connect(&m_host.dispatcher(), &Bridge::Dispatcher::pausedChanged, this, &TrayController::refresh);
+    connect(&m_host.ownerRules(), &Bridge::OwnerRules::changed, this, &TrayController::refresh);
     // The person took the keyboard or mouse while the host was typing or clicking: say what the
     // host did about it.
     connect(&m_host.executor(), &Bridge::Executor::userInputNoticed, this,
@@ -84,7 +86,7 @@ void TrayController::buildMenu()
 {
     m_menu = std::make_unique<QMenu>();
     m_menu->setObjectName(QStringLiteral("trayMenu"));
-    for (int i = 0; i < 7; ++i) {
+    for (int i = 0; i < 8; ++i) {
         QAction* line = m_menu->addAction(QString());
         line->setEnabled(false);
         m_stateActions.append(line);
@@ -110,6 +112,12 @@ void TrayController::buildMenu()
     }
     m_stop = m_menu->addAction(tr("Stop all automation"), this, [this] { m_host.stop(); });
     m_resume = m_menu->addAction(tr("Resume automation"), this, [this] { m_host.resume(QStringLiteral("user")); });
+    // The owner's unattended mode (docs/protocol.md, "Policy"): every ask is refused, never a
+    // dialog nobody answers. The person at the tray may enter or leave it.
+    m_unattended = m_menu->addAction(tr("Unattended mode"));
+    m_unattended->setObjectName(QStringLiteral("unattendedAction"));
+    m_unattended->setCheckable(true);
+    connect(m_unattended, &QAction::triggered, this, [this](bool on) { m_host.ownerRules().setUnattended(on); });
     m_bindCode = m_menu->addAction(tr("Enter the remote control's bind code…"), this, &TrayController::askBindCode);
     m_bindCode->setVisible(false);
     m_menu->addSeparator();
@@ -223,6 +231,7 @@ void TrayController::showSettings()
         m_savedRemote = HostSettings::load(m_settingsFile);
         m_settings = new SettingsDialog(m_host.server().socketPath(), m_settingsFile);
         m_settings->setAttribute(Qt::WA_DeleteOnClose);
+        m_settings->addSection(new RulesPage(m_host.ownerRules()));
         connect(m_settings, &SettingsDialog::forgetRemoteTokenRequested, this, [this] {
             if (!m_remote)
                 return;
@@ -317,6 +326,8 @@ void TrayController::refresh()
     inputs.policy = Bridge::SecuritySettings::policyName(m_host.confirmPolicy());
     inputs.paused = m_host.dispatcher().isPaused();
     inputs.approverAttached = m_host.askProvider() && m_host.askProvider()->hasApprover();
+    inputs.unattended = m_host.ownerPolicy().unattended();
+    inputs.rulesFileTrusted = m_host.ownerRules().fileTrusted();
     if (m_remote) {
         inputs.remoteState = Remote::RemoteAgent::stateName(m_remote->state());
         inputs.remoteServer = m_remote->config().serverName();
@@ -339,6 +350,8 @@ void TrayController::refresh()
         m_bindCode->setVisible(inputs.remoteState == QLatin1String("needs_bind_code"));
     m_stop->setVisible(!inputs.paused);
     m_resume->setVisible(inputs.paused);
+    if (m_unattended)
+        m_unattended->setChecked(inputs.unattended);
     if (m_stopButton)
         m_stopButton->setVisible(!inputs.paused);
     if (m_resumeButton)

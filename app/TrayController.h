@@ -70,6 +70,8 @@ public:
     void choosePolicy(Bridge::ConfirmPolicy policy);
     /// Shows the remote agent's state and asks for a bind code when it needs one (not owned).
     void setRemote(Remote::RemoteAgent* remote);
+    /// The menu's "Unattended mode" entry.
+    QAction* unattendedAction() const { return m_unattended; }
     /// Opens the non-modal "bind code" prompt (the menu's "Enter bind code…").
     void askBindCode();
 
@@ -105,6 +107,7 @@ private:
     QPointer<OnboardingWindow> m_onboarding;
     Remote::RemoteAgent* m_remote = nullptr;
     QAction* m_bindCode = nullptr;
+    QAction* m_unattended = nullptr;
     QPointer<QWidget> m_bindCodeDialog;
 };
 

@@ -23,6 +23,9 @@ TrayState TrayState::evaluate(const Inputs& in)
     else
         state.lines.append(tr("Confirmations: all refused"));
 
+    if (in.unattended)
+        state.lines.append(tr("Mode: unattended (what the owner's rules ask a person is refused)"));
+
     const QString& remote = in.remoteState;
     if (remote == QLatin1String("connected"))
         state.lines.append(tr("Remote control: connected to %1").arg(in.remoteServer));
@@ -47,6 +50,9 @@ TrayState TrayState::evaluate(const Inputs& in)
         state.problems.append(tr("Automation is stopped until you resume it."));
     if (in.policy == QLatin1String("auto"))
         state.problems.append(tr("Every side effect is approved without asking you."));
+    if (!in.rulesFileTrusted)
+        state.problems.append(tr("The rule file changed outside the host: only its stricter rules apply until you "
+                                 "trust it in Settings."));
     if (in.policy == QLatin1String("ask") && !in.approverAttached)
         state.problems.append(tr("Nobody can approve requests, so they are all refused."));
 

@@ -25,6 +25,10 @@ public:
         QString policy; ///< "ask", "auto", "deny"
         bool paused = false;
         bool approverAttached = false;
+        /// The owner's unattended mode: every ask is refused (docs/protocol.md, "Policy").
+        bool unattended = false;
+        /// The rule file holds changes made outside the host that wait for a person.
+        bool rulesFileTrusted = true;
         /// The remote agent (docs/remote.md): its state name ("" or "off": not shown), server
         /// and last error.
         QString remoteState;
