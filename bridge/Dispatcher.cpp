@@ -313,8 +313,13 @@ void Dispatcher::submit(const MethodEntry& method, const Caller& caller, const M
     const auto record = spec.record;
     const QString dir = record->dirPath();
     std::optional<OwnerCheck> owner;
-    if (method.sideEffect())
+    // Side effects always; reads only where an owner's rule could refuse or ask about them.
+    if (method.sideEffect() || (method.queued() && m_gate.ownerPolicy().governsReads())) {
         owner = ownerCheck(method, caller, params, admitted);
+        // The person at the host's own windows (the inspector) reads what they chose to.
+        if (!method.sideEffect() && caller.isGui())
+            owner->byPerson = true;
+    }
     auto run = [work = prepared.job, record, sideEffect = method.sideEffect(),
                 owner = std::move(owner)](JobContext& context) {
         // The owner's rules and the token's binding, on what the host resolves now, before any input.

@@ -10,6 +10,8 @@
 #include <QFileInfo>
 #include <QJsonArray>
 
+#include <type_traits>
+
 namespace Bridge::Methods {
 
 using namespace Automation;
@@ -144,6 +146,37 @@ std::optional<Ops::PolicyLookRequest> policyRequest(const QString& method, const
         out.route = window->route;
         return out;
     }
+    // Reads, where an owner's rule governs them: the app their route names (an absent route is
+    // the frontmost app, as the read itself takes it).
+    const auto routeOf = [&out](const auto& parsed) -> std::optional<Ops::PolicyLookRequest> {
+        if (!parsed)
+            return std::nullopt;
+        if constexpr (std::is_same_v<std::decay_t<decltype(parsed->route)>, Automation::Route>)
+            out.route = parsed->route;
+        else
+            out.route = parsed->route.value_or(Automation::Route{});
+        return out;
+    };
+    if (method == QLatin1String("desktop.observe"))
+        return routeOf(Params::observe(params));
+    if (method == QLatin1String("desktop.find"))
+        return routeOf(Params::find(params));
+    if (method == QLatin1String("desktop.waitUntil"))
+        return routeOf(Params::waitUntil(params));
+    if (method == QLatin1String("desktop.dumpTree"))
+        return routeOf(Params::dumpTree(params));
+    if (method == QLatin1String("desktop.readText"))
+        return routeOf(Params::readText(params));
+    if (method == QLatin1String("desktop.capture"))
+        return routeOf(Params::capture(params));
+    if (method == QLatin1String("desktop.ocr"))
+        return routeOf(Params::ocr(params));
+    if (method == QLatin1String("desktop.ground"))
+        return routeOf(Params::ground(params));
+    if (method == QLatin1String("desktop.elementAt"))
+        return routeOf(Params::elementAt(params));
+    if (method == QLatin1String("desktop.windows"))
+        return std::nullopt; // titles of every window, no app's content
     // click, scroll, pointer: their route and target, as the confirmation's look has them.
     const auto look = targetLook(method, params);
     if (!look)

@@ -398,6 +398,20 @@ TEST_F(EvidenceViewerTest, ReplaySendsTheRequestAgainAsThePersonAndComparesTheAn
     EXPECT_EQ(window.replayTable()->item(0, 2)->text(), QStringLiteral("DESKTOP_CONFIRM_REQUIRED"));
     EXPECT_TRUE(m_desktop->effects().isEmpty());
     m_host->resume();
+
+    // The owner's rule refuses the person's replay as it refuses any client (docs/protocol.md,
+    // "Policy"): the person is the one who may ask, not the one who may overrule a deny.
+    auto rules = Bridge::OwnerPolicy::fromJson(QJsonDocument::fromJson(R"({"rules": [
+        {"name": "no-clicks-in-fake", "app": {"name": "Fake App"}, "classes": ["pointer"], "decision": "deny"}]})")
+                                                   .object());
+    ASSERT_TRUE(rules.ok());
+    m_host->setOwnerPolicy(rules.value());
+    window.showRow(rowOf(window, clickId));
+    window.replayShown();
+    approveReplay(window);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.replayTable()->rowCount() > 0; }, 15000));
+    EXPECT_EQ(window.replayTable()->item(0, 2)->text(), QStringLiteral("DESKTOP_CALLER_FORBIDDEN"));
+    EXPECT_TRUE(m_desktop->effects().isEmpty());
 }
 
 TEST_F(EvidenceViewerTest, AFixtureClickShowsWhatTheHostSawWithTheFrameWhereTheButtonWas)

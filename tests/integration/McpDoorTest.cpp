@@ -528,3 +528,60 @@ TEST(McpDoor, NobodyIsAskedAboutAnElementThatIsNotThere)
     EXPECT_TRUE(approver.asked().isEmpty());
     EXPECT_TRUE(host.desktop().effects().isEmpty());
 }
+
+// The owner's rules decide for the door as for any client (docs/protocol.md, "Policy"): a rule
+// denying clicks in Fake App refuses the door's ghost_click, and the same click as a recipe's
+// step, naming the rule; nothing is pressed.
+TEST(McpDoor, TheOwnersRuleRefusesTheDoorsClickAndTheRecipeStep)
+{
+    TestHost::Options options = autoPolicy();
+    auto rules = Bridge::OwnerPolicy::fromJson(QJsonDocument::fromJson(R"({"rules": [
+        {"name": "no-clicks-in-fake", "app": {"name": "Fake App"}, "classes": ["pointer"], "decision": "deny"}]})")
+                                                   .object());
+    ASSERT_TRUE(rules.ok());
+    options.ownerPolicy = rules.value();
+    TestHost host(options);
+    {
+        Door mcp(host.socketPath(), host.workspace());
+        const QJsonObject refused = structured(mcp.callTool(
+            QStringLiteral("ghost_click"), QJsonObject{{QStringLiteral("query"), QStringLiteral("Send")},
+                                                       {QStringLiteral("role"), QStringLiteral("AXButton")}}));
+        EXPECT_FALSE(refused.value(QStringLiteral("success")).toBool()) << dump(refused);
+        EXPECT_TRUE(dump(refused).find("DESKTOP_CALLER_FORBIDDEN") != std::string::npos) << dump(refused);
+        EXPECT_TRUE(dump(refused).find("no-clicks-in-fake") != std::string::npos) << dump(refused);
+    }
+    QTemporaryDir recipes;
+    qputenv("MSGCODE_DESKTOP_RECIPES_DIR", recipes.path().toUtf8());
+    const QJsonObject recipe{
+        {QStringLiteral("schema_version"), 2},
+        {QStringLiteral("name"), QStringLiteral("press-send")},
+        {QStringLiteral("description"), QStringLiteral("Press Send")},
+        {QStringLiteral("steps"),
+         QJsonArray{QJsonObject{{QStringLiteral("id"), 1},
+                                {QStringLiteral("action"), QStringLiteral("click")},
+                                {QStringLiteral("target"),
+                                 QJsonObject{{QStringLiteral("criteria"), QJsonArray{}},
+                                             {QStringLiteral("computedNameContains"), QStringLiteral("Send")}}}}}}};
+    {
+        Door mcp(host.socketPath(), host.workspace());
+        const QJsonObject saved = structured(
+            mcp.callTool(QStringLiteral("ghost_recipe_save"),
+                         QJsonObject{{QStringLiteral("recipe_json"),
+                                      QString::fromUtf8(QJsonDocument(recipe).toJson(QJsonDocument::Compact))}}));
+        EXPECT_TRUE(saved.value(QStringLiteral("success")).toBool()) << dump(saved);
+    }
+    {
+        Door mcp(host.socketPath(), host.workspace());
+        const QJsonObject ran = structured(mcp.callTool(
+            QStringLiteral("ghost_run"), QJsonObject{{QStringLiteral("recipe"), QStringLiteral("press-send")}}));
+        EXPECT_FALSE(ran.value(QStringLiteral("success")).toBool()) << dump(ran);
+        EXPECT_TRUE(dump(ran).find("no-clicks-in-fake") != std::string::npos) << dump(ran);
+    }
+    qunsetenv("MSGCODE_DESKTOP_RECIPES_DIR");
+    EXPECT_TRUE(host.desktop().effects().isEmpty()) << host.desktop().effects().join(QLatin1Char(' ')).toStdString();
+    bool audited = false;
+    for (const QJsonObject& line : host.auditLines()) {
+        audited = audited || line.value(QStringLiteral("rule")).toString() == QLatin1String("no-clicks-in-fake");
+    }
+    EXPECT_TRUE(audited);
+}

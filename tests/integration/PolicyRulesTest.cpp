@@ -332,3 +332,42 @@ TEST(PolicyRules, ABadRuleIsAParamsErrorNamingTheField)
     EXPECT_EQ(errorCode(builtIn), QStringLiteral("DESKTOP_INVALID_REQUEST")) << dump(builtIn);
     EXPECT_FALSE(QFile::exists(dir.path() + QStringLiteral("/policy.json")));
 }
+
+// A rule for reads: the owner denies reading Fake App; observe and find are refused before
+// anything is read, naming the rule; the window list (titles only) is still answered.
+TEST(PolicyRules, AnOwnersRuleForReadsRefusesObserveAndFindInThatApp)
+{
+    TestHost::Options options;
+    options.security.confirmPolicy = ConfirmPolicy::Auto;
+    auto rules = Bridge::OwnerPolicy::fromJson(
+        rule(R"({"rules": [{"name": "no-reading-fake", "app": {"name": "Fake App"}, "classes": ["read"],
+                            "decision": "deny"}]})"));
+    ASSERT_TRUE(rules.ok());
+    options.ownerPolicy = rules.value();
+    TestHost host(options);
+    TestClient client(host.socketPath());
+    const QJsonObject observed =
+        client.call(QStringLiteral("desktop.observe"), QJsonObject{{QStringLiteral("meta"), meta(host)}}, 20000);
+    EXPECT_EQ(errorCode(observed), QStringLiteral("DESKTOP_CALLER_FORBIDDEN")) << dump(observed);
+    EXPECT_EQ(details(observed).value(QStringLiteral("rule")).toString(), QStringLiteral("no-reading-fake"));
+    EXPECT_EQ(details(observed).value(QStringLiteral("class")).toString(), QStringLiteral("read"));
+    const QJsonObject found = client.call(
+        QStringLiteral("desktop.find"),
+        QJsonObject{{QStringLiteral("meta"), meta(host)},
+                    {QStringLiteral("selector"), QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")}}}},
+        20000);
+    EXPECT_EQ(details(found).value(QStringLiteral("reason")).toString(), QStringLiteral("policy_denied"))
+        << dump(found);
+    const QJsonObject windows =
+        client.call(QStringLiteral("desktop.windows"), QJsonObject{{QStringLiteral("meta"), meta(host)}}, 20000);
+    EXPECT_FALSE(resultOf(windows).isEmpty()) << dump(windows);
+
+    // The same reads in another app's rule are not touched.
+    auto other = Bridge::OwnerPolicy::fromJson(rule(
+        R"({"rules": [{"name": "no-reading-keepass", "app": {"executable": "keepassxc"}, "classes": ["read"],
+                       "decision": "deny"}]})"));
+    host.onHostThread([&](Bridge::Host& h) { h.setOwnerPolicy(other.value()); });
+    const QJsonObject allowed =
+        client.call(QStringLiteral("desktop.observe"), QJsonObject{{QStringLiteral("meta"), meta(host)}}, 20000);
+    EXPECT_FALSE(resultOf(allowed).isEmpty()) << dump(allowed);
+}

@@ -804,3 +804,24 @@ TEST_F(RemoteAgentTest, AnUntrustedCertificateWithoutAPinIsNotSpokenTo)
     EXPECT_FALSE(server.read(500)) << "the handshake failed before any line";
     EXPECT_TRUE(recordedDelays().isEmpty()) << "a certificate fault is not retried";
 }
+
+// The owner's rules decide for the remote agent as for any client (docs/protocol.md, "Policy"):
+// a rule denying clicks in Fake App refuses the server's click, naming the rule; nothing is pressed.
+TEST_F(RemoteAgentTest, TheOwnersRuleRefusesTheServersClick)
+{
+    auto rules = Bridge::OwnerPolicy::fromJson(QJsonDocument::fromJson(R"({"rules": [
+        {"name": "no-clicks-in-fake", "app": {"name": "Fake App"}, "classes": ["pointer"], "decision": "deny"}]})")
+                                                   .object());
+    ASSERT_TRUE(rules.ok());
+    host.onHostThread([&](Bridge::Host& h) { h.setOwnerPolicy(rules.value()); });
+    start(config());
+    ASSERT_FALSE(connectAgent().isEmpty());
+    host.desktop().clearEffects();
+    const QJsonObject clicked =
+        callTool(QStringLiteral("click"), QJsonObject{{QStringLiteral("query"), QStringLiteral("Send")}});
+    EXPECT_TRUE(toolIsError(clicked)) << QJsonDocument(clicked).toJson().toStdString();
+    EXPECT_TRUE(toolText(clicked).contains(QStringLiteral("DESKTOP_CALLER_FORBIDDEN")))
+        << toolText(clicked).toStdString();
+    EXPECT_TRUE(toolText(clicked).contains(QStringLiteral("no-clicks-in-fake"))) << toolText(clicked).toStdString();
+    EXPECT_TRUE(host.desktop().effects().isEmpty()) << host.desktop().effects().join(QLatin1Char(' ')).toStdString();
+}
