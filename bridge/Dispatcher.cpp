@@ -1,5 +1,7 @@
 #include "bridge/Dispatcher.h"
 
+#include "automation/PermissionGrant.h"
+
 #include "bridge/contract/Validate.h"
 
 #include "bridge/security/ConfirmTokens.h"
@@ -328,6 +330,16 @@ void Dispatcher::submit(const MethodEntry& method, const Caller& caller, const M
                 return Result<QJsonObject>(*refused);
         }
         auto result = work(context, *record);
+        // A permission the host lacks: say exactly what to grant, to which program, where.
+        if (!result && result.error().code == Automation::ErrorCode::PermissionMissing &&
+            !result.error().details.contains(QStringLiteral("grant"))) {
+            Automation::Error error = result.error();
+            const Automation::PermissionGrant grant = Automation::permissionGrant(
+                error.details.value(QStringLiteral("permission")).toString(QStringLiteral("accessibility")));
+            error.details.insert(QStringLiteral("grant"), grant.toJson());
+            error.message += QStringLiteral(". ") + grant.sentence();
+            result = Result<QJsonObject>(error);
+        }
         // The waits for the person at the desktop, in the answer (docs/protocol.md §5.24).
         if (sideEffect) {
             if (const QJsonArray waits = context.backend.takeYields(); !waits.isEmpty()) {

@@ -1,5 +1,7 @@
 #include "bridge/PermissionMonitor.h"
 
+#include "automation/PermissionGrant.h"
+
 #include <QThread>
 #include <QTimer>
 
@@ -58,8 +60,19 @@ void PermissionMonitor::stop()
     m_thread.reset();
 }
 
-void PermissionMonitor::store(const Automation::PermissionReport& report)
+void PermissionMonitor::store(Automation::PermissionReport report)
 {
+    // What is not granted names the exact program and setting (health, doctor, the tray).
+    const auto whom = [](Automation::PermissionStatus& status, const QString& permission) {
+        if (status.state == Automation::PermissionState::Granted)
+            return;
+        const Automation::PermissionGrant grant = Automation::permissionGrant(permission);
+        status.details.insert(QStringLiteral("grant"), grant.toJson());
+        if (!status.message.contains(grant.program))
+            status.message += QLatin1Char(' ') + grant.sentence();
+    };
+    whom(report.accessibility, QStringLiteral("accessibility"));
+    whom(report.screenCapture, QStringLiteral("screenRecording"));
     bool changedState = false;
     {
         QMutexLocker lock(&m_mutex);

@@ -39,7 +39,7 @@ Q_SIGNALS:
     void changed();
 
 private:
-    void store(const Automation::PermissionReport& report);
+    void store(Automation::PermissionReport report);
 
     ProbeFactory m_factory;
     int m_intervalMs;

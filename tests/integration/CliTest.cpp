@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -85,6 +86,19 @@ TEST_F(Cli, DoctorListsChecksAndExitsByHealth)
         QJsonDocument::fromJson(json.out.toUtf8()).object().value(QStringLiteral("result")).toObject();
     EXPECT_FALSE(result.value(QStringLiteral("checks")).toArray().isEmpty());
     EXPECT_FALSE(result.value(QStringLiteral("healthy")).toBool());
+    // What is not granted names the exact program and the setting (issue 32 §4).
+    const QString host = QFileInfo(QStringLiteral(MDH_HOST_BINARY)).canonicalFilePath();
+    EXPECT_TRUE(human.out.contains(host)) << human.out.toStdString();
+    for (const auto& c : result.value(QStringLiteral("checks")).toArray()) {
+        const QJsonObject check = c.toObject();
+        if (check.value(QStringLiteral("name")).toString() != QLatin1String("accessibility"))
+            continue;
+        const QJsonObject grant =
+            check.value(QStringLiteral("details")).toObject().value(QStringLiteral("grant")).toObject();
+        EXPECT_EQ(QFileInfo(grant.value(QStringLiteral("program")).toString()).canonicalFilePath(), host);
+        EXPECT_TRUE(grant.value(QStringLiteral("setting")).toString().contains(QStringLiteral("accessibility")))
+            << QJsonDocument(check).toJson().toStdString();
+    }
 }
 
 TEST_F(Cli, CallFillsMetaAndReadsParamsFromAFile)

@@ -5,6 +5,7 @@
 // chords, routes by bundle id, the window server's list.
 #include "MacTarget.h"
 
+#include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -127,6 +128,16 @@ TEST(MacBackend, WithoutTheAccessibilityGrantEveryCallSaysSo)
     EXPECT_EQ(
         errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("permission")).toString(),
         QStringLiteral("accessibility"));
+    // It names what to grant, to which program (this one), and where.
+    const QJsonObject grant =
+        errorOf(response).value(QStringLiteral("details")).toObject().value(QStringLiteral("grant")).toObject();
+    EXPECT_EQ(grant.value(QStringLiteral("program")).toString(), QCoreApplication::applicationFilePath())
+        << dump(response);
+    EXPECT_FALSE(grant.value(QStringLiteral("setting")).toString().isEmpty());
+    EXPECT_TRUE(errorOf(response)
+                    .value(QStringLiteral("message"))
+                    .toString()
+                    .contains(QCoreApplication::applicationFilePath()));
     EXPECT_TRUE(t.world->actionLog().isEmpty());
 }
 

@@ -1,6 +1,7 @@
 // The owner's rules (docs/protocol.md, "Policy"): which actions are high-risk, which apps are
 // sentinels, and which rule decides.
 #include "bridge/security/OwnerPolicy.h"
+#include "automation/PermissionGrant.h"
 #include "automation/Risk.h"
 
 #include <QFile>
@@ -182,4 +183,132 @@ TEST(OwnerPolicy, ABadRuleIsRefusedNamingTheField)
     EXPECT_TRUE(refused(R"({"rules": [{"name": "x", "decision": "deny", "app": {"pid": 4242}}]})").isEmpty());
     EXPECT_EQ(refused(R"({"unattended": "yes"})"), QStringLiteral("unattended"));
     EXPECT_TRUE(refused(R"({"unattended": true, "rules": []})").isEmpty());
+}
+
+// What counts as tightening, change by change: deny rules added anywhere, ask rules after every
+// owner's rule, allow rules removed, grants revoked, entering the unattended mode. Anything
+// else loosens (and needs a person).
+TEST(OwnerPolicy, OnlyTighteningChangesAreToldApartFromLooseningOnes)
+{
+    const OwnerPolicy base = policyOf(R"({"rules": [
+        {"name": "deny-xterm", "app": {"executable": "xterm"}, "decision": "deny"},
+        {"name": "allow-gedit", "app": {"executable": "gedit"}, "decision": "allow"}]})");
+    const auto tightens = [&](const char* json) { return OwnerPolicy::onlyTightens(base, policyOf(json)); };
+    // A deny rule first: tighter.
+    EXPECT_TRUE(tightens(R"({"rules": [{"name": "d", "decision": "deny", "classes": ["clipboard"]},
+        {"name": "deny-xterm", "app": {"executable": "xterm"}, "decision": "deny"},
+        {"name": "allow-gedit", "app": {"executable": "gedit"}, "decision": "allow"}]})"));
+    // The allow rule removed: tighter.
+    EXPECT_TRUE(tightens(R"({"rules": [{"name": "deny-xterm", "app": {"executable": "xterm"}, "decision": "deny"}]})"));
+    // An ask rule last: tighter; the same ask rule first would turn xterm's deny into an ask.
+    EXPECT_TRUE(tightens(R"({"rules": [
+        {"name": "deny-xterm", "app": {"executable": "xterm"}, "decision": "deny"},
+        {"name": "allow-gedit", "app": {"executable": "gedit"}, "decision": "allow"},
+        {"name": "ask-all", "decision": "ask"}]})"));
+    EXPECT_FALSE(tightens(R"({"rules": [{"name": "ask-all", "decision": "ask"},
+        {"name": "deny-xterm", "app": {"executable": "xterm"}, "decision": "deny"},
+        {"name": "allow-gedit", "app": {"executable": "gedit"}, "decision": "allow"}]})"));
+    // The deny rule removed, an allow rule added, unattended left: looser.
+    EXPECT_FALSE(
+        tightens(R"({"rules": [{"name": "allow-gedit", "app": {"executable": "gedit"}, "decision": "allow"}]})"));
+    EXPECT_FALSE(tightens(R"({"rules": [{"name": "a", "decision": "allow"},
+        {"name": "deny-xterm", "app": {"executable": "xterm"}, "decision": "deny"},
+        {"name": "allow-gedit", "app": {"executable": "gedit"}, "decision": "allow"}]})"));
+    OwnerPolicy unattended = base;
+    unattended.setUnattended(true);
+    EXPECT_TRUE(OwnerPolicy::onlyTightens(base, unattended));
+    EXPECT_FALSE(OwnerPolicy::onlyTightens(unattended, base));
+    // A grant added loosens; revoked, tightens.
+    OwnerPolicy granted = base;
+    OwnerPolicy::Grant grant;
+    grant.id = QStringLiteral("g-0123456789abcdef");
+    grant.app.executable = QStringLiteral("xterm");
+    grant.actionClass = QStringLiteral("type");
+    grant.until = QDateTime::currentDateTimeUtc().addSecs(600);
+    granted.setGrants({grant});
+    EXPECT_FALSE(OwnerPolicy::onlyTightens(base, granted));
+    EXPECT_TRUE(OwnerPolicy::onlyTightens(granted, base));
+}
+
+// A rule file changed behind the host's back: what applies is what the host trusted with only
+// the file's tightening; what loosens is listed as left out.
+TEST(OwnerPolicy, AnUntrustedFileAddsOnlyItsTighteningChanges)
+{
+    const OwnerPolicy trusted = policyOf(R"({"rules": [
+        {"name": "allow-gedit", "app": {"executable": "gedit"}, "decision": "allow"},
+        {"name": "deny-xterm", "app": {"executable": "xterm"}, "decision": "deny"}]})");
+    const OwnerPolicy file = policyOf(R"({"unattended": true, "rules": [
+        {"name": "allow-all", "decision": "allow"},
+        {"name": "deny-keepass", "app": {"executable": "keepassxc"}, "decision": "deny"},
+        {"name": "ask-mousepad", "app": {"executable": "mousepad"}, "decision": "ask"}]})");
+    QJsonArray ignored;
+    const OwnerPolicy applied = OwnerPolicy::tighteningOnly(trusted, file, &ignored);
+    QStringList names;
+    for (const auto& rule : applied.ownerRules())
+        names.append(rule.name);
+    // The new deny first, the trusted deny kept (removing it would loosen), the trusted allow
+    // gone (the file dropped it), the new ask last; the file's allow-all left out.
+    EXPECT_EQ(names, (QStringList{QStringLiteral("deny-keepass"), QStringLiteral("deny-xterm"),
+                                  QStringLiteral("ask-mousepad")}));
+    EXPECT_TRUE(applied.unattended());
+    ASSERT_EQ(ignored.size(), 1);
+    EXPECT_EQ(ignored.first().toObject().value(QStringLiteral("rule")).toObject().value(QStringLiteral("name")),
+              QStringLiteral("allow-all"));
+    EXPECT_TRUE(OwnerPolicy::onlyTightens(trusted, applied));
+    EXPECT_EQ(applied.decide(subject(QStringLiteral("gedit"), QStringLiteral("type"))).rule,
+              QStringLiteral("default:act"));
+    EXPECT_EQ(applied.decide(subject(QStringLiteral("keepassxc"), QStringLiteral("type"))).decision,
+              OwnerPolicy::Decision::Deny);
+}
+
+// A grant turns an ask into an allow for its class in its app until it expires, high-risk
+// actions only when it says so; it never turns a deny into anything.
+TEST(OwnerPolicy, AGrantAnswersAnAskForItsClassAndAppUntilItExpires)
+{
+    OwnerPolicy policy = policyOf(R"({"rules": [{"name": "deny-keys", "classes": ["keys"], "decision": "deny"}]})");
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    OwnerPolicy::Grant grant;
+    grant.id = QStringLiteral("g-00000000000000aa");
+    grant.app.executable = QStringLiteral("xterm");
+    grant.actionClass = QStringLiteral("type");
+    grant.until = now.addSecs(300);
+    OwnerPolicy::Grant keys = grant;
+    keys.id = QStringLiteral("g-00000000000000bb");
+    keys.actionClass = QStringLiteral("keys");
+    policy.setGrants({grant, keys});
+    const auto typed = policy.decide(subject(QStringLiteral("xterm"), QStringLiteral("type")), now);
+    EXPECT_EQ(typed.decision, OwnerPolicy::Decision::Allow);
+    EXPECT_EQ(typed.rule, QStringLiteral("grant:g-00000000000000aa"));
+    EXPECT_EQ(policy.decide(subject(QStringLiteral("xterm"), QStringLiteral("type"), true), now).rule,
+              QStringLiteral("sentinel:terminals"))
+        << "a grant without highRisk does not cover a high-risk action";
+    EXPECT_EQ(policy.decide(subject(QStringLiteral("xterm"), QStringLiteral("pointer")), now).rule,
+              QStringLiteral("sentinel:terminals"));
+    EXPECT_EQ(policy.decide(subject(QStringLiteral("xterm"), QStringLiteral("keys")), now).decision,
+              OwnerPolicy::Decision::Deny);
+    EXPECT_EQ(policy.decide(subject(QStringLiteral("xterm"), QStringLiteral("type")), now.addSecs(301)).rule,
+              QStringLiteral("sentinel:terminals"));
+    // Its file form round-trips; a grant without its app is refused.
+    auto again = OwnerPolicy::fromJson(policy.toFileJson());
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(again->toFileJson(), policy.toFileJson());
+    QJsonObject bad = grant.toJson();
+    bad.remove(QStringLiteral("app"));
+    EXPECT_FALSE(OwnerPolicy::Grant::fromJson(bad).ok());
+}
+
+// Whom to grant a missing permission to: the app bundle that holds the host on macOS (never
+// the executable inside it), the executable elsewhere; the setting named in words.
+TEST(PermissionGrant, NamesTheProgramAndTheSetting)
+{
+    EXPECT_EQ(Automation::bundleOf(QStringLiteral("/Applications/msgcode Desktop Host.app/Contents/MacOS/host")),
+              QStringLiteral("/Applications/msgcode Desktop Host.app"));
+    EXPECT_EQ(Automation::bundleOf(QStringLiteral("/usr/bin/msgcode-desktop-host")),
+              QStringLiteral("/usr/bin/msgcode-desktop-host"));
+    const auto accessibility = Automation::permissionGrant(QStringLiteral("accessibility"),
+                                                           QStringLiteral("/opt/mdh/bin/msgcode-desktop-host"));
+    EXPECT_EQ(accessibility.program, QStringLiteral("/opt/mdh/bin/msgcode-desktop-host"));
+    EXPECT_FALSE(accessibility.setting.isEmpty());
+    EXPECT_TRUE(accessibility.sentence().contains(accessibility.program));
+    EXPECT_NE(Automation::permissionGrant(QStringLiteral("screenRecording")).setting, accessibility.setting);
 }
