@@ -199,6 +199,58 @@
         <source>Asked by the owner&apos;s rule %1 (%2).</source>
         <translation>由所有者的规则 %1 要求确认（%2）。</translation>
     </message>
+    <message>
+        <source>Change the owner&apos;s rules</source>
+        <translation>更改所有者的规则</translation>
+    </message>
+    <message>
+        <source>typing</source>
+        <translation>输入文字</translation>
+    </message>
+    <message>
+        <source>clicks and pointer actions</source>
+        <translation>点击和指针操作</translation>
+    </message>
+    <message>
+        <source>key presses</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>window changes</source>
+        <translation>窗口更改</translation>
+    </message>
+    <message>
+        <source>reading</source>
+        <translation>读取</translation>
+    </message>
+    <message>
+        <source>%1 actions</source>
+        <translation>%1 操作</translation>
+    </message>
+    <message>
+        <source>Allow once</source>
+        <translation>仅允许这一次</translation>
+    </message>
+    <message>
+        <source>Allow %1, high-risk ones too, in %2 for</source>
+        <translation>在 %2 中允许%1（包括高风险操作），时长</translation>
+    </message>
+    <message>
+        <source>Allow %1 in %2 for</source>
+        <translation>在 %2 中允许%1，时长</translation>
+    </message>
+    <message>
+        <source>Always allow %1 in %2 (adds a rule)</source>
+        <translation>始终在 %2 中允许%1（添加一条规则）</translation>
+    </message>
+    <message>
+        <source>Change the owner&apos;s rules: %1</source>
+        <translation>更改所有者的规则：%1</translation>
+    </message>
+    <message>
+        <source>This loosens what an agent may do on this desktop. Approve it only if you asked for it.</source>
+        <translation>这会放宽代理在此桌面上可做的事。只有在你本人要求时才批准。</translation>
+    </message>
 </context>
 <context>
     <name>App::OnboardingWindow</name>
@@ -241,6 +293,209 @@
     <message>
         <source>Not known yet</source>
         <translation>暂不确定</translation>
+    </message>
+</context>
+<context>
+    <name>App::RulesPage</name>
+    <message>
+        <source>read</source>
+        <translation>读取</translation>
+    </message>
+    <message>
+        <source>type</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>click and pointer</source>
+        <translation>点击和指针</translation>
+    </message>
+    <message>
+        <source>keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>windows</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>apps</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>clipboard</source>
+        <translation>剪贴板</translation>
+    </message>
+    <message>
+        <source>allow</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <source>ask a person</source>
+        <translation>询问本人</translation>
+    </message>
+    <message>
+        <source>deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>the %1</source>
+        <translation>%1 类应用</translation>
+    </message>
+    <message>
+        <source>windows &quot;%1&quot;</source>
+        <translation>窗口“%1”</translation>
+    </message>
+    <message>
+        <source>high-risk actions</source>
+        <translation>高风险操作</translation>
+    </message>
+    <message>
+        <source>every app, every action</source>
+        <translation>所有应用、所有操作</translation>
+    </message>
+    <message>
+        <source>Where an agent may act</source>
+        <translation>代理可以在哪里操作</translation>
+    </message>
+    <message>
+        <source>Rules are asked in order; the first that matches decides: allow (the phrase or a token suffices), ask a person, or deny. Built-in rules come last. Changes here apply at once.</source>
+        <translation>规则按顺序检查，第一条匹配的规则做决定：允许（确认短语或令牌即可）、询问本人或拒绝。内置规则排在最后。这里的更改立即生效。</translation>
+    </message>
+    <message>
+        <source>Trust the rule file as it is</source>
+        <translation>信任规则文件的当前内容</translation>
+    </message>
+    <message>
+        <source>Unattended mode: refuse what a rule would ask a person, never wait for one</source>
+        <translation>无人值守模式：规则要询问本人的操作一律拒绝，绝不等待</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>决定</translation>
+    </message>
+    <message>
+        <source>Applies to</source>
+        <translation>适用于</translation>
+    </message>
+    <message>
+        <source>Remove the selected rule</source>
+        <translation>删除所选规则</translation>
+    </message>
+    <message>
+        <source>Allowed for a while</source>
+        <translation>限时允许</translation>
+    </message>
+    <message>
+        <source>Actions</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Until</source>
+        <translation>截止</translation>
+    </message>
+    <message>
+        <source>Revoke the selected grant</source>
+        <translation>撤销所选授权</translation>
+    </message>
+    <message>
+        <source>e.g. no-terminal</source>
+        <translation>例如 no-terminal</translation>
+    </message>
+    <message>
+        <source>New rule&apos;s name:</source>
+        <translation>新规则的名称：</translation>
+    </message>
+    <message>
+        <source>Any app</source>
+        <translation>任何应用</translation>
+    </message>
+    <message>
+        <source>Executable</source>
+        <translation>可执行文件</translation>
+    </message>
+    <message>
+        <source>Desktop entry</source>
+        <translation>桌面条目</translation>
+    </message>
+    <message>
+        <source>Bundle id</source>
+        <translation>Bundle ID</translation>
+    </message>
+    <message>
+        <source>App name</source>
+        <translation>应用名称</translation>
+    </message>
+    <message>
+        <source>e.g. xterm</source>
+        <translation>例如 xterm</translation>
+    </message>
+    <message>
+        <source>App:</source>
+        <translation>应用：</translation>
+    </message>
+    <message>
+        <source>any window; * and ? as wildcards</source>
+        <translation>任何窗口；* 和 ? 为通配符</translation>
+    </message>
+    <message>
+        <source>Window title:</source>
+        <translation>窗口标题：</translation>
+    </message>
+    <message>
+        <source>Actions (none: all):</source>
+        <translation>操作（不选：全部）：</translation>
+    </message>
+    <message>
+        <source>Only high-risk actions (send, delete, pay, overwrite…)</source>
+        <translation>仅高风险操作（发送、删除、付款、覆盖…）</translation>
+    </message>
+    <message>
+        <source>Decision:</source>
+        <translation>决定：</translation>
+    </message>
+    <message>
+        <source>Add the rule first</source>
+        <translation>将规则加在最前</translation>
+    </message>
+    <message>
+        <source>Name the app, or choose &quot;Any app&quot;.</source>
+        <translation>请填写应用，或选择“任何应用”。</translation>
+    </message>
+    <message>
+        <source>The rules are kept in memory for this run.</source>
+        <translation>本次运行的规则只保存在内存中。</translation>
+    </message>
+    <message>
+        <source>Kept in %1</source>
+        <translation>保存在 %1</translation>
+    </message>
+    <message>
+        <source>rule %1 (%2)</source>
+        <translation>规则 %1（%2）</translation>
+    </message>
+    <message>
+        <source>a grant</source>
+        <translation>一项授权</translation>
+    </message>
+    <message>
+        <source>%1 was changed outside the host. Until you trust it, only its stricter rules apply.</source>
+        <translation>%1 在主机之外被修改过。在你信任它之前，只有其中更严格的规则生效。</translation>
+    </message>
+    <message>
+        <source>Left out: %1.</source>
+        <translation>未采用：%1。</translation>
+    </message>
+    <message>
+        <source>It cannot be read: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <source>%1, high-risk too</source>
+        <translation>%1，包括高风险</translation>
     </message>
 </context>
 <context>
@@ -622,6 +877,10 @@
         <source>The host yielded to you</source>
         <translation>本程序已让位于你</translation>
     </message>
+    <message>
+        <source>Unattended mode</source>
+        <translation>无人值守模式</translation>
+    </message>
 </context>
 <context>
     <name>Ctl</name>
@@ -748,10 +1007,6 @@
         <translation>错误：PARAMS 必须是 JSON 对象（%1）</translation>
     </message>
     <message>
-        <source>usage: msgcode-desktopctl [options] health | doctor | stop | resume | call METHOD [PARAMS_JSON | @FILE | -]</source>
-        <translation>用法：msgcode-desktopctl [选项] health | doctor | stop | resume | call METHOD [PARAMS_JSON | @FILE | -]</translation>
-    </message>
-    <message>
         <source>try: msgcode-desktopctl --help</source>
         <translation>请尝试：msgcode-desktopctl --help</translation>
     </message>
@@ -782,10 +1037,6 @@
     <message>
         <source>dir</source>
         <translation>目录</translation>
-    </message>
-    <message>
-        <source>health, doctor, stop, resume or call</source>
-        <translation>health、doctor、stop、resume 或 call</translation>
     </message>
     <message>
         <source>error: --timeout takes 1 to 600000 ms</source>
@@ -1004,6 +1255,90 @@
         <translation>错误：--selector 需要一个 JSON 对象</translation>
     </message>
     <message>
+        <source>evidence export: the zip to write; selftest: the folder for the report.</source>
+        <translation>evidence export：要写入的 zip 文件；selftest：存放报告的文件夹。</translation>
+    </message>
+    <message>
+        <source>selftest: the app description to run (default: this platform&apos;s).</source>
+        <translation>selftest：要运行的应用描述（默认：本平台的描述）。</translation>
+    </message>
+    <message>
+        <source>selftest: keep the scratch folder with the apps&apos; documents.</source>
+        <translation>selftest：保留存放应用文档的临时文件夹。</translation>
+    </message>
+    <message>
+        <source>usage: msgcode-desktopctl selftest [--apps FILE] [--out DIR] [--keep-scratch] [--json]</source>
+        <translation>用法：msgcode-desktopctl selftest [--apps FILE] [--out DIR] [--keep-scratch] [--json]</translation>
+    </message>
+    <message>
+        <source>error: %1 must be a JSON object (%2)</source>
+        <translation>错误：%1 必须是 JSON 对象（%2）</translation>
+    </message>
+    <message>
+        <source>error: POSITION is a whole number from 0</source>
+        <translation>错误：POSITION 必须是从 0 起的整数</translation>
+    </message>
+    <message>
+        <source>usage: msgcode-desktopctl policy list | set RULE_JSON [POSITION] | remove NAME | test SUBJECT_JSON | revoke GRANT | unattended on|off | trust</source>
+        <translation>用法：msgcode-desktopctl policy list | set RULE_JSON [POSITION] | remove NAME | test SUBJECT_JSON | revoke GRANT | unattended on|off | trust</translation>
+    </message>
+    <message>
+        <source>%1, by the rule %2</source>
+        <translation>%1，由规则 %2 决定</translation>
+    </message>
+    <message>
+        <source>why: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>已更改</translation>
+    </message>
+    <message>
+        <source>nothing to change</source>
+        <translation>无需更改</translation>
+    </message>
+    <message>
+        <source>mode: unattended (every ask is refused)</source>
+        <translation>模式：无人值守（所有询问都被拒绝）</translation>
+    </message>
+    <message>
+        <source>mode: attended</source>
+        <translation>模式：有人值守</translation>
+    </message>
+    <message>
+        <source>file: %1</source>
+        <translation>文件：%1</translation>
+    </message>
+    <message>
+        <source>file: %1, changed outside the host: only its tightening changes apply until a person trusts it (Settings, or msgcode-desktopctl policy trust)</source>
+        <translation>文件：%1，在主机之外被修改：在有人信任它之前只有收紧的更改生效（设置，或 msgcode-desktopctl policy trust）</translation>
+    </message>
+    <message>
+        <source>rules, in the order they are asked:</source>
+        <translation>规则，按检查顺序：</translation>
+    </message>
+    <message>
+        <source>window &quot;%1&quot;</source>
+        <translation>窗口“%1”</translation>
+    </message>
+    <message>
+        <source>high-risk</source>
+        <translation>高风险</translation>
+    </message>
+    <message>
+        <source>every action</source>
+        <translation>所有操作</translation>
+    </message>
+    <message>
+        <source>grants:</source>
+        <translation>授权：</translation>
+    </message>
+    <message>
+        <source>usage: msgcode-desktopctl [options] health | doctor | stop | resume | policy ... | call METHOD [PARAMS_JSON | @FILE | -]</source>
+        <translation>用法：msgcode-desktopctl [选项] health | doctor | stop | resume | policy ... | call METHOD [PARAMS_JSON | @FILE | -]</translation>
+    </message>
+    <message>
         <source>Talks to a running msgcode-desktop-host.
 
 Commands:
@@ -1011,6 +1346,10 @@ Commands:
   doctor                          every check, with what to fix
   stop                            emergency stop: abort everything, pause side effects
   resume                          resume after a stop (asks the host&apos;s confirmation policy)
+  policy list | set RULE_JSON [POSITION] | remove NAME | test SUBJECT_JSON
+  policy revoke GRANT | unattended on|off | trust
+                                  the owner&apos;s rules (docs/protocol.md, Policy); a change
+                                  that loosens them waits for a person in the host&apos;s dialog
   call METHOD [PARAMS | @FILE | -] any bridge method; meta is filled in
   remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]
   remote status | disconnect | forget   the remote agent (docs/remote.md)
@@ -1038,6 +1377,10 @@ Exit codes: 0 ok, 1 the host answered an error, 2 usage, 3 host not running,
   doctor                          逐项检查，并说明如何修复
   stop                            紧急停止：中止一切，暂停副作用
   resume                          停止后恢复（按主机的确认策略询问）
+  policy list | set RULE_JSON [POSITION] | remove NAME | test SUBJECT_JSON
+  policy revoke GRANT | unattended on|off | trust
+                                  所有者的规则（docs/protocol.md，Policy）；放宽规则的
+                                  更改要等主机对话框里有人批准
   call METHOD [PARAMS | @FILE | -] 任意桥接方法；自动填写 meta
   remote connect --host H --port P [--tls] [--fingerprint SHA256] [--bind-code C]
   remote status | disconnect | forget   远程代理（docs/remote.md）
@@ -1060,20 +1403,8 @@ msgcode 原有的命令（退出码自成一套：0 有结果，2 错误应答�
 4 无应答或应答格式错误，5 doctor 发现主机不健康。</translation>
     </message>
     <message>
-        <source>evidence export: the zip to write; selftest: the folder for the report.</source>
-        <translation>evidence export：要写入的 zip 文件；selftest：存放报告的文件夹。</translation>
-    </message>
-    <message>
-        <source>selftest: the app description to run (default: this platform&apos;s).</source>
-        <translation>selftest：要运行的应用描述（默认：本平台的描述）。</translation>
-    </message>
-    <message>
-        <source>selftest: keep the scratch folder with the apps&apos; documents.</source>
-        <translation>selftest：保留存放应用文档的临时文件夹。</translation>
-    </message>
-    <message>
-        <source>usage: msgcode-desktopctl selftest [--apps FILE] [--out DIR] [--keep-scratch] [--json]</source>
-        <translation>用法：msgcode-desktopctl selftest [--apps FILE] [--out DIR] [--keep-scratch] [--json]</translation>
+        <source>health, doctor, stop, resume, policy or call</source>
+        <translation>health、doctor、stop、resume、policy 或 call</translation>
     </message>
 </context>
 <context>
@@ -2894,6 +3225,14 @@ Not confirmed: the live tree gave %2 match(es)%3. The tree may have changed; rel
     <message>
         <source>Remote control: %1</source>
         <translation>远程控制：%1</translation>
+    </message>
+    <message>
+        <source>Mode: unattended (what the owner&apos;s rules ask a person is refused)</source>
+        <translation>模式：无人值守（所有者规则要询问本人的操作一律拒绝）</translation>
+    </message>
+    <message>
+        <source>The rule file changed outside the host: only its stricter rules apply until you trust it in Settings.</source>
+        <translation>规则文件在主机之外被修改：在你于设置中信任它之前，只有其中更严格的规则生效。</translation>
     </message>
 </context>
 <context>
