@@ -42,7 +42,8 @@ Figures inspectorModel(const Automation::Snapshot& snapshot)
     view.resize(900, 700);
     view.setModel(&model);
     view.show();
-    QTest::qWaitForWindowExposed(&view);
+    if (!QTest::qWaitForWindowExposed(&view))
+        qWarning("the view was not exposed: the figures include its first paint");
     Figures out;
     QElapsedTimer clock;
     clock.start();
@@ -66,7 +67,8 @@ Figures standardModel(const Automation::Snapshot& snapshot)
     view.resize(900, 700);
     view.setModel(&model);
     view.show();
-    QTest::qWaitForWindowExposed(&view);
+    if (!QTest::qWaitForWindowExposed(&view))
+        qWarning("the view was not exposed: the figures include its first paint");
     Figures out;
     QElapsedTimer clock;
     clock.start();
@@ -109,7 +111,8 @@ qint64 stallWhileHung()
         return -1;
     Inspector::InspectorWindow window(host);
     window.show();
-    QTest::qWaitFor([&] { return window.pendingReads() == 0 && window.model().rowCount() > 0; }, 10000);
+    if (!QTest::qWaitFor([&] { return window.pendingReads() == 0 && window.model().rowCount() > 0; }, 10000))
+        qWarning("the inspector showed no tree within 10 s");
     desktop->setDelay(QStringLiteral("snapshot"), Testing::FakeDesktop::Delay{8000, true});
     QElapsedTimer clock;
     clock.start();
@@ -123,7 +126,8 @@ qint64 stallWhileHung()
     });
     tick.start(5);
     window.refreshTree();
-    QTest::qWaitFor([&] { return window.pendingReads() == 0; }, 15000);
+    if (!QTest::qWaitFor([&] { return window.pendingReads() == 0; }, 15000))
+        qWarning("the read did not end within 15 s");
     tick.stop();
     desktop->setDelay(QStringLiteral("snapshot"), {});
     host.shutdown();

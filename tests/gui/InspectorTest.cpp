@@ -111,9 +111,10 @@ protected:
         auto window = std::make_unique<Inspector::InspectorWindow>(*m_host);
         window->show();
         EXPECT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-        if (waitForTree)
+        if (waitForTree) {
             EXPECT_TRUE(
                 QTest::qWaitFor([&] { return window->pendingReads() == 0 && window->model().rowCount() > 0; }, 10000));
+        }
         return window;
     }
 
@@ -122,7 +123,8 @@ protected:
     {
         const auto listed = [&] {
             window.refreshWindows();
-            QTest::qWaitFor([&] { return window.pendingReads() == 0; }, 10000);
+            if (!QTest::qWaitFor([&] { return window.pendingReads() == 0; }, 10000))
+                return false;
             return window.chooseApp(pid);
         };
         if (!QTest::qWaitFor(listed, 15000))
@@ -631,8 +633,9 @@ TEST_F(InspectorTest, TheConfirmationDialogShowsTheResolvedElementAndHighlightsI
     EXPECT_EQ(dialog.highlight().frames().constFirst()->target(), QRect(320, 10, 80, 24));
     // Nothing is cut: every label fits the dialog's width.
     for (const QLabel* label : dialog.findChildren<QLabel*>()) {
-        if (label->isVisible())
+        if (label->isVisible()) {
             EXPECT_LE(label->sizeHint().width(), dialog.width()) << label->text().toStdString();
+        }
     }
     screenshot(QStringLiteral("confirmation-resolved-target"));
     dialog.findChild<QPushButton*>(QStringLiteral("denyButton"))->click();

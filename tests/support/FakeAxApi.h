@@ -251,7 +251,6 @@ private:
     QString m_pasteboard;
     bool m_pasteboardText = true;
     qint64 m_pasteboardChanges = 1;
-    quint64 m_flags = 0;
     bool m_trusted = true;
     bool m_capture = true;
     bool m_captureListed = false;
