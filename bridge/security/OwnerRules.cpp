@@ -236,9 +236,8 @@ void OwnerRules::enforce()
             else
                 m_fileError = parsed.error().message;
         }
-        if (!m_fileError.isEmpty()) {
-            next = m_trusted;
-        } else if (samePolicy(file, m_trusted)) {
+        // A file that cannot be read, or says what the host trusts: the trusted rules.
+        if (!m_fileError.isEmpty() || samePolicy(file, m_trusted)) {
             next = m_trusted;
         } else if (OwnerPolicy::onlyTightens(m_trusted, file)) {
             // A file that only tightens what the host trusts is trusted as it is.
@@ -537,7 +536,7 @@ void OwnerRules::handle(const Caller& caller, const Meta& meta, const QJsonObjec
         const auto read = readPolicy(m_path);
         if (!read)
             return respond(read.error());
-        const OwnerPolicy file = read.value();
+        const OwnerPolicy& file = read.value();
         change.what = QStringLiteral("trust the rule file %1 as it is now").arg(m_path);
         change.json = QJsonObject{{QStringLiteral("trust"), file.toFileJson()}};
         // Trusting is never a tightening: it always asks.
