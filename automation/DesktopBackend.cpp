@@ -97,6 +97,16 @@ Result<ActionOutcome> DesktopBackend::windowCommand(const ResolvedRoute&, const 
     return unsupportedOnPlatform(QStringLiteral("window actions"));
 }
 
+Result<ClipboardContent> DesktopBackend::readClipboard(const CallContext&)
+{
+    return unsupportedOnPlatform(QStringLiteral("reading the clipboard"));
+}
+
+Result<ClipboardWrite> DesktopBackend::writeClipboard(const QString&, int, const CallContext&)
+{
+    return unsupportedOnPlatform(QStringLiteral("writing the clipboard"));
+}
+
 Error unsupportedOnPlatform(const QString& what)
 {
     return Error::make(ErrorCode::InvalidRequest,

@@ -229,6 +229,15 @@ public:
     /// reason "unsupported".
     virtual Result<ActionOutcome> windowCommand(const ResolvedRoute& route, const WindowCommand& command,
                                                 const CallContext& context);
+
+    /// What the clipboard holds (desktop.clipboard read): its formats, its text, an image as
+    /// PNG, and whether a password manager marked it concealed (then neither text nor image is
+    /// read). The default: DESKTOP_INVALID_REQUEST, reason "unsupported".
+    virtual Result<ClipboardContent> readClipboard(const CallContext& context);
+    /// Puts `text` on the clipboard and keeps offering it until someone else copies; after
+    /// `restoreAfterMs` (0: never) the previous text is offered again unless the clipboard
+    /// changed meanwhile. Answers what was there before. The default: unsupported.
+    virtual Result<ClipboardWrite> writeClipboard(const QString& text, int restoreAfterMs, const CallContext& context);
 };
 
 /// The error of a backend method this platform's backend does not have.

@@ -348,6 +348,31 @@ struct PointerResult
     ActionOutcome outcome;
 };
 
+/// desktop.clipboard read.
+struct ClipboardReadRequest
+{
+    Redaction redaction = Redaction::Patterns;
+};
+struct ClipboardReadResult
+{
+    ClipboardContent content;
+    std::optional<QString> text; ///< as the redaction allows (none with Hash, none when concealed)
+    QString sha256;              ///< Hash: of the text
+    int redactions = 0;
+    QString imageKept; ///< the evidence file's name of an image
+};
+/// desktop.clipboard write.
+struct ClipboardWriteRequest
+{
+    QString text;
+    int restoreAfterMs = 0;
+};
+struct ClipboardWriteResult
+{
+    ClipboardWrite write;
+    Verification verification;
+};
+
 /// desktop.windows: the top-level windows, optionally of one app (name or executable).
 struct WindowsRequest
 {
@@ -440,6 +465,12 @@ Result<std::optional<QString>> ocrTarget(JobContext& ctx, const Route& route, co
 /// element among them refuses the whole request (DESKTOP_INVALID_REQUEST, reason
 /// "secure_field"): nothing is read.
 Result<ReadTextResult> readText(JobContext& ctx, const ReadTextRequest& request);
+/// What the clipboard holds; the text redacted as asked, an image kept as clipboard.png. Never
+/// the text of a concealed clipboard. The trace has the formats, the length and a digest.
+Result<ClipboardReadResult> readClipboard(JobContext& ctx, const ClipboardReadRequest& request);
+/// Puts text on the clipboard and reads it back; says what was there and whether it will be
+/// put back.
+Result<ClipboardWriteResult> writeClipboard(JobContext& ctx, const ClipboardWriteRequest& request);
 /// Masks what looks sensitive in `text` (Redaction::Patterns); `count` gets how many spans.
 QString redactPatterns(const QString& text, int* count);
 /// Scrolls the target into view or its content in a direction, and says where it ended up.
@@ -477,6 +508,9 @@ struct PolicyLookRequest
     bool pressesEnter = false;
     /// menuPick's path: its last item is the control.
     QStringList menuPath;
+    /// The method needs no window (the clipboard): when none resolves, the rules still decide,
+    /// about no app, rather than leaving the refusal to the operation.
+    bool appOptional = false;
 };
 
 /// What the host resolved for it, before any input.

@@ -258,6 +258,36 @@ struct WindowCommand
 };
 QString windowActionName(WindowCommand::Action action);
 
+/// What the clipboard holds (desktop.clipboard read).
+struct ClipboardContent
+{
+    /// What the owner offers (MIME types, X targets or pasteboard types), as it names them.
+    QStringList formats;
+    /// Text, when one of the formats is text and the content is not concealed.
+    std::optional<QString> text;
+    /// An image (PNG), when the clipboard holds one and no text was asked for or there is none.
+    QByteArray png;
+    QSize imageSize;
+    /// A password manager marked it secret (x-kde-passwordManagerHint: secret,
+    /// org.nspasteboard.ConcealedType): nothing of it was read.
+    bool concealed = false;
+    /// Nothing owns the clipboard.
+    bool empty = false;
+};
+
+/// What desktop.clipboard write did.
+struct ClipboardWrite
+{
+    /// The clipboard read back the text, through a reader of its own.
+    bool verified = false;
+    /// What was there before: its length (text), formats, and whether it was concealed.
+    ClipboardContent previous;
+    /// The previous text will be offered again after restoreAfterMs (it was text, or empty).
+    bool restoreScheduled = false;
+    /// Why the previous content cannot be put back (not text, concealed), when asked to.
+    QString notRestorable;
+};
+
 /// What desktop.scroll asks of an element: bring it into view (no direction), or move the
 /// content of the container it is (or is in) by `amount` lines or pages.
 struct ScrollSpec

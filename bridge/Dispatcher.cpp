@@ -104,7 +104,7 @@ void Dispatcher::handleParsed(const Caller& caller, const std::variant<JsonRpc::
     // A side effect nobody can be told the outcome of is not taken: a notification has no id,
     // so no answer (neither the result nor a refusal) can go back. The audit log says why.
     if (request.notification) {
-        if (const MethodEntry* method = m_methods.find(request.method); method && method->sideEffect())
+        if (const MethodEntry* method = m_methods.find(request.method); method && method->sideEffectFor(request.params))
             return m_gate.refuseNotification(caller, request.method, request.params);
     }
     const bool notification = request.notification;
@@ -158,7 +158,7 @@ void Dispatcher::route(const Caller& caller, const QString& name, const QJsonObj
     // its own share of the window; stop, abort, resume and health are never refused for lack
     // of room; side effects are remembered across a restart.
     switch (m_replay.admit(meta->requestId, static_cast<quint64>(std::max<qint64>(0, caller.peer.pid)),
-                           method->alwaysAdmitted, method->sideEffect())) {
+                           method->alwaysAdmitted, method->sideEffectFor(params))) {
     case ReplayGuard::Verdict::Fresh:
         break;
     case ReplayGuard::Verdict::Replayed:
@@ -176,7 +176,7 @@ void Dispatcher::route(const Caller& caller, const QString& name, const QJsonObj
 
     QJsonObject confirmedLine;
     ConfirmationGate::Admitted admitted;
-    if (method->sideEffect()) {
+    if (method->sideEffectFor(params)) {
         // A token is spent only on a request that will be queued.
         if (auto refused = m_executor.admission(meta->requestId))
             return respond(*refused);
@@ -198,8 +198,8 @@ OwnerCheck Dispatcher::ownerCheck(const MethodEntry& method, const Caller& calle
 {
     OwnerCheck check;
     check.method = method.name;
-    check.actionClass =
-        Contract::actionClassName(method.declaration ? method.declaration->actionClass : Contract::ActionClass::Read);
+    check.actionClass = Contract::actionClassName(method.declaration ? method.declaration->actionClassFor(params)
+                                                                     : Contract::ActionClass::Read);
     check.params = params;
     check.policy = m_gate.ownerPolicy();
     check.binding = admitted.binding;
@@ -302,13 +302,14 @@ void Dispatcher::submit(const MethodEntry& method, const Caller& caller, const M
     spec.method = method.name;
     spec.connectionId = caller.connectionId;
     spec.timeoutMs = meta.timeoutMs;
-    spec.sideEffect = method.sideEffect();
-    spec.fullTrees = m_keepFullTrees && method.sideEffect();
+    const bool sideEffect = method.sideEffectFor(params);
+    spec.sideEffect = sideEffect;
+    spec.fullTrees = m_keepFullTrees && sideEffect;
     spec.deadline = QDeadlineTimer(meta.timeoutMs, Qt::PreciseTimer);
     spec.record = std::make_shared<Evidence::ExecutionRecord>(meta.requestId, method.name, workspaceRealPath,
                                                               requestRecord, m_diagnostics.envJson(caller));
     spec.record->setJournal(m_journal);
-    spec.record->setDurableStart(method.sideEffect());
+    spec.record->setDurableStart(sideEffect);
     // The audit line of the confirmation also goes into the execution's evidence.
     if (!confirmedLine.isEmpty())
         spec.record->trace(QStringLiteral("audit"), 0, true, confirmedLine);
@@ -316,14 +317,13 @@ void Dispatcher::submit(const MethodEntry& method, const Caller& caller, const M
     const QString dir = record->dirPath();
     std::optional<OwnerCheck> owner;
     // Side effects always; reads only where an owner's rule could refuse or ask about them.
-    if (method.sideEffect() || (method.queued() && m_gate.ownerPolicy().governsReads())) {
+    if (sideEffect || (method.queued() && m_gate.ownerPolicy().governsReads())) {
         owner = ownerCheck(method, caller, params, admitted);
         // The person at the host's own windows (the inspector) reads what they chose to.
-        if (!method.sideEffect() && caller.isGui())
+        if (!sideEffect && caller.isGui())
             owner->byPerson = true;
     }
-    auto run = [work = prepared.job, record, sideEffect = method.sideEffect(),
-                owner = std::move(owner)](JobContext& context) {
+    auto run = [work = prepared.job, record, sideEffect, owner = std::move(owner)](JobContext& context) {
         // The owner's rules and the token's binding, on what the host resolves now, before any input.
         if (owner) {
             if (auto refused = owner->run(context, *record))

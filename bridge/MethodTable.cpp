@@ -199,7 +199,10 @@ const MethodTable& MethodTable::contract()
                     call.params.value(QStringLiteral("intent")).toObject().value(QStringLiteral("method")).toString();
                 ConfirmationGate::IntentCheck check;
                 const MethodEntry* intent = MethodTable::contract().find(method);
-                if (intent && intent->sideEffect()) {
+                if (intent && intent->sideEffectFor(call.params.value(QStringLiteral("intent"))
+                                                        .toObject()
+                                                        .value(QStringLiteral("params"))
+                                                        .toObject())) {
                     const Prepare prepare = *intent->prepare();
                     check = [prepare](const QJsonObject& params) -> std::optional<Error> {
                         auto prepared = prepare(params);
@@ -369,6 +372,10 @@ const MethodTable& MethodTable::contract()
                 static const QJsonObject document = Contract::Schema::openRpc();
                 respond(document);
             }});
+        // `read` is read-only, `write` a side effect (the declaration's actions); written text
+        // is kept as typed text is.
+        add(QStringLiteral("desktop.clipboard"),
+            MethodKind::SideEffect{prepareWith(&Params::clipboard, &Methods::clipboard)}, redactTypedText);
         for (const auto& declaration : Contract::methods()) {
             if (!t.find(declaration.name))
                 qFatal("method %s is declared but has no handler", qPrintable(declaration.name));

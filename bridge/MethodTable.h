@@ -85,7 +85,13 @@ struct MethodEntry
     Redact redact;
 
     bool queued() const { return !std::holds_alternative<MethodKind::Immediate>(kind); }
+    /// Whether any request of it may be a side effect.
     bool sideEffect() const { return std::holds_alternative<MethodKind::SideEffect>(kind); }
+    /// Whether this very request is a side effect (a method with actions: the selected one's kind).
+    bool sideEffectFor(const QJsonObject& params) const
+    {
+        return sideEffect() && (!declaration || declaration->sideEffectFor(params));
+    }
     /// The typed params -> job step of a queued method (null for an immediate one).
     const Prepare* prepare() const;
 };

@@ -177,6 +177,14 @@ std::optional<Ops::PolicyLookRequest> policyRequest(const QString& method, const
         return routeOf(Params::elementAt(params));
     if (method == QLatin1String("desktop.windows"))
         return std::nullopt; // titles of every window, no app's content
+    // The clipboard is the desktop's, not a window's: the frontmost app is what it is about
+    // (a terminal or a password manager in front is where a paste would land).
+    if (method == QLatin1String("desktop.clipboard")) {
+        if (!Params::clipboard(params))
+            return std::nullopt;
+        out.appOptional = true;
+        return out;
+    }
     // click, scroll, pointer: their route and target, as the confirmation's look has them.
     const auto look = targetLook(method, params);
     if (!look)
@@ -752,6 +760,67 @@ MethodJob pointer(PointerParams params)
         result.insert(QStringLiteral("evidence"),
                       evidence(record, QJsonObject{{QStringLiteral("beforeScreenshot"), QStringLiteral("before.png")},
                                                    {QStringLiteral("afterScreenshot"), QStringLiteral("after.png")}}));
+        return result;
+    };
+}
+
+MethodJob clipboard(ClipboardParams params)
+{
+    if (params.action == QLatin1String("write")) {
+        const Ops::ClipboardWriteRequest request{params.text, params.restoreAfterMs};
+        return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+            auto written = Ops::writeClipboard(ctx, request);
+            if (!written)
+                return written.error();
+            QJsonObject result = baseResult(record);
+            result.insert(QStringLiteral("action"), QStringLiteral("write"));
+            result.insert(QStringLiteral("written"), written->write.verified);
+            result.insert(QStringLiteral("length"), static_cast<int>(request.text.size()));
+            insertVerification(result, written->verification);
+            const ClipboardContent& previous = written->write.previous;
+            QJsonObject before{{QStringLiteral("formats"), QJsonArray::fromStringList(previous.formats)},
+                               {QStringLiteral("empty"), previous.empty},
+                               {QStringLiteral("concealed"), previous.concealed},
+                               {QStringLiteral("restoreScheduled"), written->write.restoreScheduled}};
+            if (previous.text)
+                before.insert(QStringLiteral("length"), static_cast<int>(previous.text->size()));
+            if (!written->write.notRestorable.isEmpty())
+                before.insert(QStringLiteral("notRestorable"), written->write.notRestorable);
+            result.insert(QStringLiteral("previous"), before);
+            result.insert(QStringLiteral("evidence"), evidence(record));
+            return result;
+        };
+    }
+    Ops::ClipboardReadRequest request;
+    request.redaction = Ops::redactionFromName(params.redactionMode).value_or(Ops::Redaction::Patterns);
+    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+        auto read = Ops::readClipboard(ctx, request);
+        if (!read)
+            return read.error();
+        const ClipboardContent& content = read->content;
+        QJsonObject result = baseResult(record);
+        result.insert(QStringLiteral("action"), QStringLiteral("read"));
+        result.insert(QStringLiteral("formats"), QJsonArray::fromStringList(content.formats));
+        result.insert(QStringLiteral("concealed"), content.concealed);
+        result.insert(QStringLiteral("empty"), content.empty);
+        result.insert(QStringLiteral("redactionMode"), Ops::redactionName(request.redaction));
+        if (content.text) {
+            result.insert(QStringLiteral("length"), static_cast<int>(content.text->size()));
+            if (read->text)
+                result.insert(QStringLiteral("text"), *read->text);
+            if (!read->sha256.isEmpty())
+                result.insert(QStringLiteral("sha256"), read->sha256);
+            if (request.redaction == Ops::Redaction::Patterns)
+                result.insert(QStringLiteral("redactions"), read->redactions);
+        }
+        if (!content.imageSize.isEmpty()) {
+            QJsonObject image{{QStringLiteral("width"), content.imageSize.width()},
+                              {QStringLiteral("height"), content.imageSize.height()}};
+            if (!read->imageKept.isEmpty())
+                image.insert(QStringLiteral("path"), QDir(record.dirPath()).filePath(read->imageKept));
+            result.insert(QStringLiteral("image"), image);
+        }
+        result.insert(QStringLiteral("evidence"), evidence(record));
         return result;
     };
 }

@@ -27,6 +27,7 @@ MethodJob scroll(ScrollParams params);
 MethodJob menuPick(MenuPickParams params);
 MethodJob pointer(PointerParams params);
 MethodJob windows(WindowsParams params);
+MethodJob clipboard(ClipboardParams params);
 MethodJob window(WindowParams params);
 MethodJob elementAt(ElementAtParams params);
 

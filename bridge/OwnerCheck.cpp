@@ -52,10 +52,13 @@ std::optional<Error> OwnerCheck::run(Automation::JobContext& ctx, Evidence::Exec
         return std::nullopt; // the operation answers its own params error; nothing was sent
     auto look = Ops::policyLook(ctx, *request);
     if (!look) {
-        // Nothing resolved, nothing sent: the operation answers the same error itself.
         if (look.error().code == ErrorCode::Aborted || look.error().code == ErrorCode::Timeout)
             return look.error();
-        return std::nullopt;
+        // Nothing resolved, nothing sent: the operation answers the same error itself, unless it
+        // needs no window (the clipboard), which the rules then decide about no app.
+        if (!request->appOptional)
+            return std::nullopt;
+        look = Automation::Result<Ops::PolicyLook>(Ops::PolicyLook{});
     }
 
     // A token is good for the target a person (or the policy) was shown, and no other.

@@ -580,6 +580,22 @@ Result<ReadTextParams> readText(const QJsonObject& params)
     return r.finish(out);
 }
 
+Result<ClipboardParams> clipboard(const QJsonObject& params)
+{
+    if (auto refused = declared("desktop.clipboard", params))
+        return *refused;
+    Reader r(params, {});
+    ClipboardParams out;
+    out.action = r.string(QStringLiteral("action")).value_or(QString());
+    if (auto c = confirmOrFail(r))
+        out.confirm = *c;
+    out.text = r.string(QStringLiteral("text")).value_or(QString());
+    if (auto mode = r.string(QStringLiteral("redactionMode")))
+        out.redactionMode = *mode;
+    out.restoreAfterMs = static_cast<int>(r.integer(QStringLiteral("restoreAfterMs")).value_or(0));
+    return r.finish(out);
+}
+
 Result<ScrollParams> scroll(const QJsonObject& params)
 {
     if (auto refused = declared("desktop.scroll", params))

@@ -143,6 +143,15 @@ struct ReadTextParams
     QString redactionMode = QStringLiteral("patterns");
 };
 
+struct ClipboardParams
+{
+    QString action; ///< "read" or "write"
+    QString text;   ///< write
+    QString redactionMode = QStringLiteral("patterns");
+    int restoreAfterMs = 0;
+    ConfirmParams confirm;
+};
+
 struct ScrollParams
 {
     Automation::Route route;
@@ -209,6 +218,7 @@ Automation::Result<CaptureParams> capture(const QJsonObject& params);
 Automation::Result<OcrParams> ocr(const QJsonObject& params);
 Automation::Result<GroundParams> ground(const QJsonObject& params);
 Automation::Result<ReadTextParams> readText(const QJsonObject& params);
+Automation::Result<ClipboardParams> clipboard(const QJsonObject& params);
 Automation::Result<ScrollParams> scroll(const QJsonObject& params);
 Automation::Result<PointerParams> pointer(const QJsonObject& params);
 Automation::Result<WindowsParams> windows(const QJsonObject& params);

@@ -6,6 +6,31 @@
 
 namespace Contract {
 
+const Action* Method::actionFor(const QJsonObject& params) const
+{
+    const QString name = params.value(QStringLiteral("action")).toString();
+    for (const Action& action : actions) {
+        if (action.name == name)
+            return &action;
+    }
+    return nullptr;
+}
+
+bool Method::sideEffectFor(const QJsonObject& params) const
+{
+    if (actions.isEmpty())
+        return sideEffect();
+    // An action not declared is refused by the schema; until then it counts as a side effect.
+    const Action* action = actionFor(params);
+    return !action || action->kind == Kind::SideEffect;
+}
+
+ActionClass Method::actionClassFor(const QJsonObject& params) const
+{
+    const Action* action = actionFor(params);
+    return action ? action->actionClass : actionClass;
+}
+
 QString actionClassName(ActionClass actionClass)
 {
     switch (actionClass) {
@@ -191,9 +216,9 @@ const QList<Method>& methods()
 {
     static const QList<Method> all = [] {
         const QList<std::pair<QList<Method> (*)(), const char*>> families{
-            {Families::host, "Host"},    {Families::observe, "Observe"}, {Families::act, "Act"},
-            {Families::wait, "Wait"},    {Families::confirm, "Confirm"}, {Families::remote, "Remote"},
-            {Families::events, "Events"}};
+            {Families::host, "Host"},     {Families::observe, "Observe"}, {Families::act, "Act"},
+            {Families::wait, "Wait"},     {Families::confirm, "Confirm"}, {Families::remote, "Remote"},
+            {Families::events, "Events"}, {Families::tools, "Tools"}};
         QList<Method> out;
         for (const auto& [family, file] : families) {
             for (Method method : family()) {

@@ -122,12 +122,14 @@ struct ResultField
     QString description;
 };
 
-/// One action of a method whose `action` selects what it does, with its own kind.
+/// One action of a method whose `action` selects what it does, with its own kind and its own
+/// class for the owner's rules (desktop.clipboard: `read` reads, `write` is a side effect).
 struct Action
 {
     QString name;
     Kind kind;
     QString description;
+    ActionClass actionClass = ActionClass::Read;
 };
 
 /// One method of the bridge.
@@ -153,7 +155,14 @@ struct Method
     /// A request's params as the contract shows them (meta left out); the schema must accept it.
     QJsonObject example;
 
+    /// Whether any request of it may be a side effect (a method with actions: any of them).
     bool sideEffect() const { return kind == Kind::SideEffect; }
+    /// The action `params` select (their `action` member), when the method declares actions.
+    const Action* actionFor(const QJsonObject& params) const;
+    /// Whether this very request is a side effect: its action's kind, else the method's.
+    bool sideEffectFor(const QJsonObject& params) const;
+    /// What the owner's rules call this very request: its action's class, else the method's.
+    ActionClass actionClassFor(const QJsonObject& params) const;
 };
 
 // --- Builders ----------------------------------------------------------------------------------

@@ -27,6 +27,19 @@ QString queueWords(const Method& method)
     return {};
 }
 
+/// "yes", "no", or, for a method whose actions differ, the actions that are side effects.
+QString sideEffectWords(const Method& method)
+{
+    if (method.actions.isEmpty() || !method.sideEffect())
+        return yesNo(method.sideEffect());
+    QStringList acting;
+    for (const Action& action : method.actions) {
+        if (action.kind == Kind::SideEffect)
+            acting.append(QStringLiteral("`%1`").arg(action.name));
+    }
+    return acting.join(QStringLiteral(", "));
+}
+
 } // namespace
 
 QString readmeMethods(const QHash<QString, QString>& anchors)
@@ -37,9 +50,8 @@ QString readmeMethods(const QHash<QString, QString>& anchors)
         if (!method.example.isEmpty())
             call += QStringLiteral(" '%1'").arg(
                 QString::fromUtf8(QJsonDocument(method.example).toJson(QJsonDocument::Compact)));
-        out +=
-            QStringLiteral("| [`%1`](docs/protocol.md#%2) ([schema](docs/schema/%1.json)) | %3 | %4 | `%5` |\n")
-                .arg(method.name, anchors.value(method.docSection), method.summary, yesNo(method.sideEffect()), call);
+        out += QStringLiteral("| [`%1`](docs/protocol.md#%2) ([schema](docs/schema/%1.json)) | %3 | %4 | `%5` |\n")
+                   .arg(method.name, anchors.value(method.docSection), method.summary, sideEffectWords(method), call);
     }
     return out;
 }
@@ -69,7 +81,7 @@ QString protocolMethods()
     QString out = QStringLiteral("| method | kind | workspace | confirm | section |\n|---|---|---|---|---|\n");
     for (const auto& method : methods()) {
         out += QStringLiteral("| `%1` | %2 | %3 | %4 | §%5 |\n")
-                   .arg(method.name, queueWords(method), yesNo(method.workspaceBound), yesNo(method.sideEffect()),
+                   .arg(method.name, queueWords(method), yesNo(method.workspaceBound), sideEffectWords(method),
                         method.docSection);
     }
     return out;

@@ -368,6 +368,72 @@ Result<ActionOutcome> FakeBackend::pointer(const ResolvedRoute&, const PointerGe
     return ActionOutcome{QStringLiteral("pointer"), false, {}, v};
 }
 
+void FakeDesktop::setClipboard(const ClipboardContent& content)
+{
+    QMutexLocker lock(&m_mutex);
+    m_clipboard = content;
+    ++m_clipboardSerial;
+}
+
+void FakeDesktop::restoreIfDue()
+{
+    if (m_restore && std::chrono::steady_clock::now() >= m_restoreAt) {
+        if (m_clipboardSerial == m_writeSerial)
+            m_clipboard = *m_restore;
+        m_restore.reset();
+    }
+}
+
+ClipboardContent FakeDesktop::clipboard()
+{
+    QMutexLocker lock(&m_mutex);
+    restoreIfDue();
+    return m_clipboard;
+}
+
+Result<ClipboardContent> FakeBackend::readClipboard(const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("readClipboard"), context))
+        return *err;
+    QMutexLocker lock(&m_desktop->m_mutex);
+    m_desktop->restoreIfDue();
+    ClipboardContent out = m_desktop->m_clipboard;
+    // A concealed clipboard's content is never read, as the real backends do.
+    if (out.concealed) {
+        out.text.reset();
+        out.png.clear();
+        out.imageSize = {};
+    }
+    return out;
+}
+
+Result<ClipboardWrite> FakeBackend::writeClipboard(const QString& text, int restoreAfterMs, const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("writeClipboard"), context))
+        return *err;
+    m_desktop->addEffect(QStringLiteral("clipboard:write:%1").arg(text.size()));
+    QMutexLocker lock(&m_desktop->m_mutex);
+    m_desktop->restoreIfDue();
+    ClipboardWrite out;
+    out.previous = m_desktop->m_clipboard;
+    if (out.previous.concealed)
+        out.previous.text.reset();
+    m_desktop->m_clipboard = ClipboardContent{
+        {QStringLiteral("UTF8_STRING"), QStringLiteral("text/plain;charset=utf-8")}, text, {}, {}, false, false};
+    m_desktop->m_writeSerial = ++m_desktop->m_clipboardSerial;
+    out.verified = m_desktop->m_clipboard.text == text;
+    if (restoreAfterMs > 0) {
+        if (out.previous.concealed || (!out.previous.empty && !out.previous.text)) {
+            out.notRestorable = out.previous.concealed ? QStringLiteral("concealed") : QStringLiteral("not_text");
+        } else {
+            m_desktop->m_restore = out.previous;
+            m_desktop->m_restoreAt = std::chrono::steady_clock::now() + std::chrono::milliseconds(restoreAfterMs);
+            out.restoreScheduled = true;
+        }
+    }
+    return out;
+}
+
 Result<QList<WindowInfo>> FakeBackend::windows(const CallContext& context)
 {
     if (auto err = enter(QStringLiteral("windows"), context))

@@ -50,6 +50,11 @@ public:
     int focusRequests() const;
     /// What DesktopBackend::configure was last given (merged, latest value per key).
     QJsonObject backendSettings() const;
+    /// A person copied `content` (another app owns the clipboard now).
+    void setClipboard(const Automation::ClipboardContent& content);
+    /// What the clipboard offers now, as a reader other than the host would get it (a restore
+    /// that fell due is done first, as the real owner's timer would have).
+    Automation::ClipboardContent clipboard();
 
 private:
     friend class FakeBackend;
@@ -67,6 +72,14 @@ private:
     bool m_sawCancel = false;
     int m_focusRequests = 0;
     QJsonObject m_backendSettings;
+    Automation::ClipboardContent m_clipboard{{}, std::nullopt, {}, {}, false, true};
+    /// A write's restore: the previous content, offered again at `restoreAt` unless the
+    /// clipboard changed since the write (`writeSerial`).
+    std::optional<Automation::ClipboardContent> m_restore;
+    std::chrono::steady_clock::time_point m_restoreAt;
+    int m_clipboardSerial = 0;
+    int m_writeSerial = -1;
+    void restoreIfDue();
     std::function<void(FakeDesktop&, const Automation::Node&)> m_onPress;
 };
 
@@ -114,6 +127,9 @@ public:
     /// One window, "Fake Window" of "Fake App" (pid 4242), in the state the desktop's window
     /// commands left it.
     Automation::Result<QList<Automation::WindowInfo>> windows(const Automation::CallContext& context) override;
+    Automation::Result<Automation::ClipboardContent> readClipboard(const Automation::CallContext& context) override;
+    Automation::Result<Automation::ClipboardWrite> writeClipboard(const QString& text, int restoreAfterMs,
+                                                                  const Automation::CallContext& context) override;
     /// Records "window:<action>" and changes the fake window's state; confirmed.
     Automation::Result<Automation::ActionOutcome> windowCommand(const Automation::ResolvedRoute& route,
                                                                 const Automation::WindowCommand& command,

@@ -48,7 +48,8 @@ TEST(MethodTable, ServesTheContractsMethodsThePlansPrimitivesAndTheStop)
                                   QStringLiteral("desktop.gui.open"),
                                   QStringLiteral("desktop.subscribe"),
                                   QStringLiteral("desktop.unsubscribe"),
-                                  QStringLiteral("rpc.discover")}));
+                                  QStringLiteral("rpc.discover"),
+                                  QStringLiteral("desktop.clipboard")}));
     EXPECT_EQ(MethodTable::contract().find(QStringLiteral("desktop.fly")), nullptr);
 }
 

@@ -460,6 +460,22 @@ Result<ActionOutcome> AtspiBackend::pointer(const ResolvedRoute& route, const Po
     return unverifiableWhenBare(route, d->input.pointer(route, gesture, context));
 }
 
+Result<ClipboardContent> AtspiBackend::readClipboard(const CallContext& context)
+{
+    if (auto stop = context.checkpoint())
+        return *stop;
+    // An owner that does not answer is given a second, at most what the call has left.
+    return d->clipboard.read(static_cast<int>(std::clamp<qint64>(context.remainingMs(), 1, 2000)));
+}
+
+Result<ClipboardWrite> AtspiBackend::writeClipboard(const QString& text, int restoreAfterMs, const CallContext& context)
+{
+    if (auto stop = context.checkpoint())
+        return *stop;
+    return d->clipboard.write(text, restoreAfterMs,
+                              static_cast<int>(std::clamp<qint64>(context.remainingMs(), 1, 2000)));
+}
+
 Result<QList<WindowInfo>> AtspiBackend::windows(const CallContext& context)
 {
     return d->input.windows(context);

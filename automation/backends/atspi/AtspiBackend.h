@@ -55,6 +55,8 @@ public:
     Result<ActionOutcome> pointer(const ResolvedRoute& route, const PointerGesture& gesture,
                                   const CallContext& context) override;
     Result<QList<WindowInfo>> windows(const CallContext& context) override;
+    Result<ClipboardContent> readClipboard(const CallContext& context) override;
+    Result<ClipboardWrite> writeClipboard(const QString& text, int restoreAfterMs, const CallContext& context) override;
     Result<ActionOutcome> windowCommand(const ResolvedRoute& route, const WindowCommand& command,
                                         const CallContext& context) override;
 

@@ -1,6 +1,11 @@
 #pragma once
 
+#include "automation/Error.h"
+#include "automation/Types.h"
+
 #include <QString>
+
+#include <chrono>
 
 #include <atomic>
 #include <functional>
@@ -41,6 +46,15 @@ public:
     /// `waitMs` for the target to fetch it, then restores the previous content.
     Result paste(const QString& text, const std::function<bool()>& pressPaste, int waitMs);
 
+    /// What the clipboard holds, asked through a connection of its own as any app would ask
+    /// (this owner's offer included): the formats, the text, an image as PNG. A clipboard a
+    /// password manager marked secret (x-kde-passwordManagerHint) is not read.
+    Automation::Result<ClipboardContent> read(int waitMs);
+    /// Offers `text` until someone else copies, reads it back through a connection of its own,
+    /// and after `restoreAfterMs` (0: never) offers the previous text again unless the
+    /// clipboard changed meanwhile.
+    Automation::Result<ClipboardWrite> write(const QString& text, int restoreAfterMs, int waitMs);
+
 private:
     bool open(QString* error);
     void serve();
@@ -54,6 +68,12 @@ private:
     std::optional<QByteArray> m_offer; ///< UTF-8 served to requestors; nullopt: not owning
     int m_served = 0;
     bool m_lost = false;
+    /// A write's restore: at `m_restoreAt`, offer this (nullopt inside: give the clipboard up,
+    /// it was empty) unless someone else copied meanwhile.
+    std::optional<std::optional<QByteArray>> m_restore;
+    std::chrono::steady_clock::time_point m_restoreAt;
+    void stopServing();
+    void restoreIfDue();
 };
 
 } // namespace Automation
