@@ -5,9 +5,12 @@
 // chords, routes by bundle id, the window server's list.
 #include "MacTarget.h"
 
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QThread>
@@ -521,4 +524,47 @@ TEST(MacEventsBridge, WaitUntilIsAnsweredByTheAppsNotificationBeforeItsNextPoll)
     EXPECT_EQ(wake.value(QStringLiteral("by")).toString(), QStringLiteral("events")) << dump(result);
     EXPECT_EQ(wake.value(QStringLiteral("last")).toString(), QStringLiteral("event")) << dump(result);
     EXPECT_EQ(wake.value(QStringLiteral("timer")).toInt(), 0);
+}
+
+// desktop.clipboard on the macOS backend (the general pasteboard through AxApi): a write is
+// read back and the person's text put back after restoreAfterMs; a concealed copy answers its
+// types only; a copied image is kept as evidence.
+TEST(MacBackend, TheClipboardIsThePasteboardAndAConcealedCopyIsNeverRead)
+{
+    MacTarget t;
+    t.world->setPasteboard(QStringLiteral("the person's"));
+    const QJsonObject written =
+        t.call(QStringLiteral("desktop.clipboard"),
+               {{QStringLiteral("action"), QStringLiteral("write")},
+                {QStringLiteral("text"), QStringLiteral("from the agent")},
+                {QStringLiteral("restoreAfterMs"), 200},
+                {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}}}});
+    EXPECT_EQ(resultOf(written).value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed"))
+        << dump(written);
+    EXPECT_EQ(t.world->pasteboard(), QStringLiteral("from the agent"));
+    QDeadlineTimer restored(3000);
+    while (t.world->pasteboard() != QLatin1String("the person's") && !restored.hasExpired())
+        QThread::msleep(20);
+    EXPECT_EQ(t.world->pasteboard(), QStringLiteral("the person's"));
+
+    t.world->setPasteboardConcealed(QStringLiteral("hunter2"));
+    const QJsonObject concealed = resultOf(
+        t.call(QStringLiteral("desktop.clipboard"), {{QStringLiteral("action"), QStringLiteral("read")},
+                                                     {QStringLiteral("redactionMode"), QStringLiteral("none")}}));
+    EXPECT_TRUE(concealed.value(QStringLiteral("concealed")).toBool()) << dump(concealed);
+    EXPECT_FALSE(concealed.contains(QStringLiteral("text")));
+
+    QImage image(12, 7, QImage::Format_RGB32);
+    image.fill(Qt::darkGreen);
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    ASSERT_TRUE(image.save(&buffer, "PNG"));
+    t.world->setPasteboardImage(png);
+    const QJsonObject shot =
+        resultOf(t.call(QStringLiteral("desktop.clipboard"), {{QStringLiteral("action"), QStringLiteral("read")}}));
+    EXPECT_EQ(shot.value(QStringLiteral("image")).toObject().value(QStringLiteral("width")).toInt(), 12) << dump(shot);
+    QFile kept(shot.value(QStringLiteral("image")).toObject().value(QStringLiteral("path")).toString());
+    ASSERT_TRUE(kept.open(QIODevice::ReadOnly));
+    EXPECT_EQ(kept.readAll(), png);
 }

@@ -683,6 +683,29 @@ void FakeAxWorld::setPasteboard(const QString& text)
     QMutexLocker lock(&m_mutex);
     m_pasteboard = text;
     m_pasteboardText = true;
+    // clearContents, then setString: nothing else stays on the pasteboard.
+    m_pasteboardConcealed = false;
+    m_pasteboardPng.clear();
+    ++m_pasteboardChanges;
+}
+
+void FakeAxWorld::setPasteboardConcealed(const QString& text)
+{
+    QMutexLocker lock(&m_mutex);
+    m_pasteboard = text;
+    m_pasteboardText = true;
+    m_pasteboardConcealed = true;
+    m_pasteboardPng.clear();
+    ++m_pasteboardChanges;
+}
+
+void FakeAxWorld::setPasteboardImage(const QByteArray& png)
+{
+    QMutexLocker lock(&m_mutex);
+    m_pasteboard.clear();
+    m_pasteboardText = false;
+    m_pasteboardConcealed = false;
+    m_pasteboardPng = png;
     ++m_pasteboardChanges;
 }
 
@@ -732,6 +755,7 @@ void FakeAxWorld::setPasteboardHoldsNoText()
     QMutexLocker lock(&m_mutex);
     m_pasteboard.clear();
     m_pasteboardText = false;
+    m_pasteboardConcealed = false;
     ++m_pasteboardChanges;
 }
 
@@ -1538,6 +1562,29 @@ bool FakeAxApi::setPasteboardString(const QString& text)
 {
     m_world->setPasteboard(text);
     return true;
+}
+
+QStringList FakeAxApi::pasteboardTypes()
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    QStringList out;
+    if (m_world->m_pasteboardText)
+        out.append(QStringLiteral("public.utf8-plain-text"));
+    if (!m_world->m_pasteboardPng.isEmpty())
+        out.append(QStringLiteral("public.png"));
+    if (m_world->m_pasteboardConcealed)
+        out.append(QStringLiteral("org.nspasteboard.ConcealedType"));
+    return out;
+}
+
+QByteArray FakeAxApi::pasteboardData(const QString& type)
+{
+    QMutexLocker lock(&m_world->m_mutex);
+    if (type == QLatin1String("public.png"))
+        return m_world->m_pasteboardPng;
+    if (type == QLatin1String("public.utf8-plain-text") && m_world->m_pasteboardText)
+        return m_world->m_pasteboard.toUtf8();
+    return {};
 }
 
 std::optional<QImage> FakeAxApi::captureMainDisplay(QRectF* frame)

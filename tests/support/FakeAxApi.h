@@ -86,6 +86,10 @@ public:
     void setValueUnreadable(const QString& key, bool unreadable);
     /// The pasteboard holds something other than text (an image): no string can be read.
     void setPasteboardHoldsNoText();
+    /// A password manager's copy: the text with org.nspasteboard.ConcealedType beside it.
+    void setPasteboardConcealed(const QString& text);
+    /// An image copied (its PNG; no text).
+    void setPasteboardImage(const QByteArray& png);
     /// `key`'s next performAction answers `error` (the action runs when it is CannotComplete).
     void failNextAction(const QString& key, AxError error);
     /// Messaging timeouts set, per pid (seconds).
@@ -250,6 +254,8 @@ private:
     QPointF m_pressedAt;
     QString m_pasteboard;
     bool m_pasteboardText = true;
+    bool m_pasteboardConcealed = false;
+    QByteArray m_pasteboardPng;
     qint64 m_pasteboardChanges = 1;
     bool m_trusted = true;
     bool m_capture = true;
@@ -319,6 +325,8 @@ public:
     qint64 pasteboardChangeCount() override;
     std::optional<QString> pasteboardString() override;
     bool setPasteboardString(const QString& text) override;
+    QStringList pasteboardTypes() override;
+    QByteArray pasteboardData(const QString& type) override;
     std::optional<QImage> captureMainDisplay(QRectF* frame) override;
 
     bool selectAsciiInputSource(QString* previous) override;

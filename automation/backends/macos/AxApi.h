@@ -234,6 +234,11 @@ public:
     virtual qint64 pasteboardChangeCount() = 0;
     virtual std::optional<QString> pasteboardString() = 0;
     virtual bool setPasteboardString(const QString& text) = 0;
+    /// The types the general pasteboard holds now (public.utf8-plain-text, public.png,
+    /// org.nspasteboard.ConcealedType, …), in its order.
+    virtual QStringList pasteboardTypes() = 0;
+    /// The bytes of one type (an image's PNG or TIFF); empty when it has none.
+    virtual QByteArray pasteboardData(const QString& type) = 0;
 
     // Capture: the main display in pixels (SCScreenshotManager on macOS 14, else
     // CGWindowListCreateImage); the display's frame in points goes to `frame`.

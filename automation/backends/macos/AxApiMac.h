@@ -70,6 +70,8 @@ public:
     qint64 pasteboardChangeCount() override;
     std::optional<QString> pasteboardString() override;
     bool setPasteboardString(const QString& text) override;
+    QStringList pasteboardTypes() override;
+    QByteArray pasteboardData(const QString& type) override;
 
     std::optional<QImage> captureMainDisplay(QRectF* frame) override;
 

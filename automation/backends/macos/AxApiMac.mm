@@ -514,6 +514,26 @@ bool AxApiMac::setPasteboardString(const QString& text)
     }
 }
 
+QStringList AxApiMac::pasteboardTypes()
+{
+    @autoreleasepool {
+        QStringList out;
+        for (NSPasteboardType type in [[NSPasteboard generalPasteboard] types])
+            out.append(QString::fromNSString(type));
+        return out;
+    }
+}
+
+QByteArray AxApiMac::pasteboardData(const QString& type)
+{
+    @autoreleasepool {
+        NSData* data = [[NSPasteboard generalPasteboard] dataForType:type.toNSString()];
+        if (!data)
+            return {};
+        return QByteArray::fromNSData(data);
+    }
+}
+
 std::optional<QImage> AxApiMac::captureMainDisplay(QRectF* frame)
 {
     @autoreleasepool {

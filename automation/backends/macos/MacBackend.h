@@ -52,6 +52,10 @@ public:
     Result<std::optional<Frame>> liveFrame(const ResolvedRoute& route, const Node& node,
                                            const CallContext& context) override;
     Result<QList<WindowInfo>> windows(const CallContext& context) override;
+    /// The general pasteboard; a copy marked org.nspasteboard.ConcealedType is never read
+    /// (MacClipboard.cpp).
+    Result<ClipboardContent> readClipboard(const CallContext& context) override;
+    Result<ClipboardWrite> writeClipboard(const QString& text, int restoreAfterMs, const CallContext& context) override;
     Result<ActionOutcome> windowCommand(const ResolvedRoute& route, const WindowCommand& command,
                                         const CallContext& context) override;
     Result<ActionOutcome> pointer(const ResolvedRoute& route, const PointerGesture& gesture,

@@ -194,6 +194,8 @@ struct MacBackend::Private
     CgKeySink keys;
     QElapsedTimer clock;
     qint64 ownPid = QCoreApplication::applicationPid();
+    /// Expires with the backend: a clipboard restore scheduled on the worker's loop checks it.
+    std::shared_ptr<bool> alive = std::make_shared<bool>(true);
     int pngCompression = -1;
     /// Give the person's front app back after a side effect (the setting giveBackFocus).
     bool giveBackFocus = true;
