@@ -203,6 +203,22 @@ const QList<Tool>& tools()
               {QStringLiteral("height"), Schema::property(QStringLiteral("number"), QStringLiteral("Content height"))}},
              {QStringLiteral("action"), QStringLiteral("app")}),
          windowTool},
+        {QStringLiteral("ghost_clipboard"),
+         QStringLiteral("The clipboard: read (text, redacted unless redaction is none; an image's size; a password "
+                        "manager's concealed copy is never read) or write text (restore_after: seconds until the "
+                        "previous text comes back)."),
+         Schema::object(
+             {{QStringLiteral("action"),
+               Schema::declaredChoice({}, QStringLiteral("desktop.clipboard"), QStringLiteral("action"),
+                                      QStringLiteral("What to do"))},
+              {QStringLiteral("text"), Schema::property(QStringLiteral("string"), QStringLiteral("write: the text"))},
+              {QStringLiteral("redaction"),
+               Schema::declaredChoice({}, QStringLiteral("desktop.clipboard"), QStringLiteral("redactionMode"),
+                                      QStringLiteral("read: none, patterns (default) or hash"))},
+              {QStringLiteral("restore_after"),
+               Schema::property(QStringLiteral("number"), QStringLiteral("write: seconds"))}},
+             {QStringLiteral("action")}),
+         clipboardTool},
         {QStringLiteral("ghost_wait"),
          QStringLiteral("Wait until an element exists (elementExists), is gone (elementGone), a window title "
                         "contains value (titleContains) or the title changes (titleChanged)."),

@@ -212,7 +212,7 @@ TEST(McpDoor, ListsTheToolsMsgcodeDispatches)
           "ghost_hotkey",      "ghost_scroll",      "ghost_hover",         "ghost_long_press",   "ghost_drag",
           "ghost_focus",       "ghost_window",      "ghost_wait",          "ghost_recipes",      "ghost_run",
           "ghost_recipe_show", "ghost_recipe_save", "ghost_recipe_delete", "ghost_parse_screen", "ghost_ground",
-          "ghost_annotate"})
+          "ghost_annotate",    "ghost_clipboard"})
         EXPECT_TRUE(names.contains(QLatin1String(name))) << name;
 }
 
@@ -584,4 +584,27 @@ TEST(McpDoor, TheOwnersRuleRefusesTheDoorsClickAndTheRecipeStep)
         audited = audited || line.value(QStringLiteral("rule")).toString() == QLatin1String("no-clicks-in-fake");
     }
     EXPECT_TRUE(audited);
+}
+
+// ghost_clipboard: a write is confirmed through the door and read back; a read answers the text.
+TEST(McpDoor, TheClipboardToolWritesAndReads)
+{
+    TestHost host(autoPolicy());
+    {
+        Door mcp(host.socketPath(), host.workspace());
+        const QJsonObject written = structured(mcp.callTool(
+            QStringLiteral("ghost_clipboard"), QJsonObject{{QStringLiteral("action"), QStringLiteral("write")},
+                                                           {QStringLiteral("text"), QStringLiteral("via the door")}}));
+        EXPECT_TRUE(written.value(QStringLiteral("success")).toBool()) << dump(written);
+    }
+    EXPECT_EQ(host.desktop().clipboard().text.value_or(QString()), QStringLiteral("via the door"));
+    {
+        Door mcp(host.socketPath(), host.workspace());
+        const QJsonObject read = structured(mcp.callTool(
+            QStringLiteral("ghost_clipboard"), QJsonObject{{QStringLiteral("action"), QStringLiteral("read")},
+                                                           {QStringLiteral("redaction"), QStringLiteral("none")}}));
+        EXPECT_EQ(read.value(QStringLiteral("data")).toObject().value(QStringLiteral("text")).toString(),
+                  QStringLiteral("via the door"))
+            << dump(read);
+    }
 }
