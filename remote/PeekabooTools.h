@@ -29,6 +29,8 @@ void menu(const QJsonObject& a, Engine& engine, const ToolDone& done);
 void dialog(const QJsonObject& a, Engine& engine, const ToolDone& done);
 void list(const QJsonObject& a, Engine& engine, const ToolDone& done);
 void permissionsOf(Engine& engine, const ToolDone& done);
+/// The clipboard: get (read-only) or set (a side effect).
+void clipboard(const QJsonObject& a, Engine& engine, const ToolDone& done);
 
 // Waiting (PeekabooWaitTools.cpp).
 void wait(const QJsonObject& a, Engine& engine, const ToolDone& done);

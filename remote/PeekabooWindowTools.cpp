@@ -160,4 +160,49 @@ void list(const QJsonObject& a, Engine& engine, const ToolDone& done)
     listWindows(a, engine, done, type == QLatin1String("apps"));
 }
 
+void clipboard(const QJsonObject& a, Engine& engine, const ToolDone& done)
+{
+    const QString action = str(a, "action");
+    if (action == QLatin1String("get")) {
+        QJsonObject params{{QStringLiteral("action"), QStringLiteral("read")}};
+        if (const QString mode = str(a, "redaction"); !mode.isEmpty())
+            params.insert(QStringLiteral("redactionMode"), mode);
+        engine.call(QStringLiteral("desktop.clipboard"), params, false, timeoutOf(a),
+                    [done](const QJsonObject& response) {
+                        if (failed(response))
+                            return done(hostFailure(response));
+                        const QJsonObject result = resultOf(response);
+                        QJsonObject facts{{QStringLiteral("formats"), result.value(QStringLiteral("formats"))},
+                                          {QStringLiteral("concealed"), result.value(QStringLiteral("concealed"))}};
+                        for (const char* key : {"text", "length", "image"}) {
+                            const QString name = QString::fromLatin1(key);
+                            if (result.contains(name))
+                                facts.insert(name, result.value(name));
+                        }
+                        const QString sentence = result.value(QStringLiteral("concealed")).toBool()
+                                                     ? QStringLiteral("The clipboard holds a concealed copy (not read)")
+                                                 : result.contains(QStringLiteral("text"))
+                                                     ? QStringLiteral("The clipboard holds %1 character(s) of text")
+                                                           .arg(result.value(QStringLiteral("length")).toInt())
+                                                     : QStringLiteral("The clipboard holds no text");
+                        done(ToolOutcome::of(toolResult(sentence, facts, false)));
+                    });
+        return;
+    }
+    if (action == QLatin1String("set")) {
+        if (!a.value(QStringLiteral("text")).isString())
+            return done(badArgument(QStringLiteral("text is required to set the clipboard")));
+        QJsonObject params{{QStringLiteral("action"), QStringLiteral("write")},
+                           {QStringLiteral("text"), a.value(QStringLiteral("text"))}};
+        if (a.contains(QStringLiteral("restore_after_ms")))
+            params.insert(QStringLiteral("restoreAfterMs"), a.value(QStringLiteral("restore_after_ms")).toInt());
+        engine.call(QStringLiteral("desktop.clipboard"), params, true, timeoutOf(a),
+                    [done](const QJsonObject& response) {
+                        done(sideEffectOutcome(response, QStringLiteral("written"), QStringLiteral("Clipboard set")));
+                    });
+        return;
+    }
+    done(badArgument(QStringLiteral("action is get or set")));
+}
+
 } // namespace Remote::Peekaboo

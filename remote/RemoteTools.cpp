@@ -163,6 +163,22 @@ QList<Tool> makeTools()
                               {QStringLiteral("timeout_ms"), timeoutArg()}},
                              {QStringLiteral("action")}),
                 window});
+    out.append(
+        {QStringLiteral("clipboard"),
+         QStringLiteral("Get the clipboard (text redacted unless redaction is none; a concealed copy is never "
+                        "read) or set it to text"),
+         objectSchema({{QStringLiteral("action"),
+                        choice({QStringLiteral("get"), QStringLiteral("set")}, QStringLiteral("What to do"))},
+                       {QStringLiteral("text"), prop(QStringLiteral("string"), QStringLiteral("set: the text"))},
+                       {QStringLiteral("redaction"),
+                        DoorKit::Schema::declared(QStringLiteral("desktop.clipboard"), QStringLiteral("redactionMode"),
+                                                  QStringLiteral("get: how"))},
+                       {QStringLiteral("restore_after_ms"),
+                        DoorKit::Schema::declared(QStringLiteral("desktop.clipboard"), QStringLiteral("restoreAfterMs"),
+                                                  QStringLiteral("set: put the previous text back after"))},
+                       {QStringLiteral("timeout_ms"), timeoutArg()}},
+                      {QStringLiteral("action")}),
+         clipboard});
     out.append({QStringLiteral("menu"), QStringLiteral("Pick a menu item by its path, e.g. \"File > Save As\""),
                 objectSchema({{QStringLiteral("action"),
                                choice({QStringLiteral("click")}, QStringLiteral("What to do (default click)"))},

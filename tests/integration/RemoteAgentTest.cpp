@@ -271,9 +271,9 @@ TEST_F(RemoteAgentTest, AnswersPingAndListsItsToolsWithSchemas)
         EXPECT_TRUE(schema.value(QStringLiteral("properties")).isObject());
     }
     for (const char* expected : {"see", "image", "click", "type", "scroll", "hotkey", "swipe", "drag", "move", "app",
-                                 "window", "menu", "dialog", "paste", "list", "permissions", "sleep"})
+                                 "window", "menu", "dialog", "paste", "list", "permissions", "sleep", "clipboard"})
         EXPECT_TRUE(names.contains(QLatin1String(expected))) << expected;
-    for (const char* unsupported : {"dock", "space", "clipboard", "analyze"})
+    for (const char* unsupported : {"dock", "space", "analyze"})
         EXPECT_FALSE(names.contains(QLatin1String(unsupported))) << unsupported;
 }
 
@@ -824,4 +824,21 @@ TEST_F(RemoteAgentTest, TheOwnersRuleRefusesTheServersClick)
         << toolText(clicked).toStdString();
     EXPECT_TRUE(toolText(clicked).contains(QStringLiteral("no-clicks-in-fake"))) << toolText(clicked).toStdString();
     EXPECT_TRUE(host.desktop().effects().isEmpty()) << host.desktop().effects().join(QLatin1Char(' ')).toStdString();
+}
+
+// Peekaboo's clipboard tool: set is a side effect the remote policy approves, get reads it back.
+TEST_F(RemoteAgentTest, TheClipboardToolSetsAndGets)
+{
+    start(config());
+    ASSERT_FALSE(connectAgent().isEmpty());
+    const QJsonObject set =
+        callTool(QStringLiteral("clipboard"), QJsonObject{{QStringLiteral("action"), QStringLiteral("set")},
+                                                          {QStringLiteral("text"), QStringLiteral("from the server")}});
+    EXPECT_FALSE(toolIsError(set)) << toolText(set).toStdString();
+    EXPECT_EQ(host.desktop().clipboard().text.value_or(QString()), QStringLiteral("from the server"));
+    const QJsonObject got =
+        callTool(QStringLiteral("clipboard"), QJsonObject{{QStringLiteral("action"), QStringLiteral("get")},
+                                                          {QStringLiteral("redaction"), QStringLiteral("none")}});
+    EXPECT_FALSE(toolIsError(got)) << toolText(got).toStdString();
+    EXPECT_TRUE(QJsonDocument(got).toJson().contains("from the server")) << QJsonDocument(got).toJson().toStdString();
 }
