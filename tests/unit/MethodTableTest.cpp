@@ -73,12 +73,32 @@ TEST(MethodTable, SideEffectsAreExactlyTheInputMethodsAndAllAreQueued)
     EXPECT_EQ(sideEffects, (QStringList{QStringLiteral("desktop.click"), QStringLiteral("desktop.typeText"),
                                         QStringLiteral("desktop.hotkey"), QStringLiteral("desktop.scroll"),
                                         QStringLiteral("desktop.menuPick"), QStringLiteral("desktop.pointer"),
-                                        QStringLiteral("desktop.window")}));
+                                        QStringLiteral("desktop.window"), QStringLiteral("desktop.clipboard")}));
     // The gate, the dialog and the doors read the same set from the declarations.
     QStringList declared = Contract::methodsOf(Contract::Kind::SideEffect);
     declared.sort();
     sideEffects.sort();
     EXPECT_EQ(declared, sideEffects);
+}
+
+// A method whose action selects its kind: desktop.clipboard's read is read-only (no
+// confirmation, class read), its write a side effect (class clipboard).
+TEST(MethodTable, AnActionSelectsTheKindAndTheClassOfARequest)
+{
+    const MethodEntry* clipboard = MethodTable::contract().find(QStringLiteral("desktop.clipboard"));
+    ASSERT_NE(clipboard, nullptr);
+    const QJsonObject read{{QStringLiteral("action"), QStringLiteral("read")}};
+    const QJsonObject write{{QStringLiteral("action"), QStringLiteral("write")},
+                            {QStringLiteral("text"), QStringLiteral("x")}};
+    EXPECT_FALSE(clipboard->sideEffectFor(read));
+    EXPECT_TRUE(clipboard->sideEffectFor(write));
+    EXPECT_TRUE(clipboard->sideEffectFor(QJsonObject{{QStringLiteral("action"), QStringLiteral("paste")}}))
+        << "an undeclared action counts as a side effect until the schema refuses it";
+    EXPECT_EQ(clipboard->declaration->actionClassFor(read), Contract::ActionClass::Read);
+    EXPECT_EQ(clipboard->declaration->actionClassFor(write), Contract::ActionClass::Clipboard);
+    // A method without actions: its own kind for every request.
+    const MethodEntry* click = MethodTable::contract().find(QStringLiteral("desktop.click"));
+    EXPECT_TRUE(click->sideEffectFor({}));
 }
 
 TEST(MethodTable, EveryEntryHasASummaryAndASchemaThatRequiresMeta)
