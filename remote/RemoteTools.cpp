@@ -262,8 +262,6 @@ std::optional<QString> unsupportedReason(const QString& name)
     static const QHash<QString, QString> reasons{
         {QStringLiteral("dock"), QStringLiteral("there is no Dock to drive here; use app and window")},
         {QStringLiteral("space"), QStringLiteral("desktop spaces are not driven by this host")},
-        {QStringLiteral("clipboard"), QStringLiteral("the person's clipboard is not read or set for a remote server; "
-                                                     "use paste to put text into a field")},
         {QStringLiteral("analyze"), QStringLiteral("this host runs no AI model; send the image from see to yours")},
     };
     const auto it = reasons.constFind(name);

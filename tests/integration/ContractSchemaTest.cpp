@@ -259,9 +259,10 @@ TEST(ContractSchema, TheHostsParserAndTheServedSchemaJudgeEveryDerivedRequestAli
         const auto refused = Bridge::checkShape(*entry, all.at(i).params);
         const bool hostAccepts = !refused.has_value();
         accepted += hostAccepts;
-        if (i == 0 || all.at(i).what == QLatin1String("the declaration's example"))
+        if (i == 0 || all.at(i).what == QLatin1String("the declaration's example")) {
             EXPECT_TRUE(hostAccepts) << all.at(i).method.toStdString() << ": its example is refused: "
                                      << (refused ? refused->message.toStdString() : std::string());
+        }
         if (hostAccepts != schema.value(QStringLiteral("accepted")).toBool())
             disagreements.append(
                 QStringLiteral("%1, %2: host %3%4, schema %5 %6")
