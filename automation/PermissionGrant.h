@@ -5,7 +5,7 @@
 
 namespace Automation {
 
-/// Whom to grant a missing permission to, and where (issue 32 §4): the exact program (the host's
+/// Whom to grant a missing permission to, and where (docs/protocol.md, "Policy"): the exact program (the host's
 /// app bundle on macOS, its executable elsewhere), the setting's name, and how, in words. An
 /// error or a doctor check that says "not granted" says this too.
 struct PermissionGrant
