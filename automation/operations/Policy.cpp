@@ -127,6 +127,12 @@ Result<PolicyLook> policyLook(JobContext& ctx, const PolicyLookRequest& request)
             }
         }
     }
+    if (request.forceQuit) {
+        out.risk.kind = Risk::Kind::ForceQuit;
+        out.risk.word = QStringLiteral("force");
+        out.risk.field = QStringLiteral("request");
+        out.riskContext = QStringLiteral("force quit: the app is killed, and what it did not save is lost");
+    }
     step.finish(true, out.toJson());
     return out;
 }
