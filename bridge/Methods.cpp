@@ -883,6 +883,7 @@ MethodJob app(AppParams params)
         auto launched = Ops::launchApp(ctx, spec);
         if (!launched)
             return launched.error();
+        result.insert(QStringLiteral("launched"), true);
         result.insert(QStringLiteral("pid"), launched->pid);
         result.insert(QStringLiteral("startedPid"), launched->start.pid);
         result.insert(QStringLiteral("window"), launched->window.toJson());
