@@ -186,7 +186,7 @@ TEST(McpDoor, WithoutAHostTheReportSaysWhyAndExitsZero)
     EXPECT_EQ(door(nowhere, QStringLiteral("bogus")).exitCode, 2);
 }
 
-// tools/list has the 26 ghost_ tools msgcode dispatches, each with an object input schema.
+// tools/list has the 26 ghost_ tools msgcode dispatches and ghost_clipboard, each with an object input schema.
 TEST(McpDoor, ListsTheToolsMsgcodeDispatches)
 {
     TestHost host;
