@@ -571,7 +571,7 @@ struct PolicyLook
     /// then the window's, `bound` "window").
     std::optional<Node> element;
     int matches = 0;
-    QString bound; ///< "element" or "window"
+    QString bound; ///< "element", "window", "app" (desktop.app names it) or "none" (nothing resolved)
     /// The app shows a terminal (the AT-SPI terminal role, or a TerminalEmulator entry).
     bool terminal = false;
     Risk::Assessment risk;

@@ -50,29 +50,12 @@ std::optional<Error> OwnerCheck::run(Automation::JobContext& ctx, Evidence::Exec
     const auto request = Methods::policyRequest(method, params);
     if (!request)
         return std::nullopt; // the operation answers its own params error; nothing was sent
-    // An app that is not to be looked at through a window (desktop.app): the rules decide
-    // about it as the request names it.
-    auto look =
-        request->subjectApp ? Automation::Result<Ops::PolicyLook>(Ops::PolicyLook{}) : Ops::policyLook(ctx, *request);
-    if (request->subjectApp && look) {
-        look->app = *request->subjectApp;
-        look->route.pid = request->subjectApp->pid;
-        look->route.appName = request->subjectApp->name;
-        if (request->forceQuit) {
-            look->risk.kind = Automation::Risk::Kind::ForceQuit;
-            look->risk.word = QStringLiteral("force");
-            look->risk.field = QStringLiteral("request");
-            look->riskContext = QStringLiteral("force quit: the app is killed, and what it did not save is lost");
-        }
-    }
+    auto look = Ops::policyLook(ctx, *request);
     if (!look) {
         if (look.error().code == ErrorCode::Aborted || look.error().code == ErrorCode::Timeout)
             return look.error();
-        // Nothing resolved, nothing sent: the operation answers the same error itself, unless it
-        // needs no window (the clipboard), which the rules then decide about no app.
-        if (!request->appOptional)
-            return std::nullopt;
-        look = Automation::Result<Ops::PolicyLook>(Ops::PolicyLook{});
+        // Nothing resolved, nothing sent: the operation answers the same error itself.
+        return std::nullopt;
     }
 
     // A token is good for the target a person (or the policy) was shown, and no other.

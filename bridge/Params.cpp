@@ -598,13 +598,6 @@ Result<AppParams> app(const QJsonObject& params)
     for (const QJsonValue& arg : params.value(QStringLiteral("args")).toArray())
         out.args.append(arg.toString());
     out.force = params.value(QStringLiteral("force")).toBool();
-    if (out.action != QLatin1String("list") && app.isEmpty())
-        r.fail(QStringLiteral("app"), QStringLiteral("names the app by bundleId, desktopId, executable or pid"));
-    if (out.action == QLatin1String("launch") && out.pid)
-        r.fail(QStringLiteral("app.pid"),
-               QStringLiteral("a launch starts an app: name it by desktopId, executable or bundleId"));
-    if (out.action == QLatin1String("launch") && out.force)
-        r.fail(QStringLiteral("force"), QStringLiteral("is for quit and relaunch"));
     return r.finish(out);
 }
 

@@ -3,6 +3,29 @@
 // The agent's tools beyond the tree: the clipboard and apps (docs/protocol.md §5.29, §5.30).
 namespace Contract::Families {
 
+namespace {
+
+/// The app desktop.app acts on, named as route.app and the owner's rules name one; a launch
+/// starts a new process, so it cannot name one by pid.
+Node appNamed(bool byPid)
+{
+    QList<Field> fields{
+        optional(QStringLiteral("bundleId"), nonEmptyString(QStringLiteral("macOS"))),
+        optional(QStringLiteral("desktopId"),
+                 nonEmptyString(QStringLiteral("A desktop entry, e.g. org.gnome.TextEditor"))),
+        optional(QStringLiteral("executable"), nonEmptyString(QStringLiteral("A program a desktop entry starts")))};
+    QStringList names{QStringLiteral("bundleId"), QStringLiteral("desktopId"), QStringLiteral("executable")};
+    if (byPid) {
+        fields.append(optional(QStringLiteral("pid"), integer(1, 4194304)));
+        names.append(QStringLiteral("pid"));
+    }
+    Node app = object(fields, QStringLiteral("Which app, as route.app and the owner's rules name one"));
+    app.atLeastOne.append(names);
+    return app;
+}
+
+} // namespace
+
 QList<Method> tools()
 {
     QList<Method> out;
@@ -84,25 +107,22 @@ QList<Method> tools()
                    ActionClass::App},
             Action{QStringLiteral("relaunch"), Kind::SideEffect, QStringLiteral("quit, then launch"),
                    ActionClass::App}};
-        m.params = object(
-            {required(QStringLiteral("action"),
-                      oneOf({QStringLiteral("list"), QStringLiteral("launch"), QStringLiteral("quit"),
-                             QStringLiteral("relaunch")},
-                            QStringLiteral("list (read-only); launch, quit, relaunch (side effects)"))),
-             optional(QStringLiteral("app"),
-                      object({optional(QStringLiteral("bundleId"), nonEmptyString(QStringLiteral("macOS"))),
-                              optional(QStringLiteral("desktopId"),
-                                       nonEmptyString(QStringLiteral("A desktop entry, e.g. org.gnome.TextEditor"))),
-                              optional(QStringLiteral("executable"),
-                                       nonEmptyString(QStringLiteral("A program a desktop entry starts"))),
-                              optional(QStringLiteral("pid"), integer(1, 4194304))},
-                             QStringLiteral("Which app, as route.app and the owner's rules name one"))),
-             optional(QStringLiteral("args"), arrayOf(string(), std::nullopt, 64)),
-             optional(QStringLiteral("force"), boolean(QStringLiteral("quit, relaunch: kill it (high-risk)"))),
-             optional(QStringLiteral("confirm"), ref(QStringLiteral("Confirm")))});
-        Node named = object({required(QStringLiteral("app"), openObject())});
-        when(m.params, QStringLiteral("action"),
-             {QStringLiteral("launch"), QStringLiteral("quit"), QStringLiteral("relaunch")}, false, named);
+        m.params =
+            object({required(QStringLiteral("action"),
+                             oneOf({QStringLiteral("list"), QStringLiteral("launch"), QStringLiteral("quit"),
+                                    QStringLiteral("relaunch")},
+                                   QStringLiteral("list (read-only); launch, quit, relaunch (side effects)"))),
+                    optional(QStringLiteral("app"), appNamed(true)),
+                    optional(QStringLiteral("args"), arrayOf(string(), std::nullopt, 64)),
+                    optional(QStringLiteral("force"), boolean(QStringLiteral("quit, relaunch: kill it (high-risk)"))),
+                    optional(QStringLiteral("confirm"), ref(QStringLiteral("Confirm")))});
+        // A launch starts a new process: a pid names one already running, and there is nothing to force.
+        Node launching = object({required(QStringLiteral("app"), appNamed(false))});
+        launching.forbidden = {QStringLiteral("force")};
+        launching.forbiddenWhy = QStringLiteral("is for quit and relaunch");
+        when(m.params, QStringLiteral("action"), {QStringLiteral("launch")}, false, launching);
+        Node named = object({required(QStringLiteral("app"), appNamed(true))});
+        when(m.params, QStringLiteral("action"), {QStringLiteral("quit"), QStringLiteral("relaunch")}, false, named);
         Node listing = object({});
         listing.forbidden = {QStringLiteral("args"), QStringLiteral("force")};
         when(m.params, QStringLiteral("action"), {QStringLiteral("list")}, false, listing);
