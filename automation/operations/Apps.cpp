@@ -3,11 +3,16 @@
 #include "automation/platform/ProcessInfo.h"
 
 #include <QElapsedTimer>
+#include <QSet>
 #include <QThread>
 
 namespace Automation::Operations {
 
 namespace {
+
+/// How long a launch whose process handed it to a running instance and ended waits for that
+/// instance to show a new window or come to the front before it names the instance as it is.
+constexpr qint64 kHandOffGraceMs = 2000;
 
 AppIdentity identityOf(const WindowInfo& window)
 {
@@ -78,10 +83,17 @@ Result<LaunchResult> launchApp(JobContext& ctx, const AppLaunchSpec& spec)
     TraceStep step(ctx.trace, QStringLiteral("apps.launch"));
     // Who shows windows now: a window that appears for another process afterwards is an
     // instance the launch was handed to.
-    QHash<qint64, bool> before;
+    QSet<QString> before;
+    qint64 activeBefore = 0;
+    const auto key = [](const WindowInfo& w) {
+        return w.nativeId.isEmpty() ? QString::number(w.pid) + QLatin1Char('|') + w.title : w.nativeId;
+    };
     if (auto windows = ctx.backend.windows(ctx.call)) {
-        for (const WindowInfo& window : windows.value())
-            before.insert(window.pid, window.active);
+        for (const WindowInfo& window : windows.value()) {
+            before.insert(key(window));
+            if (window.active)
+                activeBefore = window.pid;
+        }
     }
     auto started = ctx.backend.startApp(spec, ctx.call);
     if (!started) {
@@ -97,6 +109,7 @@ Result<LaunchResult> launchApp(JobContext& ctx, const AppLaunchSpec& spec)
     QElapsedTimer waited;
     waited.start();
     bool exitedSeen = false;
+    QElapsedTimer exitedFor;
     while (true) {
         if (auto stop = ctx.call.checkpoint()) {
             // It was started: the answer must not invite a blind retry.
@@ -118,25 +131,39 @@ Result<LaunchResult> launchApp(JobContext& ctx, const AppLaunchSpec& spec)
                 }
             }
             // The process is gone without a window of its own: an instance already running
-            // took the launch (it shows a new window, or comes to the front).
+            // took the launch. It shows a new window, or comes to the front; one that does
+            // neither within a grace period is still the instance the launch went to.
             if (exitedSeen) {
+                const WindowInfo* taken = nullptr;
+                const WindowInfo* existing = nullptr;
                 for (const WindowInfo& window : windows.value()) {
-                    const bool fresh = !before.contains(window.pid);
-                    const bool raised = window.active && !before.value(window.pid, false);
-                    if (window.pid > 0 && (fresh || raised) && sameApp(identityOf(window), AppSelector::of(spec))) {
-                        out.pid = window.pid;
-                        out.window = window;
-                        out.reusedInstance = true;
-                        out.waitedMs = waited.elapsed();
-                        details.insert(QStringLiteral("reusedInstance"), true);
-                        details.insert(QStringLiteral("window"), window.toJson());
-                        step.finish(true, details);
-                        return out;
-                    }
+                    if (window.pid <= 0 || !sameApp(identityOf(window), AppSelector::of(spec)))
+                        continue;
+                    const bool fresh = !before.contains(key(window));
+                    const bool raised = window.active && window.pid != activeBefore;
+                    if ((fresh || raised) && !taken)
+                        taken = &window;
+                    if (!existing || window.active)
+                        existing = &window;
+                }
+                if (!taken && exitedFor.isValid() && exitedFor.elapsed() >= kHandOffGraceMs)
+                    taken = existing;
+                if (taken) {
+                    out.pid = taken->pid;
+                    out.window = *taken;
+                    out.reusedInstance = true;
+                    out.waitedMs = waited.elapsed();
+                    details.insert(QStringLiteral("reusedInstance"), true);
+                    details.insert(QStringLiteral("window"), taken->toJson());
+                    step.finish(true, details);
+                    return out;
                 }
             }
         }
-        exitedSeen = exitedSeen || !Platform::processAlive(out.start.pid);
+        if (!exitedSeen && !Platform::processAlive(out.start.pid)) {
+            exitedSeen = true;
+            exitedFor.start();
+        }
         QThread::msleep(100);
     }
 }

@@ -100,22 +100,21 @@ TEST_F(AppsDesktop, GalculatorLaunchedFromItsEntryIsItsOwnProcessAndEndsWhenQuit
 TEST_F(AppsDesktop, ASecondLaunchHandedToTheRunningInstanceSaysSo)
 {
     const auto launch = [&] {
-        return session()
-            .call(QStringLiteral("desktop.app"),
-                  confirmed({{QStringLiteral("action"), QStringLiteral("launch")},
-                             {QStringLiteral("app"),
-                              QJsonObject{{QStringLiteral("desktopId"), QStringLiteral("org.xfce.mousepad")}}}}),
-                  30000)
-            .value(QStringLiteral("result"))
-            .toObject();
+        return session().call(QStringLiteral("desktop.app"),
+                              confirmed({{QStringLiteral("action"), QStringLiteral("launch")},
+                                         {QStringLiteral("app"), QJsonObject{{QStringLiteral("desktopId"),
+                                                                              QStringLiteral("org.xfce.mousepad")}}}}),
+                              30000);
     };
-    const QJsonObject first = launch();
+    const QJsonObject firstAnswer = launch();
+    const QJsonObject first = firstAnswer.value(QStringLiteral("result")).toObject();
     const qint64 pid = first.value(QStringLiteral("pid")).toInteger();
-    ASSERT_GT(pid, 0) << dump(first);
+    ASSERT_GT(pid, 0) << dump(firstAnswer);
     EXPECT_FALSE(first.value(QStringLiteral("reusedInstance")).toBool()) << dump(first);
-    const QJsonObject second = launch();
-    EXPECT_TRUE(second.value(QStringLiteral("reusedInstance")).toBool()) << dump(second);
-    EXPECT_EQ(second.value(QStringLiteral("pid")).toInteger(), pid) << dump(second);
+    const QJsonObject secondAnswer = launch();
+    const QJsonObject second = secondAnswer.value(QStringLiteral("result")).toObject();
+    EXPECT_TRUE(second.value(QStringLiteral("reusedInstance")).toBool()) << dump(secondAnswer);
+    EXPECT_EQ(second.value(QStringLiteral("pid")).toInteger(), pid) << dump(secondAnswer);
     EXPECT_NE(second.value(QStringLiteral("startedPid")).toInteger(), pid);
 
     const QJsonObject quit =
