@@ -107,6 +107,16 @@ Result<ClipboardWrite> DesktopBackend::writeClipboard(const QString&, int, const
     return unsupportedOnPlatform(QStringLiteral("writing the clipboard"));
 }
 
+Result<AppStart> DesktopBackend::startApp(const AppLaunchSpec&, const CallContext&)
+{
+    return unsupportedOnPlatform(QStringLiteral("launching apps"));
+}
+
+Result<QString> DesktopBackend::quitApp(qint64, bool, const CallContext&)
+{
+    return unsupportedOnPlatform(QStringLiteral("quitting apps"));
+}
+
 Error unsupportedOnPlatform(const QString& what)
 {
     return Error::make(ErrorCode::InvalidRequest,

@@ -238,6 +238,15 @@ public:
     /// `restoreAfterMs` (0: never) the previous text is offered again unless the clipboard
     /// changed meanwhile. Answers what was there before. The default: unsupported.
     virtual Result<ClipboardWrite> writeClipboard(const QString& text, int restoreAfterMs, const CallContext& context);
+
+    /// Starts an app, never as the host's child: from its desktop entry, detached and outside
+    /// the host's service (Linux); through LaunchServices (macOS). Answers the process started.
+    /// The default: unsupported.
+    virtual Result<AppStart> startApp(const AppLaunchSpec& spec, const CallContext& context);
+    /// Asks the app `pid` to quit (Linux: its windows closed, then SIGTERM; macOS: terminate),
+    /// or kills it (`force`). Answers how it asked; whether it ended is the caller's to check.
+    /// The default: unsupported.
+    virtual Result<QString> quitApp(qint64 pid, bool force, const CallContext& context);
 };
 
 /// The error of a backend method this platform's backend does not have.

@@ -373,6 +373,42 @@ struct ClipboardWriteResult
     Verification verification;
 };
 
+/// desktop.app: which app, as route.app names one.
+struct AppSelector
+{
+    QString bundleId;
+    QString desktopId;
+    QString executable;
+    std::optional<qint64> pid;
+
+    static AppSelector of(const AppLaunchSpec& spec)
+    {
+        return AppSelector{spec.bundleId, spec.desktopId, spec.executable, {}};
+    }
+};
+/// A running app with its windows (desktop.app list).
+struct RunningApp
+{
+    AppIdentity identity;
+    QList<WindowInfo> windows;
+};
+struct LaunchResult
+{
+    AppStart start;
+    qint64 pid = 0; ///< the app's: the started process, a child of it, or the instance reused
+    WindowInfo window;
+    bool reusedInstance = false;
+    qint64 waitedMs = 0;
+};
+struct QuitResult
+{
+    qint64 pid = 0;
+    QString how; ///< "windows_closed", "sigterm", "sigkill", "terminate", "force_terminate"
+    bool exited = false;
+    qint64 waitedMs = 0;
+    Verification verification;
+};
+
 /// desktop.windows: the top-level windows, optionally of one app (name or executable).
 struct WindowsRequest
 {
@@ -471,6 +507,14 @@ Result<ClipboardReadResult> readClipboard(JobContext& ctx, const ClipboardReadRe
 /// Puts text on the clipboard and reads it back; says what was there and whether it will be
 /// put back.
 Result<ClipboardWriteResult> writeClipboard(JobContext& ctx, const ClipboardWriteRequest& request);
+/// The running apps: every process with a top-level window, with its identity.
+Result<QList<RunningApp>> listApps(JobContext& ctx);
+/// Starts the app and waits, within the call's budget, for a window of the process it started
+/// (or of a child of it); when the process ended first and an instance already running showed
+/// or raised a window, that one (reusedInstance).
+Result<LaunchResult> launchApp(JobContext& ctx, const AppLaunchSpec& spec);
+/// Asks the app to quit (or kills it) and waits, within the budget, for the process to end.
+Result<QuitResult> quitApp(JobContext& ctx, qint64 pid, bool force);
 /// Masks what looks sensitive in `text` (Redaction::Patterns); `count` gets how many spans.
 QString redactPatterns(const QString& text, int* count);
 /// Scrolls the target into view or its content in a direction, and says where it ended up.
@@ -508,6 +552,11 @@ struct PolicyLookRequest
     bool pressesEnter = false;
     /// menuPick's path: its last item is the control.
     QStringList menuPath;
+    /// desktop.app quit with force: high-risk whatever the app shows (it is killed).
+    bool forceQuit = false;
+    /// What the request is about when no window of it is to be resolved (desktop.app: the app
+    /// to launch, as its desktop entry says, or the one to quit): the rules decide about it.
+    std::optional<AppIdentity> subjectApp;
     /// The method needs no window (the clipboard): when none resolves, the rules still decide,
     /// about no app, rather than leaving the refusal to the operation.
     bool appOptional = false;
@@ -522,7 +571,7 @@ struct PolicyLook
     /// then the window's, `bound` "window").
     std::optional<Node> element;
     int matches = 0;
-    QString bound; ///< "element" or "window"
+    QString bound; ///< "element", "window", "app" (desktop.app names it) or "none" (nothing resolved)
     /// The app shows a terminal (the AT-SPI terminal role, or a TerminalEmulator entry).
     bool terminal = false;
     Risk::Assessment risk;

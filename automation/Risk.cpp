@@ -75,6 +75,8 @@ QString kindName(Kind kind)
         return QStringLiteral("overwrite");
     case Kind::Export:
         return QStringLiteral("export");
+    case Kind::ForceQuit:
+        return QStringLiteral("force quit");
     }
     return {};
 }

@@ -9,7 +9,8 @@
 namespace Automation::Risk {
 
 /// What a control does, when it is one of the high-risk kinds.
-enum class Kind { None, Send, Submit, Publish, Pay, Delete, Overwrite, Export };
+/// ForceQuit: desktop.app's quit with force (the app is killed; unsaved work is lost).
+enum class Kind { None, Send, Submit, Publish, Pay, Delete, Overwrite, Export, ForceQuit };
 QString kindName(Kind kind);
 
 struct Assessment

@@ -275,6 +275,26 @@ struct ClipboardContent
     bool empty = false;
 };
 
+/// Which app desktop.app launches: a desktop entry, or a program one names (Linux), or a bundle
+/// id (macOS); `args` go to the app (as the files of an entry's %f/%U, else after its command).
+struct AppLaunchSpec
+{
+    QString desktopId;
+    QString executable;
+    QString bundleId;
+    QStringList args;
+};
+
+/// What a backend started: the process, and how.
+struct AppStart
+{
+    qint64 pid = 0;
+    QString launchedBy; ///< "desktop-entry", "launch-services"
+    QString desktopId;
+    QString executable;
+    QStringList argv;
+};
+
 /// What desktop.clipboard write did.
 struct ClipboardWrite
 {

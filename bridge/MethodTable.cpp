@@ -376,6 +376,8 @@ const MethodTable& MethodTable::contract()
         // is kept as typed text is.
         add(QStringLiteral("desktop.clipboard"),
             MethodKind::SideEffect{prepareWith(&Params::clipboard, &Methods::clipboard)}, redactTypedText);
+        // `list` is read-only; launch, quit and relaunch are side effects (class app).
+        add(QStringLiteral("desktop.app"), MethodKind::SideEffect{prepareWith(&Params::app, &Methods::app)});
         for (const auto& declaration : Contract::methods()) {
             if (!t.find(declaration.name))
                 qFatal("method %s is declared but has no handler", qPrintable(declaration.name));

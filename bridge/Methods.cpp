@@ -2,6 +2,7 @@
 
 #include "bridge/evidence/EvidenceLayout.h"
 
+#include "automation/DesktopExec.h"
 #include "automation/PngEncoder.h"
 
 #include <QImage>
@@ -177,6 +178,35 @@ std::optional<Ops::PolicyLookRequest> policyRequest(const QString& method, const
         return routeOf(Params::elementAt(params));
     if (method == QLatin1String("desktop.windows"))
         return std::nullopt; // titles of every window, no app's content
+    // An app to launch or quit: the rules decide about it as the request names it (its desktop
+    // entry's categories, a running process's identity), never about whatever is in front.
+    if (method == QLatin1String("desktop.app")) {
+        auto parsed = Params::app(params);
+        if (!parsed || parsed->action == QLatin1String("list"))
+            return std::nullopt;
+        AppIdentity subject;
+        if (parsed->pid) {
+            ResolvedRoute route;
+            route.pid = *parsed->pid;
+            subject = identify(route);
+        } else {
+            subject.bundleId = parsed->bundleId;
+            subject.executable = parsed->executable;
+            QString entry = parsed->desktopId;
+            if (entry.isEmpty() && !parsed->executable.isEmpty())
+                entry = desktopEntryFor(parsed->executable).id;
+            if (!entry.isEmpty()) {
+                subject.desktopId =
+                    entry.endsWith(QLatin1String(".desktop")) ? entry : entry + QStringLiteral(".desktop");
+                if (const QString path = desktopEntryPath(subject.desktopId); !path.isEmpty())
+                    subject.categories = readDesktopEntry(path).categories;
+            }
+            subject.name = subject.executable.isEmpty() ? subject.desktopId : subject.executable;
+        }
+        out.subjectApp = subject;
+        out.forceQuit = parsed->force;
+        return out;
+    }
     // The clipboard is the desktop's, not a window's: the frontmost app is what it is about
     // (a terminal or a password manager in front is where a paste would land).
     if (method == QLatin1String("desktop.clipboard")) {
@@ -760,6 +790,114 @@ MethodJob pointer(PointerParams params)
         result.insert(QStringLiteral("evidence"),
                       evidence(record, QJsonObject{{QStringLiteral("beforeScreenshot"), QStringLiteral("before.png")},
                                                    {QStringLiteral("afterScreenshot"), QStringLiteral("after.png")}}));
+        return result;
+    };
+}
+
+namespace {
+
+Ops::AppSelector selectorOf(const AppParams& params)
+{
+    return Ops::AppSelector{params.bundleId, params.desktopId, params.executable, params.pid};
+}
+
+/// The running app the selector names (its pid), or DESKTOP_ELEMENT_NOT_FOUND.
+Result<qint64> runningPid(JobContext& ctx, const AppParams& params)
+{
+    if (params.pid)
+        return *params.pid;
+    auto apps = Ops::listApps(ctx);
+    if (!apps)
+        return apps.error();
+    const Ops::AppSelector wanted = selectorOf(params);
+    for (const Ops::RunningApp& running : apps.value()) {
+        const AppIdentity& id = running.identity;
+        const QString entry = wanted.desktopId.endsWith(QLatin1String(".desktop"))
+                                  ? wanted.desktopId
+                                  : wanted.desktopId + QStringLiteral(".desktop");
+        if ((!wanted.desktopId.isEmpty() && entry.compare(id.desktopId, Qt::CaseInsensitive) == 0) ||
+            (!wanted.executable.isEmpty() && wanted.executable.compare(id.executable, Qt::CaseInsensitive) == 0) ||
+            (!wanted.bundleId.isEmpty() && wanted.bundleId.compare(id.bundleId, Qt::CaseInsensitive) == 0))
+            return id.pid;
+    }
+    return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no running app with a window is the one named"),
+                       QJsonObject{{QStringLiteral("reason"), QStringLiteral("app_not_running")}});
+}
+
+QJsonObject quitJson(const Ops::QuitResult& quit)
+{
+    return QJsonObject{{QStringLiteral("pid"), quit.pid},
+                       {QStringLiteral("how"), quit.how},
+                       {QStringLiteral("exited"), quit.exited},
+                       {QStringLiteral("waitedMs"), quit.waitedMs}};
+}
+
+} // namespace
+
+MethodJob app(AppParams params)
+{
+    return [params](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+        QJsonObject result = baseResult(record);
+        result.insert(QStringLiteral("action"), params.action);
+        if (params.action == QLatin1String("list")) {
+            auto apps = Ops::listApps(ctx);
+            if (!apps)
+                return apps.error();
+            QJsonArray list;
+            for (const Ops::RunningApp& running : apps.value()) {
+                QJsonArray windows;
+                for (const WindowInfo& window : running.windows)
+                    windows.append(window.toJson());
+                list.append(QJsonObject{{QStringLiteral("pid"), running.identity.pid},
+                                        {QStringLiteral("name"), running.identity.name},
+                                        {QStringLiteral("identity"), running.identity.toJson()},
+                                        {QStringLiteral("windows"), windows}});
+            }
+            result.insert(QStringLiteral("apps"), list);
+            result.insert(QStringLiteral("count"), static_cast<int>(list.size()));
+            result.insert(QStringLiteral("evidence"), evidence(record));
+            return result;
+        }
+        if (params.action == QLatin1String("quit") || params.action == QLatin1String("relaunch")) {
+            auto pid = runningPid(ctx, params);
+            if (!pid)
+                return pid.error();
+            auto quit = Ops::quitApp(ctx, pid.value(), params.force);
+            if (!quit)
+                return quit.error();
+            if (params.action == QLatin1String("quit")) {
+                result.insert(QStringLiteral("quit"), quitJson(quit.value()));
+                result.insert(QStringLiteral("exited"), quit->exited);
+                insertVerification(result, quit->verification);
+                result.insert(QStringLiteral("evidence"), evidence(record));
+                return result;
+            }
+            if (!quit->exited)
+                return Error::make(ErrorCode::Timeout,
+                                   QStringLiteral("the app did not end, so it was not started again"),
+                                   QJsonObject{{QStringLiteral("quit"), quitJson(quit.value())}})
+                    .withRetryable(false);
+            result.insert(QStringLiteral("quit"), quitJson(quit.value()));
+        }
+        AppLaunchSpec spec{params.desktopId, params.executable, params.bundleId, params.args};
+        auto launched = Ops::launchApp(ctx, spec);
+        if (!launched)
+            return launched.error();
+        result.insert(QStringLiteral("launched"), true);
+        result.insert(QStringLiteral("pid"), launched->pid);
+        result.insert(QStringLiteral("startedPid"), launched->start.pid);
+        result.insert(QStringLiteral("window"), launched->window.toJson());
+        result.insert(QStringLiteral("reusedInstance"), launched->reusedInstance);
+        result.insert(QStringLiteral("launchedBy"), launched->start.launchedBy);
+        if (!launched->start.desktopId.isEmpty())
+            result.insert(QStringLiteral("desktopId"), launched->start.desktopId);
+        Verification shown;
+        shown.expected = QStringLiteral("a window of the app");
+        shown.effect = Effect::Confirmed;
+        shown.observed = QJsonObject{{QStringLiteral("window"), launched->window.title},
+                                     {QStringLiteral("waitedMs"), launched->waitedMs}};
+        insertVerification(result, shown);
+        result.insert(QStringLiteral("evidence"), evidence(record));
         return result;
     };
 }

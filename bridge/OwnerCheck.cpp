@@ -54,11 +54,8 @@ std::optional<Error> OwnerCheck::run(Automation::JobContext& ctx, Evidence::Exec
     if (!look) {
         if (look.error().code == ErrorCode::Aborted || look.error().code == ErrorCode::Timeout)
             return look.error();
-        // Nothing resolved, nothing sent: the operation answers the same error itself, unless it
-        // needs no window (the clipboard), which the rules then decide about no app.
-        if (!request->appOptional)
-            return std::nullopt;
-        look = Automation::Result<Ops::PolicyLook>(Ops::PolicyLook{});
+        // Nothing resolved, nothing sent: the operation answers the same error itself.
+        return std::nullopt;
     }
 
     // A token is good for the target a person (or the policy) was shown, and no other.

@@ -580,6 +580,27 @@ Result<ReadTextParams> readText(const QJsonObject& params)
     return r.finish(out);
 }
 
+Result<AppParams> app(const QJsonObject& params)
+{
+    if (auto refused = declared("desktop.app", params))
+        return *refused;
+    Reader r(params, {});
+    AppParams out;
+    out.action = r.string(QStringLiteral("action")).value_or(QString());
+    if (auto c = confirmOrFail(r))
+        out.confirm = *c;
+    const QJsonObject app = params.value(QStringLiteral("app")).toObject();
+    out.bundleId = app.value(QStringLiteral("bundleId")).toString();
+    out.desktopId = app.value(QStringLiteral("desktopId")).toString();
+    out.executable = app.value(QStringLiteral("executable")).toString();
+    if (app.contains(QStringLiteral("pid")))
+        out.pid = app.value(QStringLiteral("pid")).toInteger();
+    for (const QJsonValue& arg : params.value(QStringLiteral("args")).toArray())
+        out.args.append(arg.toString());
+    out.force = params.value(QStringLiteral("force")).toBool();
+    return r.finish(out);
+}
+
 Result<ClipboardParams> clipboard(const QJsonObject& params)
 {
     if (auto refused = declared("desktop.clipboard", params))

@@ -143,6 +143,18 @@ struct ReadTextParams
     QString redactionMode = QStringLiteral("patterns");
 };
 
+struct AppParams
+{
+    QString action; ///< "list", "launch", "quit", "relaunch"
+    QString bundleId;
+    QString desktopId;
+    QString executable;
+    std::optional<qint64> pid;
+    QStringList args;
+    bool force = false;
+    ConfirmParams confirm;
+};
+
 struct ClipboardParams
 {
     QString action; ///< "read" or "write"
@@ -219,6 +231,7 @@ Automation::Result<OcrParams> ocr(const QJsonObject& params);
 Automation::Result<GroundParams> ground(const QJsonObject& params);
 Automation::Result<ReadTextParams> readText(const QJsonObject& params);
 Automation::Result<ClipboardParams> clipboard(const QJsonObject& params);
+Automation::Result<AppParams> app(const QJsonObject& params);
 Automation::Result<ScrollParams> scroll(const QJsonObject& params);
 Automation::Result<PointerParams> pointer(const QJsonObject& params);
 Automation::Result<WindowsParams> windows(const QJsonObject& params);

@@ -203,6 +203,23 @@ const QList<Tool>& tools()
               {QStringLiteral("height"), Schema::property(QStringLiteral("number"), QStringLiteral("Content height"))}},
              {QStringLiteral("action"), QStringLiteral("app")}),
          windowTool},
+        {QStringLiteral("ghost_app"),
+         QStringLiteral("The running apps (list), or launch, quit or relaunch one by bundle_id (macOS), desktop_id "
+                        "(Linux), executable or pid; force kills it (high-risk)."),
+         Schema::object(
+             {{QStringLiteral("action"),
+               Schema::declaredChoice({}, QStringLiteral("desktop.app"), QStringLiteral("action"),
+                                      QStringLiteral("What to do"))},
+              {QStringLiteral("bundle_id"), Schema::property(QStringLiteral("string"), QStringLiteral("macOS"))},
+              {QStringLiteral("desktop_id"),
+               Schema::property(QStringLiteral("string"), QStringLiteral("A desktop entry (Linux)"))},
+              {QStringLiteral("executable"),
+               Schema::property(QStringLiteral("string"), QStringLiteral("A program a desktop entry starts"))},
+              {QStringLiteral("pid"), Schema::property(QStringLiteral("integer"), QStringLiteral("quit: the process"))},
+              {QStringLiteral("force"),
+               Schema::property(QStringLiteral("boolean"), QStringLiteral("quit: kill it (high-risk)"))}},
+             {QStringLiteral("action")}),
+         appTool},
         {QStringLiteral("ghost_clipboard"),
          QStringLiteral("The clipboard: read (text, redacted unless redaction is none; an image's size; a password "
                         "manager's concealed copy is never read) or write text (restore_after: seconds until the "

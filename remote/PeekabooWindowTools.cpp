@@ -62,6 +62,29 @@ void app(const QJsonObject& a, Engine& engine, const ToolDone& done)
     const QString action = str(a, "action");
     if (action == QLatin1String("list"))
         return listWindows(a, engine, done, true);
+    // Peekaboo's launch and quit: desktop.app, by bundle id (macOS) or desktop id or executable.
+    if (action == QLatin1String("launch") || action == QLatin1String("quit") || action == QLatin1String("relaunch")) {
+        QJsonObject app;
+        if (const QString bundle = str(a, "bundle_id"); !bundle.isEmpty())
+            app.insert(QStringLiteral("bundleId"), bundle);
+        if (const QString desktop = str(a, "desktop_id"); !desktop.isEmpty())
+            app.insert(QStringLiteral("desktopId"), desktop);
+        if (const QString name = str(a, "name"); !name.isEmpty() && app.isEmpty())
+            app.insert(QStringLiteral("executable"), name);
+        if (app.isEmpty())
+            return done(
+                badArgument(QStringLiteral("bundle_id, desktop_id or name is required to %1 an app").arg(action)));
+        QJsonObject params{{QStringLiteral("action"), action}, {QStringLiteral("app"), app}};
+        if (a.value(QStringLiteral("force")).toBool())
+            params.insert(QStringLiteral("force"), true);
+        engine.call(QStringLiteral("desktop.app"), params, true, timeoutOf(a),
+                    [done, action](const QJsonObject& response) {
+                        const bool quitting = action == QLatin1String("quit");
+                        done(sideEffectOutcome(response, quitting ? QStringLiteral("exited") : QStringLiteral("launched"),
+                                               quitting ? QStringLiteral("App quit") : QStringLiteral("App launched")));
+                    });
+        return;
+    }
     const QString name = a.contains(QStringLiteral("bundle_id")) ? str(a, "bundle_id") : str(a, "name");
     if (name.isEmpty())
         return done(badArgument(QStringLiteral("name (or bundle_id) is required to %1 an app").arg(action)));

@@ -133,17 +133,23 @@ QList<Tool> makeTools()
                               {QStringLiteral("coords"), prop(QStringLiteral("string"), xy)},
                               {QStringLiteral("timeout_ms"), timeoutArg()}}),
                 move});
-    out.append({QStringLiteral("app"), QStringLiteral("List the apps with windows, or bring one to the front"),
-                objectSchema(
-                    {{QStringLiteral("action"),
-                      choice({QStringLiteral("list"), QStringLiteral("focus"), QStringLiteral("switch")},
-                             QStringLiteral("What to do"))},
-                     {QStringLiteral("name"),
-                      prop(QStringLiteral("string"), QStringLiteral("The app's accessible name or executable"))},
-                     {QStringLiteral("bundle_id"), prop(QStringLiteral("string"), QStringLiteral("The same as name"))},
-                     {QStringLiteral("timeout_ms"), timeoutArg()}},
-                    {QStringLiteral("action")}),
-                app});
+    out.append(
+        {QStringLiteral("app"),
+         QStringLiteral("List the apps with windows, bring one to the front, or launch, quit or relaunch one"),
+         objectSchema(
+             {{QStringLiteral("action"),
+               choice({QStringLiteral("list"), QStringLiteral("focus"), QStringLiteral("switch"),
+                       QStringLiteral("launch"), QStringLiteral("quit"), QStringLiteral("relaunch")},
+                      QStringLiteral("What to do"))},
+              {QStringLiteral("desktop_id"),
+               prop(QStringLiteral("string"), QStringLiteral("launch, quit: a desktop entry (Linux)"))},
+              {QStringLiteral("force"), prop(QStringLiteral("boolean"), QStringLiteral("quit: kill it (high-risk)"))},
+              {QStringLiteral("name"),
+               prop(QStringLiteral("string"), QStringLiteral("The app's accessible name or executable"))},
+              {QStringLiteral("bundle_id"), prop(QStringLiteral("string"), QStringLiteral("The same as name"))},
+              {QStringLiteral("timeout_ms"), timeoutArg()}},
+             {QStringLiteral("action")}),
+         app});
     out.append({QStringLiteral("window"),
                 QStringLiteral("List, focus, minimize, maximize, restore, close, move or resize a window"),
                 objectSchema({{QStringLiteral("action"), DoorKit::Schema::declaredChoice(

@@ -69,6 +69,25 @@ Result<PolicyLook> policyLook(JobContext& ctx, const PolicyLookRequest& request)
 {
     TraceStep step(ctx.trace, QStringLiteral("policy.look"));
     PolicyLook out;
+    const auto forceQuit = [&out] {
+        out.risk.kind = Risk::Kind::ForceQuit;
+        out.risk.word = QStringLiteral("force");
+        out.risk.field = QStringLiteral("request");
+        out.riskContext = QStringLiteral("force quit: the app is killed, and what it did not save is lost");
+    };
+    // An app that is not looked at through a window (desktop.app): the request names it, and
+    // the token is bound to it as named.
+    if (request.subjectApp) {
+        out.app = *request.subjectApp;
+        out.route.pid = out.app.pid;
+        out.route.appName = out.app.name;
+        out.bound = QStringLiteral("app");
+        out.terminal = out.app.categories.contains(QStringLiteral("TerminalEmulator"));
+        if (request.forceQuit)
+            forceQuit();
+        step.finish(true, out.toJson());
+        return out;
+    }
     std::optional<ResolvedRoute> resolved;
     if (request.target || request.focused) {
         TypeRequest look;
@@ -93,6 +112,12 @@ Result<PolicyLook> policyLook(JobContext& ctx, const PolicyLookRequest& request)
         auto route = ctx.backend.resolveRoute(request.route, ctx.call);
         if (!route) {
             step.finish(false, route.error().toJson());
+            // A method that needs no window (the clipboard): the rules decide about no app.
+            const bool stopped = route.error().code == ErrorCode::Aborted || route.error().code == ErrorCode::Timeout;
+            if (request.appOptional && !stopped) {
+                out.bound = QStringLiteral("none");
+                return out;
+            }
             return route.error();
         }
         resolved = route.value();
@@ -127,6 +152,8 @@ Result<PolicyLook> policyLook(JobContext& ctx, const PolicyLookRequest& request)
             }
         }
     }
+    if (request.forceQuit)
+        forceQuit();
     step.finish(true, out.toJson());
     return out;
 }

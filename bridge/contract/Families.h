@@ -14,5 +14,5 @@ QList<Method> wait();    // waitUntil
 QList<Method> confirm(); // confirm.issue
 QList<Method> remote();  // remote.status, remote.connect, remote.disconnect, remote.forget
 QList<Method> events();  // subscribe, unsubscribe
-QList<Method> tools();   // clipboard
+QList<Method> tools();   // clipboard, app
 } // namespace Contract::Families

@@ -568,3 +568,30 @@ TEST(MacBackend, TheClipboardIsThePasteboardAndAConcealedCopyIsNeverRead)
     ASSERT_TRUE(kept.open(QIODevice::ReadOnly));
     EXPECT_EQ(kept.readAll(), png);
 }
+
+// desktop.app on the macOS backend: launch by bundle id through LaunchServices (AxApi), the
+// window of the app it opened, and quit with terminate until the process ended.
+TEST(MacBackend, AppsLaunchThroughLaunchServicesAndQuitWithTerminate)
+{
+    MacTarget t([](FakeAxWorld& world) {
+        world.addLaunchable(QStringLiteral("org.example.notes"), QStringLiteral("Notes"), QStringLiteral("Notes"));
+    });
+    const QJsonObject phrase{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}};
+    const QJsonObject launched =
+        t.call(QStringLiteral("desktop.app"),
+               {{QStringLiteral("action"), QStringLiteral("launch")},
+                {QStringLiteral("app"), QJsonObject{{QStringLiteral("bundleId"), QStringLiteral("org.example.notes")}}},
+                {QStringLiteral("confirm"), phrase}});
+    const qint64 pid = resultOf(launched).value(QStringLiteral("pid")).toInteger();
+    ASSERT_GT(pid, 0) << dump(launched);
+    EXPECT_EQ(resultOf(launched).value(QStringLiteral("launchedBy")).toString(), QStringLiteral("launch-services"));
+    EXPECT_EQ(resultOf(launched).value(QStringLiteral("window")).toObject().value(QStringLiteral("title")).toString(),
+              QStringLiteral("Notes"));
+    const QJsonObject quit =
+        t.call(QStringLiteral("desktop.app"), {{QStringLiteral("action"), QStringLiteral("quit")},
+                                               {QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), pid}}},
+                                               {QStringLiteral("confirm"), phrase}});
+    EXPECT_TRUE(resultOf(quit).value(QStringLiteral("exited")).toBool()) << dump(quit);
+    EXPECT_EQ(resultOf(quit).value(QStringLiteral("quit")).toObject().value(QStringLiteral("how")).toString(),
+              QStringLiteral("terminate"));
+}

@@ -206,13 +206,13 @@ TEST(McpDoor, ListsTheToolsMsgcodeDispatches)
             tool.toObject().value(QStringLiteral("inputSchema")).toObject().value(QStringLiteral("type")).toString(),
             QStringLiteral("object"));
     }
-    for (const char* name :
-         {"ghost_context",     "ghost_state",       "ghost_find",          "ghost_read",         "ghost_inspect",
-          "ghost_element_at",  "ghost_screenshot",  "ghost_click",         "ghost_type",         "ghost_press",
-          "ghost_hotkey",      "ghost_scroll",      "ghost_hover",         "ghost_long_press",   "ghost_drag",
-          "ghost_focus",       "ghost_window",      "ghost_wait",          "ghost_recipes",      "ghost_run",
-          "ghost_recipe_show", "ghost_recipe_save", "ghost_recipe_delete", "ghost_parse_screen", "ghost_ground",
-          "ghost_annotate",    "ghost_clipboard"})
+    for (const char* name : {"ghost_context",     "ghost_state",       "ghost_find",          "ghost_read",
+                             "ghost_inspect",     "ghost_element_at",  "ghost_screenshot",    "ghost_click",
+                             "ghost_type",        "ghost_press",       "ghost_hotkey",        "ghost_scroll",
+                             "ghost_hover",       "ghost_long_press",  "ghost_drag",          "ghost_focus",
+                             "ghost_window",      "ghost_wait",        "ghost_recipes",       "ghost_run",
+                             "ghost_recipe_show", "ghost_recipe_save", "ghost_recipe_delete", "ghost_parse_screen",
+                             "ghost_ground",      "ghost_annotate",    "ghost_clipboard",     "ghost_app"})
         EXPECT_TRUE(names.contains(QLatin1String(name))) << name;
 }
 
@@ -606,5 +606,30 @@ TEST(McpDoor, TheClipboardToolWritesAndReads)
         EXPECT_EQ(read.value(QStringLiteral("data")).toObject().value(QStringLiteral("text")).toString(),
                   QStringLiteral("via the door"))
             << dump(read);
+    }
+}
+
+// ghost_app: a launch through the door is confirmed and waits for the window; quit ends it.
+TEST(McpDoor, TheAppToolLaunchesAndQuits)
+{
+    TestHost host(autoPolicy());
+    host.desktop().addLaunchable(QStringLiteral("org.example.Notes"), QStringLiteral("Notes"));
+    qint64 pid = 0;
+    {
+        Door mcp(host.socketPath(), host.workspace());
+        const QJsonObject launched =
+            structured(mcp.callTool(QStringLiteral("ghost_app"),
+                                    QJsonObject{{QStringLiteral("action"), QStringLiteral("launch")},
+                                                {QStringLiteral("desktop_id"), QStringLiteral("org.example.Notes")}}));
+        EXPECT_TRUE(launched.value(QStringLiteral("success")).toBool()) << dump(launched);
+        pid = launched.value(QStringLiteral("data")).toObject().value(QStringLiteral("pid")).toInteger();
+        ASSERT_GT(pid, 0) << dump(launched);
+    }
+    {
+        Door mcp(host.socketPath(), host.workspace());
+        const QJsonObject quit = structured(
+            mcp.callTool(QStringLiteral("ghost_app"), QJsonObject{{QStringLiteral("action"), QStringLiteral("quit")},
+                                                                  {QStringLiteral("pid"), pid}}));
+        EXPECT_TRUE(quit.value(QStringLiteral("success")).toBool()) << dump(quit);
     }
 }

@@ -3,10 +3,12 @@
 #include <QDeadlineTimer>
 
 #include <QImage>
+#include <QProcess>
 #include <QSet>
 #include <QThread>
 
 #include <cmath>
+#include <csignal>
 #include <limits>
 
 namespace Testing {
@@ -687,6 +689,12 @@ void FakeAxWorld::setPasteboard(const QString& text)
     m_pasteboardConcealed = false;
     m_pasteboardPng.clear();
     ++m_pasteboardChanges;
+}
+
+void FakeAxWorld::addLaunchable(const QString& bundleId, const QString& name, const QString& title)
+{
+    QMutexLocker lock(&m_mutex);
+    m_launchable.insert(bundleId, Launchable{name, title});
 }
 
 void FakeAxWorld::setPasteboardConcealed(const QString& text)
@@ -1562,6 +1570,45 @@ bool FakeAxApi::setPasteboardString(const QString& text)
 {
     m_world->setPasteboard(text);
     return true;
+}
+
+std::optional<qint64> FakeAxApi::launchApplication(const QString& bundleId, const QStringList& arguments,
+                                                   QString* error)
+{
+    Q_UNUSED(arguments)
+    FakeAxWorld::Launchable launchable;
+    {
+        QMutexLocker lock(&m_world->m_mutex);
+        const auto it = m_world->m_launchable.constFind(bundleId);
+        if (it == m_world->m_launchable.cend()) {
+            *error = QStringLiteral("no app has the bundle id %1").arg(bundleId);
+            return std::nullopt;
+        }
+        launchable = *it;
+    }
+    // One instance per bundle id, as LaunchServices opens an app that already runs.
+    for (const auto& app : runningApplications()) {
+        if (app.bundleId == bundleId)
+            return app.pid;
+    }
+    qint64 pid = 0;
+    if (!QProcess::startDetached(QStringLiteral("sleep"), {QStringLiteral("300")}, {}, &pid) || pid <= 0) {
+        *error = QStringLiteral("sleep could not be started");
+        return std::nullopt;
+    }
+    m_world->addApp(launchable.name, bundleId, pid);
+    m_world->addWindow(pid, launchable.title, QRectF(200, 200, 400, 300));
+    return pid;
+}
+
+bool FakeAxApi::terminateApplication(qint64 pid, bool force)
+{
+    bool known = false;
+    for (const auto& app : runningApplications())
+        known = known || app.pid == pid;
+    if (!known)
+        return false;
+    return ::kill(static_cast<pid_t>(pid), force ? SIGKILL : SIGTERM) == 0;
 }
 
 QStringList FakeAxApi::pasteboardTypes()

@@ -86,6 +86,8 @@ public:
     void setValueUnreadable(const QString& key, bool unreadable);
     /// The pasteboard holds something other than text (an image): no string can be read.
     void setPasteboardHoldsNoText();
+    /// An app LaunchServices can open: `bundleId`, named `name`, its window titled `title`.
+    void addLaunchable(const QString& bundleId, const QString& name, const QString& title);
     /// A password manager's copy: the text with org.nspasteboard.ConcealedType beside it.
     void setPasteboardConcealed(const QString& text);
     /// An image copied (its PNG; no text).
@@ -254,6 +256,12 @@ private:
     QPointF m_pressedAt;
     QString m_pasteboard;
     bool m_pasteboardText = true;
+    struct Launchable
+    {
+        QString name;
+        QString title;
+    };
+    QHash<QString, Launchable> m_launchable;
     bool m_pasteboardConcealed = false;
     QByteArray m_pasteboardPng;
     qint64 m_pasteboardChanges = 1;
@@ -325,6 +333,11 @@ public:
     qint64 pasteboardChangeCount() override;
     std::optional<QString> pasteboardString() override;
     bool setPasteboardString(const QString& text) override;
+    /// Apps of the world with a bundle id (addLaunchable) start as real processes (`sleep`, so
+    /// their end is observable) with one window; others are not found.
+    std::optional<qint64> launchApplication(const QString& bundleId, const QStringList& arguments,
+                                            QString* error) override;
+    bool terminateApplication(qint64 pid, bool force) override;
     QStringList pasteboardTypes() override;
     QByteArray pasteboardData(const QString& type) override;
     std::optional<QImage> captureMainDisplay(QRectF* frame) override;

@@ -1,9 +1,14 @@
 #include "FakeBackend.h"
 
+#include "automation/platform/ProcessInfo.h"
+
 #include <QBuffer>
 #include <QDeadlineTimer>
 #include <QImage>
+#include <QProcess>
 #include <QThread>
+
+#include <csignal>
 
 namespace Testing {
 
@@ -199,6 +204,11 @@ void FakeDesktop::addEffect(const QString& effect)
     m_effects.append(effect);
 }
 
+void FakeDesktop::addEffectLocked(const QString& effect)
+{
+    m_effects.append(effect);
+}
+
 std::optional<Error> FakeBackend::enter(const QString& operation, const CallContext& context)
 {
     FakeDesktop::Delay delay;
@@ -368,6 +378,73 @@ Result<ActionOutcome> FakeBackend::pointer(const ResolvedRoute&, const PointerGe
     return ActionOutcome{QStringLiteral("pointer"), false, {}, v};
 }
 
+void FakeDesktop::addLaunchable(const QString& desktopId, const QString& title, int showAfterMs)
+{
+    QMutexLocker lock(&m_mutex);
+    m_launchable.insert(desktopId, Launchable{title, showAfterMs});
+}
+
+QList<WindowInfo> FakeDesktop::launchedWindows()
+{
+    QMutexLocker lock(&m_mutex);
+    QList<WindowInfo> out;
+    const auto now = std::chrono::steady_clock::now();
+    for (const Launched& app : std::as_const(m_launched)) {
+        if (!app.closed && now >= app.showsAt && Automation::Platform::processAlive(app.window.pid))
+            out.append(app.window);
+    }
+    return out;
+}
+
+Result<AppStart> FakeBackend::startApp(const AppLaunchSpec& spec, const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("startApp"), context))
+        return *err;
+    QMutexLocker lock(&m_desktop->m_mutex);
+    const auto it = m_desktop->m_launchable.constFind(spec.desktopId);
+    if (it == m_desktop->m_launchable.cend())
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no desktop entry starts %1").arg(spec.desktopId),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_desktop_entry")}});
+    // A real process, never this one's child for long: its end is what quit checks.
+    qint64 pid = 0;
+    if (!QProcess::startDetached(QStringLiteral("sleep"), {QStringLiteral("300")}, {}, &pid) || pid <= 0)
+        return Error::make(ErrorCode::InternalError, QStringLiteral("sleep could not be started"));
+    FakeDesktop::Launched app;
+    app.window.title = it->title;
+    app.window.pid = pid;
+    app.window.appName = spec.desktopId;
+    app.window.frame = {100, 100, 400, 300};
+    app.window.visible = true;
+    app.window.active = true;
+    app.window.nativeId = QStringLiteral("0x%1").arg(0x100000 + m_desktop->m_launched.size(), 0, 16);
+    app.showsAt = std::chrono::steady_clock::now() + std::chrono::milliseconds(it->showAfterMs);
+    m_desktop->m_launched.append(app);
+    m_desktop->addEffectLocked(QStringLiteral("launch:%1").arg(spec.desktopId));
+    return AppStart{pid,
+                    QStringLiteral("desktop-entry"),
+                    spec.desktopId,
+                    QStringLiteral("sleep"),
+                    {QStringLiteral("sleep"), QStringLiteral("300")}};
+}
+
+Result<QString> FakeBackend::quitApp(qint64 pid, bool force, const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("quitApp"), context))
+        return *err;
+    QMutexLocker lock(&m_desktop->m_mutex);
+    for (FakeDesktop::Launched& app : m_desktop->m_launched) {
+        if (app.window.pid != pid)
+            continue;
+        app.closed = true;
+        m_desktop->addEffectLocked(QStringLiteral("quit:%1").arg(app.window.title));
+        // The app ends once its window is closed (force: at once), a little later, as real ones do.
+        ::kill(static_cast<pid_t>(pid), force ? SIGKILL : SIGTERM);
+        return force ? QStringLiteral("sigkill") : QStringLiteral("windows_closed");
+    }
+    return Error::make(ErrorCode::ElementNotFound, QStringLiteral("the fake desktop did not launch %1").arg(pid),
+                       QJsonObject{{QStringLiteral("reason"), QStringLiteral("app_not_running")}});
+}
+
 void FakeDesktop::setClipboard(const ClipboardContent& content)
 {
     QMutexLocker lock(&m_mutex);
@@ -439,7 +516,13 @@ Result<QList<WindowInfo>> FakeBackend::windows(const CallContext& context)
     if (auto err = enter(QStringLiteral("windows"), context))
         return *err;
     QMutexLocker lock(&m_desktop->m_mutex);
-    return QList<WindowInfo>{m_desktop->m_window};
+    QList<WindowInfo> out{m_desktop->m_window};
+    const auto now = std::chrono::steady_clock::now();
+    for (const FakeDesktop::Launched& app : std::as_const(m_desktop->m_launched)) {
+        if (!app.closed && now >= app.showsAt && Automation::Platform::processAlive(app.window.pid))
+            out.append(app.window);
+    }
+    return out;
 }
 
 Result<ActionOutcome> FakeBackend::windowCommand(const ResolvedRoute&, const WindowCommand& command,

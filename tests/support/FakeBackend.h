@@ -50,6 +50,12 @@ public:
     int focusRequests() const;
     /// What DesktopBackend::configure was last given (merged, latest value per key).
     QJsonObject backendSettings() const;
+    /// Apps desktop.app may launch, by desktop id: each launch starts a real process (`sleep`,
+    /// so its pid is real and its end observable) whose window "<title>" shows `showAfterMs`
+    /// later, as a real app's window shows late; nothing else is launchable.
+    void addLaunchable(const QString& desktopId, const QString& title, int showAfterMs = 150);
+    /// The windows of launched apps now (pid, title).
+    QList<Automation::WindowInfo> launchedWindows();
     /// A person copied `content` (another app owns the clipboard now).
     void setClipboard(const Automation::ClipboardContent& content);
     /// What the clipboard offers now, as a reader other than the host would get it (a restore
@@ -59,6 +65,7 @@ public:
 private:
     friend class FakeBackend;
     void addEffect(const QString& effect);
+    void addEffectLocked(const QString& effect); ///< with m_mutex held
 
     mutable QMutex m_mutex;
     QList<Automation::Node> m_nodes;
@@ -72,6 +79,19 @@ private:
     bool m_sawCancel = false;
     int m_focusRequests = 0;
     QJsonObject m_backendSettings;
+    struct Launchable
+    {
+        QString title;
+        int showAfterMs = 150;
+    };
+    QHash<QString, Launchable> m_launchable;
+    struct Launched
+    {
+        Automation::WindowInfo window;
+        std::chrono::steady_clock::time_point showsAt;
+        bool closed = false;
+    };
+    QList<Launched> m_launched;
     Automation::ClipboardContent m_clipboard{{}, std::nullopt, {}, {}, false, true};
     /// A write's restore: the previous content, offered again at `restoreAt` unless the
     /// clipboard changed since the write (`writeSerial`).
@@ -127,6 +147,9 @@ public:
     /// One window, "Fake Window" of "Fake App" (pid 4242), in the state the desktop's window
     /// commands left it.
     Automation::Result<QList<Automation::WindowInfo>> windows(const Automation::CallContext& context) override;
+    Automation::Result<Automation::AppStart> startApp(const Automation::AppLaunchSpec& spec,
+                                                      const Automation::CallContext& context) override;
+    Automation::Result<QString> quitApp(qint64 pid, bool force, const Automation::CallContext& context) override;
     Automation::Result<Automation::ClipboardContent> readClipboard(const Automation::CallContext& context) override;
     Automation::Result<Automation::ClipboardWrite> writeClipboard(const QString& text, int restoreAfterMs,
                                                                   const Automation::CallContext& context) override;

@@ -49,7 +49,8 @@ TEST(MethodTable, ServesTheContractsMethodsThePlansPrimitivesAndTheStop)
                                   QStringLiteral("desktop.subscribe"),
                                   QStringLiteral("desktop.unsubscribe"),
                                   QStringLiteral("rpc.discover"),
-                                  QStringLiteral("desktop.clipboard")}));
+                                  QStringLiteral("desktop.clipboard"),
+                                  QStringLiteral("desktop.app")}));
     EXPECT_EQ(MethodTable::contract().find(QStringLiteral("desktop.fly")), nullptr);
 }
 
@@ -73,7 +74,8 @@ TEST(MethodTable, SideEffectsAreExactlyTheInputMethodsAndAllAreQueued)
     EXPECT_EQ(sideEffects, (QStringList{QStringLiteral("desktop.click"), QStringLiteral("desktop.typeText"),
                                         QStringLiteral("desktop.hotkey"), QStringLiteral("desktop.scroll"),
                                         QStringLiteral("desktop.menuPick"), QStringLiteral("desktop.pointer"),
-                                        QStringLiteral("desktop.window"), QStringLiteral("desktop.clipboard")}));
+                                        QStringLiteral("desktop.window"), QStringLiteral("desktop.clipboard"),
+                                        QStringLiteral("desktop.app")}));
     // The gate, the dialog and the doors read the same set from the declarations.
     QStringList declared = Contract::methodsOf(Contract::Kind::SideEffect);
     declared.sort();

@@ -1,5 +1,7 @@
 #include "automation/backends/atspi/AtspiBackend.h"
 
+#include "automation/AppIdentity.h"
+#include "automation/DesktopExec.h"
 #include "automation/PngEncoder.h"
 #include "automation/backends/atspi/AtspiApps.h"
 #include "automation/backends/atspi/AtspiBus.h"
@@ -9,17 +11,28 @@
 #include "automation/backends/atspi/AtspiVerifier.h"
 #include "automation/backends/atspi/X11Clipboard.h"
 #include "automation/backends/atspi/X11InputWatch.h"
+#include "automation/platform/ProcessInfo.h"
 
 #include "automation/backends/atspi/AtspiRoles.h"
 
 #include <QCoreApplication>
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>
+#include <QDeadlineTimer>
+#include <QDir>
 #include <QFileInfo>
 #include <QImage>
 #include <QMutex>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+#include <QStandardPaths>
 #include <QThread>
 #include <QTimeZone>
+
+#include <csignal>
+
+#include <sys/types.h>
 
 namespace Automation {
 
@@ -458,6 +471,126 @@ Result<ActionOutcome> AtspiBackend::pointer(const ResolvedRoute& route, const Po
 {
     const auto scope = d->injecting(context);
     return unverifiableWhenBare(route, d->input.pointer(route, gesture, context));
+}
+
+Result<AppStart> AtspiBackend::startApp(const AppLaunchSpec& spec, const CallContext& context)
+{
+    if (auto stop = context.checkpoint())
+        return *stop;
+    if (spec.desktopId.isEmpty() && spec.executable.isEmpty())
+        return Error::invalidParam(QStringLiteral("app.bundleId"),
+                                   QStringLiteral("a bundle id names a macOS app; here, name a desktopId or an "
+                                                  "executable that a desktop entry starts"));
+    QString path;
+    if (!spec.desktopId.isEmpty()) {
+        path = desktopEntryPath(spec.desktopId);
+    } else if (const DesktopEntry found = desktopEntryFor(spec.executable); !found.id.isEmpty()) {
+        path = desktopEntryPath(found.id);
+    }
+    if (path.isEmpty())
+        return Error::make(ErrorCode::ElementNotFound,
+                           QStringLiteral("no desktop entry starts %1")
+                               .arg(spec.desktopId.isEmpty() ? spec.executable : spec.desktopId),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_desktop_entry")}});
+    const auto entry = readDesktopLaunch(path);
+    if (!entry)
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("%1 has no Exec line").arg(path),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_desktop_entry")}});
+    if (entry->terminal)
+        return Error::invalidParam(
+            QStringLiteral("app"),
+            QStringLiteral("%1 runs in a terminal (Terminal=true); launch the terminal instead").arg(entry->id));
+    static const QRegularExpression takesFiles(QStringLiteral("%[fFuU]"));
+    const bool files = takesFiles.match(entry->exec).hasMatch();
+    QString error;
+    auto argv = execArguments(*entry, files ? spec.args : QStringList{}, &error);
+    if (!argv)
+        return Error::make(ErrorCode::InternalError, QStringLiteral("%1: %2").arg(entry->id, error));
+    if (!files)
+        argv->append(spec.args);
+    // Never the host's child, never in its service: a scope of the user's own manager when it
+    // runs, else a session of its own.
+    QString program;
+    QStringList arguments;
+    const QString manager = qEnvironmentVariable("XDG_RUNTIME_DIR") + QStringLiteral("/systemd/private");
+    const QString systemdRun = QStandardPaths::findExecutable(QStringLiteral("systemd-run"));
+    if (!systemdRun.isEmpty() && QFileInfo::exists(manager)) {
+        program = systemdRun;
+        arguments = QStringList{QStringLiteral("--user"), QStringLiteral("--scope"), QStringLiteral("--quiet"),
+                                QStringLiteral("--collect"), QStringLiteral("--")} +
+                    *argv;
+    } else {
+        program = QStandardPaths::findExecutable(QStringLiteral("setsid"));
+        arguments = *argv;
+        if (program.isEmpty()) {
+            program = argv->first();
+            arguments = argv->mid(1);
+        }
+    }
+    QProcess process;
+    process.setProgram(program);
+    process.setArguments(arguments);
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("GIO_LAUNCHED_DESKTOP_FILE"), path);
+    process.setProcessEnvironment(environment);
+    process.setWorkingDirectory(QDir::homePath());
+    qint64 pid = 0;
+    if (!process.startDetached(&pid) || pid <= 0)
+        return Error::make(ErrorCode::InternalError,
+                           QStringLiteral("%1 could not be started: %2").arg(argv->first(), process.errorString()));
+    return AppStart{pid, QStringLiteral("desktop-entry"), entry->id, QFileInfo(argv->first()).fileName(), *argv};
+}
+
+Result<QString> AtspiBackend::quitApp(qint64 pid, bool force, const CallContext& context)
+{
+    if (auto stop = context.checkpoint())
+        return *stop;
+    if (force) {
+        if (::kill(static_cast<pid_t>(pid), SIGKILL) != 0)
+            return Error::make(ErrorCode::InternalError,
+                               QStringLiteral("SIGKILL to %1: %2").arg(pid).arg(qt_error_string(errno)));
+        return QStringLiteral("sigkill");
+    }
+    const auto windowsOf = [&]() -> QList<WindowInfo> {
+        QList<WindowInfo> out;
+        if (auto all = d->input.windows(context)) {
+            for (const WindowInfo& window : all.value()) {
+                if (window.pid == pid)
+                    out.append(window);
+            }
+        }
+        return out;
+    };
+    const QList<WindowInfo> shown = windowsOf();
+    QSet<QString> closed;
+    for (const WindowInfo& window : shown) {
+        bool ok = false;
+        const quint64 id = window.nativeId.toULongLong(&ok, 16);
+        QString error;
+        if (ok && d->x11.requestWindow(id, X11Session::WindowRequest::Close, {}, false, false, &error))
+            closed.insert(window.nativeId);
+    }
+    // The app may ask to save: give it a moment, then look.
+    QDeadlineTimer grace(std::min<qint64>(2000, std::max<qint64>(0, context.remainingMs() / 2)));
+    while (!grace.hasExpired() && Platform::processAlive(pid)) {
+        if (context.checkpoint())
+            break;
+        const QList<WindowInfo> now = windowsOf();
+        if (std::any_of(now.begin(), now.end(), [&](const WindowInfo& w) { return !closed.contains(w.nativeId); }))
+            return QStringLiteral("windows_closed"); // a window of its own asks the person: left to them
+        if (now.isEmpty())
+            break;
+        QThread::msleep(50);
+    }
+    if (!Platform::processAlive(pid))
+        return QStringLiteral("windows_closed");
+    if (!windowsOf().isEmpty())
+        return QStringLiteral("windows_closed");
+    // No window left and still running (a tray app, a server): the polite signal.
+    if (::kill(static_cast<pid_t>(pid), SIGTERM) != 0)
+        return Error::make(ErrorCode::InternalError,
+                           QStringLiteral("SIGTERM to %1: %2").arg(pid).arg(qt_error_string(errno)));
+    return closed.isEmpty() ? QStringLiteral("sigterm") : QStringLiteral("windows_closed_then_sigterm");
 }
 
 Result<ClipboardContent> AtspiBackend::readClipboard(const CallContext& context)

@@ -55,6 +55,13 @@ public:
     Result<ActionOutcome> pointer(const ResolvedRoute& route, const PointerGesture& gesture,
                                   const CallContext& context) override;
     Result<QList<WindowInfo>> windows(const CallContext& context) override;
+    /// From the app's desktop entry, detached in a session of its own, in a scope of the user's
+    /// service manager when one runs (outside the host's service), else through setsid.
+    Result<AppStart> startApp(const AppLaunchSpec& spec, const CallContext& context) override;
+    /// Closes the app's windows (the window manager's close, as the person's click on ×); when
+    /// none is left and the process still runs, SIGTERM; never while a window it opened since
+    /// (a "save changes?" dialog) waits for the person. force: SIGKILL.
+    Result<QString> quitApp(qint64 pid, bool force, const CallContext& context) override;
     Result<ClipboardContent> readClipboard(const CallContext& context) override;
     Result<ClipboardWrite> writeClipboard(const QString& text, int restoreAfterMs, const CallContext& context) override;
     Result<ActionOutcome> windowCommand(const ResolvedRoute& route, const WindowCommand& command,

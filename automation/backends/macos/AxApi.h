@@ -230,6 +230,14 @@ public:
     /// Selects `previous` again (selectAsciiInputSource's); nothing when it is empty.
     virtual void restoreInputSource(const QString& previous) = 0;
 
+    // Apps (NSWorkspace, NSRunningApplication).
+    /// Opens the app with this bundle id through LaunchServices (openApplicationAtURL:
+    /// configuration:), a new instance only when none runs; its pid, or nullopt with `error`.
+    virtual std::optional<qint64> launchApplication(const QString& bundleId, const QStringList& arguments,
+                                                    QString* error) = 0;
+    /// terminate, or forceTerminate; false when the app is not there or refused at once.
+    virtual bool terminateApplication(qint64 pid, bool force) = 0;
+
     // The general pasteboard (NSPasteboard).
     virtual qint64 pasteboardChangeCount() = 0;
     virtual std::optional<QString> pasteboardString() = 0;

@@ -70,6 +70,9 @@ public:
     qint64 pasteboardChangeCount() override;
     std::optional<QString> pasteboardString() override;
     bool setPasteboardString(const QString& text) override;
+    std::optional<qint64> launchApplication(const QString& bundleId, const QStringList& arguments,
+                                            QString* error) override;
+    bool terminateApplication(qint64 pid, bool force) override;
     QStringList pasteboardTypes() override;
     QByteArray pasteboardData(const QString& type) override;
 

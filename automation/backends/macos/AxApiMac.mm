@@ -514,6 +514,56 @@ bool AxApiMac::setPasteboardString(const QString& text)
     }
 }
 
+std::optional<qint64> AxApiMac::launchApplication(const QString& bundleId, const QStringList& arguments,
+                                                  QString* error)
+{
+    @autoreleasepool {
+        NSURL* url = [[NSWorkspace sharedWorkspace] URLForApplicationWithBundleIdentifier:bundleId.toNSString()];
+        if (!url) {
+            *error = QStringLiteral("no app has the bundle id %1").arg(bundleId);
+            return std::nullopt;
+        }
+        NSWorkspaceOpenConfiguration* configuration = [NSWorkspaceOpenConfiguration configuration];
+        NSMutableArray<NSString*>* args = [NSMutableArray arrayWithCapacity:static_cast<NSUInteger>(arguments.size())];
+        for (const QString& argument : arguments)
+            [args addObject:argument.toNSString()];
+        configuration.arguments = args;
+        configuration.activates = YES;
+        __block qint64 pid = 0;
+        __block NSString* failure = nil;
+        dispatch_semaphore_t done = dispatch_semaphore_create(0);
+        [[NSWorkspace sharedWorkspace] openApplicationAtURL:url
+                                              configuration:configuration
+                                          completionHandler:^(NSRunningApplication* app, NSError* openError) {
+                                            if (app)
+                                                pid = app.processIdentifier;
+                                            else
+                                                failure = [openError.localizedDescription copy];
+                                            dispatch_semaphore_signal(done);
+                                          }];
+        if (dispatch_semaphore_wait(done, dispatch_time(DISPATCH_TIME_NOW, 20 * NSEC_PER_SEC)) != 0) {
+            *error = QStringLiteral("LaunchServices did not answer within 20 s");
+            return std::nullopt;
+        }
+        if (pid <= 0) {
+            *error = failure ? QString::fromNSString(failure) : QStringLiteral("LaunchServices did not open the app");
+            return std::nullopt;
+        }
+        return pid;
+    }
+}
+
+bool AxApiMac::terminateApplication(qint64 pid, bool force)
+{
+    @autoreleasepool {
+        NSRunningApplication* app =
+            [NSRunningApplication runningApplicationWithProcessIdentifier:static_cast<pid_t>(pid)];
+        if (!app)
+            return false;
+        return force ? [app forceTerminate] : [app terminate];
+    }
+}
+
 QStringList AxApiMac::pasteboardTypes()
 {
     @autoreleasepool {

@@ -54,6 +54,9 @@ public:
     Result<QList<WindowInfo>> windows(const CallContext& context) override;
     /// The general pasteboard; a copy marked org.nspasteboard.ConcealedType is never read
     /// (MacClipboard.cpp).
+    /// LaunchServices by bundle id; terminate or forceTerminate (MacApps.cpp).
+    Result<AppStart> startApp(const AppLaunchSpec& spec, const CallContext& context) override;
+    Result<QString> quitApp(qint64 pid, bool force, const CallContext& context) override;
     Result<ClipboardContent> readClipboard(const CallContext& context) override;
     Result<ClipboardWrite> writeClipboard(const QString& text, int restoreAfterMs, const CallContext& context) override;
     Result<ActionOutcome> windowCommand(const ResolvedRoute& route, const WindowCommand& command,

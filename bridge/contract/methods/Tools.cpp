@@ -1,7 +1,30 @@
 #include "bridge/contract/Families.h"
 
-// The agent's tools beyond the tree: the clipboard (docs/protocol.md §5.29).
+// The agent's tools beyond the tree: the clipboard and apps (docs/protocol.md §5.29, §5.30).
 namespace Contract::Families {
+
+namespace {
+
+/// The app desktop.app acts on, named as route.app and the owner's rules name one; a launch
+/// starts a new process, so it cannot name one by pid.
+Node appNamed(bool byPid)
+{
+    QList<Field> fields{
+        optional(QStringLiteral("bundleId"), nonEmptyString(QStringLiteral("macOS"))),
+        optional(QStringLiteral("desktopId"),
+                 nonEmptyString(QStringLiteral("A desktop entry, e.g. org.gnome.TextEditor"))),
+        optional(QStringLiteral("executable"), nonEmptyString(QStringLiteral("A program a desktop entry starts")))};
+    QStringList names{QStringLiteral("bundleId"), QStringLiteral("desktopId"), QStringLiteral("executable")};
+    if (byPid) {
+        fields.append(optional(QStringLiteral("pid"), integer(1, 4194304)));
+        names.append(QStringLiteral("pid"));
+    }
+    Node app = object(fields, QStringLiteral("Which app, as route.app and the owner's rules name one"));
+    app.atLeastOne.append(names);
+    return app;
+}
+
+} // namespace
 
 QList<Method> tools()
 {
@@ -63,6 +86,63 @@ QList<Method> tools()
         m.example = QJsonObject{
             {QStringLiteral("action"), QStringLiteral("write")},
             {QStringLiteral("text"), QStringLiteral("hello")},
+            {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}}}};
+        out.append(m);
+    }
+    {
+        Method m;
+        m.name = QStringLiteral("desktop.app");
+        m.summary = QStringLiteral("Lists the running apps, or launches, quits or relaunches one");
+        m.kind = Kind::SideEffect;
+        m.actionClass = ActionClass::App;
+        m.workspaceBound = true;
+        m.actions = {
+            Action{QStringLiteral("list"), Kind::ReadOnly, QStringLiteral("The running apps with their windows"),
+                   ActionClass::Read},
+            Action{QStringLiteral("launch"), Kind::SideEffect,
+                   QStringLiteral("Starts the app, detached from the host, and waits for its window"),
+                   ActionClass::App},
+            Action{QStringLiteral("quit"), Kind::SideEffect,
+                   QStringLiteral("Asks the app to quit and checks that it ended (force: kills it, high-risk)"),
+                   ActionClass::App},
+            Action{QStringLiteral("relaunch"), Kind::SideEffect, QStringLiteral("quit, then launch"),
+                   ActionClass::App}};
+        m.params =
+            object({required(QStringLiteral("action"),
+                             oneOf({QStringLiteral("list"), QStringLiteral("launch"), QStringLiteral("quit"),
+                                    QStringLiteral("relaunch")},
+                                   QStringLiteral("list (read-only); launch, quit, relaunch (side effects)"))),
+                    optional(QStringLiteral("app"), appNamed(true)),
+                    optional(QStringLiteral("args"), arrayOf(string(), std::nullopt, 64)),
+                    optional(QStringLiteral("force"), boolean(QStringLiteral("quit, relaunch: kill it (high-risk)"))),
+                    optional(QStringLiteral("confirm"), ref(QStringLiteral("Confirm")))});
+        // A launch starts a new process: a pid names one already running, and there is nothing to force.
+        Node launching = object({required(QStringLiteral("app"), appNamed(false))});
+        launching.forbidden = {QStringLiteral("force")};
+        launching.forbiddenWhy = QStringLiteral("is for quit and relaunch");
+        when(m.params, QStringLiteral("action"), {QStringLiteral("launch")}, false, launching);
+        Node named = object({required(QStringLiteral("app"), appNamed(true))});
+        when(m.params, QStringLiteral("action"), {QStringLiteral("quit"), QStringLiteral("relaunch")}, false, named);
+        Node listing = object({});
+        listing.forbidden = {QStringLiteral("args"), QStringLiteral("force")};
+        when(m.params, QStringLiteral("action"), {QStringLiteral("list")}, false, listing);
+        m.result = {
+            {QStringLiteral("executionId"), QStringLiteral("string"), QStringLiteral("Names the evidence")},
+            {QStringLiteral("apps"), QStringLiteral("array"), QStringLiteral("list: pid, name, identity, windows")},
+            {QStringLiteral("pid"), QStringLiteral("integer"), QStringLiteral("launch: the process it started")},
+            {QStringLiteral("window"), QStringLiteral("object"), QStringLiteral("launch: the window it showed")},
+            {QStringLiteral("reusedInstance"), QStringLiteral("boolean"),
+             QStringLiteral("launch: the app handed the launch to an instance already running")},
+            {QStringLiteral("exited"), QStringLiteral("boolean"), QStringLiteral("quit: the process ended")},
+            {QStringLiteral("effect"), QStringLiteral("object"), QStringLiteral("What the host saw change")},
+            {QStringLiteral("evidence"), QStringLiteral("object"), QStringLiteral("dir, envPath")}};
+        m.errors = {QStringLiteral("DESKTOP_CONFIRM_REQUIRED"), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"),
+                    QStringLiteral("DESKTOP_TIMEOUT")};
+        m.docSection = QStringLiteral("5.30");
+        m.engine = QStringLiteral("automation/operations/Apps.cpp");
+        m.example = QJsonObject{
+            {QStringLiteral("action"), QStringLiteral("launch")},
+            {QStringLiteral("app"), QJsonObject{{QStringLiteral("desktopId"), QStringLiteral("org.xfce.mousepad")}}},
             {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}}}};
         out.append(m);
     }
