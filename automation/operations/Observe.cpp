@@ -105,6 +105,17 @@ Result<CaptureArea> captureArea(JobContext& ctx, const std::optional<Route>& rou
     CaptureArea out;
     out.area = rect;
     out.source = rect ? QStringLiteral("rect") : QStringLiteral("display");
+    const bool displayOnly = route && route->displayId && !route->bundleId && !route->pid &&
+                             !route->windowTitlePattern && !route->windowHandle && !route->windowNativeId;
+    if (displayOnly && !rect) {
+        // One display, whatever shows on it.
+        auto display = findDisplay(ctx.backend, *route->displayId, ctx.call);
+        if (!display)
+            return display.error();
+        out.area = display->frame;
+        out.display = display.value();
+        return out;
+    }
     if (route && !rect) {
         Locator locator(ctx);
         auto resolved = locator.resolveRoute(*route, false);
@@ -147,6 +158,7 @@ Result<CaptureResult> capture(JobContext& ctx, const CaptureRequest& request)
         return where.error();
     out.route = where->route;
     out.source = where->source;
+    out.ofDisplay = where->display;
     const std::optional<Frame> area = where->area;
     TraceStep step(ctx.trace, QStringLiteral("capture"));
     auto shot = ctx.backend.screenshot(ctx.call);
