@@ -49,8 +49,8 @@ Result<ResolvedRoute> resolveRouteOnDisplay(DesktopBackend& backend, const Route
     placeOnDisplays(windows, displays.value());
 
     Route narrowed = route;
-    const bool named = route.bundleId || route.pid || route.windowTitlePattern || route.windowHandle ||
-                       route.windowNativeId;
+    const bool named =
+        route.bundleId || route.pid || route.windowTitlePattern || route.windowHandle || route.windowNativeId;
     if (!named) {
         // The frontmost window on the display: the active one when it is there, else the
         // topmost one shown there (windows are listed bottom to top).
@@ -72,9 +72,8 @@ Result<ResolvedRoute> resolveRouteOnDisplay(DesktopBackend& backend, const Route
                                            {QStringLiteral("display"), display->id}});
         narrowed.pid = front->pid;
         bool hex = false;
-        const quint64 native = front->nativeId.startsWith(QLatin1String("0x"))
-                                   ? front->nativeId.mid(2).toULongLong(&hex, 16)
-                                   : 0;
+        const quint64 native =
+            front->nativeId.startsWith(QLatin1String("0x")) ? front->nativeId.mid(2).toULongLong(&hex, 16) : 0;
         if (hex && native != 0)
             narrowed.windowNativeId = native;
         else

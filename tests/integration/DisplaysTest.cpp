@@ -124,8 +124,8 @@ TEST(Displays, AnAppOnAnotherDisplayIsNotActedOn)
     const QJsonObject refused = errorOf(call(
         client, host, QStringLiteral("desktop.click"),
         {{QStringLiteral("route"), route},
-         {QStringLiteral("target"),
-          QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("titleEquals"), QStringLiteral("Send")}}}}},
+         {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("titleEquals"),
+                                                                                          QStringLiteral("Send")}}}}},
          {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}}}}));
     EXPECT_EQ(refused.value(QStringLiteral("code")).toString(), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"))
         << dump(refused);
@@ -138,8 +138,8 @@ TEST(Displays, AnAppOnAnotherDisplayIsNotActedOn)
     const QJsonObject clicked = resultOf(call(
         client, host, QStringLiteral("desktop.click"),
         {{QStringLiteral("route"), route},
-         {QStringLiteral("target"),
-          QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("titleEquals"), QStringLiteral("Send")}}}}},
+         {QStringLiteral("target"), QJsonObject{{QStringLiteral("selector"), QJsonObject{{QStringLiteral("titleEquals"),
+                                                                                          QStringLiteral("Send")}}}}},
          {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}}}}));
     EXPECT_TRUE(host.desktop().effects().contains(QStringLiteral("press:Send"))) << dump(clicked);
 }
@@ -150,9 +150,9 @@ TEST(Displays, CaptureOfADisplayIsThatDisplay)
     TestHost host;
     TestClient client(host.socketPath());
     twoDisplays(host);
-    const QJsonObject captured = resultOf(call(client, host, QStringLiteral("desktop.capture"),
-                                               {{QStringLiteral("route"), onDisplay(QStringLiteral("RIGHT"))},
-                                                {QStringLiteral("inline"), true}}));
+    const QJsonObject captured = resultOf(
+        call(client, host, QStringLiteral("desktop.capture"),
+             {{QStringLiteral("route"), onDisplay(QStringLiteral("RIGHT"))}, {QStringLiteral("inline"), true}}));
     EXPECT_EQ(captured.value(QStringLiteral("source")).toString(), QStringLiteral("display")) << dump(captured);
     EXPECT_EQ(captured.value(QStringLiteral("displayId")).toString(), QStringLiteral("RIGHT"));
     EXPECT_EQ(captured.value(QStringLiteral("frame")).toObject().value(QStringLiteral("x")).toInt(), 1280);

@@ -3,9 +3,9 @@
 #include "automation/platform/ProcessInfo.h"
 
 #include <QBuffer>
-#include <QPainter>
 #include <QDeadlineTimer>
 #include <QImage>
+#include <QPainter>
 #include <QProcess>
 #include <QThread>
 
