@@ -112,6 +112,13 @@ Result<CaptureArea> captureArea(JobContext& ctx, const std::optional<Route>& rou
         auto display = findDisplay(ctx.backend, *route->displayId, ctx.call);
         if (!display)
             return display.error();
+        if (!display->primary && !ctx.backend.screenshotCoversEveryDisplay())
+            return Error::make(ErrorCode::InvalidRequest,
+                               QStringLiteral("this platform's capture reads the primary display only, not \"%1\"")
+                                   .arg(display->id),
+                               QJsonObject{{QStringLiteral("field"), QStringLiteral("route.display")},
+                                           {QStringLiteral("reason"), QStringLiteral("unsupported")}})
+                .withRetryable(false);
         out.area = display->frame;
         out.display = display.value();
         return out;
