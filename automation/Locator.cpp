@@ -55,15 +55,16 @@ Result<ResolvedRoute> resolveRouteOnDisplay(DesktopBackend& backend, const Route
         // The frontmost window on the display: the active one when it is there, else the
         // topmost one shown there (windows are listed bottom to top).
         const WindowInfo* front = nullptr;
-        for (auto it = windows.crbegin(); it != windows.crend(); ++it) {
-            if (it->display != display->id || !it->visible || it->minimized || it->pid <= 0)
+        for (qsizetype i = windows.size() - 1; i >= 0; --i) {
+            const WindowInfo& window = windows.at(i);
+            if (window.display != display->id || !window.visible || window.minimized || window.pid <= 0)
                 continue;
-            if (it->active) {
-                front = &*it;
+            if (window.active) {
+                front = &window;
                 break;
             }
             if (!front)
-                front = &*it;
+                front = &window;
         }
         if (!front)
             return Error::make(ErrorCode::ElementNotFound,
