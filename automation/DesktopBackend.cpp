@@ -92,6 +92,11 @@ Result<QList<WindowInfo>> DesktopBackend::windows(const CallContext&)
     return unsupportedOnPlatform(QStringLiteral("listing windows"));
 }
 
+Result<QList<DisplayInfo>> DesktopBackend::displays(const CallContext&)
+{
+    return unsupportedOnPlatform(QStringLiteral("listing displays"));
+}
+
 Result<ActionOutcome> DesktopBackend::windowCommand(const ResolvedRoute&, const WindowCommand&, const CallContext&)
 {
     return unsupportedOnPlatform(QStringLiteral("window actions"));

@@ -224,6 +224,13 @@ public:
     /// Every top-level window, bottom to top of the stacking order. The default:
     /// DESKTOP_INVALID_REQUEST, reason "unsupported".
     virtual Result<QList<WindowInfo>> windows(const CallContext& context);
+    /// The displays, the primary first, frames in the global coordinates every other method
+    /// uses (Linux: RandR monitors, the whole screen when it has none; macOS: CoreGraphics).
+    /// The default: DESKTOP_INVALID_REQUEST, reason "unsupported".
+    virtual Result<QList<DisplayInfo>> displays(const CallContext& context);
+    /// Whether screenshot() covers every display (X's root window does) or only the primary
+    /// one (macOS's capture of the main display).
+    virtual bool screenshotCoversEveryDisplay() const { return true; }
     /// Focuses, minimizes, maximizes, restores, closes, moves or resizes the route's window and
     /// reads back whether the window manager did it. The default: DESKTOP_INVALID_REQUEST,
     /// reason "unsupported".

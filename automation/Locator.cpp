@@ -2,9 +2,116 @@
 
 #include "automation/SelectorEngine.h"
 
+#include <QJsonArray>
 #include <QRegularExpression>
 
 namespace Automation {
+
+Result<DisplayInfo> findDisplay(DesktopBackend& backend, const QString& id, const CallContext& call)
+{
+    auto displays = backend.displays(call);
+    if (!displays)
+        return displays.error();
+    QJsonArray attached;
+    for (const DisplayInfo& display : displays.value()) {
+        if (display.id == id)
+            return display;
+        attached.append(display.id);
+    }
+    return Error::make(ErrorCode::ElementNotFound,
+                       QStringLiteral("no display \"%1\" is attached (desktop.displays lists them)").arg(id),
+                       QJsonObject{{QStringLiteral("reason"), QStringLiteral("display_not_found")},
+                                   {QStringLiteral("display"), id},
+                                   {QStringLiteral("displays"), attached}})
+        .withRetryable(false);
+}
+
+void placeOnDisplays(QList<WindowInfo>& windows, const QList<DisplayInfo>& displays)
+{
+    for (WindowInfo& window : windows) {
+        if (const DisplayInfo* on = displayOf(displays, window.frame))
+            window.display = on->id;
+    }
+}
+
+Result<ResolvedRoute> resolveRouteOnDisplay(DesktopBackend& backend, const Route& route, const CallContext& call)
+{
+    if (!route.displayId)
+        return backend.resolveRoute(route, call);
+    auto display = findDisplay(backend, *route.displayId, call);
+    if (!display)
+        return display.error();
+    auto displays = backend.displays(call);
+    auto listed = backend.windows(call);
+    if (!displays || !listed)
+        return !displays ? displays.error() : listed.error();
+    QList<WindowInfo> windows = listed.value();
+    placeOnDisplays(windows, displays.value());
+
+    Route narrowed = route;
+    const bool named =
+        route.bundleId || route.pid || route.windowTitlePattern || route.windowHandle || route.windowNativeId;
+    if (!named) {
+        // The frontmost window on the display: the active one when it is there, else the
+        // topmost one shown there (windows are listed bottom to top).
+        const WindowInfo* front = nullptr;
+        for (qsizetype i = windows.size() - 1; i >= 0; --i) {
+            const WindowInfo& window = windows.at(i);
+            if (window.display != display->id || !window.visible || window.minimized || window.pid <= 0)
+                continue;
+            if (window.active) {
+                front = &window;
+                break;
+            }
+            if (!front)
+                front = &window;
+        }
+        if (!front)
+            return Error::make(ErrorCode::ElementNotFound,
+                               QStringLiteral("no window is shown on the display \"%1\"").arg(display->id),
+                               QJsonObject{{QStringLiteral("reason"), QStringLiteral("window_not_found")},
+                                           {QStringLiteral("display"), display->id}});
+        narrowed.pid = front->pid;
+        bool hex = false;
+        const quint64 native =
+            front->nativeId.startsWith(QLatin1String("0x")) ? front->nativeId.mid(2).toULongLong(&hex, 16) : 0;
+        if (hex && native != 0)
+            narrowed.windowNativeId = native;
+        else
+            narrowed.windowTitlePattern =
+                QLatin1Char('^') + QRegularExpression::escape(front->title) + QLatin1Char('$');
+    }
+    auto resolved = backend.resolveRoute(narrowed, call);
+    if (!resolved)
+        return resolved;
+    // Which display the resolved window is on: the window manager's frame for it.
+    const WindowInfo* seen = nullptr;
+    for (const WindowInfo& window : std::as_const(windows)) {
+        const bool same = resolved->nativeWindow != 0
+                              ? window.nativeId == QStringLiteral("0x%1").arg(resolved->nativeWindow, 0, 16)
+                              : window.pid == resolved->pid && window.title == resolved->windowTitle;
+        if (same) {
+            seen = &window;
+            break;
+        }
+    }
+    const QString on = seen ? seen->display
+                            : (displayOf(displays.value(), resolved->nativeFrame)
+                                   ? displayOf(displays.value(), resolved->nativeFrame)->id
+                                   : QString());
+    if (on != display->id)
+        return Error::make(ErrorCode::ElementNotFound,
+                           QStringLiteral("the window \"%1\" is not on the display \"%2\"%3")
+                               .arg(resolved->windowTitle, display->id,
+                                    on.isEmpty() ? QString() : QStringLiteral(" (it is on \"%1\")").arg(on)),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("not_on_display")},
+                                       {QStringLiteral("display"), display->id},
+                                       {QStringLiteral("windowDisplay"), on},
+                                       {QStringLiteral("window"), resolved->windowTitle},
+                                       {QStringLiteral("pid"), resolved->pid}});
+    resolved->display = on;
+    return resolved;
+}
 
 namespace {
 
@@ -71,7 +178,7 @@ Route Locator::routeFor(Route spec, const std::optional<ElementRefSpec>& ref, co
 Result<ResolvedRoute> Locator::resolveRoute(const Route& route, bool sideEffect)
 {
     TraceStep step(m_ctx.trace, QStringLiteral("route.resolve"));
-    auto resolved = m_ctx.backend.resolveRoute(route, m_ctx.call);
+    auto resolved = resolveRouteOnDisplay(m_ctx.backend, route, m_ctx.call);
     if (!resolved) {
         step.finish(false, resolved.error().toJson());
         return resolved;
@@ -106,7 +213,7 @@ Result<ResolvedRoute> Locator::resolveRoute(const Route& route, bool sideEffect)
         return focused.error();
     }
     if (*policy == FocusPolicy::RequireFocused) {
-        auto again = m_ctx.backend.resolveRoute(route, m_ctx.call);
+        auto again = resolveRouteOnDisplay(m_ctx.backend, route, m_ctx.call);
         if (!again)
             return again;
         if (!again->windowFocused || again->pid != resolved->pid) {

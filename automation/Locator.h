@@ -69,6 +69,18 @@ struct ResolvedTarget
 /// waitUntil): deep and wide, within the request's remaining time (at most 30 s).
 SnapshotBounds searchBounds(const CallContext& call, bool includeText);
 
+/// The display desktop.displays answered as `id`; DESKTOP_ELEMENT_NOT_FOUND, reason
+/// display_not_found (with the displays there are) when none is attached by that id.
+Result<DisplayInfo> findDisplay(DesktopBackend& backend, const QString& id, const CallContext& call);
+/// Sets each window's display (its centre's).
+void placeOnDisplays(QList<WindowInfo>& windows, const QList<DisplayInfo>& displays);
+/// The backend's resolveRoute with route.display applied (docs/protocol.md §4.3): a route that
+/// names an app or a window must resolve to a window on that display (otherwise
+/// DESKTOP_ELEMENT_NOT_FOUND, reason not_on_display); one that names neither goes to the
+/// frontmost window on it. The answer says the display (ResolvedRoute::display). Without
+/// route.display it is the backend's resolveRoute, nothing more.
+Result<ResolvedRoute> resolveRouteOnDisplay(DesktopBackend& backend, const Route& route, const CallContext& call);
+
 /// Finds things on the desktop: the route's window (with its focus policy), a snapshot of it,
 /// the elements a selector matches (ranked), and the one element an action is for. Every step
 /// goes to the context's trace; the trees and candidates decided on go to it too.

@@ -18,6 +18,8 @@ struct CaptureArea
     std::optional<ResolvedRoute> route;
     QString source; ///< "window", "rect" or "display"
     std::optional<Frame> area;
+    /// A route that names only a display: that display (its frame is the area).
+    std::optional<DisplayInfo> display;
 };
 Result<CaptureArea> captureArea(JobContext& ctx, const std::optional<Route>& route, const std::optional<Frame>& rect);
 /// The frame of a resolved route's window: its root element's, or the window manager's for a

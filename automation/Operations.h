@@ -191,6 +191,8 @@ struct CaptureRequest
 struct CaptureResult
 {
     std::optional<ResolvedRoute> route;
+    /// route.display alone: the display captured.
+    std::optional<DisplayInfo> ofDisplay;
     QString source; ///< "display", "window" or "rect"
     Frame frame;    ///< what the image covers, in screen coordinates
     Frame display;  ///< the whole display
@@ -529,6 +531,8 @@ QString normalizeMenuTitle(const QString& title);
 /// another window covers it, as for a pointer click.
 Result<PointerResult> pointer(JobContext& ctx, const PointerRequest& request);
 /// The windows the window manager lists, top of the stacking order first.
+/// desktop.displays: the displays, the primary first (read-only; the trace lists them).
+Result<QList<DisplayInfo>> displays(JobContext& ctx);
 Result<QList<WindowInfo>> windows(JobContext& ctx, const WindowsRequest& request);
 /// Focuses, minimizes, maximizes, restores, closes, moves or resizes the route's window.
 Result<WindowResult> window(JobContext& ctx, const WindowRequest& request);

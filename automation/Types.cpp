@@ -273,6 +273,8 @@ QJsonObject Route::toJson() const
         window.insert(QStringLiteral("nativeId"), QStringLiteral("0x%1").arg(*windowNativeId, 0, 16));
     if (!window.isEmpty())
         out.insert(QStringLiteral("window"), window);
+    if (displayId)
+        out.insert(QStringLiteral("display"), QJsonObject{{QStringLiteral("id"), *displayId}});
     if (focusPolicy)
         out.insert(QStringLiteral("focusPolicy"), focusPolicyName(*focusPolicy));
     return out;
@@ -327,8 +329,21 @@ Result<Route> Route::fromJson(const QJsonValue& value, const QString& field)
         if (wr.failed())
             r.fail(wr.error());
     }
-    if (r.has(QStringLiteral("display")))
-        r.fail(QStringLiteral("display"), QStringLiteral("is not supported: the host drives the primary display"));
+    if (auto display = r.object(QStringLiteral("display"))) {
+        // `id` as desktop.displays answers it; `displayId` as the contract's seed names it.
+        JsonFieldReader dr(*display, r.path(QStringLiteral("display")));
+        dr.rejectUnknown({QStringLiteral("id"), QStringLiteral("displayId")});
+        const auto id = dr.string(QStringLiteral("id"), false, false);
+        const auto displayId = dr.string(QStringLiteral("displayId"), false, false);
+        if (id && displayId)
+            dr.fail(QStringLiteral("displayId"), QStringLiteral("and id name the same thing: give one of them"));
+        else if (!id && !displayId && !dr.failed())
+            dr.fail(QStringLiteral("id"), QStringLiteral("is required: a display desktop.displays answered"));
+        if (dr.failed())
+            r.fail(dr.error());
+        else
+            out.displayId = id ? *id : *displayId;
+    }
     if (auto policy = r.string(QStringLiteral("focusPolicy"))) {
         out.focusPolicy = focusPolicyFromName(*policy);
         if (!out.focusPolicy)
@@ -604,6 +619,8 @@ QJsonObject ResolvedRoute::toJson() const
         out.insert(QStringLiteral("nativeId"), QStringLiteral("0x%1").arg(nativeWindow, 0, 16));
     if (inaccessible)
         out.insert(QStringLiteral("accessible"), false);
+    if (!display.isEmpty())
+        out.insert(QStringLiteral("display"), display);
     return out;
 }
 
@@ -749,7 +766,38 @@ QJsonObject WindowInfo::toJson() const
         out.insert(QStringLiteral("executable"), executable);
     if (!nativeId.isEmpty())
         out.insert(QStringLiteral("nativeId"), nativeId);
+    if (!display.isEmpty())
+        out.insert(QStringLiteral("display"), display);
     return out;
+}
+
+QJsonObject DisplayInfo::toJson() const
+{
+    return QJsonObject{{QStringLiteral("id"), id},
+                       {QStringLiteral("name"), name},
+                       {QStringLiteral("frame"), frame.toJson()},
+                       {QStringLiteral("scale"), scale},
+                       {QStringLiteral("primary"), primary}};
+}
+
+const DisplayInfo* displayOf(const QList<DisplayInfo>& displays, const Frame& frame)
+{
+    const QRect rect(frame.x, frame.y, frame.width, frame.height);
+    const QPoint centre = rect.center();
+    const DisplayInfo* best = nullptr;
+    qint64 bestArea = 0;
+    for (const DisplayInfo& display : displays) {
+        const QRect on(display.frame.x, display.frame.y, display.frame.width, display.frame.height);
+        if (on.contains(centre))
+            return &display;
+        const QRect common = on.intersected(rect);
+        const qint64 area = qint64(common.width()) * common.height();
+        if (!common.isEmpty() && area > bestArea) {
+            best = &display;
+            bestArea = area;
+        }
+    }
+    return best;
 }
 
 } // namespace Automation

@@ -170,6 +170,9 @@ struct Route
     /// The window system's id of a window, as desktop.windows answers it (`nativeId`, X11:
     /// "0x..."), from `route.window.nativeId` (host).
     std::optional<quint64> windowNativeId;
+    /// A display desktop.displays answered (`route.display.id`, or the seed's `displayId`): the
+    /// window must be on it; with no app or window named, the frontmost window on it.
+    std::optional<QString> displayId;
     std::optional<FocusPolicy> focusPolicy;
 
     /// The request's `route` object (docs/protocol.md §4.3); members that are not set are left out.
@@ -197,6 +200,8 @@ struct ResolvedRoute
     /// The window's frame on the screen as the window manager knows it (set with
     /// `inaccessible`, where no root element gives it).
     Frame nativeFrame;
+    /// The display the window is on (its centre's; desktop.displays' id); empty when not looked at.
+    QString display;
     /// Set when the window exposes no accessibility (a Tk or Athena window, a canvas): the error
     /// every read of its tree answers (DESKTOP_ELEMENT_NOT_FOUND, reason no_accessibility).
     /// Keys, the pointer and capture still reach it, with an unverifiable effect.
@@ -244,9 +249,26 @@ struct WindowInfo
     bool maximized = false;
     bool visible = false; ///< mapped
     QString nativeId;     ///< the window system's id (X11: "0x…")
+    QString display;      ///< the display its centre is on (desktop.displays' id), when known
 
     QJsonObject toJson() const;
 };
+
+/// A display as desktop.displays answers it (Linux: a RandR monitor; macOS: a CGDisplay).
+struct DisplayInfo
+{
+    QString id;   ///< route.display's id: the RandR monitor's name; the CGDirectDisplayID
+    QString name; ///< what a person calls it
+    Frame frame;  ///< global coordinates, logical pixels (points on macOS)
+    double scale = 1.0;
+    bool primary = false;
+
+    QJsonObject toJson() const;
+};
+
+/// The display `frame`'s centre is on (or, off every display, the one it overlaps most);
+/// nullptr when none.
+const DisplayInfo* displayOf(const QList<DisplayInfo>& displays, const Frame& frame);
 
 /// What desktop.window does to a window.
 struct WindowCommand

@@ -378,6 +378,8 @@ const MethodTable& MethodTable::contract()
             MethodKind::SideEffect{prepareWith(&Params::clipboard, &Methods::clipboard)}, redactTypedText);
         // `list` is read-only; launch, quit and relaunch are side effects (class app).
         add(QStringLiteral("desktop.app"), MethodKind::SideEffect{prepareWith(&Params::app, &Methods::app)});
+        add(QStringLiteral("desktop.displays"),
+            MethodKind::ReadOnly{prepareWith(&Params::displays, &Methods::displays)});
         for (const auto& declaration : Contract::methods()) {
             if (!t.find(declaration.name))
                 qFatal("method %s is declared but has no handler", qPrintable(declaration.name));

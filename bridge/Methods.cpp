@@ -542,6 +542,8 @@ MethodJob capture(CaptureParams params)
         result.insert(QStringLiteral("bytes"), static_cast<qint64>(captured->png.size()));
         if (captured->route)
             result.insert(QStringLiteral("routeResolved"), captured->route->toJson());
+        if (captured->ofDisplay)
+            result.insert(QStringLiteral("displayId"), captured->ofDisplay->id);
         result.insert(QStringLiteral("image"), QJsonObject{{QStringLiteral("width"), captured->answeredSize.width()},
                                                            {QStringLiteral("height"), captured->answeredSize.height()},
                                                            {QStringLiteral("scale"), captured->scale}});
@@ -979,6 +981,23 @@ MethodJob windows(WindowsParams params)
         QJsonObject result = baseResult(record);
         result.insert(QStringLiteral("windows"), windows);
         result.insert(QStringLiteral("count"), static_cast<int>(windows.size()));
+        result.insert(QStringLiteral("evidence"), evidence(record));
+        return result;
+    };
+}
+
+MethodJob displays(DisplaysParams)
+{
+    return [](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+        auto listed = Ops::displays(ctx);
+        if (!listed)
+            return listed.error();
+        QJsonArray displays;
+        for (const DisplayInfo& display : listed.value())
+            displays.append(display.toJson());
+        QJsonObject result = baseResult(record);
+        result.insert(QStringLiteral("displays"), displays);
+        result.insert(QStringLiteral("count"), static_cast<int>(displays.size()));
         result.insert(QStringLiteral("evidence"), evidence(record));
         return result;
     };

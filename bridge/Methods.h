@@ -28,6 +28,7 @@ MethodJob menuPick(MenuPickParams params);
 MethodJob pointer(PointerParams params);
 MethodJob windows(WindowsParams params);
 MethodJob clipboard(ClipboardParams params);
+MethodJob displays(DisplaysParams params);
 MethodJob app(AppParams params);
 MethodJob window(WindowParams params);
 MethodJob elementAt(ElementAtParams params);

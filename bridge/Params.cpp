@@ -737,6 +737,13 @@ Result<WindowsParams> windows(const QJsonObject& params)
     return r.finish(out);
 }
 
+Result<DisplaysParams> displays(const QJsonObject& params)
+{
+    if (auto refused = declared("desktop.displays", params))
+        return *refused;
+    return DisplaysParams{};
+}
+
 Result<WindowParams> window(const QJsonObject& params)
 {
     if (auto refused = declared("desktop.window", params))

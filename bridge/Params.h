@@ -184,6 +184,11 @@ struct PointerParams
     ConfirmParams confirm;
 };
 
+/// desktop.displays takes nothing but meta.
+struct DisplaysParams
+{
+};
+
 struct WindowsParams
 {
     std::optional<QString> app;
@@ -235,6 +240,7 @@ Automation::Result<AppParams> app(const QJsonObject& params);
 Automation::Result<ScrollParams> scroll(const QJsonObject& params);
 Automation::Result<PointerParams> pointer(const QJsonObject& params);
 Automation::Result<WindowsParams> windows(const QJsonObject& params);
+Automation::Result<DisplaysParams> displays(const QJsonObject& params);
 Automation::Result<WindowParams> window(const QJsonObject& params);
 Automation::Result<ElementAtParams> elementAt(const QJsonObject& params);
 Automation::Result<MenuPickParams> menuPick(const QJsonObject& params);

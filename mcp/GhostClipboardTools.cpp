@@ -1,5 +1,5 @@
-// ghost_clipboard: the clipboard, read or written (desktop.clipboard; ghost-os has no such tool,
-// so it is named in ghost-os's style).
+// ghost_clipboard: the clipboard, read or written (desktop.clipboard), and ghost_displays: the
+// displays (desktop.displays). ghost-os has neither, so they are named in its style.
 #include "mcp/GhostToolSupport.h"
 #include "mcp/GhostTools.h"
 
@@ -43,6 +43,18 @@ QJsonObject clipboardTool(const QJsonObject& arguments, HostLink& host)
         return sideEffectResult(response, QStringLiteral("written"), data);
     }
     return failure(QStringLiteral("Unknown clipboard action: %1").arg(action), QStringLiteral("Use read or write."));
+}
+
+QJsonObject displaysTool(const QJsonObject& arguments, HostLink& host)
+{
+    Q_UNUSED(arguments)
+    const QJsonObject response = host.call(QStringLiteral("desktop.displays"), {}, false);
+    if (response.contains(QStringLiteral("error")))
+        return hostFailure(response);
+    const QJsonObject result = response.value(QStringLiteral("result")).toObject();
+    return success(QJsonObject{{QStringLiteral("displays"), result.value(QStringLiteral("displays"))},
+                               {QStringLiteral("count"), result.value(QStringLiteral("count"))},
+                               {QStringLiteral("evidence"), evidenceOf(result)}});
 }
 
 } // namespace Mcp::Ghost

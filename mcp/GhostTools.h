@@ -33,8 +33,9 @@ QJsonObject stateTool(const QJsonObject& arguments, HostLink& host);
 QJsonObject focusTool(const QJsonObject& arguments, HostLink& host);
 QJsonObject windowTool(const QJsonObject& arguments, HostLink& host);
 
-// The clipboard (GhostClipboardTools.cpp) and apps (GhostAppTools.cpp).
+// The clipboard and the displays (GhostClipboardTools.cpp), and apps (GhostAppTools.cpp).
 QJsonObject clipboardTool(const QJsonObject& arguments, HostLink& host);
+QJsonObject displaysTool(const QJsonObject& arguments, HostLink& host);
 QJsonObject appTool(const QJsonObject& arguments, HostLink& host);
 
 // Waiting (GhostWaitTools.cpp).

@@ -236,6 +236,10 @@ const QList<Tool>& tools()
                Schema::property(QStringLiteral("number"), QStringLiteral("write: seconds"))}},
              {QStringLiteral("action")}),
          clipboardTool},
+        {QStringLiteral("ghost_displays"),
+         QStringLiteral("The displays: id, name, frame in global screen coordinates (every x and y the tools take "
+                        "and answer), scale, and which is primary."),
+         Schema::object({}), displaysTool},
         {QStringLiteral("ghost_wait"),
          QStringLiteral("Wait until an element exists (elementExists), is gone (elementGone), a window title "
                         "contains value (titleContains) or the title changes (titleChanged)."),

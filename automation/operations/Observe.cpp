@@ -105,6 +105,24 @@ Result<CaptureArea> captureArea(JobContext& ctx, const std::optional<Route>& rou
     CaptureArea out;
     out.area = rect;
     out.source = rect ? QStringLiteral("rect") : QStringLiteral("display");
+    const bool displayOnly = route && route->displayId && !route->bundleId && !route->pid &&
+                             !route->windowTitlePattern && !route->windowHandle && !route->windowNativeId;
+    if (displayOnly && !rect) {
+        // One display, whatever shows on it.
+        auto display = findDisplay(ctx.backend, *route->displayId, ctx.call);
+        if (!display)
+            return display.error();
+        if (!display->primary && !ctx.backend.screenshotCoversEveryDisplay())
+            return Error::make(ErrorCode::InvalidRequest,
+                               QStringLiteral("this platform's capture reads the primary display only, not \"%1\"")
+                                   .arg(display->id),
+                               QJsonObject{{QStringLiteral("field"), QStringLiteral("route.display")},
+                                           {QStringLiteral("reason"), QStringLiteral("unsupported")}})
+                .withRetryable(false);
+        out.area = display->frame;
+        out.display = display.value();
+        return out;
+    }
     if (route && !rect) {
         Locator locator(ctx);
         auto resolved = locator.resolveRoute(*route, false);
@@ -147,6 +165,7 @@ Result<CaptureResult> capture(JobContext& ctx, const CaptureRequest& request)
         return where.error();
     out.route = where->route;
     out.source = where->source;
+    out.ofDisplay = where->display;
     const std::optional<Frame> area = where->area;
     TraceStep step(ctx.trace, QStringLiteral("capture"));
     auto shot = ctx.backend.screenshot(ctx.call);

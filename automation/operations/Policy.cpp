@@ -109,7 +109,7 @@ Result<PolicyLook> policyLook(JobContext& ctx, const PolicyLookRequest& request)
         }
     }
     if (!resolved) {
-        auto route = ctx.backend.resolveRoute(request.route, ctx.call);
+        auto route = resolveRouteOnDisplay(ctx.backend, request.route, ctx.call);
         if (!route) {
             step.finish(false, route.error().toJson());
             // A method that needs no window (the clipboard): the rules decide about no app.

@@ -151,7 +151,7 @@ Result<SecureLook> secureTarget(JobContext& ctx, const TypeRequest& request)
         if (cached && !routeSpec.bundleId && !routeSpec.pid)
             routeSpec.pid = cached->route.pid;
     }
-    auto route = ctx.backend.resolveRoute(routeSpec, ctx.call);
+    auto route = resolveRouteOnDisplay(ctx.backend, routeSpec, ctx.call);
     if (!route)
         return route.error();
     resolved = route.value();

@@ -69,7 +69,7 @@ public:
         case Kind::WindowGone: {
             Route route = m_request.route;
             route.windowTitlePattern = condition.pattern;
-            auto resolved = m_ctx.backend.resolveRoute(route, m_ctx.call);
+            auto resolved = resolveRouteOnDisplay(m_ctx.backend, route, m_ctx.call);
             if (!resolved && isFatal(resolved.error())) {
                 fatal = resolved.error();
                 break;
@@ -136,7 +136,7 @@ private:
         if (m_read)
             return snapshot.has_value();
         m_read = true;
-        auto route = m_ctx.backend.resolveRoute(m_request.route, m_ctx.call);
+        auto route = resolveRouteOnDisplay(m_ctx.backend, m_request.route, m_ctx.call);
         if (route)
             routeSeen = route.value();
         if (!route) {

@@ -3,6 +3,7 @@
 
 #include "automation/OperationSteps.h"
 
+#include <QJsonArray>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -30,6 +31,9 @@ Result<QList<WindowInfo>> windows(JobContext& ctx, const WindowsRequest& request
     QList<WindowInfo> out;
     // Top of the stacking order first: the window a person sees first.
     QList<WindowInfo> topFirst = listed.value();
+    // Each with the display it is on; a backend that cannot list displays lists windows anyway.
+    if (auto displays = ctx.backend.displays(ctx.call))
+        placeOnDisplays(topFirst, displays.value());
     std::reverse(topFirst.begin(), topFirst.end());
     for (const WindowInfo& window : std::as_const(topFirst)) {
         if (!request.app || appMatches(window, *request.app))
@@ -38,6 +42,21 @@ Result<QList<WindowInfo>> windows(JobContext& ctx, const WindowsRequest& request
     step.finish(true, QJsonObject{{QStringLiteral("listed"), static_cast<int>(listed->size())},
                                   {QStringLiteral("answered"), static_cast<int>(out.size())}});
     return out;
+}
+
+Result<QList<DisplayInfo>> displays(JobContext& ctx)
+{
+    TraceStep step(ctx.trace, QStringLiteral("displays"));
+    auto listed = ctx.backend.displays(ctx.call);
+    if (!listed) {
+        step.finish(false, listed.error().toJson());
+        return listed.error();
+    }
+    QJsonArray trace;
+    for (const DisplayInfo& display : listed.value())
+        trace.append(display.toJson());
+    step.finish(true, QJsonObject{{QStringLiteral("displays"), trace}});
+    return listed.value();
 }
 
 Result<WindowResult> window(JobContext& ctx, const WindowRequest& request)

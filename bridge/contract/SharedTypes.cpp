@@ -63,7 +63,15 @@ Node route()
         QStringLiteral("Which of its windows"));
     window.fields[1].node.pattern = QStringLiteral("^w:.{1,510}$");
     window.fields[2].node.pattern = QStringLiteral("^(0[xX][0-9a-fA-F]{1,16}|[0-9]{1,20})$");
+    Node display = object(
+        {optional(QStringLiteral("id"), nonEmptyString(QStringLiteral("An id desktop.displays answered"))),
+         optional(QStringLiteral("displayId"), nonEmptyString(QStringLiteral("The same, by the seed's name")))},
+        QStringLiteral("Which display: the window must be on it; alone, the frontmost window on it (capture: the "
+                       "whole display)"));
+    display.atLeastOne.append({QStringLiteral("id"), QStringLiteral("displayId")});
+    display.exclusive.append({QStringLiteral("id"), QStringLiteral("displayId")});
     Node out = object({optional(QStringLiteral("app"), app), optional(QStringLiteral("window"), window),
+                       optional(QStringLiteral("display"), display),
                        optional(QStringLiteral("focusPolicy"),
                                 oneOf({QStringLiteral("focusIfNeeded"), QStringLiteral("requireFocused"),
                                        QStringLiteral("failIfNotFocused")},

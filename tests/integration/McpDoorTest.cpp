@@ -206,13 +206,13 @@ TEST(McpDoor, ListsTheToolsMsgcodeDispatches)
             tool.toObject().value(QStringLiteral("inputSchema")).toObject().value(QStringLiteral("type")).toString(),
             QStringLiteral("object"));
     }
-    for (const char* name : {"ghost_context",     "ghost_state",       "ghost_find",          "ghost_read",
-                             "ghost_inspect",     "ghost_element_at",  "ghost_screenshot",    "ghost_click",
-                             "ghost_type",        "ghost_press",       "ghost_hotkey",        "ghost_scroll",
-                             "ghost_hover",       "ghost_long_press",  "ghost_drag",          "ghost_focus",
-                             "ghost_window",      "ghost_wait",        "ghost_recipes",       "ghost_run",
-                             "ghost_recipe_show", "ghost_recipe_save", "ghost_recipe_delete", "ghost_parse_screen",
-                             "ghost_ground",      "ghost_annotate",    "ghost_clipboard",     "ghost_app"})
+    for (const char* name :
+         {"ghost_context",     "ghost_state",       "ghost_find",          "ghost_read",         "ghost_inspect",
+          "ghost_element_at",  "ghost_screenshot",  "ghost_click",         "ghost_type",         "ghost_press",
+          "ghost_hotkey",      "ghost_scroll",      "ghost_hover",         "ghost_long_press",   "ghost_drag",
+          "ghost_focus",       "ghost_window",      "ghost_wait",          "ghost_recipes",      "ghost_run",
+          "ghost_recipe_show", "ghost_recipe_save", "ghost_recipe_delete", "ghost_parse_screen", "ghost_ground",
+          "ghost_annotate",    "ghost_clipboard",   "ghost_app",           "ghost_displays"})
         EXPECT_TRUE(names.contains(QLatin1String(name))) << name;
 }
 
@@ -632,4 +632,20 @@ TEST(McpDoor, TheAppToolLaunchesAndQuits)
                                                                   {QStringLiteral("pid"), pid}}));
         EXPECT_TRUE(quit.value(QStringLiteral("success")).toBool()) << dump(quit);
     }
+}
+
+// ghost_displays: the host's displays, as desktop.displays lists them.
+TEST(McpDoor, TheDisplaysToolListsTheDisplays)
+{
+    TestHost host;
+    host.desktop().setDisplays(
+        {Automation::DisplayInfo{QStringLiteral("LEFT"), QStringLiteral("LEFT"), {0, 0, 1280, 1024}, 1.0, true},
+         Automation::DisplayInfo{QStringLiteral("RIGHT"), QStringLiteral("RIGHT"), {1280, 0, 1280, 1024}, 1.0, false}});
+    Door mcp(host.socketPath(), host.workspace());
+    const QJsonObject listed = structured(mcp.callTool(QStringLiteral("ghost_displays"), {}));
+    EXPECT_TRUE(listed.value(QStringLiteral("success")).toBool()) << dump(listed);
+    const QJsonArray displays =
+        listed.value(QStringLiteral("data")).toObject().value(QStringLiteral("displays")).toArray();
+    ASSERT_EQ(displays.size(), 2) << dump(listed);
+    EXPECT_EQ(displays.at(1).toObject().value(QStringLiteral("id")).toString(), QStringLiteral("RIGHT"));
 }

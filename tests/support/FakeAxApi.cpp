@@ -911,9 +911,9 @@ QList<Automation::Mac::Display> FakeAxApi::displays()
 {
     // While a second display is attached (setDisplayChangeAtCapture), it stands to the right.
     if (m_world->displayChanges() % 2 == 1)
-        return {Automation::Mac::Display{QRectF(0, 0, 1440, 900), 2.0},
-                Automation::Mac::Display{QRectF(1440, 0, 1920, 1080), 1.0}};
-    return {Automation::Mac::Display{QRectF(0, 0, 1440, 900), 2.0}};
+        return {Automation::Mac::Display{QRectF(0, 0, 1440, 900), 2.0, 1, true},
+                Automation::Mac::Display{QRectF(1440, 0, 1920, 1080), 1.0, 2, false}};
+    return {Automation::Mac::Display{QRectF(0, 0, 1440, 900), 2.0, 1, true}};
 }
 
 AxElement FakeAxApi::out(const QString& key)

@@ -5,6 +5,7 @@
 #include <QBuffer>
 #include <QDeadlineTimer>
 #include <QImage>
+#include <QPainter>
 #include <QProcess>
 #include <QThread>
 
@@ -43,6 +44,7 @@ FakeDesktop::FakeDesktop()
     m_window.frame = {0, 0, 800, 600};
     m_window.active = true;
     m_window.visible = true;
+    m_displays = {DisplayInfo{QStringLiteral("FAKE-0"), QStringLiteral("FAKE-0"), Frame{0, 0, 1280, 1024}, 1.0, true}};
 }
 
 QList<Node> FakeDesktop::defaultTree()
@@ -314,6 +316,23 @@ Result<Screenshot> FakeBackend::screenshot(const CallContext& context)
         return *err;
     QImage image(8, 6, QImage::Format_RGB32);
     image.fill(Qt::darkCyan);
+    {
+        // Displays set by a test: one screen over them all, each its own colour, as X's root
+        // window covers every RandR monitor.
+        QMutexLocker lock(&m_desktop->m_mutex);
+        if (m_desktop->m_displaysSet) {
+            QRect all;
+            for (const DisplayInfo& d : std::as_const(m_desktop->m_displays))
+                all |= QRect(d.frame.x, d.frame.y, d.frame.width, d.frame.height);
+            image = QImage(all.right() + 1, all.bottom() + 1, QImage::Format_RGB32);
+            image.fill(Qt::black);
+            QPainter painter(&image);
+            for (int i = 0; i < m_desktop->m_displays.size(); ++i) {
+                const Frame& f = m_desktop->m_displays.at(i).frame;
+                painter.fillRect(QRect(f.x, f.y, f.width, f.height), FakeDesktop::displayColour(i));
+            }
+        }
+    }
     QByteArray png;
     QBuffer buffer(&png);
     buffer.open(QIODevice::WriteOnly);
@@ -445,6 +464,26 @@ Result<QString> FakeBackend::quitApp(qint64 pid, bool force, const CallContext& 
                        QJsonObject{{QStringLiteral("reason"), QStringLiteral("app_not_running")}});
 }
 
+void FakeDesktop::setDisplays(QList<DisplayInfo> displays)
+{
+    QMutexLocker lock(&m_mutex);
+    m_displays = std::move(displays);
+    m_displaysSet = true;
+}
+
+QColor FakeDesktop::displayColour(int index)
+{
+    static const QList<QColor> colours{QColor(200, 40, 40), QColor(40, 160, 60), QColor(40, 60, 200),
+                                       QColor(200, 180, 40)};
+    return colours.at(index % colours.size());
+}
+
+void FakeDesktop::setWindowFrame(const Frame& frame)
+{
+    QMutexLocker lock(&m_mutex);
+    m_window.frame = frame;
+}
+
 void FakeDesktop::setClipboard(const ClipboardContent& content)
 {
     QMutexLocker lock(&m_mutex);
@@ -523,6 +562,14 @@ Result<QList<WindowInfo>> FakeBackend::windows(const CallContext& context)
             out.append(app.window);
     }
     return out;
+}
+
+Result<QList<DisplayInfo>> FakeBackend::displays(const CallContext& context)
+{
+    if (auto err = enter(QStringLiteral("displays"), context))
+        return *err;
+    QMutexLocker lock(&m_desktop->m_mutex);
+    return m_desktop->m_displays;
 }
 
 Result<ActionOutcome> FakeBackend::windowCommand(const ResolvedRoute&, const WindowCommand& command,

@@ -3,6 +3,7 @@
 #include "automation/DesktopBackend.h"
 #include "automation/PermissionProbe.h"
 
+#include <QColor>
 #include <QMutex>
 #include <QStringList>
 
@@ -56,6 +57,12 @@ public:
     void addLaunchable(const QString& desktopId, const QString& title, int showAfterMs = 150);
     /// The windows of launched apps now (pid, title).
     QList<Automation::WindowInfo> launchedWindows();
+    /// The displays (default: one, "FAKE-0", 1280x1024, primary). Once set, the screenshot
+    /// covers them all, each filled with its own colour (displayColour).
+    void setDisplays(QList<Automation::DisplayInfo> displays);
+    static QColor displayColour(int index);
+    /// Where the fake window is (desktop.windows' frame; a Move command changes it too).
+    void setWindowFrame(const Automation::Frame& frame);
     /// A person copied `content` (another app owns the clipboard now).
     void setClipboard(const Automation::ClipboardContent& content);
     /// What the clipboard offers now, as a reader other than the host would get it (a restore
@@ -76,6 +83,8 @@ private:
     QList<std::chrono::steady_clock::time_point> m_keyTimes;
     bool m_focused = true;
     Automation::WindowInfo m_window; ///< the fake window as desktop.windows lists it
+    QList<Automation::DisplayInfo> m_displays;
+    bool m_displaysSet = false;
     bool m_sawCancel = false;
     int m_focusRequests = 0;
     QJsonObject m_backendSettings;
@@ -147,6 +156,7 @@ public:
     /// One window, "Fake Window" of "Fake App" (pid 4242), in the state the desktop's window
     /// commands left it.
     Automation::Result<QList<Automation::WindowInfo>> windows(const Automation::CallContext& context) override;
+    Automation::Result<QList<Automation::DisplayInfo>> displays(const Automation::CallContext& context) override;
     Automation::Result<Automation::AppStart> startApp(const Automation::AppLaunchSpec& spec,
                                                       const Automation::CallContext& context) override;
     Automation::Result<QString> quitApp(qint64 pid, bool force, const Automation::CallContext& context) override;

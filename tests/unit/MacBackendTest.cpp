@@ -360,3 +360,29 @@ TEST(MacEvents, TheStreamRunsOnlyWhileWantedAndAWaitHearsTheRoutesApp)
     w.backend.setEventSink({});
     EXPECT_FALSE(w.world->streaming());
 }
+
+// desktop.displays on macOS: CoreGraphics' displays by CGDirectDisplayID, the main one first;
+// a second display plugged in is listed at its place in global points, and the capture, which
+// reads the main display only, says it does not cover it.
+TEST(MacDisplays, TheMainDisplayFirstThenOnePluggedIn)
+{
+    World w;
+    auto one = w.backend.displays(CallContext());
+    ASSERT_TRUE(one.ok());
+    ASSERT_EQ(one->size(), 1);
+    EXPECT_EQ(one->at(0).id, QStringLiteral("1"));
+    EXPECT_EQ(one->at(0).name, QStringLiteral("Built-in display"));
+    EXPECT_TRUE(one->at(0).primary);
+    EXPECT_DOUBLE_EQ(one->at(0).scale, 2.0);
+
+    w.world->setDisplayChangeAtCapture(QPointF(1, 0), 1);
+    ASSERT_TRUE(w.backend.screenshot(CallContext()).ok());
+    auto two = w.backend.displays(CallContext());
+    ASSERT_TRUE(two.ok());
+    ASSERT_EQ(two->size(), 2);
+    EXPECT_EQ(two->at(1).id, QStringLiteral("2"));
+    EXPECT_FALSE(two->at(1).primary);
+    EXPECT_EQ(two->at(1).frame.x, 1440);
+    EXPECT_EQ(two->at(1).frame.width, 1920);
+    EXPECT_FALSE(w.backend.screenshotCoversEveryDisplay());
+}

@@ -50,7 +50,8 @@ TEST(MethodTable, ServesTheContractsMethodsThePlansPrimitivesAndTheStop)
                                   QStringLiteral("desktop.unsubscribe"),
                                   QStringLiteral("rpc.discover"),
                                   QStringLiteral("desktop.clipboard"),
-                                  QStringLiteral("desktop.app")}));
+                                  QStringLiteral("desktop.app"),
+                                  QStringLiteral("desktop.displays")}));
     EXPECT_EQ(MethodTable::contract().find(QStringLiteral("desktop.fly")), nullptr);
 }
 

@@ -614,6 +614,35 @@ Result<QList<WindowInfo>> AtspiBackend::windows(const CallContext& context)
     return d->input.windows(context);
 }
 
+Result<QList<DisplayInfo>> AtspiBackend::displays(const CallContext& context)
+{
+    Q_UNUSED(context)
+    const QList<X11Session::Monitor> monitors = d->x11.monitors();
+    if (monitors.isEmpty())
+        return Error::make(ErrorCode::PermissionMissing,
+                           QStringLiteral("the X display %1 cannot be opened").arg(qEnvironmentVariable("DISPLAY")));
+    // Xft.dpi is the one scale X has: every monitor shares it.
+    const auto facts = d->x11.displayFacts();
+    const double scale = facts ? facts->scale : 1.0;
+    QList<DisplayInfo> out;
+    bool primarySeen = false;
+    for (const X11Session::Monitor& monitor : monitors) {
+        DisplayInfo display;
+        display.id = monitor.name;
+        display.name = monitor.name;
+        display.frame = Frame{monitor.rect.x(), monitor.rect.y(), monitor.rect.width(), monitor.rect.height()};
+        display.scale = scale;
+        display.primary = monitor.primary && !primarySeen;
+        primarySeen = primarySeen || display.primary;
+        out.append(display);
+    }
+    // No monitor is marked primary (none was set): the first the server lists is.
+    if (!primarySeen)
+        out.first().primary = true;
+    std::stable_partition(out.begin(), out.end(), [](const DisplayInfo& d) { return d.primary; });
+    return out;
+}
+
 Result<ActionOutcome> AtspiBackend::windowCommand(const ResolvedRoute& route, const WindowCommand& command,
                                                   const CallContext& context)
 {

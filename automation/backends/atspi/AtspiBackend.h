@@ -55,6 +55,7 @@ public:
     Result<ActionOutcome> pointer(const ResolvedRoute& route, const PointerGesture& gesture,
                                   const CallContext& context) override;
     Result<QList<WindowInfo>> windows(const CallContext& context) override;
+    Result<QList<DisplayInfo>> displays(const CallContext& context) override;
     /// From the app's desktop entry, detached in a session of its own, in a scope of the user's
     /// service manager when one runs (outside the host's service), else through setsid.
     Result<AppStart> startApp(const AppLaunchSpec& spec, const CallContext& context) override;

@@ -14,6 +14,7 @@
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/extensions/XTest.h>
+#include <X11/extensions/Xrandr.h>
 #include <X11/keysym.h>
 
 namespace Automation {
@@ -392,6 +393,43 @@ quint64 X11Session::activeWindow()
     const quint64 window = count > 0 ? static_cast<quint64>(*reinterpret_cast<Window*>(value)) : 0;
     XFree(value);
     return window;
+}
+
+QList<X11Session::Monitor> X11Session::monitors()
+{
+    QString error;
+    if (!open(&error))
+        return {};
+    Display* dpy = dpyOf(m_display);
+    QList<Monitor> out;
+    int eventBase = 0, errorBase = 0, major = 0, minor = 0;
+    if (XRRQueryExtension(dpy, &eventBase, &errorBase) && XRRQueryVersion(dpy, &major, &minor) &&
+        (major > 1 || (major == 1 && minor >= 5))) {
+        int count = 0;
+        // Asked of the server each time: a monitor set with xrandr since the last call counts.
+        if (XRRMonitorInfo* info = XRRGetMonitors(dpy, DefaultRootWindow(dpy), True, &count)) {
+            for (int i = 0; i < count; ++i) {
+                Monitor monitor;
+                if (char* name = XGetAtomName(dpy, info[i].name)) {
+                    monitor.name = QString::fromLocal8Bit(name);
+                    XFree(name);
+                }
+                monitor.rect = QRect(info[i].x, info[i].y, info[i].width, info[i].height);
+                monitor.primary = info[i].primary != 0;
+                out.append(monitor);
+            }
+            XRRFreeMonitors(info);
+        }
+    }
+    if (out.isEmpty()) {
+        // Xvfb lists no monitor: its one screen is the display.
+        Window root = 0;
+        int x = 0, y = 0;
+        unsigned width = 0, height = 0, border = 0, depth = 0;
+        if (XGetGeometry(dpy, DefaultRootWindow(dpy), &root, &x, &y, &width, &height, &border, &depth))
+            out.append(Monitor{QStringLiteral("screen"), QRect(0, 0, int(width), int(height)), true});
+    }
+    return out;
 }
 
 std::optional<X11Session::DisplayFacts> X11Session::displayFacts()

@@ -105,6 +105,16 @@ public:
         QStringList xkb;   ///< rules, model, layout, variant, options
     };
     std::optional<DisplayFacts> displayFacts();
+    /// The screen's RandR monitors (RandR 1.5, as `xrandr --listmonitors` shows them): name,
+    /// rect and whether it is the primary; the whole screen as one, named "screen", when the
+    /// server has none. Empty when the display cannot be opened.
+    struct Monitor
+    {
+        QString name;
+        QRect rect;
+        bool primary = false;
+    };
+    QList<Monitor> monitors();
     /// Asks the window manager to activate `window`, raises it, waits up to `waitMs` until it
     /// is the active window, and sets X input focus to it.
     bool activate(quint64 window, int waitMs, const Cancelled& cancelled);

@@ -114,6 +114,8 @@ struct Display
 {
     QRectF frame;
     double scale = 1.0;
+    quint32 id = 0;       ///< the CGDirectDisplayID
+    bool builtIn = false; ///< CGDisplayIsBuiltin: a laptop's own screen
 };
 
 /// What the event stream says of one element: never a value or text typed.

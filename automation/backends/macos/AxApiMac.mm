@@ -197,6 +197,8 @@ QList<Display> AxApiMac::displays()
         for (const CGDirectDisplayID id : ids) {
             Display display;
             display.frame = toQRect(CGDisplayBounds(id));
+            display.id = id;
+            display.builtIn = CGDisplayIsBuiltin(id) != 0;
             if (const Owned<CGDisplayModeRef> mode{CGDisplayCopyDisplayMode(id)}) {
                 const size_t points = CGDisplayModeGetWidth(mode.get());
                 const size_t pixels = CGDisplayModeGetPixelWidth(mode.get());

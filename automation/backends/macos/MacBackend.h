@@ -52,6 +52,9 @@ public:
     Result<std::optional<Frame>> liveFrame(const ResolvedRoute& route, const Node& node,
                                            const CallContext& context) override;
     Result<QList<WindowInfo>> windows(const CallContext& context) override;
+    Result<QList<DisplayInfo>> displays(const CallContext& context) override;
+    /// The capture reads the main display only.
+    bool screenshotCoversEveryDisplay() const override { return false; }
     /// The general pasteboard; a copy marked org.nspasteboard.ConcealedType is never read
     /// (MacClipboard.cpp).
     /// LaunchServices by bundle id; terminate or forceTerminate (MacApps.cpp).

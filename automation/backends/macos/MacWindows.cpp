@@ -4,6 +4,27 @@
 
 namespace Automation::Mac {
 
+Result<QList<DisplayInfo>> MacBackend::displays(const CallContext& context)
+{
+    Q_UNUSED(context)
+    // CoreGraphics' active displays, the main one (with the menu bar) first; the id is the
+    // CGDirectDisplayID, as route.display takes it.
+    QList<DisplayInfo> out;
+    for (const Display& display : m_api->displays()) {
+        DisplayInfo info;
+        info.id = QString::number(display.id);
+        info.name = display.builtIn ? QStringLiteral("Built-in display") : QStringLiteral("Display %1").arg(display.id);
+        info.frame = Frame{qRound(display.frame.x()), qRound(display.frame.y()), qRound(display.frame.width()),
+                           qRound(display.frame.height())};
+        info.scale = display.scale;
+        info.primary = out.isEmpty();
+        out.append(info);
+    }
+    if (out.isEmpty())
+        return Error::make(ErrorCode::InternalError, QStringLiteral("CoreGraphics lists no active display"));
+    return out;
+}
+
 Result<QList<WindowInfo>> MacBackend::windows(const CallContext& context)
 {
     if (auto stop = context.checkpoint())

@@ -1,6 +1,6 @@
 #include "bridge/contract/Families.h"
 
-// The agent's tools beyond the tree: the clipboard and apps (docs/protocol.md §5.29, §5.30).
+// The agent's tools beyond the tree: the clipboard, apps and displays (docs/protocol.md §5.29-§5.31).
 namespace Contract::Families {
 
 namespace {
@@ -144,6 +144,23 @@ QList<Method> tools()
             {QStringLiteral("action"), QStringLiteral("launch")},
             {QStringLiteral("app"), QJsonObject{{QStringLiteral("desktopId"), QStringLiteral("org.xfce.mousepad")}}},
             {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}}}};
+        out.append(m);
+    }
+    {
+        Method m;
+        m.name = QStringLiteral("desktop.displays");
+        m.summary = QStringLiteral("The displays: id, frame in global coordinates, scale, primary, name");
+        m.workspaceBound = true;
+        m.params = object({});
+        m.result = {
+            {QStringLiteral("executionId"), QStringLiteral("string"), QStringLiteral("Names the evidence")},
+            {QStringLiteral("displays"), QStringLiteral("array"),
+             QStringLiteral("The primary first; each {id, name, frame, scale, primary}: route.display takes the id")},
+            {QStringLiteral("count"), QStringLiteral("integer"), QStringLiteral("How many")},
+            {QStringLiteral("evidence"), QStringLiteral("object"), QStringLiteral("dir, envPath")}};
+        m.docSection = QStringLiteral("5.31");
+        m.engine = QStringLiteral("automation/operations/Windows.cpp");
+        m.example = QJsonObject{};
         out.append(m);
     }
     return out;
