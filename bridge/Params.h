@@ -168,8 +168,8 @@ struct FileDialogParams
 {
     Automation::Route route;
     QString path;
-    bool save = true;             ///< action "save" (else "open")
-    bool replace = false;         ///< overwrite "replace"
+    bool save = true;     ///< action "save" (else "open")
+    bool replace = false; ///< overwrite "replace"
     ConfirmParams confirm;
 };
 

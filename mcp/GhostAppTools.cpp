@@ -67,9 +67,8 @@ QJsonObject fileDialogTool(const QJsonObject& arguments, HostLink& host)
                 data.insert(name, result.value(name));
         }
     }
-    return sideEffectResult(response, action == QLatin1String("open") ? QStringLiteral("opened")
-                                                                      : QStringLiteral("saved"),
-                            data);
+    return sideEffectResult(response,
+                            action == QLatin1String("open") ? QStringLiteral("opened") : QStringLiteral("saved"), data);
 }
 
 } // namespace Mcp::Ghost

@@ -77,12 +77,12 @@ void app(const QJsonObject& a, Engine& engine, const ToolDone& done)
         QJsonObject params{{QStringLiteral("action"), action}, {QStringLiteral("app"), app}};
         if (a.value(QStringLiteral("force")).toBool())
             params.insert(QStringLiteral("force"), true);
-        engine.call(QStringLiteral("desktop.app"), params, true, timeoutOf(a),
-                    [done, action](const QJsonObject& response) {
-                        const bool quitting = action == QLatin1String("quit");
-                        done(sideEffectOutcome(response, quitting ? QStringLiteral("exited") : QStringLiteral("launched"),
-                                               quitting ? QStringLiteral("App quit") : QStringLiteral("App launched")));
-                    });
+        engine.call(
+            QStringLiteral("desktop.app"), params, true, timeoutOf(a), [done, action](const QJsonObject& response) {
+                const bool quitting = action == QLatin1String("quit");
+                done(sideEffectOutcome(response, quitting ? QStringLiteral("exited") : QStringLiteral("launched"),
+                                       quitting ? QStringLiteral("App quit") : QStringLiteral("App launched")));
+            });
         return;
     }
     const QString name = a.contains(QStringLiteral("bundle_id")) ? str(a, "bundle_id") : str(a, "name");

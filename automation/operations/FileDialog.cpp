@@ -114,7 +114,8 @@ Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& re
                           .arg(request.path)
                           .arg(target.size()));
     if (!request.save && !target.isFile())
-        return refuse(QStringLiteral("file_not_found"), QStringLiteral("there is no file %1 to open").arg(request.path));
+        return refuse(QStringLiteral("file_not_found"),
+                      QStringLiteral("there is no file %1 to open").arg(request.path));
 
     // The dialog: the modal window over the route's window, or the route's window itself.
     Locator locator(ctx);
@@ -125,20 +126,42 @@ Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& re
         step.finish(false, resolved.error().toJson());
         return resolved.error();
     }
-    const QString title = resolved->blockingModal.value_or(resolved->windowTitle);
-    const Route dialogRoute = windowRoute(resolved->pid, title);
-    auto dialog = locator.resolveRoute(dialogRoute, false);
-    if (!dialog) {
-        step.finish(false, dialog.error().toJson());
-        return dialog.error();
+    // Where the dialog may be: the modal window over the route's window, the route's window, then
+    // the app's other windows, topmost first (GTK 4.8 says its dialog is neither showing nor
+    // modal over accessibility; the window manager lists it).
+    QStringList titles;
+    if (resolved->blockingModal)
+        titles.append(*resolved->blockingModal);
+    titles.append(resolved->windowTitle);
+    if (auto listed = ctx.backend.windows(ctx.call)) {
+        for (qsizetype i = listed->size() - 1; i >= 0; --i) {
+            const WindowInfo& window = listed->at(i);
+            if (window.pid == resolved->pid && !window.minimized && !titles.contains(window.title))
+                titles.append(window.title);
+        }
     }
-    auto tree = locator.snapshot(dialog.value(), searchBounds(ctx.call, false));
-    if (!tree) {
-        step.finish(false, tree.error().toJson());
-        return tree.error();
+    QString title = titles.first();
+    Route dialogRoute;
+    for (const QString& candidate : std::as_const(titles)) {
+        if (auto stop = ctx.call.checkpoint()) {
+            step.finish(false, stop->toJson());
+            return *stop;
+        }
+        const Route route = windowRoute(resolved->pid, candidate);
+        auto window = locator.resolveRoute(route, false);
+        if (!window)
+            continue;
+        auto tree = locator.snapshot(window.value(), searchBounds(ctx.call, false));
+        if (!tree)
+            continue;
+        if (const QString toolkit = toolkitOf(tree.value()); !toolkit.isEmpty()) {
+            out.toolkit = toolkit;
+            out.dialog = window.value();
+            title = candidate;
+            dialogRoute = route;
+            break;
+        }
     }
-    out.toolkit = toolkitOf(tree.value());
-    out.dialog = dialog.value();
     if (out.toolkit.isEmpty() && ctx.backend.info().name == QLatin1String("macos")) {
         // NSSavePanel and NSOpenPanel (their go-to-folder sheet) are not driven yet.
         Error error = Error::make(ErrorCode::InvalidRequest,
@@ -150,11 +173,11 @@ Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& re
         return error;
     }
     if (out.toolkit.isEmpty()) {
-        Error error = Error::make(ErrorCode::ElementNotFound,
-                                  QStringLiteral("\"%1\" is no open or save dialog").arg(title),
-                                  QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_file_dialog")},
-                                              {QStringLiteral("window"), title},
-                                              {QStringLiteral("pid"), resolved->pid}});
+        Error error =
+            Error::make(ErrorCode::ElementNotFound, QStringLiteral("\"%1\" is no open or save dialog").arg(title),
+                        QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_file_dialog")},
+                                    {QStringLiteral("window"), title},
+                                    {QStringLiteral("pid"), resolved->pid}});
         step.finish(false, error.toJson());
         return error;
     }
@@ -243,8 +266,8 @@ Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& re
                                   .arg(request.path)
                             : QStringLiteral("the dialog refused the path: %1").arg(message),
                     QJsonObject{{QStringLiteral("field"), QStringLiteral("path")},
-                                {QStringLiteral("reason"), replace ? QStringLiteral("file_exists")
-                                                                   : QStringLiteral("name_refused")},
+                                {QStringLiteral("reason"),
+                                 replace ? QStringLiteral("file_exists") : QStringLiteral("name_refused")},
                                 {QStringLiteral("dialogMessage"), message},
                                 {QStringLiteral("typed"), true}});
                 step.finish(false, error.toJson());
@@ -263,15 +286,17 @@ Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& re
         out.size = after.exists() ? after.size() : -1;
     }
     if (!out.closed) {
-        Error error = Error::make(ErrorCode::InvalidRequest,
-                                  QStringLiteral("the dialog \"%1\" is still open: it did not take the path").arg(title),
-                                  QJsonObject{{QStringLiteral("field"), QStringLiteral("path")},
-                                              {QStringLiteral("reason"), QStringLiteral("dialog_still_open")},
-                                              {QStringLiteral("typed"), true}});
+        Error error =
+            Error::make(ErrorCode::InvalidRequest,
+                        QStringLiteral("the dialog \"%1\" is still open: it did not take the path").arg(title),
+                        QJsonObject{{QStringLiteral("field"), QStringLiteral("path")},
+                                    {QStringLiteral("reason"), QStringLiteral("dialog_still_open")},
+                                    {QStringLiteral("typed"), true}});
         step.finish(false, error.toJson());
         return error.withRetryable(false);
     }
-    out.effect = (!request.save || out.savedPathVerified) ? QStringLiteral("confirmed") : QStringLiteral("unverifiable");
+    out.effect =
+        (!request.save || out.savedPathVerified) ? QStringLiteral("confirmed") : QStringLiteral("unverifiable");
     step.finish(true, QJsonObject{{QStringLiteral("toolkit"), out.toolkit},
                                   {QStringLiteral("closed"), out.closed},
                                   {QStringLiteral("savedPathVerified"), out.savedPathVerified},

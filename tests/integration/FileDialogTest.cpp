@@ -54,14 +54,15 @@ TEST(FileDialog, TheDiskIsLookedAtBeforeAnythingIsTyped)
         ASSERT_TRUE(file.open(QIODevice::WriteOnly));
         file.write("mine");
     }
-    const QJsonObject exists = fileDialog(
-        client, host, {{QStringLiteral("path"), kept}, {QStringLiteral("action"), QStringLiteral("save")}});
+    const QJsonObject exists =
+        fileDialog(client, host, {{QStringLiteral("path"), kept}, {QStringLiteral("action"), QStringLiteral("save")}});
     EXPECT_EQ(reasonOf(exists), QStringLiteral("file_exists")) << dump(exists);
     EXPECT_FALSE(errorOf(exists).value(QStringLiteral("retryable")).toBool());
 
-    const QJsonObject noFolder = fileDialog(client, host,
-                                            {{QStringLiteral("path"), host.workspace() + QStringLiteral("/no/such.txt")},
-                                             {QStringLiteral("action"), QStringLiteral("save")}});
+    const QJsonObject noFolder =
+        fileDialog(client, host,
+                   {{QStringLiteral("path"), host.workspace() + QStringLiteral("/no/such.txt")},
+                    {QStringLiteral("action"), QStringLiteral("save")}});
     EXPECT_EQ(reasonOf(noFolder), QStringLiteral("folder_not_found")) << dump(noFolder);
 
     const QJsonObject missing = fileDialog(client, host,
@@ -80,10 +81,9 @@ TEST(FileDialog, AWindowThatIsNoFileDialogIsNotTypedInto)
 {
     TestHost host(autoPolicy());
     TestClient client(host.socketPath());
-    const QJsonObject answer =
-        fileDialog(client, host,
-                   {{QStringLiteral("path"), host.workspace() + QStringLiteral("/new.txt")},
-                    {QStringLiteral("action"), QStringLiteral("save")}});
+    const QJsonObject answer = fileDialog(client, host,
+                                          {{QStringLiteral("path"), host.workspace() + QStringLiteral("/new.txt")},
+                                           {QStringLiteral("action"), QStringLiteral("save")}});
     EXPECT_EQ(errorOf(answer).value(QStringLiteral("code")).toString(), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"))
         << dump(answer);
     EXPECT_EQ(reasonOf(answer), QStringLiteral("no_file_dialog"));
@@ -95,7 +95,8 @@ TEST(FileDialog, ParamsAreTheDeclarations)
     TestHost host(autoPolicy());
     TestClient client(host.socketPath());
     const QJsonObject relative = fileDialog(
-        client, host, {{QStringLiteral("path"), QStringLiteral("notes.txt")}, {QStringLiteral("action"), QStringLiteral("save")}});
+        client, host,
+        {{QStringLiteral("path"), QStringLiteral("notes.txt")}, {QStringLiteral("action"), QStringLiteral("save")}});
     EXPECT_EQ(errorOf(relative).value(QStringLiteral("details")).toObject().value(QStringLiteral("field")).toString(),
               QStringLiteral("path"))
         << dump(relative);
@@ -103,8 +104,9 @@ TEST(FileDialog, ParamsAreTheDeclarations)
                                                {{QStringLiteral("path"), QStringLiteral("/tmp/x.txt")},
                                                 {QStringLiteral("action"), QStringLiteral("open")},
                                                 {QStringLiteral("overwrite"), QStringLiteral("replace")}});
-    EXPECT_EQ(errorOf(openReplace).value(QStringLiteral("details")).toObject().value(QStringLiteral("field")).toString(),
-              QStringLiteral("overwrite"))
+    EXPECT_EQ(
+        errorOf(openReplace).value(QStringLiteral("details")).toObject().value(QStringLiteral("field")).toString(),
+        QStringLiteral("overwrite"))
         << dump(openReplace);
 }
 

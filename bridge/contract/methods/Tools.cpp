@@ -192,7 +192,8 @@ QList<Method> tools()
             {QStringLiteral("savedPathVerified"), QStringLiteral("boolean"),
              QStringLiteral("save: the file exists and was written after the call began")},
             {QStringLiteral("size"), QStringLiteral("integer"), QStringLiteral("save: the file's size")},
-            {QStringLiteral("replaced"), QStringLiteral("boolean"), QStringLiteral("save: an existing file was replaced")},
+            {QStringLiteral("replaced"), QStringLiteral("boolean"),
+             QStringLiteral("save: an existing file was replaced")},
             {QStringLiteral("dialogClosed"), QStringLiteral("boolean"), QStringLiteral("The dialog is gone")},
             {QStringLiteral("effect"), QStringLiteral("string"), QStringLiteral("confirmed or unverifiable")},
             {QStringLiteral("evidence"), QStringLiteral("object"), QStringLiteral("dir, envPath")}};
@@ -203,8 +204,8 @@ QList<Method> tools()
         m.example = QJsonObject{
             {QStringLiteral("action"), QStringLiteral("save")},
             {QStringLiteral("path"), QStringLiteral("/home/me/ws/notes.txt")},
-            {QStringLiteral("route"),
-             QJsonObject{{QStringLiteral("app"), QJsonObject{{QStringLiteral("bundleId"), QStringLiteral("mousepad")}}}}},
+            {QStringLiteral("route"), QJsonObject{{QStringLiteral("app"), QJsonObject{{QStringLiteral("bundleId"),
+                                                                                       QStringLiteral("mousepad")}}}}},
             {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}}}};
         out.append(m);
     }
