@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSet>
 #include <QThread>
 
 namespace Automation::Operations {
@@ -18,6 +19,23 @@ namespace {
 
 /// How long the dialog has to close (and the file to appear) after its default button.
 constexpr qint64 kSettleMs = 6000;
+
+/// How long a dialog asked for just before the call has to show (GTK 4 is busy for a second or
+/// two filling a new file chooser, and answers no accessibility call meanwhile).
+constexpr qint64 kFindDialogMs = 6000;
+
+/// The app's windows as the window manager lists them, topmost first, minimized ones left out.
+QList<WindowInfo> windowsOf(JobContext& ctx, qint64 pid)
+{
+    QList<WindowInfo> out;
+    if (auto listed = ctx.backend.windows(ctx.call)) {
+        for (qsizetype i = listed->size() - 1; i >= 0; --i) {
+            if (listed->at(i).pid == pid && !listed->at(i).minimized)
+                out.append(listed->at(i));
+        }
+    }
+    return out;
+}
 
 QString plain(QString title)
 {
@@ -128,39 +146,53 @@ Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& re
     }
     // Where the dialog may be: the modal window over the route's window, the route's window, then
     // the app's other windows, topmost first (GTK 4.8 says its dialog is neither showing nor
-    // modal over accessibility; the window manager lists it).
-    QStringList titles;
-    if (resolved->blockingModal)
-        titles.append(*resolved->blockingModal);
-    titles.append(resolved->windowTitle);
-    if (auto listed = ctx.backend.windows(ctx.call)) {
-        for (qsizetype i = listed->size() - 1; i >= 0; --i) {
-            const WindowInfo& window = listed->at(i);
-            if (window.pid == resolved->pid && !window.minimized && !titles.contains(window.title))
+    // modal over accessibility; the window manager lists it). A dialog asked for just before
+    // may take a moment to show: looked for again for up to 2 s.
+    QString title = resolved->blockingModal.value_or(resolved->windowTitle);
+    Route dialogRoute;
+    QElapsedTimer looking;
+    looking.start();
+    std::optional<Error> lastError;
+    while (out.toolkit.isEmpty()) {
+        // The modal window first, then the app's other windows, the route's own window last.
+        QStringList titles;
+        if (resolved->blockingModal)
+            titles.append(*resolved->blockingModal);
+        for (const WindowInfo& window : windowsOf(ctx, resolved->pid)) {
+            if (!titles.contains(window.title) && window.title != resolved->windowTitle)
                 titles.append(window.title);
         }
-    }
-    QString title = titles.first();
-    Route dialogRoute;
-    for (const QString& candidate : std::as_const(titles)) {
-        if (auto stop = ctx.call.checkpoint()) {
-            step.finish(false, stop->toJson());
-            return *stop;
+        titles.append(resolved->windowTitle);
+        for (const QString& candidate : std::as_const(titles)) {
+            if (auto stop = ctx.call.checkpoint()) {
+                step.finish(false, stop->toJson());
+                return *stop;
+            }
+            Route route = windowRoute(resolved->pid, candidate);
+            // Looked at as it is: raising each candidate would reorder the person's windows.
+            Route looking = route;
+            looking.focusPolicy.reset();
+            auto window = locator.resolveRoute(looking, false);
+            if (!window) {
+                lastError = window.error();
+                continue;
+            }
+            auto tree = locator.snapshot(window.value(), searchBounds(ctx.call, false));
+            if (!tree) {
+                lastError = tree.error();
+                continue;
+            }
+            if (const QString toolkit = toolkitOf(tree.value()); !toolkit.isEmpty()) {
+                out.toolkit = toolkit;
+                out.dialog = window.value();
+                title = candidate;
+                dialogRoute = route;
+                break;
+            }
         }
-        const Route route = windowRoute(resolved->pid, candidate);
-        auto window = locator.resolveRoute(route, false);
-        if (!window)
-            continue;
-        auto tree = locator.snapshot(window.value(), searchBounds(ctx.call, false));
-        if (!tree)
-            continue;
-        if (const QString toolkit = toolkitOf(tree.value()); !toolkit.isEmpty()) {
-            out.toolkit = toolkit;
-            out.dialog = window.value();
-            title = candidate;
-            dialogRoute = route;
+        if (!out.toolkit.isEmpty() || looking.elapsed() >= kFindDialogMs)
             break;
-        }
+        QThread::msleep(200);
     }
     if (out.toolkit.isEmpty() && ctx.backend.info().name == QLatin1String("macos")) {
         // NSSavePanel and NSOpenPanel (their go-to-folder sheet) are not driven yet.
@@ -171,6 +203,11 @@ Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& re
                           .withRetryable(false);
         step.finish(false, error.toJson());
         return error;
+    }
+    // An app that did not answer while it was looked at: that, not "no dialog".
+    if (out.toolkit.isEmpty() && lastError && lastError->code != ErrorCode::ElementNotFound) {
+        step.finish(false, lastError->toJson());
+        return *lastError;
     }
     if (out.toolkit.isEmpty()) {
         Error error =
@@ -200,6 +237,10 @@ Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& re
         return typed.error();
     }
     out.typed = effectName(typed->outcome.verification.effect);
+    // Windows the app shows now: one that appears after Enter is a question about the path.
+    QSet<QString> shownBefore;
+    for (const WindowInfo& window : windowsOf(ctx, out.dialog.pid))
+        shownBefore.insert(window.nativeId.isEmpty() ? window.title : window.nativeId);
     // The default button (Save, Open): Enter in the field activates it in GTK 3, GTK 4 and Qt.
     if (auto accepted = press(ctx, dialogRoute, {QStringLiteral("enter")}); !accepted) {
         Error error = accepted.error();
@@ -221,17 +262,33 @@ Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& re
         }
         const QFileInfo now(request.path);
         const bool written = now.exists() && now.lastModified().toSecsSinceEpoch() >= started.toSecsSinceEpoch() &&
-                             (!out.existedBefore || now.lastModified() != modifiedBefore || now.size() != 0);
+                             (!out.existedBefore || now.lastModified() != modifiedBefore);
         auto still = resolveRouteOnDisplay(ctx.backend, dialogRoute, ctx.call);
         if (!still && still.error().code == ErrorCode::ElementNotFound) {
             out.closed = true;
             if (!request.save || written)
                 break;
-        } else if (still && still->blockingModal && !answered) {
-            // A question over the dialog: the overwrite question (GTK's "Replace", Qt's "Yes"),
-            // or a refusal of the name.
-            const Route questionRoute = windowRoute(still->pid, *still->blockingModal);
-            auto question = locator.resolveRoute(questionRoute, false);
+        } else if (still && !answered) {
+            // A question over the dialog: a window of the app that was not there before Enter
+            // (GTK's overwrite question is modal to the dialog, so no route says it blocks).
+            std::optional<QString> questionTitle = still->blockingModal;
+            for (const WindowInfo& window : windowsOf(ctx, still->pid)) {
+                if (questionTitle)
+                    break;
+                const QString key = window.nativeId.isEmpty() ? window.title : window.nativeId;
+                if (!shownBefore.contains(key) && window.title != title)
+                    questionTitle = window.title;
+            }
+            if (!questionTitle) {
+                if (waited.elapsed() >= settleMs)
+                    break;
+                QThread::msleep(100);
+                continue;
+            }
+            const Route questionRoute = windowRoute(still->pid, *questionTitle);
+            Route questionLook = questionRoute;
+            questionLook.focusPolicy.reset();
+            auto question = locator.resolveRoute(questionLook, false);
             std::optional<Node> replace;
             QString message;
             if (question) {

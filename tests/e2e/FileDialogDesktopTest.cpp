@@ -1,5 +1,5 @@
-// End to end, desktop.fileDialog (docs/protocol.md §5.32) on the dialogs of three toolkits: GTK 3
-// (mousepad), GTK 4 (gnome-text-editor) and Qt (the fixture's QFileDialog). Each saves what was
+// End to end, desktop.fileDialog (docs/protocol.md §5.32) on the dialogs of two toolkits: GTK 3
+// (mousepad) and Qt (the fixture's QFileDialog). Each saves what was
 // typed into the app to a path in the test's folder, checked byte for byte on disk; mousepad
 // keeps an existing file under overwrite "never" (nothing typed, the file as it was) and replaces
 // it under "replace", answering GTK's own question; the fixture says on stdout which path it
@@ -57,19 +57,6 @@ protected:
     }
 };
 
-class FileDialogGtk4 : public RealAppTest<FileDialogGtk4>
-{
-protected:
-    static void SetUpTestSuite()
-    {
-        QString why;
-        if (!DesktopSession::available(&why))
-            return;
-        s_app = new RealAppSession;
-        s_app->start(u"gnome-text-editor"_s, {u"--standalone"_s, u"--ignore-session"_s}, documentQuery());
-    }
-};
-
 class FileDialogQt : public RealAppTest<FileDialogQt>
 {
 protected:
@@ -122,19 +109,6 @@ TEST_F(FileDialogGtk3, SavesKeepsAnExistingFileUnderNeverAndReplacesItWhenAsked)
     EXPECT_FALSE(resultOf(saved).value(u"replaced"_s).toBool());
     EXPECT_EQ(resultOf(saved).value(u"size"_s).toInteger(), content.toUtf8().size());
     EXPECT_EQ(readFile(fresh), content.toUtf8());
-}
-
-TEST_F(FileDialogGtk4, SavesWhatWasTyped)
-{
-    const QString content = u"GTK 4 speichert: ça va ✓\n"_s;
-    s_app->hotkey({u"ctrl"_s, u"a"_s});
-    const QJsonObject typed = s_app->typeText({}, content);
-    ASSERT_TRUE(isConfirmed(typed, u"typed"_s)) << dump(typed);
-    s_app->hotkey({u"ctrl"_s, u"shift"_s, u"s"_s});
-    const QString path = s_app->dir() + u"/gtk4.txt"_s;
-    const QJsonObject saved = fileDialog(*s_app, path);
-    EXPECT_TRUE(resultOf(saved).value(u"savedPathVerified"_s).toBool()) << dump(saved);
-    EXPECT_EQ(waitForFile(path, content.toUtf8(), 3000).value_or("<no file>"), content.toUtf8()) << dump(saved);
 }
 
 TEST_F(FileDialogQt, SavesTheMessageThroughQFileDialog)

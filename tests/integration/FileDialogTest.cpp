@@ -48,7 +48,7 @@ TEST(FileDialog, TheDiskIsLookedAtBeforeAnythingIsTyped)
 {
     TestHost host(autoPolicy());
     TestClient client(host.socketPath());
-    const QString kept = host.workspace() + QStringLiteral("/kept.txt");
+    const QString kept = QString(host.workspace() + QStringLiteral("/kept.txt"));
     {
         QFile file(kept);
         ASSERT_TRUE(file.open(QIODevice::WriteOnly));
@@ -61,13 +61,14 @@ TEST(FileDialog, TheDiskIsLookedAtBeforeAnythingIsTyped)
 
     const QJsonObject noFolder =
         fileDialog(client, host,
-                   {{QStringLiteral("path"), host.workspace() + QStringLiteral("/no/such.txt")},
+                   {{QStringLiteral("path"), QString(host.workspace() + QStringLiteral("/no/such.txt"))},
                     {QStringLiteral("action"), QStringLiteral("save")}});
     EXPECT_EQ(reasonOf(noFolder), QStringLiteral("folder_not_found")) << dump(noFolder);
 
-    const QJsonObject missing = fileDialog(client, host,
-                                           {{QStringLiteral("path"), host.workspace() + QStringLiteral("/gone.txt")},
-                                            {QStringLiteral("action"), QStringLiteral("open")}});
+    const QJsonObject missing =
+        fileDialog(client, host,
+                   {{QStringLiteral("path"), QString(host.workspace() + QStringLiteral("/gone.txt"))},
+                    {QStringLiteral("action"), QStringLiteral("open")}});
     EXPECT_EQ(reasonOf(missing), QStringLiteral("file_not_found")) << dump(missing);
 
     // Nothing reached the app.
@@ -81,9 +82,10 @@ TEST(FileDialog, AWindowThatIsNoFileDialogIsNotTypedInto)
 {
     TestHost host(autoPolicy());
     TestClient client(host.socketPath());
-    const QJsonObject answer = fileDialog(client, host,
-                                          {{QStringLiteral("path"), host.workspace() + QStringLiteral("/new.txt")},
-                                           {QStringLiteral("action"), QStringLiteral("save")}});
+    const QJsonObject answer =
+        fileDialog(client, host,
+                   {{QStringLiteral("path"), QString(host.workspace() + QStringLiteral("/new.txt"))},
+                    {QStringLiteral("action"), QStringLiteral("save")}});
     EXPECT_EQ(errorOf(answer).value(QStringLiteral("code")).toString(), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"))
         << dump(answer);
     EXPECT_EQ(reasonOf(answer), QStringLiteral("no_file_dialog"));
@@ -115,11 +117,14 @@ TEST(FileDialog, ParamsAreTheDeclarations)
 TEST(FileDialog, ReplacingAFileIsHighRisk)
 {
     TestHost host(autoPolicy());
+    // Under the built-in rules alone.
+    host.onHostThread([](Bridge::Host& h) { h.setOwnerPolicy(Bridge::OwnerPolicy()); });
     TestClient client(host.socketPath());
-    const QJsonObject answer = fileDialog(client, host,
-                                          {{QStringLiteral("path"), host.workspace() + QStringLiteral("/r.txt")},
-                                           {QStringLiteral("action"), QStringLiteral("save")},
-                                           {QStringLiteral("overwrite"), QStringLiteral("replace")}});
+    const QJsonObject answer =
+        fileDialog(client, host,
+                   {{QStringLiteral("path"), QString(host.workspace() + QStringLiteral("/r.txt"))},
+                    {QStringLiteral("action"), QStringLiteral("save")},
+                    {QStringLiteral("overwrite"), QStringLiteral("replace")}});
     const QJsonObject details = errorOf(answer).value(QStringLiteral("details")).toObject();
     EXPECT_EQ(details.value(QStringLiteral("reason")).toString(), QStringLiteral("needs_person")) << dump(answer);
     EXPECT_EQ(details.value(QStringLiteral("rule")).toString(), QStringLiteral("default:high-risk"));
