@@ -188,6 +188,28 @@ struct CaptureRequest
     ModelSizing sizing;
 };
 
+/// desktop.fileDialog.
+struct FileDialogRequest
+{
+    Route route;
+    QString path; ///< absolute, clean
+    bool save = true;
+    bool replace = false; ///< overwrite "replace" (save)
+};
+
+struct FileDialogResult
+{
+    ResolvedRoute dialog;
+    QString toolkit; ///< "gtk" or "qt"
+    QString typed;   ///< how the typed path was verified (the typeText effect)
+    bool existedBefore = false;
+    bool closed = false;
+    bool savedPathVerified = false;
+    qint64 size = -1;
+    bool replaced = false;
+    QString effect; ///< "confirmed" or "unverifiable"
+};
+
 struct CaptureResult
 {
     std::optional<ResolvedRoute> route;
@@ -531,6 +553,9 @@ QString normalizeMenuTitle(const QString& title);
 /// another window covers it, as for a pointer click.
 Result<PointerResult> pointer(JobContext& ctx, const PointerRequest& request);
 /// The windows the window manager lists, top of the stacking order first.
+/// desktop.fileDialog: the path typed into the route's app's open/save dialog, its default
+/// button pressed, an overwrite question answered as asked, and the disk checked.
+Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& request);
 /// desktop.displays: the displays, the primary first (read-only; the trace lists them).
 Result<QList<DisplayInfo>> displays(JobContext& ctx);
 Result<QList<WindowInfo>> windows(JobContext& ctx, const WindowsRequest& request);
@@ -558,6 +583,8 @@ struct PolicyLookRequest
     QStringList menuPath;
     /// desktop.app quit with force: high-risk whatever the app shows (it is killed).
     bool forceQuit = false;
+    /// desktop.fileDialog with overwrite replace: high-risk whatever the dialog shows.
+    bool replacesFile = false;
     /// What the request is about when no window of it is to be resolved (desktop.app: the app
     /// to launch, as its desktop entry says, or the one to quit): the rules decide about it.
     std::optional<AppIdentity> subjectApp;

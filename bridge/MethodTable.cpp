@@ -380,6 +380,8 @@ const MethodTable& MethodTable::contract()
         add(QStringLiteral("desktop.app"), MethodKind::SideEffect{prepareWith(&Params::app, &Methods::app)});
         add(QStringLiteral("desktop.displays"),
             MethodKind::ReadOnly{prepareWith(&Params::displays, &Methods::displays)});
+        add(QStringLiteral("desktop.fileDialog"),
+            MethodKind::SideEffect{prepareWith(&Params::fileDialog, &Methods::fileDialog)});
         for (const auto& declaration : Contract::methods()) {
             if (!t.find(declaration.name))
                 qFatal("method %s is declared but has no handler", qPrintable(declaration.name));

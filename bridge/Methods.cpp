@@ -207,6 +207,16 @@ std::optional<Ops::PolicyLookRequest> policyRequest(const QString& method, const
         out.forceQuit = parsed->force;
         return out;
     }
+    // A file dialog: typed into the route's app; replacing a file is high-risk.
+    if (method == QLatin1String("desktop.fileDialog")) {
+        auto parsed = Params::fileDialog(params);
+        if (!parsed)
+            return std::nullopt;
+        out.route = parsed->route;
+        out.focused = true;
+        out.replacesFile = parsed->save && parsed->replace;
+        return out;
+    }
     // The clipboard is the desktop's, not a window's: the frontmost app is what it is about
     // (a terminal or a password manager in front is where a paste would land).
     if (method == QLatin1String("desktop.clipboard")) {
@@ -899,6 +909,33 @@ MethodJob app(AppParams params)
         shown.observed = QJsonObject{{QStringLiteral("window"), launched->window.title},
                                      {QStringLiteral("waitedMs"), launched->waitedMs}};
         insertVerification(result, shown);
+        result.insert(QStringLiteral("evidence"), evidence(record));
+        return result;
+    };
+}
+
+MethodJob fileDialog(FileDialogParams params)
+{
+    const Ops::FileDialogRequest request{params.route, params.path, params.save, params.replace};
+    return [request](JobContext& ctx, Evidence::ExecutionRecord& record) -> Result<QJsonObject> {
+        auto done = Ops::fileDialog(ctx, request);
+        if (!done)
+            return done.error();
+        QJsonObject result = baseResult(record);
+        result.insert(QStringLiteral("action"), request.save ? QStringLiteral("save") : QStringLiteral("open"));
+        result.insert(QStringLiteral("path"), request.path);
+        result.insert(QStringLiteral("dialog"), QJsonObject{{QStringLiteral("title"), done->dialog.windowTitle},
+                                                            {QStringLiteral("toolkit"), done->toolkit}});
+        result.insert(QStringLiteral("routeResolved"), done->dialog.toJson());
+        result.insert(QStringLiteral("dialogClosed"), done->closed);
+        if (request.save) {
+            result.insert(QStringLiteral("savedPathVerified"), done->savedPathVerified);
+            result.insert(QStringLiteral("replaced"), done->replaced);
+            if (done->size >= 0)
+                result.insert(QStringLiteral("size"), done->size);
+        }
+        result.insert(QStringLiteral("effect"), done->effect);
+        result.insert(QStringLiteral("done"), done->effect == QLatin1String("confirmed"));
         result.insert(QStringLiteral("evidence"), evidence(record));
         return result;
     };

@@ -29,6 +29,7 @@ MethodJob pointer(PointerParams params);
 MethodJob windows(WindowsParams params);
 MethodJob clipboard(ClipboardParams params);
 MethodJob displays(DisplaysParams params);
+MethodJob fileDialog(FileDialogParams params);
 MethodJob app(AppParams params);
 MethodJob window(WindowParams params);
 MethodJob elementAt(ElementAtParams params);

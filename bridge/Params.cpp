@@ -5,6 +5,7 @@
 #include "automation/JsonFieldReader.h"
 #include "bridge/contract/Validate.h"
 
+#include <QDir>
 #include <QHash>
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -614,6 +615,23 @@ Result<ClipboardParams> clipboard(const QJsonObject& params)
     if (auto mode = r.string(QStringLiteral("redactionMode")))
         out.redactionMode = *mode;
     out.restoreAfterMs = static_cast<int>(r.integer(QStringLiteral("restoreAfterMs")).value_or(0));
+    return r.finish(out);
+}
+
+Result<FileDialogParams> fileDialog(const QJsonObject& params)
+{
+    if (auto refused = declared("desktop.fileDialog", params))
+        return *refused;
+    Reader r(params, {});
+    FileDialogParams out;
+    out.route = routeOrFail(r);
+    if (auto c = confirmOrFail(r))
+        out.confirm = *c;
+    out.path = QDir::cleanPath(r.string(QStringLiteral("path")).value_or(QString()));
+    out.save = r.string(QStringLiteral("action")).value_or(QString()) == QLatin1String("save");
+    out.replace = r.string(QStringLiteral("overwrite")).value_or(QString()) == QLatin1String("replace");
+    if (out.path.endsWith(QLatin1Char('/')))
+        r.fail(QStringLiteral("path"), QStringLiteral("names a folder: give the folder and the file's name"));
     return r.finish(out);
 }
 

@@ -164,6 +164,15 @@ struct ClipboardParams
     ConfirmParams confirm;
 };
 
+struct FileDialogParams
+{
+    Automation::Route route;
+    QString path;
+    bool save = true;     ///< action "save" (else "open")
+    bool replace = false; ///< overwrite "replace"
+    ConfirmParams confirm;
+};
+
 struct ScrollParams
 {
     Automation::Route route;
@@ -241,6 +250,7 @@ Automation::Result<ScrollParams> scroll(const QJsonObject& params);
 Automation::Result<PointerParams> pointer(const QJsonObject& params);
 Automation::Result<WindowsParams> windows(const QJsonObject& params);
 Automation::Result<DisplaysParams> displays(const QJsonObject& params);
+Automation::Result<FileDialogParams> fileDialog(const QJsonObject& params);
 Automation::Result<WindowParams> window(const QJsonObject& params);
 Automation::Result<ElementAtParams> elementAt(const QJsonObject& params);
 Automation::Result<MenuPickParams> menuPick(const QJsonObject& params);

@@ -1,5 +1,6 @@
-// ghost_app: the running apps, and launching and quitting one (desktop.app; ghost-os has no
-// such tool, so it is named in ghost-os's style).
+// ghost_app: the running apps, and launching and quitting one (desktop.app), and
+// ghost_file_dialog: a path saved or opened through an app's dialog (desktop.fileDialog).
+// ghost-os has neither, so they are named in its style.
 #include "mcp/GhostToolSupport.h"
 #include "mcp/GhostTools.h"
 
@@ -45,6 +46,29 @@ QJsonObject appTool(const QJsonObject& arguments, HostLink& host)
     }
     return sideEffectResult(
         response, action == QLatin1String("quit") ? QStringLiteral("exited") : QStringLiteral("launched"), data);
+}
+
+QJsonObject fileDialogTool(const QJsonObject& arguments, HostLink& host)
+{
+    const QString path = arguments.value(QStringLiteral("path")).toString();
+    if (path.isEmpty())
+        return failure(QStringLiteral("Missing required parameter: path"));
+    const QString action = arguments.value(QStringLiteral("action")).toString(QStringLiteral("save"));
+    QJsonObject params{{QStringLiteral("path"), path}, {QStringLiteral("action"), action}};
+    if (arguments.contains(QStringLiteral("overwrite")))
+        params.insert(QStringLiteral("overwrite"), arguments.value(QStringLiteral("overwrite")));
+    const QJsonObject response = host.call(QStringLiteral("desktop.fileDialog"), withRoute(params, arguments), true);
+    QJsonObject data{{QStringLiteral("path"), path}, {QStringLiteral("action"), action}};
+    if (!response.contains(QStringLiteral("error"))) {
+        const QJsonObject result = response.value(QStringLiteral("result")).toObject();
+        for (const char* key : {"savedPathVerified", "size", "replaced", "dialogClosed", "effect"}) {
+            const QString name = QString::fromLatin1(key);
+            if (result.contains(name))
+                data.insert(name, result.value(name));
+        }
+    }
+    return sideEffectResult(response,
+                            action == QLatin1String("open") ? QStringLiteral("opened") : QStringLiteral("saved"), data);
 }
 
 } // namespace Mcp::Ghost

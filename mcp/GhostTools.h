@@ -33,10 +33,11 @@ QJsonObject stateTool(const QJsonObject& arguments, HostLink& host);
 QJsonObject focusTool(const QJsonObject& arguments, HostLink& host);
 QJsonObject windowTool(const QJsonObject& arguments, HostLink& host);
 
-// The clipboard and the displays (GhostClipboardTools.cpp), and apps (GhostAppTools.cpp).
+// The clipboard and the displays (GhostClipboardTools.cpp), apps and file dialogs (GhostAppTools.cpp).
 QJsonObject clipboardTool(const QJsonObject& arguments, HostLink& host);
 QJsonObject displaysTool(const QJsonObject& arguments, HostLink& host);
 QJsonObject appTool(const QJsonObject& arguments, HostLink& host);
+QJsonObject fileDialogTool(const QJsonObject& arguments, HostLink& host);
 
 // Waiting (GhostWaitTools.cpp).
 QJsonObject waitTool(const QJsonObject& arguments, HostLink& host);

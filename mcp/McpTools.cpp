@@ -236,6 +236,21 @@ const QList<Tool>& tools()
                Schema::property(QStringLiteral("number"), QStringLiteral("write: seconds"))}},
              {QStringLiteral("action")}),
          clipboardTool},
+        {QStringLiteral("ghost_file_dialog"),
+         QStringLiteral("Save or open a path through the open/save dialog the app shows: path (absolute), action "
+                        "save or open, overwrite never (default: an existing file is refused) or replace "
+                        "(high-risk). The answer says whether the file was seen written."),
+         Schema::object(
+             {{QStringLiteral("path"), Schema::property(QStringLiteral("string"), QStringLiteral("Absolute path"))},
+              {QStringLiteral("action"),
+               Schema::declaredChoice({}, QStringLiteral("desktop.fileDialog"), QStringLiteral("action"),
+                                      QStringLiteral("save or open"))},
+              {QStringLiteral("overwrite"),
+               Schema::declaredChoice({}, QStringLiteral("desktop.fileDialog"), QStringLiteral("overwrite"),
+                                      QStringLiteral("save: never or replace"))},
+              {QStringLiteral("app"), app}},
+             {QStringLiteral("path")}),
+         fileDialogTool},
         {QStringLiteral("ghost_displays"),
          QStringLiteral("The displays: id, name, frame in global screen coordinates (every x and y the tools take "
                         "and answer), scale, and which is primary."),

@@ -77,12 +77,12 @@ void app(const QJsonObject& a, Engine& engine, const ToolDone& done)
         QJsonObject params{{QStringLiteral("action"), action}, {QStringLiteral("app"), app}};
         if (a.value(QStringLiteral("force")).toBool())
             params.insert(QStringLiteral("force"), true);
-        engine.call(QStringLiteral("desktop.app"), params, true, timeoutOf(a),
-                    [done, action](const QJsonObject& response) {
-                        const bool quitting = action == QLatin1String("quit");
-                        done(sideEffectOutcome(response, quitting ? QStringLiteral("exited") : QStringLiteral("launched"),
-                                               quitting ? QStringLiteral("App quit") : QStringLiteral("App launched")));
-                    });
+        engine.call(
+            QStringLiteral("desktop.app"), params, true, timeoutOf(a), [done, action](const QJsonObject& response) {
+                const bool quitting = action == QLatin1String("quit");
+                done(sideEffectOutcome(response, quitting ? QStringLiteral("exited") : QStringLiteral("launched"),
+                                       quitting ? QStringLiteral("App quit") : QStringLiteral("App launched")));
+            });
         return;
     }
     const QString name = a.contains(QStringLiteral("bundle_id")) ? str(a, "bundle_id") : str(a, "name");
@@ -142,6 +142,25 @@ void dialog(const QJsonObject& a, Engine& engine, const ToolDone& done)
             timeoutOf(a), [done](const QJsonObject& response) {
                 done(sideEffectOutcome(response, QStringLiteral("sent"), QStringLiteral("Dismiss")));
             });
+    if (action == QLatin1String("file")) {
+        // Peekaboo's `dialog file`: the folder (path) and the name, and the button that takes them
+        // (select: Save or Open), through desktop.fileDialog.
+        QString path = str(a, "path");
+        if (const QString name = str(a, "name"); !name.isEmpty())
+            path = path.isEmpty() ? name : path + QLatin1Char('/') + name;
+        if (path.isEmpty())
+            return done(badArgument(QStringLiteral("path (and name) are required to fill a file dialog")));
+        const bool open = str(a, "select").compare(QLatin1String("open"), Qt::CaseInsensitive) == 0;
+        QJsonObject params{{QStringLiteral("path"), path},
+                           {QStringLiteral("action"), open ? QStringLiteral("open") : QStringLiteral("save")}};
+        if (const QString overwrite = str(a, "overwrite"); !overwrite.isEmpty())
+            params.insert(QStringLiteral("overwrite"), overwrite);
+        return engine.call(QStringLiteral("desktop.fileDialog"), withRoute(params, str(a, "app")), true, timeoutOf(a),
+                           [done, open](const QJsonObject& response) {
+                               done(sideEffectOutcome(response, QStringLiteral("done"),
+                                                      open ? QStringLiteral("Open") : QStringLiteral("Save")));
+                           });
+    }
     const QString button = str(a, "button");
     if (button.isEmpty())
         return done(badArgument(QStringLiteral("button is required to click a dialog's button")));

@@ -195,15 +195,27 @@ QList<Tool> makeTools()
                               {QStringLiteral("timeout_ms"), timeoutArg()}},
                              {QStringLiteral("path")}),
                 menu});
-    out.append({QStringLiteral("dialog"), QStringLiteral("Click a button of a dialog, or dismiss it with Escape"),
-                objectSchema({{QStringLiteral("action"), choice({QStringLiteral("click"), QStringLiteral("dismiss")},
-                                                                QStringLiteral("What to do"))},
-                              {QStringLiteral("button"),
-                               prop(QStringLiteral("string"), QStringLiteral("The button's visible title"))},
-                              {QStringLiteral("app"), appArg()},
-                              {QStringLiteral("timeout_ms"), timeoutArg()}},
-                             {QStringLiteral("action")}),
-                dialog});
+    out.append(
+        {QStringLiteral("dialog"),
+         QStringLiteral("Click a button of a dialog, dismiss it with Escape, or fill a file dialog with a path "
+                        "and press Save or Open"),
+         objectSchema(
+             {{QStringLiteral("action"),
+               choice({QStringLiteral("click"), QStringLiteral("dismiss"), QStringLiteral("file")},
+                      QStringLiteral("What to do"))},
+              {QStringLiteral("button"), prop(QStringLiteral("string"), QStringLiteral("The button's visible title"))},
+              {QStringLiteral("path"),
+               prop(QStringLiteral("string"), QStringLiteral("file: the folder, or the whole path"))},
+              {QStringLiteral("name"), prop(QStringLiteral("string"), QStringLiteral("file: the name"))},
+              {QStringLiteral("select"),
+               prop(QStringLiteral("string"), QStringLiteral("file: Save (default) or Open"))},
+              {QStringLiteral("overwrite"),
+               DoorKit::Schema::declaredChoice({}, QStringLiteral("desktop.fileDialog"), QStringLiteral("overwrite"),
+                                               QStringLiteral("file, Save: never or replace"))},
+              {QStringLiteral("app"), appArg()},
+              {QStringLiteral("timeout_ms"), timeoutArg()}},
+             {QStringLiteral("action")}),
+         dialog});
     out.append(
         {QStringLiteral("paste"),
          QStringLiteral("Paste text into the focused element, or into the element titled target"),

@@ -154,6 +154,12 @@ Result<PolicyLook> policyLook(JobContext& ctx, const PolicyLookRequest& request)
     }
     if (request.forceQuit)
         forceQuit();
+    if (request.replacesFile) {
+        out.risk.kind = Risk::Kind::Overwrite;
+        out.risk.word = QStringLiteral("replace");
+        out.risk.field = QStringLiteral("request");
+        out.riskContext = QStringLiteral("overwrite: the file dialog replaces an existing file");
+    }
     step.finish(true, out.toJson());
     return out;
 }

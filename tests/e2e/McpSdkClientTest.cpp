@@ -124,8 +124,8 @@ TEST_F(McpSdkFixture, TheOfficialClientListsAndCallsTheTools)
     int ghost = 0;
     for (const auto& name : tools)
         ghost += name.toString().startsWith(u"ghost_"_s);
-    // ghost-os's 26, and ghost_clipboard, ghost_app and ghost_displays in its style.
-    EXPECT_EQ(ghost, 29) << dump(run);
+    // ghost-os's 26, and ghost_clipboard, ghost_app, ghost_displays and ghost_file_dialog in its style.
+    EXPECT_EQ(ghost, 30) << dump(run);
     for (const char* own : {"desktop_status", "desktop_abort", "desktop_evidence"})
         EXPECT_TRUE(tools.contains(QString::fromLatin1(own))) << own;
     EXPECT_TRUE(run.value(u"toolSchemasValid"_s).toBool());

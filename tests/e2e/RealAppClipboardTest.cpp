@@ -5,10 +5,12 @@
 #include "RealAppSupport.h"
 
 #include <QBuffer>
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
 #include <QProcess>
+#include <QThread>
 
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
@@ -50,8 +52,22 @@ bool xclipIn(const QByteArray& data, const QString& target = u"UTF8_STRING"_s)
         return false;
     xclip.write(data);
     xclip.closeWriteChannel();
-    // xclip forks a child that owns the selection; the parent exits.
-    return xclip.waitForFinished(5000) && xclip.exitCode() == 0;
+    // xclip forks a child that takes the selection after the parent exits: the copy is done
+    // once another client sees the new owner offer exactly this (a person's copy is not done
+    // before the app owns the clipboard either).
+    if (!xclip.waitForFinished(5000) || xclip.exitCode() != 0)
+        return false;
+    QDeadlineTimer until(5000);
+    while (!until.hasExpired()) {
+        // An image is told by the owner offering its type (the text's owner before did not); text
+        // by its bytes.
+        const bool taken = target.startsWith(u"image/"_s) ? xclipOut(u"TARGETS"_s).split('\n').contains(target.toUtf8())
+                                                          : xclipOut(target) == data;
+        if (taken)
+            return true;
+        QThread::msleep(20);
+    }
+    return false;
 }
 
 /// What a password manager does (KeePassXC): offers the password and the hint that it is one.

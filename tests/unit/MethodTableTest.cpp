@@ -51,7 +51,8 @@ TEST(MethodTable, ServesTheContractsMethodsThePlansPrimitivesAndTheStop)
                                   QStringLiteral("rpc.discover"),
                                   QStringLiteral("desktop.clipboard"),
                                   QStringLiteral("desktop.app"),
-                                  QStringLiteral("desktop.displays")}));
+                                  QStringLiteral("desktop.displays"),
+                                  QStringLiteral("desktop.fileDialog")}));
     EXPECT_EQ(MethodTable::contract().find(QStringLiteral("desktop.fly")), nullptr);
 }
 
@@ -76,7 +77,7 @@ TEST(MethodTable, SideEffectsAreExactlyTheInputMethodsAndAllAreQueued)
                                         QStringLiteral("desktop.hotkey"), QStringLiteral("desktop.scroll"),
                                         QStringLiteral("desktop.menuPick"), QStringLiteral("desktop.pointer"),
                                         QStringLiteral("desktop.window"), QStringLiteral("desktop.clipboard"),
-                                        QStringLiteral("desktop.app")}));
+                                        QStringLiteral("desktop.app"), QStringLiteral("desktop.fileDialog")}));
     // The gate, the dialog and the doors read the same set from the declarations.
     QStringList declared = Contract::methodsOf(Contract::Kind::SideEffect);
     declared.sort();

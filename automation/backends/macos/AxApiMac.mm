@@ -516,8 +516,7 @@ bool AxApiMac::setPasteboardString(const QString& text)
     }
 }
 
-std::optional<qint64> AxApiMac::launchApplication(const QString& bundleId, const QStringList& arguments,
-                                                  QString* error)
+std::optional<qint64> AxApiMac::launchApplication(const QString& bundleId, const QStringList& arguments, QString* error)
 {
     @autoreleasepool {
         NSURL* url = [[NSWorkspace sharedWorkspace] URLForApplicationWithBundleIdentifier:bundleId.toNSString()];

@@ -1,6 +1,6 @@
 #include "bridge/contract/Families.h"
 
-// The agent's tools beyond the tree: the clipboard, apps and displays (docs/protocol.md §5.29-§5.31).
+// The agent's tools beyond the tree: the clipboard, apps, displays and file dialogs (docs/protocol.md §5.29-§5.32).
 namespace Contract::Families {
 
 namespace {
@@ -161,6 +161,52 @@ QList<Method> tools()
         m.docSection = QStringLiteral("5.31");
         m.engine = QStringLiteral("automation/operations/Windows.cpp");
         m.example = QJsonObject{};
+        out.append(m);
+    }
+    {
+        Method m;
+        m.name = QStringLiteral("desktop.fileDialog");
+        m.summary = QStringLiteral("Saves or opens a path through the open/save dialog the route's app shows");
+        m.kind = Kind::SideEffect;
+        m.actionClass = ActionClass::Type;
+        m.workspaceBound = true;
+        Node path = nonEmptyString(QStringLiteral("Absolute: the folder and the name"));
+        path.pattern = QStringLiteral("^/");
+        m.params = object(
+            {optional(QStringLiteral("route"), ref(QStringLiteral("Route"), QStringLiteral("The app whose dialog"))),
+             required(QStringLiteral("path"), path),
+             required(QStringLiteral("action"), oneOf({QStringLiteral("save"), QStringLiteral("open")},
+                                                      QStringLiteral("What the dialog is for"))),
+             optional(QStringLiteral("overwrite"),
+                      oneOf({QStringLiteral("never"), QStringLiteral("replace")},
+                            QStringLiteral("save: an existing file is refused (never) or replaced (high-risk)"))
+                          .byDefault(QStringLiteral("never"))),
+             optional(QStringLiteral("confirm"), ref(QStringLiteral("Confirm")))});
+        Node opening = object({});
+        opening.forbidden = {QStringLiteral("overwrite")};
+        opening.forbiddenWhy = QStringLiteral("is for save");
+        when(m.params, QStringLiteral("action"), {QStringLiteral("open")}, false, opening);
+        m.result = {
+            {QStringLiteral("executionId"), QStringLiteral("string"), QStringLiteral("Names the evidence")},
+            {QStringLiteral("dialog"), QStringLiteral("object"), QStringLiteral("The dialog's title and toolkit")},
+            {QStringLiteral("savedPathVerified"), QStringLiteral("boolean"),
+             QStringLiteral("save: the file exists and was written after the call began")},
+            {QStringLiteral("size"), QStringLiteral("integer"), QStringLiteral("save: the file's size")},
+            {QStringLiteral("replaced"), QStringLiteral("boolean"),
+             QStringLiteral("save: an existing file was replaced")},
+            {QStringLiteral("dialogClosed"), QStringLiteral("boolean"), QStringLiteral("The dialog is gone")},
+            {QStringLiteral("effect"), QStringLiteral("string"), QStringLiteral("confirmed or unverifiable")},
+            {QStringLiteral("evidence"), QStringLiteral("object"), QStringLiteral("dir, envPath")}};
+        m.errors = {QStringLiteral("DESKTOP_CONFIRM_REQUIRED"), QStringLiteral("DESKTOP_ELEMENT_NOT_FOUND"),
+                    QStringLiteral("DESKTOP_INVALID_REQUEST"), QStringLiteral("DESKTOP_TIMEOUT")};
+        m.docSection = QStringLiteral("5.32");
+        m.engine = QStringLiteral("automation/operations/FileDialog.cpp");
+        m.example = QJsonObject{
+            {QStringLiteral("action"), QStringLiteral("save")},
+            {QStringLiteral("path"), QStringLiteral("/home/me/ws/notes.txt")},
+            {QStringLiteral("route"), QJsonObject{{QStringLiteral("app"), QJsonObject{{QStringLiteral("bundleId"),
+                                                                                       QStringLiteral("mousepad")}}}}},
+            {QStringLiteral("confirm"), QJsonObject{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}}}};
         out.append(m);
     }
     return out;
