@@ -95,10 +95,11 @@ Result<ResolvedRoute> resolveRouteOnDisplay(DesktopBackend& backend, const Route
             break;
         }
     }
-    const QString on = seen ? seen->display
-                            : (displayOf(displays.value(), resolved->nativeFrame)
-                                   ? displayOf(displays.value(), resolved->nativeFrame)->id
-                                   : QString());
+    QString on;
+    if (seen)
+        on = seen->display;
+    else if (const DisplayInfo* at = displayOf(displays.value(), resolved->nativeFrame))
+        on = at->id;
     if (on != display->id)
         return Error::make(ErrorCode::ElementNotFound,
                            QStringLiteral("the window \"%1\" is not on the display \"%2\"%3")

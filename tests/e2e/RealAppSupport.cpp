@@ -130,6 +130,26 @@ QString waitForWindowTitle(qint64 pid, const std::function<bool(const QString&)>
     }
 }
 
+std::optional<QPointF> redCentre(const QImage& image)
+{
+    double sx = 0;
+    double sy = 0;
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            if (c.red() > 200 && c.green() < 60 && c.blue() < 60) {
+                sx += x;
+                sy += y;
+                ++n;
+            }
+        }
+    }
+    if (n == 0)
+        return std::nullopt;
+    return QPointF(sx / n, sy / n);
+}
+
 std::optional<QByteArray> waitForFile(const QString& path, const QByteArray& expected, int timeoutMs)
 {
     QDeadlineTimer deadline(timeoutMs);

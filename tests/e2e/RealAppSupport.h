@@ -3,8 +3,10 @@
 #include "E2eSupport.h"
 
 #include <QDeadlineTimer>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QPointF>
 #include <QProcessEnvironment>
 #include <QRect>
 #include <QTemporaryDir>
@@ -85,6 +87,9 @@ QString waitForWindowTitle(qint64 pid, const std::function<bool(const QString&)>
 /// Polls a file until its content equals `expected` (or the time is up); the last content, or
 /// nullopt when the file never existed.
 std::optional<QByteArray> waitForFile(const QString& path, const QByteArray& expected, int timeoutMs);
+/// The centre of the red pixels of `image` (tk_target.tcl's square, found as a model would find
+/// it), or nothing when there are none.
+std::optional<QPointF> redCentre(const QImage& image);
 
 /// Calls `read` until it returns `expected` or `timeoutMs` has passed (apps show some effects a
 /// moment after the answer: a shell's echo, a page's title); the last value read.

@@ -39,26 +39,6 @@ QJsonObject onDisplay(const QString& id, const QJsonObject& route = {})
     return out;
 }
 
-std::optional<QPointF> redCentre(const QImage& image)
-{
-    double sx = 0;
-    double sy = 0;
-    int n = 0;
-    for (int y = 0; y < image.height(); ++y) {
-        for (int x = 0; x < image.width(); ++x) {
-            const QColor c = image.pixelColor(x, y);
-            if (c.red() > 200 && c.green() < 60 && c.blue() < 60) {
-                sx += x;
-                sy += y;
-                ++n;
-            }
-        }
-    }
-    if (n == 0)
-        return std::nullopt;
-    return QPointF(sx / n, sy / n);
-}
-
 } // namespace
 
 TEST_F(TwoMonitors, DisplaysAreListedAsXrandrHasThem)
