@@ -20,9 +20,9 @@ namespace {
 /// How long the dialog has to close (and the file to appear) after its default button.
 constexpr qint64 kSettleMs = 6000;
 
-/// How long a dialog asked for just before the call has to show (GTK 4 is busy for a second or
-/// two filling a new file chooser, and answers no accessibility call meanwhile).
-constexpr qint64 kFindDialogMs = 6000;
+/// How long a dialog asked for just before the call has to show: a new GTK 4 file chooser takes
+/// about half a second to be listed with its tree.
+constexpr qint64 kFindDialogMs = 2000;
 
 /// The app's windows as the window manager lists them, topmost first, minimized ones left out.
 QList<WindowInfo> windowsOf(JobContext& ctx, qint64 pid)

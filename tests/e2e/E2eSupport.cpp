@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonDocument>
 
 #include <csignal>
@@ -13,6 +14,9 @@ AppProcess::AppProcess(const QString& program, const QStringList& args)
     m_process.setProgram(program);
     m_process.setArguments(args);
     m_process.setProcessChannelMode(QProcess::SeparateChannels);
+    m_errorLog.setFileTemplate(QDir::tempPath() + QStringLiteral("/mdh-app-stderr-XXXXXX.log"));
+    if (m_errorLog.open())
+        m_process.setStandardErrorFile(m_errorLog.fileName(), QIODevice::Append);
 }
 
 AppProcess::~AppProcess()
@@ -74,6 +78,15 @@ QList<QJsonObject> AppProcess::events()
 {
     readLines();
     return m_events;
+}
+
+QByteArray AppProcess::errorTail(qint64 bytes)
+{
+    QFile log(m_errorLog.fileName());
+    if (!log.open(QIODevice::ReadOnly))
+        return {};
+    log.seek(std::max<qint64>(0, log.size() - bytes));
+    return log.readAll();
 }
 
 void AppProcess::discardEvents()

@@ -6,6 +6,7 @@
 
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryFile>
 
 #include <gtest/gtest.h>
 
@@ -14,7 +15,10 @@
 namespace Testing {
 
 /// A target application started for a test: its stdout JSON lines (the fixture's effects)
-/// can be waited for. Stopped (SIGTERM, then SIGKILL) with the object.
+/// can be waited for. Its stderr goes to a file, as a desktop session's journal takes it: a
+/// pipe nobody drains fills up, and an app that logs a warning per accessibility call (GTK 4:
+/// "Screen coordinates not supported") then blocks in write(2) and looks hung to the host.
+/// Stopped (SIGTERM, then SIGKILL) with the object.
 class AppProcess
 {
 public:
@@ -33,11 +37,14 @@ public:
     void discardEvents();
     void kill();
     QProcess& process() { return m_process; }
+    /// The last `bytes` of what the app wrote to stderr, for a failure's message.
+    QByteArray errorTail(qint64 bytes = 4000);
 
 private:
     void readLines();
 
     QProcess m_process;
+    QTemporaryFile m_errorLog;
     QByteArray m_buffer;
     QList<QJsonObject> m_events;
 };
