@@ -121,14 +121,7 @@ void opensTheFileNamed(RealAppSession& app, const QString& chooserRole)
 class FileDialogGtk3 : public RealAppTest<FileDialogGtk3>
 {
 protected:
-    static void SetUpTestSuite()
-    {
-        QString why;
-        if (!DesktopSession::available(&why))
-            return;
-        s_app = new RealAppSession;
-        s_app->start(u"mousepad"_s, {u"--disable-server"_s}, documentQuery());
-    }
+    static void SetUpTestSuite() { startApp(u"mousepad"_s, {u"--disable-server"_s}, documentQuery()); }
 };
 
 class FileDialogGtk4 : public RealAppTest<FileDialogGtk4>
@@ -136,11 +129,7 @@ class FileDialogGtk4 : public RealAppTest<FileDialogGtk4>
 protected:
     static void SetUpTestSuite()
     {
-        QString why;
-        if (!DesktopSession::available(&why))
-            return;
-        s_app = new RealAppSession;
-        s_app->start(u"gnome-text-editor"_s, {u"--standalone"_s, u"--ignore-session"_s}, documentQuery());
+        startApp(u"gnome-text-editor"_s, {u"--standalone"_s, u"--ignore-session"_s}, documentQuery());
     }
 };
 
@@ -149,14 +138,10 @@ class FileDialogQt : public RealAppTest<FileDialogQt>
 protected:
     static void SetUpTestSuite()
     {
-        QString why;
-        if (!DesktopSession::available(&why))
-            return;
-        s_app = new RealAppSession;
         ProbeQuery ready;
         ready.role = u"push button"_s;
         ready.name = u"Send"_s;
-        s_app->start(DesktopSession::fixtureBinary(), {u"--title"_s, u"File dialogs"_s}, ready);
+        startApp(DesktopSession::fixtureBinary(), {u"--title"_s, u"File dialogs"_s}, ready);
     }
 };
 

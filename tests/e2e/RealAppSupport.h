@@ -216,6 +216,17 @@ protected:
         ASSERT_EQ(s_app->app().process().state(), QProcess::Running);
     }
 
+    /// For a suite's SetUpTestSuite: `program` started in a session of its own, ready once
+    /// `ready` matches; nothing where there is no headless desktop (SetUp skips then).
+    static void startApp(const QString& program, const QStringList& args, const ProbeQuery& ready)
+    {
+        QString why;
+        if (!DesktopSession::available(&why))
+            return;
+        s_app = new RealAppSession;
+        s_app->start(program, args, ready);
+    }
+
     static inline RealAppSession* s_app = nullptr;
 };
 
