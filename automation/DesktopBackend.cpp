@@ -97,6 +97,11 @@ Result<QList<DisplayInfo>> DesktopBackend::displays(const CallContext&)
     return unsupportedOnPlatform(QStringLiteral("listing displays"));
 }
 
+Result<Screenshot> DesktopBackend::screenshotOfDisplay(const DisplayInfo&, const CallContext& context)
+{
+    return screenshot(context);
+}
+
 Result<ActionOutcome> DesktopBackend::windowCommand(const ResolvedRoute&, const WindowCommand&, const CallContext&)
 {
     return unsupportedOnPlatform(QStringLiteral("window actions"));

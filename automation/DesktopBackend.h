@@ -8,6 +8,8 @@
 #include <QByteArray>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QPoint>
+#include <QRect>
 
 #include <functional>
 
@@ -22,13 +24,32 @@ struct BackendInfo
     QJsonObject details;
 };
 
-/// A PNG screenshot of the screen.
+/// A PNG screenshot of the screen, or of one display. One pixel is one unit of the coordinates
+/// frames use (X's pixels; macOS's points, a Retina capture scaled to them), so a frame maps to
+/// the image by `origin` alone.
 struct Screenshot
 {
     QByteArray png;
     int width = 0;
     int height = 0;
     QDateTime takenAt;
+    /// Where the image's top-left pixel is on the desktop: (0, 0) for the whole screen or the
+    /// main display, a display's top-left for another one.
+    QPoint origin;
+
+    /// The part of the image `frame` covers (empty when none).
+    QRect pixelsOf(const Frame& frame) const
+    {
+        return QRect(frame.x - origin.x(), frame.y - origin.y(), frame.width, frame.height) &
+               QRect(0, 0, width, height);
+    }
+    /// The desktop's frame of a part of the image.
+    Frame frameOf(const QRect& pixels) const
+    {
+        return Frame{pixels.x() + origin.x(), pixels.y() + origin.y(), pixels.width(), pixels.height()};
+    }
+    /// The desktop's frame the whole image covers.
+    Frame frame() const { return Frame{origin.x(), origin.y(), width, height}; }
 };
 
 /// What the host observed of a side effect (docs/architecture.md, "Honest outcomes").
@@ -231,6 +252,9 @@ public:
     /// Whether screenshot() covers every display (X's root window does) or only the primary
     /// one (macOS's capture of the main display).
     virtual bool screenshotCoversEveryDisplay() const { return true; }
+    /// A screenshot of `display` alone, for a backend whose screenshot() does not cover every
+    /// display. The default: screenshot(), which covers it.
+    virtual Result<Screenshot> screenshotOfDisplay(const DisplayInfo& display, const CallContext& context);
     /// Focuses, minimizes, maximizes, restores, closes, moves or resizes the route's window and
     /// reads back whether the window manager did it. The default: DESKTOP_INVALID_REQUEST,
     /// reason "unsupported".

@@ -22,6 +22,10 @@ struct CaptureArea
     std::optional<DisplayInfo> display;
 };
 Result<CaptureArea> captureArea(JobContext& ctx, const std::optional<Route>& route, const std::optional<Frame>& rect);
+/// A screenshot that holds `where`: the whole screen where the backend's screenshot covers
+/// every display, else the display named, or the one the area is on (macOS captures one
+/// display at a time). Frames map to it through Screenshot::pixelsOf.
+Result<Screenshot> screenshotFor(JobContext& ctx, const CaptureArea& where);
 /// The frame of a resolved route's window: its root element's, or the window manager's for a
 /// window without accessibility. DESKTOP_ELEMENT_NOT_FOUND (reason no_frame) when it has none.
 Result<Frame> windowFrame(JobContext& ctx, const ResolvedRoute& route);

@@ -112,13 +112,6 @@ Result<CaptureArea> captureArea(JobContext& ctx, const std::optional<Route>& rou
         auto display = findDisplay(ctx.backend, *route->displayId, ctx.call);
         if (!display)
             return display.error();
-        if (!display->primary && !ctx.backend.screenshotCoversEveryDisplay())
-            return Error::make(ErrorCode::InvalidRequest,
-                               QStringLiteral("this platform's capture reads the primary display only, not \"%1\"")
-                                   .arg(display->id),
-                               QJsonObject{{QStringLiteral("field"), QStringLiteral("route.display")},
-                                           {QStringLiteral("reason"), QStringLiteral("unsupported")}})
-                .withRetryable(false);
         out.area = display->frame;
         out.display = display.value();
         return out;
@@ -136,6 +129,23 @@ Result<CaptureArea> captureArea(JobContext& ctx, const std::optional<Route>& rou
         out.source = QStringLiteral("window");
     }
     return out;
+}
+
+Result<Screenshot> screenshotFor(JobContext& ctx, const CaptureArea& where)
+{
+    if (ctx.backend.screenshotCoversEveryDisplay())
+        return ctx.backend.screenshot(ctx.call);
+    std::optional<DisplayInfo> display = where.display;
+    if (!display && where.area) {
+        auto displays = ctx.backend.displays(ctx.call);
+        if (!displays)
+            return displays.error();
+        if (const DisplayInfo* holding = displayOf(displays.value(), *where.area))
+            display = *holding;
+    }
+    if (!display || display->primary)
+        return ctx.backend.screenshot(ctx.call);
+    return ctx.backend.screenshotOfDisplay(*display, ctx.call);
 }
 
 QImage sizedForModel(const QImage& image, const ModelSizing& sizing, double* scale)
@@ -168,19 +178,18 @@ Result<CaptureResult> capture(JobContext& ctx, const CaptureRequest& request)
     out.ofDisplay = where->display;
     const std::optional<Frame> area = where->area;
     TraceStep step(ctx.trace, QStringLiteral("capture"));
-    auto shot = ctx.backend.screenshot(ctx.call);
+    auto shot = screenshotFor(ctx, where.value());
     if (!shot) {
         step.finish(false, shot.error().toJson());
         return shot.error();
     }
-    out.display = Frame{0, 0, shot->width, shot->height};
+    out.display = shot->frame();
     out.takenAt = shot->takenAt;
     if (!area) {
         out.frame = out.display;
         out.png = shot->png;
     } else {
-        const QRect wanted(area->x, area->y, area->width, area->height);
-        const QRect clipped = wanted.intersected(QRect(0, 0, shot->width, shot->height));
+        const QRect clipped = shot->pixelsOf(*area);
         if (clipped.isEmpty()) {
             step.finish(false);
             return Error::make(ErrorCode::InvalidRequest,
@@ -205,7 +214,7 @@ Result<CaptureResult> capture(JobContext& ctx, const CaptureRequest& request)
         out.png = PngEncoder::encode(image.copy(clipped));
         if (out.png.isEmpty())
             return Error::make(ErrorCode::InternalError, QStringLiteral("the capture could not be encoded as PNG"));
-        out.frame = Frame{clipped.x(), clipped.y(), clipped.width(), clipped.height()};
+        out.frame = shot->frameOf(clipped);
     }
     if (auto err = ctx.trace.keepImage(QStringLiteral("capture.png"), out.png))
         return *err;

@@ -156,7 +156,7 @@ Result<OcrResult> ocr(JobContext& ctx, const OcrRequest& request)
     QElapsedTimer timer;
     timer.start();
     TraceStep captureStep(ctx.trace, QStringLiteral("ocr.capture"));
-    auto shot = ctx.backend.screenshot(ctx.call);
+    auto shot = screenshotFor(ctx, where.value());
     if (!shot) {
         captureStep.finish(false, shot.error().toJson());
         return shot.error();
@@ -164,11 +164,9 @@ Result<OcrResult> ocr(JobContext& ctx, const OcrRequest& request)
     QImage screen;
     if (!screen.loadFromData(shot->png, "PNG"))
         return Error::make(ErrorCode::InternalError, QStringLiteral("the screenshot could not be decoded"));
-    out.display = Frame{0, 0, screen.width(), screen.height()};
+    out.display = shot->frame();
     out.takenAt = shot->takenAt;
-    const QRect wanted =
-        where->area ? QRect(where->area->x, where->area->y, where->area->width, where->area->height) : screen.rect();
-    const QRect clipped = wanted & screen.rect();
+    const QRect clipped = where->area ? shot->pixelsOf(*where->area) : screen.rect();
     if (clipped.isEmpty()) {
         captureStep.finish(false);
         return Error::make(ErrorCode::InvalidRequest,
@@ -180,7 +178,7 @@ Result<OcrResult> ocr(JobContext& ctx, const OcrRequest& request)
                                        {QStringLiteral("display"), out.display.toJson()}})
             .withRetryable(false);
     }
-    out.frame = Frame{clipped.x(), clipped.y(), clipped.width(), clipped.height()};
+    out.frame = shot->frameOf(clipped);
     QImage image = screen.copy(clipped).convertToFormat(QImage::Format_RGB32);
     const QImage unmasked = image;
     out.occlusion = QStringLiteral("n/a");
@@ -442,14 +440,15 @@ Result<Claim> claim(JobContext& ctx, const Route& requested, const QString& elem
             QStringLiteral("the window moved since its text was read: the element is not where it was"),
             QJsonObject{{QStringLiteral("captured"), capture->frame.toJson()}, {QStringLiteral("now"), now->toJson()}});
     }
-    auto shot = ctx.backend.screenshot(ctx.call);
+    CaptureArea element;
+    element.area = out.node.frame;
+    auto shot = screenshotFor(ctx, element);
     if (!shot)
         return shot.error();
     QImage screen;
     if (!screen.loadFromData(shot->png, "PNG"))
         return Error::make(ErrorCode::InternalError, QStringLiteral("the screenshot could not be decoded"));
-    if (regionHash(screen, Frame{0, 0, screen.width(), screen.height()}, out.node.frame) !=
-        capture->pixels.value(elementId)) {
+    if (regionHash(screen, shot->frame(), out.node.frame) != capture->pixels.value(elementId)) {
         check.finish(false);
         return stale(QStringLiteral("pixels_changed"),
                      QStringLiteral("the pixels around the element changed since its text was read"),

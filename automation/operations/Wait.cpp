@@ -210,7 +210,7 @@ private:
             lastError = where.error();
             return false;
         }
-        auto shot = m_ctx.backend.screenshot(m_ctx.call);
+        auto shot = screenshotFor(m_ctx, where.value());
         if (!shot) {
             if (isFatal(shot.error()))
                 fatal = shot.error();
@@ -222,9 +222,7 @@ private:
             lastError = Error::make(ErrorCode::InternalError, QStringLiteral("the screenshot could not be decoded"));
             return false;
         }
-        QRect area = screen.rect();
-        if (where->area)
-            area &= QRect(where->area->x, where->area->y, where->area->width, where->area->height);
+        const QRect area = where->area ? shot->pixelsOf(*where->area) : screen.rect();
         if (area.isEmpty()) {
             lastError = Error::make(ErrorCode::InvalidRequest, QStringLiteral("the area looked at is off the display"),
                                     QJsonObject{{QStringLiteral("reason"), QStringLiteral("outside_display")}});
@@ -241,9 +239,8 @@ private:
         if (match->score < condition.threshold)
             return false;
         json->insert(QStringLiteral("found"),
-                     QJsonObject{{QStringLiteral("frame"), Frame{area.x() + match->at.x(), area.y() + match->at.y(),
-                                                                 condition.image.width(), condition.image.height()}
-                                                               .toJson()},
+                     QJsonObject{{QStringLiteral("frame"),
+                                  shot->frameOf(QRect(area.topLeft() + match->at, condition.image.size())).toJson()},
                                  {QStringLiteral("score"), score}});
         return true;
     }

@@ -595,3 +595,55 @@ TEST(MacBackend, AppsLaunchThroughLaunchServicesAndQuitWithTerminate)
     EXPECT_EQ(resultOf(quit).value(QStringLiteral("quit")).toObject().value(QStringLiteral("how")).toString(),
               QStringLiteral("terminate"));
 }
+
+namespace {
+
+QImage inlineImage(const QJsonObject& captured)
+{
+    return QImage::fromData(QByteArray::fromBase64(captured.value(QStringLiteral("pngBase64")).toString().toLatin1()),
+                            "PNG");
+}
+
+} // namespace
+
+// Captures on macOS are in points, the unit of AX frames: a window on the main display (a
+// Retina one, two pixels per point) is cut out where its frame says, and a capture of the second
+// display is that display's own pixels, its frame in global points.
+TEST(MacBackend, CapturesAreInPointsAndADisplayIsCapturedAlone)
+{
+    MacTarget t([](FakeAxWorld& world) { world.setSecondDisplay(true); });
+    t.world->paintWindow(t.window, QColor(200, 40, 40));
+
+    const QJsonObject window = resultOf(t.call(QStringLiteral("desktop.capture"), {{QStringLiteral("inline"), true}}));
+    EXPECT_EQ(window.value(QStringLiteral("source")).toString(), QStringLiteral("window")) << dump(window);
+    EXPECT_EQ(window.value(QStringLiteral("frame")).toObject(), (QJsonObject{{QStringLiteral("x"), 200},
+                                                                             {QStringLiteral("y"), 120},
+                                                                             {QStringLiteral("width"), 480},
+                                                                             {QStringLiteral("height"), 420}}));
+    const QImage cut = inlineImage(window);
+    ASSERT_EQ(cut.size(), QSize(480, 420)) << dump(window);
+    for (const QPoint corner : {QPoint(0, 0), QPoint(479, 0), QPoint(0, 419), QPoint(479, 419), QPoint(240, 210)})
+        EXPECT_EQ(cut.pixelColor(corner), QColor(200, 40, 40)) << corner.x() << "," << corner.y();
+
+    const QJsonObject second = resultOf(
+        t.call(QStringLiteral("desktop.capture"),
+               {{QStringLiteral("route"),
+                 QJsonObject{{QStringLiteral("display"), QJsonObject{{QStringLiteral("id"), QStringLiteral("2")}}}}},
+                {QStringLiteral("inline"), true}}));
+    EXPECT_EQ(second.value(QStringLiteral("displayId")).toString(), QStringLiteral("2")) << dump(second);
+    EXPECT_EQ(second.value(QStringLiteral("frame")).toObject().value(QStringLiteral("x")).toInt(), 1440);
+    const QImage display = inlineImage(second);
+    ASSERT_EQ(display.size(), QSize(1920, 1080)) << dump(second);
+    EXPECT_EQ(display.pixelColor(0, 0), QColor(90, 60, 30));
+    EXPECT_EQ(display.pixelColor(1919, 1079), QColor(90, 60, 30));
+
+    // The window moved onto the second display: its capture comes from that display's pixels.
+    t.world->setAttribute(t.window, QStringLiteral("AXPosition"),
+                          Automation::Mac::AxValue::ofPoint(QPointF(1600, 100)));
+    const QJsonObject moved = resultOf(t.call(QStringLiteral("desktop.capture"), {{QStringLiteral("inline"), true}}));
+    EXPECT_EQ(moved.value(QStringLiteral("frame")).toObject().value(QStringLiteral("x")).toInt(), 1600) << dump(moved);
+    const QImage there = inlineImage(moved);
+    ASSERT_EQ(there.size(), QSize(480, 420)) << dump(moved);
+    EXPECT_EQ(there.pixelColor(0, 0), QColor(200, 40, 40));
+    EXPECT_EQ(there.pixelColor(479, 419), QColor(200, 40, 40));
+}

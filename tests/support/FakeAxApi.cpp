@@ -3,10 +3,12 @@
 #include <QDeadlineTimer>
 
 #include <QImage>
+#include <QPainter>
 #include <QProcess>
 #include <QSet>
 #include <QThread>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <limits>
@@ -359,6 +361,18 @@ int FakeAxWorld::displayChanges() const
 {
     QMutexLocker lock(&m_mutex);
     return m_displayChanges;
+}
+
+void FakeAxWorld::setSecondDisplay(bool attached)
+{
+    QMutexLocker lock(&m_mutex);
+    m_secondDisplay = attached;
+}
+
+void FakeAxWorld::paintWindow(const QString& window, const QColor& colour)
+{
+    QMutexLocker lock(&m_mutex);
+    m_windowColours.insert(window, colour);
 }
 
 void FakeAxWorld::changeDisplays()
@@ -909,8 +923,14 @@ QList<Automation::Mac::ServerWindow> FakeAxApi::windowList()
 
 QList<Automation::Mac::Display> FakeAxApi::displays()
 {
-    // While a second display is attached (setDisplayChangeAtCapture), it stands to the right.
-    if (m_world->displayChanges() % 2 == 1)
+    // While a second display is attached (setSecondDisplay, setDisplayChangeAtCapture), it
+    // stands to the right.
+    bool second = false;
+    {
+        QMutexLocker lock(&m_world->m_mutex);
+        second = m_world->m_secondDisplay;
+    }
+    if (second || m_world->displayChanges() % 2 == 1)
         return {Automation::Mac::Display{QRectF(0, 0, 1440, 900), 2.0, 1, true},
                 Automation::Mac::Display{QRectF(1440, 0, 1920, 1080), 1.0, 2, false}};
     return {Automation::Mac::Display{QRectF(0, 0, 1440, 900), 2.0, 1, true}};
@@ -1634,14 +1654,29 @@ QByteArray FakeAxApi::pasteboardData(const QString& type)
     return {};
 }
 
-std::optional<QImage> FakeAxApi::captureMainDisplay(QRectF* frame)
+std::optional<QImage> FakeAxApi::captureDisplay(quint32 displayId, QRectF* frame)
 {
     if (!screenCaptureAllowed())
         return std::nullopt;
     m_world->changeDisplays();
-    *frame = QRectF(0, 0, 1440, 900);
-    QImage image(2880, 1800, QImage::Format_RGB32);
-    image.fill(QColor(30, 60, 90));
+    // As CoreGraphics captures: the display's own pixels, its scale times its points.
+    const QList<Automation::Mac::Display> attached = displays();
+    const auto display = std::ranges::find_if(attached, [&](const Automation::Mac::Display& d) {
+        return displayId == 0 ? d.id == attached.first().id : d.id == displayId;
+    });
+    if (display == attached.end())
+        return std::nullopt;
+    *frame = display->frame;
+    QImage image((display->frame.size() * display->scale).toSize(), QImage::Format_RGB32);
+    image.fill(display->id == 1 ? QColor(30, 60, 90) : QColor(90, 60, 30));
+    QPainter painter(&image);
+    QMutexLocker lock(&m_world->m_mutex);
+    for (auto it = m_world->m_windowColours.cbegin(); it != m_world->m_windowColours.cend(); ++it) {
+        if (m_world->isGone(it.key()))
+            continue;
+        const QRectF points = m_world->frameOf(it.key()).translated(-display->frame.topLeft());
+        painter.fillRect(QRectF(points.topLeft() * display->scale, points.size() * display->scale), it.value());
+    }
     return image;
 }
 

@@ -2,6 +2,7 @@
 
 #include "automation/backends/macos/AxApi.h"
 
+#include <QColor>
 #include <QHash>
 #include <QMap>
 #include <QMutex>
@@ -163,6 +164,12 @@ public:
     void setDisplayChangeAtCapture(QPointF shift, int times = -1);
     /// How many display changes happened.
     int displayChanges() const;
+    /// A second display (1920x1080 points at scale 1, id 2) attached to the right of the main one
+    /// (1440x900 points at scale 2, id 1), or detached.
+    void setSecondDisplay(bool attached);
+    /// The window's pixels in a screen capture: its frame filled with `colour` (at each display's
+    /// scale), over the display's own colour (main: rgb(30, 60, 90); second: rgb(90, 60, 30)).
+    void paintWindow(const QString& window, const QColor& colour);
 
     /// The app's menu bar, at the top of the main display and not in any window, as AppKit has
     /// it: the application element's AXMenuBar (and last of its AXChildren). Its items open
@@ -222,6 +229,8 @@ private:
     /// One display change (setDisplayChangeAtCapture).
     void changeDisplays();
     QPointF m_displayShift;
+    bool m_secondDisplay = false;
+    QHash<QString, QColor> m_windowColours;
     int m_displayChangesLeft = 0;
     int m_displayChanges = 0;
     /// The scroll view holding `key`, or empty.
@@ -340,7 +349,7 @@ public:
     bool terminateApplication(qint64 pid, bool force) override;
     QStringList pasteboardTypes() override;
     QByteArray pasteboardData(const QString& type) override;
-    std::optional<QImage> captureMainDisplay(QRectF* frame) override;
+    std::optional<QImage> captureDisplay(quint32 displayId, QRectF* frame) override;
 
     bool selectAsciiInputSource(QString* previous) override;
     void restoreInputSource(const QString& previous) override;

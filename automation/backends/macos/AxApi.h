@@ -250,9 +250,10 @@ public:
     /// The bytes of one type (an image's PNG or TIFF); empty when it has none.
     virtual QByteArray pasteboardData(const QString& type) = 0;
 
-    // Capture: the main display in pixels (SCScreenshotManager on macOS 14, else
-    // CGWindowListCreateImage); the display's frame in points goes to `frame`.
-    virtual std::optional<QImage> captureMainDisplay(QRectF* frame) = 0;
+    // Capture: the display `displayId` (a CGDirectDisplayID; 0 for the main display) in its
+    // pixels (SCScreenshotManager on macOS 14, else CGWindowListCreateImage); the display's frame
+    // in global points goes to `frame`. nullopt when it is not attached or the capture failed.
+    virtual std::optional<QImage> captureDisplay(quint32 displayId, QRectF* frame) = 0;
 };
 
 /// CGEventFlags the backend sets.

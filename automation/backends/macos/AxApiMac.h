@@ -76,7 +76,7 @@ public:
     QStringList pasteboardTypes() override;
     QByteArray pasteboardData(const QString& type) override;
 
-    std::optional<QImage> captureMainDisplay(QRectF* frame) override;
+    std::optional<QImage> captureDisplay(quint32 displayId, QRectF* frame) override;
 
 private:
     struct Private;

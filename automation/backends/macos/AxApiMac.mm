@@ -585,10 +585,12 @@ QByteArray AxApiMac::pasteboardData(const QString& type)
     }
 }
 
-std::optional<QImage> AxApiMac::captureMainDisplay(QRectF* frame)
+std::optional<QImage> AxApiMac::captureDisplay(quint32 displayId, QRectF* frame)
 {
     @autoreleasepool {
-        const CGDirectDisplayID display = CGMainDisplayID();
+        const CGDirectDisplayID display = displayId == 0 ? CGMainDisplayID() : displayId;
+        if (!CGDisplayIsActive(display))
+            return std::nullopt;
         const CGRect bounds = CGDisplayBounds(display);
         if (frame)
             *frame = toQRect(bounds);

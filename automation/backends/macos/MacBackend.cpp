@@ -602,6 +602,21 @@ Status MacBackend::readRelations(Snapshot& snapshot, const QList<int>& indexes, 
 
 Result<Screenshot> MacBackend::screenshot(const CallContext& context)
 {
+    return captureDisplay(0, context);
+}
+
+Result<Screenshot> MacBackend::screenshotOfDisplay(const DisplayInfo& display, const CallContext& context)
+{
+    bool number = false;
+    const quint32 id = display.id.toUInt(&number);
+    if (!number || id == 0)
+        return Error::make(ErrorCode::ElementNotFound, QStringLiteral("no display \"%1\"").arg(display.id),
+                           QJsonObject{{QStringLiteral("reason"), QStringLiteral("display_not_found")}});
+    return captureDisplay(id, context);
+}
+
+Result<Screenshot> MacBackend::captureDisplay(quint32 displayId, const CallContext& context)
+{
     if (auto stop = context.checkpoint())
         return *stop;
     if (!m_api->screenCaptureAllowed())
@@ -610,14 +625,22 @@ Result<Screenshot> MacBackend::screenshot(const CallContext& context)
                                           "Security > Screen Recording"),
                            QJsonObject{{QStringLiteral("permission"), QStringLiteral("screenRecording")}});
     QRectF frame;
-    const auto image = m_api->captureMainDisplay(&frame);
-    if (!image || image->isNull())
-        return Error::make(ErrorCode::InternalError, QStringLiteral("the display could not be captured"));
+    auto image = m_api->captureDisplay(displayId, &frame);
+    if (!image || image->isNull() || frame.isEmpty())
+        return Error::make(ErrorCode::InternalError, QStringLiteral("the display could not be captured"),
+                           QJsonObject{{QStringLiteral("displayId"), static_cast<qint64>(displayId)}});
+    // One pixel per point, the unit of every frame the host answers and takes: a window's frame
+    // then crops the image as it is, and a point read off the image is a point to click.
+    const QSize points = frame.size().toSize();
+    if (image->size() != points)
+        image = image->scaled(points, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
     const QByteArray png =
         PngEncoder::encode(*image, d->pngCompression >= 0 ? d->pngCompression : PngEncoder::kDefaultLevel);
     if (png.isEmpty())
         return Error::make(ErrorCode::InternalError, QStringLiteral("the screenshot could not be encoded as PNG"));
-    return Screenshot{png, image->width(), image->height(), QDateTime::currentDateTimeUtc()};
+    Screenshot out{png, image->width(), image->height(), QDateTime::currentDateTimeUtc(), {}};
+    out.origin = frame.topLeft().toPoint();
+    return out;
 }
 
 QJsonObject MacBackend::environment(const ResolvedRoute* route, const CallContext& context)

@@ -53,8 +53,10 @@ public:
                                            const CallContext& context) override;
     Result<QList<WindowInfo>> windows(const CallContext& context) override;
     Result<QList<DisplayInfo>> displays(const CallContext& context) override;
-    /// The capture reads the main display only.
+    /// screenshot() is the main display; screenshotOfDisplay() another one. Either is scaled
+    /// to the display's points (a Retina display's pixels halved), the unit of AX frames.
     bool screenshotCoversEveryDisplay() const override { return false; }
+    Result<Screenshot> screenshotOfDisplay(const DisplayInfo& display, const CallContext& context) override;
     /// The general pasteboard; a copy marked org.nspasteboard.ConcealedType is never read
     /// (MacClipboard.cpp).
     /// LaunchServices by bundle id; terminate or forceTerminate (MacApps.cpp).
@@ -101,6 +103,8 @@ private:
     std::unique_ptr<AxApi> m_api;
     std::unique_ptr<Private> d;
     void restream();
+    /// The display `displayId` (0: the main one) at one pixel per point.
+    Result<Screenshot> captureDisplay(quint32 displayId, const CallContext& context);
     DesktopEventSink m_sink;
     bool m_eventsWanted = false;
     std::shared_ptr<NoticeMemory> m_notices; ///< set while the stream runs
