@@ -1,7 +1,8 @@
 // desktop.fileDialog: a path saved or opened through the open/save dialog the route's app shows
 // (docs/protocol.md §5.32). The disk is looked at first, by the host itself (not every dialog
 // asks before it replaces a file); the path goes into the dialog's name field (GTK 3 and 4's
-// name or location entry, Qt's file-name field), the dialog's default button is pressed, an
+// name or location entry, Qt's file-name field; AppKit's panel takes the folder in its Go to
+// Folder sheet and the name in its name field), the dialog's default button is pressed, an
 // overwrite question is answered as asked, and the file on disk says whether it was saved.
 #include "automation/Operations.h"
 
@@ -12,6 +13,8 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QThread>
+
+#include <algorithm>
 
 namespace Automation::Operations {
 
@@ -44,10 +47,49 @@ QString plain(QString title)
     return title.trimmed();
 }
 
-/// Which toolkit drew the dialog: "gtk" (GtkFileChooser, 3 or 4), "qt" (QFileDialog); empty
-/// when the window is no file dialog.
-QString toolkitOf(const Snapshot& snapshot)
+/// Whether the file at `path` was written since the call `started`: there, modified since, and
+/// (when it existed before) no longer as it was.
+bool writtenSince(const QString& path, const QDateTime& started, bool existedBefore, const QDateTime& modifiedBefore)
 {
+    const QFileInfo now(path);
+    return now.exists() && now.lastModified().toSecsSinceEpoch() >= started.toSecsSinceEpoch() &&
+           (!existedBefore || now.lastModified() != modifiedBefore);
+}
+
+bool isButton(const Node& node, const QString& identifier, const QStringList& titles)
+{
+    return node.role == QLatin1String("AXButton") &&
+           (node.identifier == identifier || titles.contains(plain(node.title), Qt::CaseInsensitive));
+}
+
+/// An AppKit open or save panel (NSOpenPanel, NSSavePanel; a sheet of the document's window or a
+/// window of its own): its default and Cancel buttons (by identifier, OKButton and CancelButton,
+/// or by title) beside a name field or a file browser. A "Save changes?" sheet has the buttons
+/// but neither.
+bool isAppKitPanel(const Snapshot& snapshot)
+{
+    bool ok = false;
+    bool cancel = false;
+    bool files = false;
+    for (const Node& node : snapshot.nodes) {
+        if (node.identifier.contains(QLatin1String("NSSavePanel")) ||
+            node.identifier.contains(QLatin1String("NSOpenPanel")))
+            return true;
+        ok = ok || isButton(node, QStringLiteral("OKButton"),
+                            {QStringLiteral("Save"), QStringLiteral("Open"), QStringLiteral("Choose")});
+        cancel = cancel || isButton(node, QStringLiteral("CancelButton"), {QStringLiteral("Cancel")});
+        files = files || node.identifier == QLatin1String("saveAsNameTextField") ||
+                node.role == QLatin1String("AXBrowser") || node.role == QLatin1String("AXOutline");
+    }
+    return ok && cancel && files;
+}
+
+/// Which toolkit drew the dialog: "gtk" (GtkFileChooser, 3 or 4), "qt" (QFileDialog), "appkit"
+/// (macOS's panels); empty when the window is no file dialog.
+QString toolkitOf(const Snapshot& snapshot, bool macos)
+{
+    if (macos)
+        return isAppKitPanel(snapshot) ? QStringLiteral("appkit") : QString();
     static const QRegularExpression qtName(QStringLiteral("^File name:?$"), QRegularExpression::CaseInsensitiveOption);
     for (const Node& node : snapshot.nodes) {
         if (node.nativeRole == QLatin1String("file chooser") || node.title == QLatin1String("GtkFileChooserWidget"))
@@ -101,6 +143,290 @@ QString messageOf(const Snapshot& snapshot)
     return lines.join(QLatin1Char(' '));
 }
 
+/// A field that takes text: a text field or the combo box older Go to Folder sheets have.
+bool isField(const Node& node)
+{
+    return node.role == QLatin1String("AXTextField") || node.role == QLatin1String("AXComboBox");
+}
+
+QString pathKey(const Node& node)
+{
+    QStringList parts;
+    for (int index : node.path)
+        parts.append(QString::number(index));
+    return node.role + QLatin1Char(':') + parts.join(QLatin1Char('.'));
+}
+
+TargetSpec targetOf(const Node& node)
+{
+    Selector selector;
+    selector.byRole = node.role;
+    selector.byPath = node.path;
+    TargetSpec target;
+    target.selector = selector;
+    return target;
+}
+
+/// AppKit's panel, driven as a person does: Command-Shift-G opens its Go to Folder sheet, which
+/// takes the folder (the file's whole path in an open panel, which then selects it); the name
+/// goes into the save panel's name field (a path typed there would be a name with colons); the
+/// default button saves or opens; a "Replace" sheet over the panel is answered as asked. Nothing
+/// is typed before the host saw the sheet it types into.
+class AppKitPanel
+{
+public:
+    AppKitPanel(JobContext& ctx, Locator& locator, const FileDialogRequest& request, const Route& route,
+                FileDialogResult& out)
+        : m_ctx(ctx), m_locator(locator), m_request(request), m_route(route), m_out(out)
+    {
+    }
+
+    Status run(const QDateTime& started, const QDateTime& modifiedBefore)
+    {
+        const QFileInfo target(m_request.path);
+        auto before = look();
+        if (!before)
+            return before.error();
+        QSet<QString> fieldsBefore;
+        for (const Node& node : before->nodes) {
+            if (isField(node))
+                fieldsBefore.insert(pathKey(node));
+        }
+
+        // The Go to Folder sheet: the field that appears after Command-Shift-G.
+        if (auto shown = press({QStringLiteral("cmd"), QStringLiteral("shift"), QStringLiteral("g")}); !shown)
+            return shown.error();
+        std::optional<Node> goTo;
+        QElapsedTimer waiting;
+        waiting.start();
+        while (!goTo) {
+            auto now = look();
+            if (!now)
+                return now.error();
+            for (const Node& node : now->nodes) {
+                if (isField(node) && !fieldsBefore.contains(pathKey(node))) {
+                    goTo = node;
+                    break;
+                }
+            }
+            if (goTo || waiting.elapsed() >= kSheetMs)
+                break;
+            QThread::msleep(100);
+        }
+        if (!goTo)
+            return Error::make(ErrorCode::InvalidRequest,
+                               QStringLiteral("the panel showed no Go to Folder sheet after Command-Shift-G (a "
+                                              "collapsed panel ignores it): nothing was typed"),
+                               QJsonObject{{QStringLiteral("reason"), QStringLiteral("go_to_folder_unavailable")}})
+                .withRetryable(false);
+
+        const QString whereTo = m_request.save ? target.absolutePath() : target.absoluteFilePath();
+        if (auto typed = type(*goTo, whereTo); !typed)
+            return typed.error();
+        if (auto went = press({QStringLiteral("enter")}); !went)
+            return afterTyping(went.error());
+        // The sheet closes once the panel is in the folder; one that stays says why.
+        bool gone = false;
+        QString message;
+        waiting.restart();
+        while (!gone) {
+            auto now = look();
+            if (!now)
+                return afterTyping(now.error());
+            gone = std::none_of(now->nodes.cbegin(), now->nodes.cend(),
+                                [&](const Node& node) { return pathKey(node) == pathKey(*goTo); });
+            message = messageOf(now.value());
+            if (gone || waiting.elapsed() >= kSheetMs)
+                break;
+            QThread::msleep(100);
+        }
+        if (!gone) {
+            (void)press({QStringLiteral("esc")});
+            return afterTyping(Error::make(ErrorCode::InvalidRequest,
+                                           QStringLiteral("the panel did not go to %1: %2").arg(whereTo, message),
+                                           QJsonObject{{QStringLiteral("field"), QStringLiteral("path")},
+                                                       {QStringLiteral("reason"), QStringLiteral("name_refused")},
+                                                       {QStringLiteral("dialogMessage"), message}}));
+        }
+
+        auto panel = look();
+        if (!panel)
+            return afterTyping(panel.error());
+        if (m_request.save) {
+            const std::optional<Node> name = nameField(panel.value());
+            if (!name)
+                return afterTyping(
+                    Error::make(ErrorCode::ElementNotFound, QStringLiteral("the save panel has no name field"),
+                                QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_name_field")}}));
+            if (auto typed = type(*name, target.fileName()); !typed)
+                return afterTyping(typed.error());
+        }
+        const std::optional<Node> ok = defaultButton(panel.value());
+        if (!ok)
+            return afterTyping(
+                Error::make(ErrorCode::ElementNotFound, QStringLiteral("the panel has no default button"),
+                            QJsonObject{{QStringLiteral("reason"), QStringLiteral("no_default_button")}}));
+        if (auto pressed = click(*ok); !pressed)
+            return afterTyping(pressed.error());
+        return settle(started, modifiedBefore);
+    }
+
+private:
+    /// How long a sheet has to show or close.
+    static constexpr qint64 kSheetMs = 2000;
+
+    Result<Snapshot> look()
+    {
+        Route looking = m_route;
+        looking.focusPolicy.reset();
+        auto window = m_locator.resolveRoute(looking, false);
+        if (!window)
+            return window.error();
+        return m_locator.snapshot(window.value(), searchBounds(m_ctx.call, false));
+    }
+
+    Result<HotkeyResult> press(const QStringList& keys)
+    {
+        auto chord = parseKeyChord(keys);
+        if (!chord)
+            return chord.error();
+        return hotkey(m_ctx, HotkeyRequest{m_route, chord.value(), 50});
+    }
+
+    Status type(const Node& field, const QString& text)
+    {
+        TypeRequest typing;
+        typing.route = m_route;
+        typing.target = targetOf(field);
+        typing.text = text;
+        typing.clearBefore = true;
+        auto typed = typeText(m_ctx, typing);
+        if (!typed)
+            return typed.error();
+        m_out.typed = effectName(typed->outcome.verification.effect);
+        // A field that does not hold what was typed: the panel would go elsewhere or save under
+        // another name, so the default button is not pressed.
+        const Effect effect = typed->outcome.verification.effect;
+        if (effect == Effect::Partial || effect == Effect::SuspectedNoop)
+            return afterTyping(Error::make(ErrorCode::InvalidRequest,
+                                           QStringLiteral("the panel's field does not hold what was typed (%1): "
+                                                          "nothing was saved or opened")
+                                               .arg(m_out.typed),
+                                           QJsonObject{{QStringLiteral("field"), QStringLiteral("path")},
+                                                       {QStringLiteral("reason"), QStringLiteral("name_not_taken")},
+                                                       {QStringLiteral("typedEffect"), m_out.typed}}));
+        return success();
+    }
+
+    Status click(const Node& button)
+    {
+        ClickRequest request;
+        request.route = m_route;
+        request.target = targetOf(button);
+        auto clicked = Operations::click(m_ctx, request);
+        if (!clicked)
+            return clicked.error();
+        return success();
+    }
+
+    /// An error after something was typed: not retryable, and it says so.
+    static Error afterTyping(Error error)
+    {
+        error.details.insert(QStringLiteral("typed"), true);
+        return error.withRetryable(false);
+    }
+
+    static std::optional<Node> nameField(const Snapshot& panel)
+    {
+        for (const Node& node : panel.nodes) {
+            if (node.role == QLatin1String("AXTextField") && node.identifier == QLatin1String("saveAsNameTextField"))
+                return node;
+        }
+        // Without the identifier: the field labelled as the name ("Save As:", "Export As:"),
+        // never the Tags field.
+        for (const Node& node : panel.nodes) {
+            const QString words = node.title + QLatin1Char(' ') + node.description;
+            if (node.role == QLatin1String("AXTextField") &&
+                words.contains(QLatin1String(" As"), Qt::CaseInsensitive) &&
+                !words.contains(QLatin1String("Tags"), Qt::CaseInsensitive))
+                return node;
+        }
+        return std::nullopt;
+    }
+
+    static std::optional<Node> defaultButton(const Snapshot& panel)
+    {
+        for (const Node& node : panel.nodes) {
+            if (node.role == QLatin1String("AXButton") && node.identifier == QLatin1String("OKButton"))
+                return node;
+        }
+        for (const Node& node : panel.nodes) {
+            if (isButton(node, QString(), {QStringLiteral("Save"), QStringLiteral("Open"), QStringLiteral("Choose")}))
+                return node;
+        }
+        return std::nullopt;
+    }
+
+    /// After the default button: the panel closes (the file written, for a save) or a
+    /// "Replace" sheet asks first.
+    Status settle(const QDateTime& started, const QDateTime& modifiedBefore)
+    {
+        QElapsedTimer waited;
+        waited.start();
+        const qint64 settleMs = std::min<qint64>(kSettleMs, std::max<qint64>(m_ctx.call.remainingMs() - 500, 500));
+        while (true) {
+            if (auto stop = m_ctx.call.checkpoint())
+                return afterTyping(*stop);
+            const bool written = writtenSince(m_request.path, started, m_out.existedBefore, modifiedBefore);
+            auto seen = look();
+            if (!seen && seen.error().code != ErrorCode::ElementNotFound)
+                return afterTyping(seen.error());
+            m_out.closed = !seen || !isAppKitPanel(seen.value());
+            if (m_out.closed && (!m_request.save || written))
+                break;
+            if (seen && !m_out.closed) {
+                if (const std::optional<Node> replace = replaceButton(seen.value())) {
+                    if (!m_request.save || !m_request.replace || m_out.replaced) {
+                        const QString message = messageOf(seen.value());
+                        (void)press({QStringLiteral("esc")});
+                        return afterTyping(Error::make(
+                            ErrorCode::InvalidRequest,
+                            QStringLiteral("%1 exists now and overwrite is never: the panel's question was dismissed")
+                                .arg(m_request.path),
+                            QJsonObject{{QStringLiteral("field"), QStringLiteral("path")},
+                                        {QStringLiteral("reason"), QStringLiteral("file_exists")},
+                                        {QStringLiteral("dialogMessage"), message}}));
+                    }
+                    if (auto clicked = click(*replace); !clicked)
+                        return afterTyping(clicked.error());
+                    m_out.replaced = true;
+                }
+            }
+            if (waited.elapsed() >= settleMs)
+                break;
+            QThread::msleep(100);
+        }
+        if (m_request.save) {
+            m_out.savedPathVerified = writtenSince(m_request.path, started, m_out.existedBefore, modifiedBefore);
+            m_out.size = QFileInfo::exists(m_request.path) ? QFileInfo(m_request.path).size() : -1;
+        }
+        if (!m_out.closed)
+            return afterTyping(Error::make(
+                ErrorCode::InvalidRequest, QStringLiteral("the panel is still open: it did not take the path"),
+                QJsonObject{{QStringLiteral("field"), QStringLiteral("path")},
+                            {QStringLiteral("reason"), QStringLiteral("dialog_still_open")}}));
+        m_out.effect =
+            (!m_request.save || m_out.savedPathVerified) ? QStringLiteral("confirmed") : QStringLiteral("unverifiable");
+        return success();
+    }
+
+    JobContext& m_ctx;
+    Locator& m_locator;
+    const FileDialogRequest& m_request;
+    Route m_route;
+    FileDialogResult& m_out;
+};
+
 } // namespace
 
 Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& request)
@@ -149,6 +475,7 @@ Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& re
     // modal over accessibility; the window manager lists it). A dialog asked for just before
     // may take a moment to show: looked for again for up to 2 s.
     QString title = resolved->blockingModal.value_or(resolved->windowTitle);
+    const bool macos = ctx.backend.info().name == QLatin1String("macos");
     Route dialogRoute;
     QElapsedTimer looking;
     looking.start();
@@ -182,7 +509,7 @@ Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& re
                 lastError = tree.error();
                 continue;
             }
-            if (const QString toolkit = toolkitOf(tree.value()); !toolkit.isEmpty()) {
+            if (const QString toolkit = toolkitOf(tree.value(), macos); !toolkit.isEmpty()) {
                 out.toolkit = toolkit;
                 out.dialog = window.value();
                 title = candidate;
@@ -193,16 +520,6 @@ Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& re
         if (!out.toolkit.isEmpty() || looking.elapsed() >= kFindDialogMs)
             break;
         QThread::msleep(200);
-    }
-    if (out.toolkit.isEmpty() && ctx.backend.info().name == QLatin1String("macos")) {
-        // NSSavePanel and NSOpenPanel (their go-to-folder sheet) are not driven yet.
-        Error error = Error::make(ErrorCode::InvalidRequest,
-                                  QStringLiteral("desktop.fileDialog does not drive macOS's open and save panels yet"),
-                                  QJsonObject{{QStringLiteral("reason"), QStringLiteral("unsupported")},
-                                              {QStringLiteral("window"), title}})
-                          .withRetryable(false);
-        step.finish(false, error.toJson());
-        return error;
     }
     // An app that did not answer while it was looked at: that, not "no dialog".
     if (out.toolkit.isEmpty() && lastError && lastError->code != ErrorCode::ElementNotFound) {
@@ -217,6 +534,20 @@ Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& re
                                     {QStringLiteral("pid"), resolved->pid}});
         step.finish(false, error.toJson());
         return error;
+    }
+
+    if (out.toolkit == QLatin1String("appkit")) {
+        AppKitPanel panel(ctx, locator, request, dialogRoute, out);
+        auto done = panel.run(started, modifiedBefore);
+        step.finish(done.ok(), done ? QJsonObject{{QStringLiteral("toolkit"), out.toolkit},
+                                                  {QStringLiteral("closed"), out.closed},
+                                                  {QStringLiteral("savedPathVerified"), out.savedPathVerified},
+                                                  {QStringLiteral("size"), out.size},
+                                                  {QStringLiteral("replaced"), out.replaced}}
+                                    : done.error().toJson());
+        if (!done)
+            return done.error();
+        return out;
     }
 
     // GTK's open dialog shows its location entry on Ctrl+L; its save dialog's name entry and
@@ -260,9 +591,7 @@ Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& re
             step.finish(false, error.toJson());
             return error.withRetryable(false);
         }
-        const QFileInfo now(request.path);
-        const bool written = now.exists() && now.lastModified().toSecsSinceEpoch() >= started.toSecsSinceEpoch() &&
-                             (!out.existedBefore || now.lastModified() != modifiedBefore);
+        const bool written = writtenSince(request.path, started, out.existedBefore, modifiedBefore);
         auto still = resolveRouteOnDisplay(ctx.backend, dialogRoute, ctx.call);
         if (!still && still.error().code == ErrorCode::ElementNotFound) {
             out.closed = true;
@@ -335,12 +664,9 @@ Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& re
             break;
         QThread::msleep(100);
     }
-    const QFileInfo after(request.path);
     if (request.save) {
-        out.savedPathVerified = after.exists() &&
-                                after.lastModified().toSecsSinceEpoch() >= started.toSecsSinceEpoch() &&
-                                (!out.existedBefore || after.lastModified() != modifiedBefore);
-        out.size = after.exists() ? after.size() : -1;
+        out.savedPathVerified = writtenSince(request.path, started, out.existedBefore, modifiedBefore);
+        out.size = QFileInfo::exists(request.path) ? QFileInfo(request.path).size() : -1;
     }
     if (!out.closed) {
         Error error =

@@ -1,6 +1,9 @@
 #include "FakeAxApi.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 
 #include <QImage>
 #include <QPainter>
@@ -606,6 +609,19 @@ void FakeAxWorld::onAction(const QString& key, std::function<void(FakeAxWorld&, 
 {
     QMutexLocker lock(&m_mutex);
     m_hooks.insert(key, std::move(hook));
+}
+
+void FakeAxWorld::setFocus(const QString& key)
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_elements.contains(key))
+        focus(key);
+}
+
+void FakeAxWorld::onKey(qint64 pid, KeyHook hook)
+{
+    QMutexLocker lock(&m_mutex);
+    m_keyHooks.insert(pid, std::move(hook));
 }
 
 void FakeAxWorld::remove(const QString& key)
@@ -1418,6 +1434,23 @@ bool FakeAxApi::applyScroll(QPointF point, int down, bool pixels)
 
 bool FakeAxApi::applyKey(quint16 virtualKey, bool down, quint64 flags)
 {
+    if (down) {
+        FakeAxWorld::KeyHook hook;
+        QChar typed;
+        {
+            QMutexLocker lock(&m_world->m_mutex);
+            if (!m_world->m_trusted)
+                return false;
+            hook = m_world->m_keyHooks.value(m_world->frontmost());
+            typed = m_world->characterOf(virtualKey);
+        }
+        if (hook && hook(*m_world, typed, virtualKey, flags)) {
+            QMutexLocker lock(&m_world->m_mutex);
+            m_world->m_inputLog.append(
+                QStringLiteral("down:0x%1:0x%2").arg(virtualKey, 2, 16, QLatin1Char('0')).arg(flags, 0, 16));
+            return true;
+        }
+    }
     qint64 quitting = 0;
     {
         QMutexLocker lock(&m_world->m_mutex);
@@ -1702,6 +1735,179 @@ QString addConformanceApp(FakeAxWorld& world, qint64 pid)
     });
     world.activate(pid);
     return window;
+}
+
+namespace {
+
+/// What an AppKit panel of addFilePanel holds and where it is.
+struct FilePanel
+{
+    qint64 pid = 0;
+    bool save = true;
+    bool goToIgnored = false;
+    QString window;
+    QString document;
+    QString sheet;
+    QString nameField;
+    QString goToSheet;
+    QString goToField;
+    QString replaceSheet;
+    QString folder = QDir::homePath();
+    QString selected;
+
+    bool open(const FakeAxWorld& world) const
+    {
+        return !sheet.isEmpty() && world.attribute(sheet, QStringLiteral("AXRole"));
+    }
+
+    void close(FakeAxWorld& world)
+    {
+        world.remove(sheet);
+        sheet.clear();
+        goToSheet.clear();
+        replaceSheet.clear();
+        world.setFocus(document);
+    }
+
+    void write(FakeAxWorld& world, const QString& path)
+    {
+        QFile file(path);
+        if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            file.write(world.text(document).toUtf8());
+        close(world);
+    }
+
+    void defaultButton(FakeAxWorld& world)
+    {
+        if (!save) {
+            QFile file(selected);
+            if (selected.isEmpty() || !file.open(QIODevice::ReadOnly))
+                return; // Open is disabled with nothing selected
+            const QString text = QString::fromUtf8(file.readAll());
+            world.setAttribute(document, QStringLiteral("AXValue"), FakeAxWorld::AxValue::ofString(text));
+            world.setAttribute(document, QStringLiteral("AXNumberOfCharacters"),
+                               FakeAxWorld::AxValue::ofNumber(static_cast<double>(text.size())));
+            close(world);
+            return;
+        }
+        const QString name = world.text(nameField);
+        if (name.isEmpty() || !replaceSheet.isEmpty())
+            return;
+        const QString path = QDir(folder).filePath(name);
+        if (!QFileInfo::exists(path)) {
+            write(world, path);
+            return;
+        }
+        // AppKit asks in a sheet over the panel.
+        replaceSheet = world.addElement(sheet, QStringLiteral("AXSheet"), QString(), QRectF(420, 200, 420, 140));
+        world.addElement(replaceSheet, QStringLiteral("AXStaticText"),
+                         QStringLiteral("“%1” already exists. Do you want to replace it?").arg(name),
+                         QRectF(440, 210, 380, 40));
+        const QString cancel = world.addElement(replaceSheet, QStringLiteral("AXButton"), QStringLiteral("Cancel"),
+                                                QRectF(600, 300, 90, 24));
+        const QString replace = world.addElement(replaceSheet, QStringLiteral("AXButton"), QStringLiteral("Replace"),
+                                                 QRectF(700, 300, 90, 24));
+        world.onAction(cancel, [this](FakeAxWorld& w, const QString&) {
+            w.remove(replaceSheet);
+            replaceSheet.clear();
+        });
+        world.onAction(replace, [this, path](FakeAxWorld& w, const QString&) { write(w, path); });
+    }
+
+    bool key(FakeAxWorld& world, QChar typed, quint16 virtualKey, quint64 flags)
+    {
+        if (!open(world))
+            return false;
+        const bool command = (flags & Automation::Mac::KeyFlags::Command) != 0;
+        const bool shift = (flags & Automation::Mac::KeyFlags::Shift) != 0;
+        if (command && shift && typed == QLatin1Char('g')) {
+            if (goToIgnored || !goToSheet.isEmpty())
+                return true;
+            goToSheet = world.addElement(sheet, QStringLiteral("AXSheet"), QString(), QRectF(440, 180, 400, 120));
+            world.addElement(goToSheet, QStringLiteral("AXStaticText"), QStringLiteral("Go to the folder:"),
+                             QRectF(460, 190, 360, 20));
+            goToField =
+                world.addElement(goToSheet, QStringLiteral("AXTextField"), QString(), QRectF(460, 215, 360, 24));
+            world.addElement(goToSheet, QStringLiteral("AXButton"), QStringLiteral("Go"), QRectF(740, 260, 80, 24));
+            world.setFocus(goToField);
+            return true;
+        }
+        if (virtualKey == 0x35) { // Escape: the top sheet closes
+            if (!goToSheet.isEmpty()) {
+                world.remove(goToSheet);
+                goToSheet.clear();
+            } else if (!replaceSheet.isEmpty()) {
+                world.remove(replaceSheet);
+                replaceSheet.clear();
+            } else {
+                close(world);
+            }
+            return true;
+        }
+        if (virtualKey != 0x24 || command)
+            return false;
+        if (!goToSheet.isEmpty()) {
+            const QFileInfo where(world.text(goToField));
+            if (where.isDir() || (!save && where.isFile())) {
+                folder = where.isDir() ? where.absoluteFilePath() : where.absolutePath();
+                selected = where.isFile() ? where.absoluteFilePath() : QString();
+                world.remove(goToSheet);
+                goToSheet.clear();
+                world.setFocus(save ? nameField : sheet);
+            } else if (world.find(QStringLiteral("AXStaticText"), QStringLiteral("The folder can’t be found."))
+                           .isEmpty()) {
+                world.addElement(goToSheet, QStringLiteral("AXStaticText"),
+                                 QStringLiteral("The folder can’t be found."), QRectF(460, 240, 360, 20));
+            }
+            return true;
+        }
+        defaultButton(world);
+        return true;
+    }
+};
+
+} // namespace
+
+QString addFilePanel(FakeAxWorld& world, qint64 pid, const QString& window, const QString& document, bool save,
+                     bool goToIgnored)
+{
+    auto panel = std::make_shared<FilePanel>();
+    panel->pid = pid;
+    panel->save = save;
+    panel->goToIgnored = goToIgnored;
+    panel->window = window;
+    panel->document = document;
+    panel->sheet = world.addElement(window, QStringLiteral("AXSheet"), QString(), QRectF(400, 150, 460, 420));
+    world.addElement(panel->sheet, QStringLiteral("AXBrowser"), QString(), QRectF(410, 200, 440, 250));
+    if (save) {
+        world.addElement(panel->sheet, QStringLiteral("AXStaticText"), QStringLiteral("Save As:"),
+                         QRectF(410, 160, 80, 22));
+        panel->nameField =
+            world.addElement(panel->sheet, QStringLiteral("AXTextField"), QString(), QRectF(500, 160, 300, 22));
+        world.setAttribute(panel->nameField, QStringLiteral("AXIdentifier"),
+                           FakeAxWorld::AxValue::ofString(QStringLiteral("saveAsNameTextField")));
+        world.setAttribute(panel->nameField, QStringLiteral("AXDescription"),
+                           FakeAxWorld::AxValue::ofString(QStringLiteral("Save As:")));
+        world.setAttribute(panel->nameField, QStringLiteral("AXValue"),
+                           FakeAxWorld::AxValue::ofString(QStringLiteral("Untitled.txt")));
+        world.setAttribute(panel->nameField, QStringLiteral("AXNumberOfCharacters"),
+                           FakeAxWorld::AxValue::ofNumber(12));
+        world.setFocus(panel->nameField);
+    }
+    const QString cancel =
+        world.addElement(panel->sheet, QStringLiteral("AXButton"), QStringLiteral("Cancel"), QRectF(660, 530, 90, 24));
+    world.setAttribute(cancel, QStringLiteral("AXIdentifier"),
+                       FakeAxWorld::AxValue::ofString(QStringLiteral("CancelButton")));
+    const QString ok =
+        world.addElement(panel->sheet, QStringLiteral("AXButton"),
+                         save ? QStringLiteral("Save") : QStringLiteral("Open"), QRectF(760, 530, 90, 24));
+    world.setAttribute(ok, QStringLiteral("AXIdentifier"), FakeAxWorld::AxValue::ofString(QStringLiteral("OKButton")));
+    world.onAction(cancel, [panel](FakeAxWorld& w, const QString&) { panel->close(w); });
+    world.onAction(ok, [panel](FakeAxWorld& w, const QString&) { panel->defaultButton(w); });
+    world.onKey(pid, [panel](FakeAxWorld& w, QChar typed, quint16 virtualKey, quint64 flags) {
+        return panel->key(w, typed, virtualKey, flags);
+    });
+    return panel->sheet;
 }
 
 Automation::Mac::AxNotice axNotice(qint64 pid, const QString& app, const QString& notification, const QString& key,

@@ -48,6 +48,14 @@ public:
     void setActions(const QString& key, const QStringList& actions);
     /// Runs after `action` of `key` was performed (e.g. a button's effect), under no lock.
     void onAction(const QString& key, std::function<void(FakeAxWorld&, const QString& action)> hook);
+    /// Gives `key` the keyboard focus of its app, as a click in it would.
+    void setFocus(const QString& key);
+    /// An app's own handling of a key the frontmost app `pid` gets (a shortcut of its own, Return
+    /// in a panel): `hook` runs under no lock with the character the key types on the selected
+    /// layout, the virtual key and the modifier flags, before the focused field takes the key;
+    /// true when it took the key.
+    using KeyHook = std::function<bool(FakeAxWorld&, QChar typed, quint16 virtualKey, quint64 flags)>;
+    void onKey(qint64 pid, KeyHook hook);
     /// Removes the element and its subtree (its key answers kAXErrorInvalidUIElement).
     void remove(const QString& key);
 
@@ -256,6 +264,7 @@ private:
     QHash<QString, Element> m_elements;
     QMap<qint64, App> m_apps;
     QHash<QString, std::function<void(FakeAxWorld&, const QString&)>> m_hooks;
+    QHash<qint64, KeyHook> m_keyHooks;
     QHash<QString, AxError> m_nextActionError;
     QHash<QString, QString> m_secrets; ///< a secure field's text
     QSet<qint64> m_hung;
@@ -384,6 +393,22 @@ private:
 /// text field "Message", the secure field "Password", the check box "Remember me" and the
 /// button "Send", like the Qt fixture's form. Returns the window's key.
 QString addConformanceApp(FakeAxWorld& world, qint64 pid);
+
+/// An AppKit open or save panel, a sheet of `window` (of the frontmost app `pid`), as TextEdit's
+/// shows through AX: an AXSheet without title or identifier holding a file browser (AXBrowser),
+/// a save panel's name field (AXTextField, identifier saveAsNameTextField, description "Save
+/// As:"), and the Cancel and default buttons (CancelButton; OKButton titled Save or Open). It
+/// behaves as AppKit's does:
+/// - Command-Shift-G opens the Go to Folder sheet, a sheet in the sheet with a text field; a
+///   collapsed panel (`goToIgnored`) ignores the shortcut.
+/// - Return in that field goes to the folder when it is one on disk (in an open panel, a file
+///   selects it in its folder); otherwise the sheet says "The folder can’t be found." and stays.
+/// - The default button, or Return in the name field, saves `document`'s text to the folder and
+///   name, after a "Replace" sheet when the file exists; an open panel puts the selected file's
+///   text into `document`. The panel then closes. Escape or Cancel closes the top sheet.
+/// Returns the panel sheet's key.
+QString addFilePanel(FakeAxWorld& world, qint64 pid, const QString& window, const QString& document, bool save,
+                     bool goToIgnored = false);
 /// A notice as the event stream's thread reads one: `pid`'s app named `app` (its executable too),
 /// the element, its ancestors (parent first) and its window's title.
 Automation::Mac::AxNotice axNotice(qint64 pid, const QString& app, const QString& notification, const QString& key,
