@@ -1,5 +1,6 @@
 #include "E2eSupport.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -187,6 +188,40 @@ void SessionSuite::SetUp()
     if (!DesktopSession::available(&why))
         GTEST_SKIP() << why.toStdString();
     ASSERT_NE(s_session, nullptr) << "the host did not start";
+}
+
+QByteArray xclipOut(const QString& target)
+{
+    return runCommand(QStringLiteral("xclip"),
+                      {QStringLiteral("-selection"), QStringLiteral("clipboard"), QStringLiteral("-o"),
+                       QStringLiteral("-t"), target},
+                      QProcessEnvironment::systemEnvironment(), 5000)
+        .out.toUtf8();
+}
+
+bool xclipIn(const QByteArray& data, const QString& target)
+{
+    QProcess xclip;
+    xclip.start(QStringLiteral("xclip"), {QStringLiteral("-selection"), QStringLiteral("clipboard"),
+                                          QStringLiteral("-t"), target, QStringLiteral("-i")});
+    if (!xclip.waitForStarted(5000))
+        return false;
+    xclip.write(data);
+    xclip.closeWriteChannel();
+    if (!xclip.waitForFinished(5000) || xclip.exitCode() != 0)
+        return false;
+    QDeadlineTimer until(5000);
+    while (!until.hasExpired()) {
+        // An image is told by the owner offering its type (the text's owner before did not); text
+        // by its bytes.
+        const bool taken = target.startsWith(QStringLiteral("image/"))
+                               ? xclipOut(QStringLiteral("TARGETS")).split('\n').contains(target.toUtf8())
+                               : xclipOut(target) == data;
+        if (taken)
+            return true;
+        QThread::msleep(20);
+    }
+    return false;
 }
 
 } // namespace Testing

@@ -77,6 +77,13 @@ private:
 
 QString evidenceDir(const QJsonObject& response);
 
+/// xclip's view of the clipboard as `target` (another X client, as any app).
+QByteArray xclipOut(const QString& target = QStringLiteral("UTF8_STRING"));
+/// A person copies `data` as `target` with xclip, which stays to serve it as the copying app
+/// would; true once another client sees it offered (xclip's child takes the selection only
+/// after its parent exits).
+bool xclipIn(const QByteArray& data, const QString& target = QStringLiteral("UTF8_STRING"));
+
 /// A gtest fixture for suites that share one host on the headless desktop: started before the
 /// suite's first test and stopped after its last. A test is skipped where there is no desktop,
 /// and fails when the host did not start.

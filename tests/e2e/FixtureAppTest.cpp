@@ -505,31 +505,6 @@ TEST_F(Fixture, FindsOneButtonAmongFiveHundred)
     EXPECT_FALSE(result.value(QStringLiteral("truncated")).toBool());
 }
 
-namespace {
-
-// Puts `data` on the clipboard as `type`; xclip stays to serve it until someone else owns it.
-void setClipboard(const QByteArray& data, const QString& type)
-{
-    QProcess xclip;
-    xclip.start(QStringLiteral("xclip"),
-                {QStringLiteral("-selection"), QStringLiteral("clipboard"), QStringLiteral("-t"), type});
-    ASSERT_TRUE(xclip.waitForStarted(3000));
-    xclip.write(data);
-    xclip.closeWriteChannel();
-    ASSERT_TRUE(xclip.waitForFinished(3000)); // it forks a server and returns
-}
-
-QString clipboard(const QString& type)
-{
-    return runCommand(QStringLiteral("xclip"),
-                      {QStringLiteral("-o"), QStringLiteral("-selection"), QStringLiteral("clipboard"),
-                       QStringLiteral("-t"), type},
-                      QProcessEnvironment::systemEnvironment(), 5000)
-        .out;
-}
-
-} // namespace
-
 TEST_F(Fixture, TypeTextWithoutATargetPastesAndPutsTheClipboardBack)
 {
     auto app = startApp();
@@ -541,7 +516,7 @@ TEST_F(Fixture, TypeTextWithoutATargetPastesAndPutsTheClipboardBack)
                                                   selector(QStringLiteral("AXTextField"), QStringLiteral("Message"))}}},
           {QStringLiteral("text"), QStringLiteral("x")}});
     app->waitEvent(QStringLiteral("textChanged"));
-    setClipboard("what the person copied", QStringLiteral("UTF8_STRING"));
+    ASSERT_TRUE(xclipIn("what the person copied"));
     const QJsonObject response =
         call(QStringLiteral("desktop.typeText"),
              {{QStringLiteral("route"), DesktopSession::route(app->pid())},
@@ -556,7 +531,7 @@ TEST_F(Fixture, TypeTextWithoutATargetPastesAndPutsTheClipboardBack)
     const auto changed =
         app->waitEvent(QStringLiteral("textChanged"), {{QStringLiteral("text"), QStringLiteral("pasted ünïcode ✓")}});
     EXPECT_TRUE(changed.has_value());
-    EXPECT_EQ(clipboard(QStringLiteral("UTF8_STRING")), QStringLiteral("what the person copied"));
+    EXPECT_EQ(xclipOut(), QByteArray("what the person copied"));
 }
 
 TEST_F(Fixture, AClipboardHoldingAnImageIsLeftAloneAndKeysAreTyped)
@@ -571,7 +546,7 @@ TEST_F(Fixture, AClipboardHoldingAnImageIsLeftAloneAndKeysAreTyped)
     app->waitEvent(QStringLiteral("textChanged"));
     const QByteArray png = QByteArray::fromBase64(
         "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==");
-    setClipboard(png, QStringLiteral("image/png"));
+    ASSERT_TRUE(xclipIn(png, QStringLiteral("image/png")));
     const QJsonObject result =
         resultOf(call(QStringLiteral("desktop.typeText"), {{QStringLiteral("route"), DesktopSession::route(app->pid())},
                                                            {QStringLiteral("confirm"), confirm()},
@@ -579,5 +554,5 @@ TEST_F(Fixture, AClipboardHoldingAnImageIsLeftAloneAndKeysAreTyped)
     EXPECT_EQ(result.value(QStringLiteral("path")).toString(), QStringLiteral("keys"));
     EXPECT_TRUE(app->waitEvent(QStringLiteral("textChanged"), {{QStringLiteral("text"), QStringLiteral("xkeyed in")}})
                     .has_value());
-    EXPECT_TRUE(clipboard(QStringLiteral("TARGETS")).contains(QStringLiteral("image/png")));
+    EXPECT_TRUE(xclipOut(QStringLiteral("TARGETS")).contains("image/png"));
 }

@@ -37,39 +37,6 @@ protected:
     static std::optional<QString> editorText() { return soleText(*s_app, documentQuery()); }
 };
 
-/// xclip's view of the clipboard (another X client, as any app).
-QByteArray xclipOut(const QString& target = u"UTF8_STRING"_s)
-{
-    return runCommand(u"xclip"_s, {u"-selection"_s, u"clipboard"_s, u"-o"_s, u"-t"_s, target}).out.toUtf8();
-}
-
-/// A person copies `data` with xclip (which stays to serve it, as the copying app would).
-bool xclipIn(const QByteArray& data, const QString& target = u"UTF8_STRING"_s)
-{
-    QProcess xclip;
-    xclip.start(u"xclip"_s, {u"-selection"_s, u"clipboard"_s, u"-t"_s, target, u"-i"_s});
-    if (!xclip.waitForStarted(5000))
-        return false;
-    xclip.write(data);
-    xclip.closeWriteChannel();
-    // xclip forks a child that takes the selection after the parent exits: the copy is done
-    // once another client sees the new owner offer exactly this (a person's copy is not done
-    // before the app owns the clipboard either).
-    if (!xclip.waitForFinished(5000) || xclip.exitCode() != 0)
-        return false;
-    QDeadlineTimer until(5000);
-    while (!until.hasExpired()) {
-        // An image is told by the owner offering its type (the text's owner before did not); text
-        // by its bytes.
-        const bool taken = target.startsWith(u"image/"_s) ? xclipOut(u"TARGETS"_s).split('\n').contains(target.toUtf8())
-                                                          : xclipOut(target) == data;
-        if (taken)
-            return true;
-        QThread::msleep(20);
-    }
-    return false;
-}
-
 /// What a password manager does (KeePassXC): offers the password and the hint that it is one.
 class ConcealedCopy
 {
