@@ -1,5 +1,8 @@
 #pragma once
 
+#include "FakeBackend.h"
+#include "bridge/Host.h"
+
 #include <QApplication>
 #include <QDir>
 #include <QScreen>
@@ -21,6 +24,20 @@ inline void screenshot(const QString& name)
     QApplication::processEvents();
     QTest::qWait(150);
     QGuiApplication::primaryScreen()->grabWindow(0).save(screenshotPath(name));
+}
+
+/// A host for a GUI test in `dir` (its workspace root/ws, socket, data) over `desktop`, asking a
+/// person in its dialog for every confirmation; the test adds its owner policy.
+inline Bridge::HostOptions askingHostOptions(const QString& dir, const std::shared_ptr<FakeDesktop>& desktop)
+{
+    QDir(dir).mkpath(QStringLiteral("root/ws"));
+    Bridge::HostOptions options;
+    options.server.socketPath = dir + QStringLiteral("/run/bridge.sock");
+    options.workspaceRoot = dir + QStringLiteral("/root");
+    options.backendFactory = [desktop] { return std::make_unique<FakeBackend>(desktop); };
+    options.security.confirmPolicy = Bridge::ConfirmPolicy::Ask;
+    options.security.dataDir = dir + QStringLiteral("/data");
+    return options;
 }
 
 } // namespace Testing

@@ -89,21 +89,14 @@ protected:
 
     void startHost(int approvalTimeoutMs = 30000, bool realBackend = false)
     {
-        QDir(m_dir.path()).mkpath(QStringLiteral("root/ws"));
         m_workspace = m_dir.path() + QStringLiteral("/root/ws");
-        Bridge::HostOptions options;
+        Bridge::HostOptions options = askingHostOptions(m_dir.path(), m_desktop);
         // As msgcode's unattended set-up has it for the apps it drives (the policy's own
         // tests ask the built-in rules).
         options.ownerPolicy = Testing::allowEverything();
-        options.server.socketPath = m_dir.path() + QStringLiteral("/run/bridge.sock");
-        options.workspaceRoot = m_dir.path() + QStringLiteral("/root");
         if (realBackend)
             options.backendFactory = &Automation::createPlatformBackend;
-        else
-            options.backendFactory = [desktop = m_desktop] { return std::make_unique<FakeBackend>(desktop); };
-        options.security.confirmPolicy = Bridge::ConfirmPolicy::Ask;
         options.security.approvalTimeoutMs = approvalTimeoutMs;
-        options.security.dataDir = m_dir.path() + QStringLiteral("/data");
         m_host = std::make_unique<Bridge::Host>(options);
         QString error;
         ASSERT_TRUE(m_host->start(&error)) << error.toStdString();

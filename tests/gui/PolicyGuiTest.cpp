@@ -39,14 +39,8 @@ protected:
     {
         if (qEnvironmentVariableIsEmpty("DISPLAY"))
             GTEST_SKIP() << "needs the headless desktop of scripts/test";
-        QDir(m_dir.path()).mkpath(QStringLiteral("root/ws"));
         m_workspace = m_dir.path() + QStringLiteral("/root/ws");
-        Bridge::HostOptions options;
-        options.server.socketPath = m_dir.path() + QStringLiteral("/run/bridge.sock");
-        options.workspaceRoot = m_dir.path() + QStringLiteral("/root");
-        options.backendFactory = [desktop = m_desktop] { return std::make_unique<FakeBackend>(desktop); };
-        options.security.confirmPolicy = Bridge::ConfirmPolicy::Ask;
-        options.security.dataDir = m_dir.path() + QStringLiteral("/data");
+        Bridge::HostOptions options = askingHostOptions(m_dir.path(), m_desktop);
         // The built-in rules only, kept in a file as the installed host keeps them.
         options.policyFile = m_dir.path() + QStringLiteral("/config/policy.json");
         m_host = std::make_unique<Bridge::Host>(options);
