@@ -58,8 +58,8 @@ bool writtenSince(const QString& path, const QDateTime& started, bool existedBef
 
 bool isButton(const Node& node, const QString& identifier, const QStringList& titles)
 {
-    return node.role == QLatin1String("AXButton") &&
-           (node.identifier == identifier || titles.contains(plain(node.title), Qt::CaseInsensitive));
+    return node.role == QLatin1String("AXButton") && ((!identifier.isEmpty() && node.identifier == identifier) ||
+                                                      titles.contains(plain(node.title), Qt::CaseInsensitive));
 }
 
 /// An AppKit open or save panel (NSOpenPanel, NSSavePanel; a sheet of the document's window or a
@@ -187,10 +187,10 @@ public:
         auto before = look();
         if (!before)
             return before.error();
-        QSet<QString> fieldsBefore;
+        QSet<QString> sheetsBefore;
         for (const Node& node : before->nodes) {
-            if (isField(node))
-                fieldsBefore.insert(pathKey(node));
+            if (node.role == QLatin1String("AXSheet"))
+                sheetsBefore.insert(pathKey(node));
         }
 
         // The Go to Folder sheet: the field that appears after Command-Shift-G.
@@ -203,12 +203,7 @@ public:
             auto now = look();
             if (!now)
                 return now.error();
-            for (const Node& node : now->nodes) {
-                if (isField(node) && !fieldsBefore.contains(pathKey(node))) {
-                    goTo = node;
-                    break;
-                }
-            }
+            goTo = goToField(now.value(), sheetsBefore);
             if (goTo || waiting.elapsed() >= kSheetMs)
                 break;
             QThread::msleep(100);
@@ -221,10 +216,14 @@ public:
                 .withRetryable(false);
 
         const QString whereTo = m_request.save ? target.absolutePath() : target.absoluteFilePath();
-        if (auto typed = type(*goTo, whereTo); !typed)
-            return typed.error();
-        if (auto went = press({QStringLiteral("enter")}); !went)
+        if (auto typed = type(*goTo, whereTo); !typed) {
+            dismissGoTo(*goTo);
+            return afterTyping(typed.error());
+        }
+        if (auto went = press({QStringLiteral("enter")}); !went) {
+            dismissGoTo(*goTo);
             return afterTyping(went.error());
+        }
         // The sheet closes once the panel is in the folder; one that stays says why.
         bool gone = false;
         QString message;
@@ -241,7 +240,7 @@ public:
             QThread::msleep(100);
         }
         if (!gone) {
-            (void)press({QStringLiteral("esc")});
+            dismissGoTo(*goTo);
             return afterTyping(Error::make(ErrorCode::InvalidRequest,
                                            QStringLiteral("the panel did not go to %1: %2").arg(whereTo, message),
                                            QJsonObject{{QStringLiteral("field"), QStringLiteral("path")},
@@ -274,6 +273,8 @@ public:
 private:
     /// How long a sheet has to show or close.
     static constexpr qint64 kSheetMs = 2000;
+    /// The longest one look at the panel may take.
+    static constexpr int kLookMs = 1500;
 
     Result<Snapshot> look()
     {
@@ -282,7 +283,10 @@ private:
         auto window = m_locator.resolveRoute(looking, false);
         if (!window)
             return window.error();
-        return m_locator.snapshot(window.value(), searchBounds(m_ctx.call, false));
+        // A short look: an app busy writing the file must not hold the call past its settle time.
+        SnapshotBounds bounds = searchBounds(m_ctx.call, false);
+        bounds.maxWallTimeMs = std::min(bounds.maxWallTimeMs, kLookMs);
+        return m_locator.snapshot(window.value(), bounds);
     }
 
     Result<HotkeyResult> press(const QStringList& keys)
@@ -336,6 +340,32 @@ private:
         return error.withRetryable(false);
     }
 
+    /// The Go to Folder sheet's field: a text field or combo box in a sheet that was not there
+    /// before Command-Shift-G (rows a file browser adds meanwhile are in no new sheet).
+    static std::optional<Node> goToField(const Snapshot& panel, const QSet<QString>& sheetsBefore)
+    {
+        for (const Node& node : panel.nodes) {
+            if (!isField(node) || node.identifier == QLatin1String("saveAsNameTextField"))
+                continue;
+            int sheet = node.parent;
+            while (sheet >= 0 && panel.nodes.at(sheet).role != QLatin1String("AXSheet"))
+                sheet = panel.nodes.at(sheet).parent;
+            if (sheet >= 0 && !sheetsBefore.contains(pathKey(panel.nodes.at(sheet))))
+                return node;
+        }
+        return std::nullopt;
+    }
+
+    /// Closes the Go to Folder sheet when it is still there (Escape closes the top sheet only;
+    /// sent to a panel without it, Escape would cancel the panel).
+    void dismissGoTo(const Node& field)
+    {
+        auto now = look();
+        if (now && std::any_of(now->nodes.cbegin(), now->nodes.cend(),
+                               [&](const Node& node) { return pathKey(node) == pathKey(field); }))
+            (void)press({QStringLiteral("esc")});
+    }
+
     static std::optional<Node> nameField(const Snapshot& panel)
     {
         for (const Node& node : panel.nodes) {
@@ -374,19 +404,25 @@ private:
         QElapsedTimer waited;
         waited.start();
         const qint64 settleMs = std::min<qint64>(kSettleMs, std::max<qint64>(m_ctx.call.remainingMs() - 500, 500));
+        // Whether the last look saw the panel: an app busy writing the file may answer no look,
+        // and a look cut short may miss the panel's buttons; neither says it closed.
+        bool panelSeen = true;
         while (true) {
             if (auto stop = m_ctx.call.checkpoint())
                 return afterTyping(*stop);
             const bool written = writtenSince(m_request.path, started, m_out.existedBefore, modifiedBefore);
             auto seen = look();
-            if (!seen && seen.error().code != ErrorCode::ElementNotFound)
-                return afterTyping(seen.error());
-            m_out.closed = !seen || !isAppKitPanel(seen.value());
+            const bool windowGone = !seen && seen.error().code == ErrorCode::ElementNotFound;
+            const bool known = windowGone || (seen && !seen->truncated);
+            m_out.closed = windowGone || (known && !isAppKitPanel(seen.value()));
+            panelSeen = known && !m_out.closed;
             if (m_out.closed && (!m_request.save || written))
                 break;
-            if (seen && !m_out.closed) {
-                if (const std::optional<Node> replace = replaceButton(seen.value())) {
-                    if (!m_request.save || !m_request.replace || m_out.replaced) {
+            if (!known && m_request.save && written)
+                break; // on disk; the panel's state is not known
+            if (panelSeen) {
+                if (const std::optional<Node> replace = replaceButton(seen.value()); replace && !m_out.replaced) {
+                    if (!m_request.save || !m_request.replace) {
                         const QString message = messageOf(seen.value());
                         (void)press({QStringLiteral("esc")});
                         return afterTyping(Error::make(
@@ -397,6 +433,7 @@ private:
                                         {QStringLiteral("reason"), QStringLiteral("file_exists")},
                                         {QStringLiteral("dialogMessage"), message}}));
                     }
+                    // Answered once; a sheet still animating out is left to close.
                     if (auto clicked = click(*replace); !clicked)
                         return afterTyping(clicked.error());
                     m_out.replaced = true;
@@ -410,11 +447,17 @@ private:
             m_out.savedPathVerified = writtenSince(m_request.path, started, m_out.existedBefore, modifiedBefore);
             m_out.size = QFileInfo::exists(m_request.path) ? QFileInfo(m_request.path).size() : -1;
         }
-        if (!m_out.closed)
+        if (!m_out.closed && !(m_request.save && m_out.savedPathVerified)) {
+            if (!panelSeen)
+                return afterTyping(Error::make(
+                    ErrorCode::TargetUnresponsive,
+                    QStringLiteral("the app did not show whether its panel closed, and no file was written"),
+                    QJsonObject{{QStringLiteral("reason"), QStringLiteral("panel_state_unknown")}}));
             return afterTyping(Error::make(
                 ErrorCode::InvalidRequest, QStringLiteral("the panel is still open: it did not take the path"),
                 QJsonObject{{QStringLiteral("field"), QStringLiteral("path")},
                             {QStringLiteral("reason"), QStringLiteral("dialog_still_open")}}));
+        }
         m_out.effect =
             (!m_request.save || m_out.savedPathVerified) ? QStringLiteral("confirmed") : QStringLiteral("unverifiable");
         return success();

@@ -482,7 +482,9 @@ void effectInPixels(JobContext& ctx, const Claim& claimed, const QByteArray& bef
     if (diff)
         v.observed.insert(QStringLiteral("pixelDiff"), *diff);
     if (!reread) {
-        v.effect = changedPixels > 0 ? Effect::Unverifiable : Effect::SuspectedNoop;
+        // Without a pixel comparison (the window is on another display than the screenshots'),
+        // nothing says that nothing changed.
+        v.effect = (!diff || changedPixels > 0) ? Effect::Unverifiable : Effect::SuspectedNoop;
         v.reason = QStringLiteral("the window could not be read again: ") + reread.error().message;
         return;
     }
@@ -512,6 +514,9 @@ void effectInPixels(JobContext& ctx, const Claim& claimed, const QByteArray& bef
     } else if (changedPixels > 0) {
         v.effect = Effect::Unverifiable;
         v.reason = QStringLiteral("the window's pixels changed, but no text did");
+    } else if (!diff) {
+        v.effect = Effect::Unverifiable;
+        v.reason = QStringLiteral("no text changed, and the window's pixels could not be compared");
     } else {
         v.effect = Effect::SuspectedNoop;
         v.reason = QStringLiteral("nothing in the window changed");

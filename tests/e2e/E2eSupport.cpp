@@ -16,8 +16,9 @@ AppProcess::AppProcess(const QString& program, const QStringList& args)
     m_process.setArguments(args);
     m_process.setProcessChannelMode(QProcess::SeparateChannels);
     m_errorLog.setFileTemplate(QDir::tempPath() + QStringLiteral("/mdh-app-stderr-XXXXXX.log"));
-    if (m_errorLog.open())
-        m_process.setStandardErrorFile(m_errorLog.fileName(), QIODevice::Append);
+    // Never a pipe: without the file, stderr goes nowhere.
+    m_process.setStandardErrorFile(m_errorLog.open() ? m_errorLog.fileName() : QProcess::nullDevice(),
+                                   QIODevice::Append);
 }
 
 AppProcess::~AppProcess()
@@ -192,11 +193,16 @@ void SessionSuite::SetUp()
 
 QByteArray xclipOut(const QString& target)
 {
-    return runCommand(QStringLiteral("xclip"),
-                      {QStringLiteral("-selection"), QStringLiteral("clipboard"), QStringLiteral("-o"),
-                       QStringLiteral("-t"), target},
-                      QProcessEnvironment::systemEnvironment(), 5000)
-        .out.toUtf8();
+    // The bytes as they are (an image is no text).
+    QProcess xclip;
+    xclip.start(QStringLiteral("xclip"), {QStringLiteral("-selection"), QStringLiteral("clipboard"),
+                                          QStringLiteral("-o"), QStringLiteral("-t"), target});
+    if (!xclip.waitForFinished(5000)) {
+        xclip.kill();
+        xclip.waitForFinished(1000);
+        return {};
+    }
+    return xclip.readAllStandardOutput();
 }
 
 bool xclipIn(const QByteArray& data, const QString& target)
@@ -210,14 +216,11 @@ bool xclipIn(const QByteArray& data, const QString& target)
     xclip.closeWriteChannel();
     if (!xclip.waitForFinished(5000) || xclip.exitCode() != 0)
         return false;
+    // The copy is done once another client reads exactly these bytes as `target` (an earlier
+    // owner may have offered the same type with other bytes).
     QDeadlineTimer until(5000);
     while (!until.hasExpired()) {
-        // An image is told by the owner offering its type (the text's owner before did not); text
-        // by its bytes.
-        const bool taken = target.startsWith(QStringLiteral("image/"))
-                               ? xclipOut(QStringLiteral("TARGETS")).split('\n').contains(target.toUtf8())
-                               : xclipOut(target) == data;
-        if (taken)
+        if (xclipOut(target) == data)
             return true;
         QThread::msleep(20);
     }

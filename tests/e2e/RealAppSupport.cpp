@@ -229,9 +229,10 @@ bool RealAppSession::start(const QString& program, const QStringList& args, cons
     wait.waitMs = readyTimeoutMs;
     const ProbeResult seen = probe(wait);
     if (!seen.ok) {
-        m_failure = u"%1 did not show its accessibility tree within %2 ms (%3): %4"_s.arg(
+        m_failure = u"%1 did not show its accessibility tree within %2 ms (%3): %4; its stderr ends: %5"_s.arg(
             program, QString::number(readyTimeoutMs),
-            m_app->process().state() == QProcess::Running ? u"running"_s : u"exited"_s, seen.error);
+            m_app->process().state() == QProcess::Running ? u"running"_s : u"exited"_s, seen.error,
+            QString::fromUtf8(m_app->errorTail(1500)));
         return false;
     }
     return true;

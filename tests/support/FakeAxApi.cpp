@@ -1740,7 +1740,7 @@ QString addConformanceApp(FakeAxWorld& world, qint64 pid)
 namespace {
 
 /// What an AppKit panel of addFilePanel holds and where it is.
-struct FilePanel
+struct FilePanel : std::enable_shared_from_this<FilePanel>
 {
     qint64 pid = 0;
     bool save = true;
@@ -1748,6 +1748,7 @@ struct FilePanel
     QString window;
     QString document;
     QString sheet;
+    QString browser;
     QString nameField;
     QString goToSheet;
     QString goToField;
@@ -1807,11 +1808,12 @@ struct FilePanel
                                                 QRectF(600, 300, 90, 24));
         const QString replace = world.addElement(replaceSheet, QStringLiteral("AXButton"), QStringLiteral("Replace"),
                                                  QRectF(700, 300, 90, 24));
-        world.onAction(cancel, [this](FakeAxWorld& w, const QString&) {
-            w.remove(replaceSheet);
-            replaceSheet.clear();
+        world.onAction(cancel, [self = shared_from_this()](FakeAxWorld& w, const QString&) {
+            w.remove(self->replaceSheet);
+            self->replaceSheet.clear();
         });
-        world.onAction(replace, [this, path](FakeAxWorld& w, const QString&) { write(w, path); });
+        world.onAction(replace,
+                       [self = shared_from_this(), path](FakeAxWorld& w, const QString&) { self->write(w, path); });
     }
 
     bool key(FakeAxWorld& world, QChar typed, quint16 virtualKey, quint64 flags)
@@ -1830,6 +1832,12 @@ struct FilePanel
                 world.addElement(goToSheet, QStringLiteral("AXTextField"), QString(), QRectF(460, 215, 360, 24));
             world.addElement(goToSheet, QStringLiteral("AXButton"), QStringLiteral("Go"), QRectF(740, 260, 80, 24));
             world.setFocus(goToField);
+            // Meanwhile the browser lists the folder's files: rows with their name cells, fields
+            // that are not where a path goes.
+            const QString row =
+                world.addElement(browser, QStringLiteral("AXRow"), QString(), QRectF(410, 200, 440, 20));
+            world.addElement(row, QStringLiteral("AXTextField"), QStringLiteral("notes.txt"),
+                             QRectF(420, 200, 300, 20));
             return true;
         }
         if (virtualKey == 0x35) { // Escape: the top sheet closes
@@ -1878,7 +1886,7 @@ QString addFilePanel(FakeAxWorld& world, qint64 pid, const QString& window, cons
     panel->window = window;
     panel->document = document;
     panel->sheet = world.addElement(window, QStringLiteral("AXSheet"), QString(), QRectF(400, 150, 460, 420));
-    world.addElement(panel->sheet, QStringLiteral("AXBrowser"), QString(), QRectF(410, 200, 440, 250));
+    panel->browser = world.addElement(panel->sheet, QStringLiteral("AXBrowser"), QString(), QRectF(410, 200, 440, 250));
     if (save) {
         world.addElement(panel->sheet, QStringLiteral("AXStaticText"), QStringLiteral("Save As:"),
                          QRectF(410, 160, 80, 22));

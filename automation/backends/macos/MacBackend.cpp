@@ -2,6 +2,8 @@
 // does, and the tests run this file on Linux against FakeAxApi.
 #include "automation/backends/macos/MacBackendPrivate.h"
 
+#include <algorithm>
+
 namespace Automation::Mac {
 
 MacBackend::MacBackend(std::unique_ptr<AxApi> api) : m_api(std::move(api)), d(std::make_unique<Private>(*m_api)) {}
@@ -626,9 +628,17 @@ Result<Screenshot> MacBackend::captureDisplay(quint32 displayId, const CallConte
                            QJsonObject{{QStringLiteral("permission"), QStringLiteral("screenRecording")}});
     QRectF frame;
     auto image = m_api->captureDisplay(displayId, &frame);
-    if (!image || image->isNull() || frame.isEmpty())
+    if (!image || image->isNull() || frame.isEmpty()) {
+        // A display unplugged or asleep since it was listed: not found, not a failure of ours.
+        const QList<Display> attached = m_api->displays();
+        if (displayId != 0 && std::none_of(attached.cbegin(), attached.cend(),
+                                           [&](const Display& display) { return display.id == displayId; }))
+            return Error::make(ErrorCode::ElementNotFound,
+                               QStringLiteral("display %1 is not attached any more").arg(displayId),
+                               QJsonObject{{QStringLiteral("reason"), QStringLiteral("display_not_found")}});
         return Error::make(ErrorCode::InternalError, QStringLiteral("the display could not be captured"),
                            QJsonObject{{QStringLiteral("displayId"), static_cast<qint64>(displayId)}});
+    }
     // One pixel per point, the unit of every frame the host answers and takes: a window's frame
     // then crops the image as it is, and a point read off the image is a point to click.
     const QSize points = frame.size().toSize();
