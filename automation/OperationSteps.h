@@ -31,9 +31,12 @@ Result<Screenshot> screenshotFor(JobContext& ctx, const CaptureArea& where);
 Result<Frame> windowFrame(JobContext& ctx, const ResolvedRoute& route);
 
 /// A screenshot given to the trace under `name`; the step says its size and time.
-Result<Screenshot> screenshotStep(JobContext& ctx, const QString& name);
+/// On a backend that captures one display at a time, the display holding `near` (the main one
+/// when none).
+Result<Screenshot> screenshotStep(JobContext& ctx, const QString& name,
+                                  const std::optional<Frame>& near = std::nullopt);
 /// How many pixels of `frame` differ between two screenshots (a pointer gesture's evidence).
-std::optional<QJsonObject> pixelDiff(const QByteArray& beforePng, const QByteArray& afterPng, const Frame& frame);
+std::optional<QJsonObject> pixelDiff(const Screenshot& before, const Screenshot& after, const Frame& frame);
 /// The pointer acts on whatever is on top: another window over `point` (above the
 /// route's window) is an ELEMENT_NOT_FOUND error, reason "occluded", naming it; nothing then
 /// reaches the app. `element`, when the point is an element's centre, is named too.

@@ -65,7 +65,7 @@ Result<ClickResult> click(JobContext& ctx, const ClickRequest& request)
         if (auto covered = occlusionStep(ctx, route.value(), node.frame.center(), &node))
             return *covered;
         // Coordinates are the last resort: always with before/after screenshots.
-        auto before = screenshotStep(ctx, QStringLiteral("before.png"));
+        auto before = screenshotStep(ctx, QStringLiteral("before.png"), node.frame);
         if (!before)
             return before.error();
         out.beforeImage = QStringLiteral("before.png");
@@ -78,12 +78,12 @@ Result<ClickResult> click(JobContext& ctx, const ClickRequest& request)
         step.finish(outcome.ok(), outcome.ok() ? outcome->verification.toJson() : outcome.error().toJson());
         if (!outcome)
             return afterDelivery(outcome.error());
-        auto after = screenshotStep(ctx, QStringLiteral("after.png"));
+        auto after = screenshotStep(ctx, QStringLiteral("after.png"), node.frame);
         if (!after)
             return afterDelivery(after.error());
         out.afterImage = QStringLiteral("after.png");
         // The pointer's own evidence: did the element's pixels change?
-        if (const auto diff = pixelDiff(before->png, after->png, node.frame)) {
+        if (const auto diff = pixelDiff(before.value(), after.value(), node.frame)) {
             Verification& v = outcome->verification;
             v.observed.insert(QStringLiteral("pixelDiff"), *diff);
             // Pixels alone do not confirm: the pointer's hover changes them too. They do mean

@@ -466,7 +466,7 @@ Result<Claim> claim(JobContext& ctx, const Route& requested, const QString& elem
 // What the pixels show after an action on an OCR element: the window read again, its lines
 // compared with the capture's, each by its text and place (a key's "4" is not the display's "4").
 // Text that appeared or went confirms; other pixels alone are unverifiable; nothing, a no-op.
-void effectInPixels(JobContext& ctx, const Claim& claimed, const QByteArray& beforePng, const QByteArray& afterPng,
+void effectInPixels(JobContext& ctx, const Claim& claimed, const Screenshot& beforeShot, const Screenshot& afterShot,
                     Verification& v)
 {
     OcrRequest again;
@@ -477,7 +477,7 @@ void effectInPixels(JobContext& ctx, const Claim& claimed, const QByteArray& bef
     again.redaction = Redaction::Patterns;
     again.keepEvidence = false;
     auto reread = ocr(ctx, again);
-    const auto diff = pixelDiff(beforePng, afterPng, claimed.frame);
+    const auto diff = pixelDiff(beforeShot, afterShot, claimed.frame);
     const qint64 changedPixels = diff ? diff->value(QStringLiteral("changedPixels")).toInteger() : 0;
     if (diff)
         v.observed.insert(QStringLiteral("pixelDiff"), *diff);
@@ -529,7 +529,7 @@ Result<std::pair<Screenshot, ActionOutcome>> pointerClick(JobContext& ctx, const
 {
     if (auto covered = occlusionStep(ctx, claimed.route, point, nullptr))
         return *covered;
-    auto before = screenshotStep(ctx, QStringLiteral("before.png"));
+    auto before = screenshotStep(ctx, QStringLiteral("before.png"), claimed.frame);
     if (!before)
         return before.error();
     if (auto stop = ctx.call.checkpoint())
@@ -576,13 +576,13 @@ Result<ClickResult> clickOnScreen(JobContext& ctx, const ClickRequest& request, 
         return clicked.error();
     ClickResult out;
     out.beforeImage = QStringLiteral("before.png");
-    auto after = screenshotStep(ctx, QStringLiteral("after.png"));
+    auto after = screenshotStep(ctx, QStringLiteral("after.png"), claimed->frame);
     if (!after)
         return afterDelivery(after.error());
     out.afterImage = QStringLiteral("after.png");
     ActionOutcome& outcome = clicked->second;
     outcome.verification.expected = QStringLiteral("text in the window appears or changes");
-    effectInPixels(ctx, claimed.value(), clicked->first.png, after->png, outcome.verification);
+    effectInPixels(ctx, claimed.value(), clicked->first, after.value(), outcome.verification);
     out.route = claimed->route;
     out.target.node = claimed->node;
     out.target.via = QStringLiteral("elementRef:ocr");
@@ -622,13 +622,13 @@ Result<TypeResult> typeOnScreen(JobContext& ctx, const TypeRequest& request, con
         error.withDetail(QStringLiteral("mayHaveHadEffect"), true).withRetryable(false);
         return afterDelivery(error);
     }
-    auto after = screenshotStep(ctx, QStringLiteral("after.png"));
+    auto after = screenshotStep(ctx, QStringLiteral("after.png"), claimed->frame);
     Verification& v = typed->verification;
     if (after) {
         // The backend's own proof (the focused field's text read back) stands; else the pixels.
         if (v.effect != Effect::Confirmed) {
             v.expected = QStringLiteral("the typed text appears in the window");
-            effectInPixels(ctx, claimed.value(), clicked->first.png, after->png, v);
+            effectInPixels(ctx, claimed.value(), clicked->first, after.value(), v);
         }
     } else {
         v.effect = Effect::Unverifiable;

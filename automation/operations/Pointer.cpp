@@ -148,7 +148,8 @@ Result<PointerResult> pointer(JobContext& ctx, const PointerRequest& request)
     }
     if (auto covered = occlusionStep(ctx, route.value(), out.gesture.at, element))
         return *covered;
-    auto before = screenshotStep(ctx, QStringLiteral("before.png"));
+    const Frame at{out.gesture.at.x(), out.gesture.at.y(), 1, 1};
+    auto before = screenshotStep(ctx, QStringLiteral("before.png"), at);
     if (!before)
         return before.error();
     if (auto stop = ctx.call.checkpoint())
@@ -168,7 +169,7 @@ Result<PointerResult> pointer(JobContext& ctx, const PointerRequest& request)
             return outcome.error();
         return afterDelivery(outcome.error());
     }
-    auto after = screenshotStep(ctx, QStringLiteral("after.png"));
+    auto after = screenshotStep(ctx, QStringLiteral("after.png"), at);
     if (!after)
         return afterDelivery(after.error());
     // The pixels that can show the gesture's effect: the element's, or a window's that exposes
@@ -177,7 +178,7 @@ Result<PointerResult> pointer(JobContext& ctx, const PointerRequest& request)
                                          : route->inaccessible ? std::optional(route->nativeFrame)
                                                                : std::nullopt;
     if (watched) {
-        if (const auto diff = pixelDiff(before->png, after->png, *watched))
+        if (const auto diff = pixelDiff(before.value(), after.value(), *watched))
             outcome->verification.observed.insert(QStringLiteral("pixelDiff"), *diff);
     }
     out.route = route.value();

@@ -21,10 +21,12 @@
 namespace Automation::Operations {
 
 // A screenshot given to the trace under `name`; the step says its size and time.
-Result<Screenshot> screenshotStep(JobContext& ctx, const QString& name)
+Result<Screenshot> screenshotStep(JobContext& ctx, const QString& name, const std::optional<Frame>& near)
 {
     TraceStep step(ctx.trace, QStringLiteral("screenshot:") + name);
-    auto shot = ctx.backend.screenshot(ctx.call);
+    CaptureArea where;
+    where.area = near;
+    auto shot = screenshotFor(ctx, where);
     if (!shot) {
         step.finish(false, shot.error().toJson());
         return shot.error();
@@ -38,12 +40,16 @@ Result<Screenshot> screenshotStep(JobContext& ctx, const QString& name)
 }
 
 // How many pixels of `frame` differ between two screenshots (a pointer click's evidence).
-std::optional<QJsonObject> pixelDiff(const QByteArray& beforePng, const QByteArray& afterPng, const Frame& frame)
+std::optional<QJsonObject> pixelDiff(const Screenshot& beforeShot, const Screenshot& afterShot, const Frame& frame)
 {
-    QImage before, after;
-    if (!before.loadFromData(beforePng, "PNG") || !after.loadFromData(afterPng, "PNG") || before.size() != after.size())
+    // Two images of the same part of the desktop, or no comparison.
+    if (beforeShot.frame() != afterShot.frame())
         return std::nullopt;
-    const QRect area = QRect(frame.x, frame.y, frame.width, frame.height).intersected(before.rect());
+    QImage before, after;
+    if (!before.loadFromData(beforeShot.png, "PNG") || !after.loadFromData(afterShot.png, "PNG") ||
+        before.size() != after.size())
+        return std::nullopt;
+    const QRect area = beforeShot.pixelsOf(frame) & before.rect();
     if (area.isEmpty())
         return std::nullopt;
     const QImage a = before.copy(area).convertToFormat(QImage::Format_RGB32);
@@ -124,7 +130,7 @@ Result<std::optional<Screenshot>> bareBefore(JobContext& ctx, const ResolvedRout
 {
     if (!route.inaccessible)
         return std::optional<Screenshot>();
-    auto shot = screenshotStep(ctx, QStringLiteral("before.png"));
+    auto shot = screenshotStep(ctx, QStringLiteral("before.png"), route.nativeFrame);
     if (!shot)
         return shot.error();
     return std::optional<Screenshot>(std::move(shot.value()));
@@ -135,10 +141,10 @@ void bareAfter(JobContext& ctx, const ResolvedRoute& route, const std::optional<
 {
     if (!before)
         return;
-    auto after = screenshotStep(ctx, QStringLiteral("after.png"));
+    auto after = screenshotStep(ctx, QStringLiteral("after.png"), route.nativeFrame);
     if (!after)
         return; // the input was sent: its answer is not lost to a failed screenshot
-    if (const auto diff = pixelDiff(before->png, after->png, route.nativeFrame))
+    if (const auto diff = pixelDiff(*before, after.value(), route.nativeFrame))
         verification.observed.insert(QStringLiteral("pixelDiff"), *diff);
 }
 

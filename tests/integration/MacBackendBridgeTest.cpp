@@ -647,3 +647,39 @@ TEST(MacBackend, CapturesAreInPointsAndADisplayIsCapturedAlone)
     EXPECT_EQ(there.pixelColor(0, 0), QColor(200, 40, 40));
     EXPECT_EQ(there.pixelColor(479, 419), QColor(200, 40, 40));
 }
+
+// A pointer click on the second display is evidenced by that display's pixels: before.png and
+// after.png are of it, and the button's pixels are compared there.
+TEST(MacBackend, APointerClickOnTheSecondDisplayIsComparedInItsPixels)
+{
+    MacTarget t([](FakeAxWorld& world) { world.setSecondDisplay(true); });
+    const QJsonObject confirmPhrase{{QStringLiteral("phrase"), QStringLiteral("CONFIRM")}};
+    const QJsonObject move =
+        t.call(QStringLiteral("desktop.window"),
+               {{QStringLiteral("action"), QStringLiteral("move")},
+                {QStringLiteral("position"), QJsonObject{{QStringLiteral("x"), 1600}, {QStringLiteral("y"), 100}}},
+                {QStringLiteral("confirm"), confirmPhrase}});
+    ASSERT_EQ(resultOf(move).value(QStringLiteral("effect")).toString(), QStringLiteral("confirmed")) << dump(move);
+
+    const QJsonObject clicked =
+        t.call(QStringLiteral("desktop.click"),
+               {{QStringLiteral("target"),
+                 QJsonObject{{QStringLiteral("selector"),
+                              QJsonObject{{QStringLiteral("byRole"), QStringLiteral("AXButton")},
+                                          {QStringLiteral("titleEquals"), QStringLiteral("Send")}}}}},
+                {QStringLiteral("delivery"), QStringLiteral("pointer")},
+                {QStringLiteral("confirm"), confirmPhrase}});
+    const QJsonObject result = resultOf(clicked);
+    ASSERT_FALSE(result.isEmpty()) << dump(clicked);
+    const QJsonObject diff = result.value(QStringLiteral("verification"))
+                                 .toObject()
+                                 .value(QStringLiteral("observed"))
+                                 .toObject()
+                                 .value(QStringLiteral("pixelDiff"))
+                                 .toObject();
+    EXPECT_EQ(diff.value(QStringLiteral("framePixels")).toInteger(), 120 * 32) << dump(clicked);
+    const QImage before(result.value(QStringLiteral("evidence")).toObject().value(QStringLiteral("dir")).toString() +
+                        QStringLiteral("before.png"));
+    EXPECT_EQ(before.size(), QSize(1920, 1080));
+    EXPECT_EQ(before.pixelColor(10, 10), QColor(90, 60, 30));
+}

@@ -1133,9 +1133,13 @@ AxError FakeAxApi::setAttribute(const AxElement& element, const QString& attribu
         e.attributes.insert(attribute, value);
         return AxError::Success;
     }
+    if (role == QLatin1String("AXWindow") && attribute == QLatin1String("AXPosition")) {
+        // A window's elements move with it: their frames are in screen coordinates.
+        m_world->moveSubtree(in(element), value.point - e.attributes.value(attribute).point);
+        return AxError::Success;
+    }
     if (role == QLatin1String("AXWindow") &&
-        (attribute == QLatin1String("AXMinimized") || attribute == QLatin1String("AXPosition") ||
-         attribute == QLatin1String("AXSize"))) {
+        (attribute == QLatin1String("AXMinimized") || attribute == QLatin1String("AXSize"))) {
         e.attributes.insert(attribute, value);
         return AxError::Success;
     }
