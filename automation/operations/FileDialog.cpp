@@ -56,6 +56,16 @@ bool writtenSince(const QString& path, const QDateTime& started, bool existedBef
            (!existedBefore || now.lastModified() != modifiedBefore);
 }
 
+/// After a save: whether the file was written, and its size (-1: none).
+void recordSave(const FileDialogRequest& request, FileDialogResult& out, const QDateTime& started,
+                const QDateTime& modifiedBefore)
+{
+    if (!request.save)
+        return;
+    out.savedPathVerified = writtenSince(request.path, started, out.existedBefore, modifiedBefore);
+    out.size = QFileInfo::exists(request.path) ? QFileInfo(request.path).size() : -1;
+}
+
 bool isButton(const Node& node, const QString& identifier, const QStringList& titles)
 {
     return node.role == QLatin1String("AXButton") && ((!identifier.isEmpty() && node.identifier == identifier) ||
@@ -289,13 +299,7 @@ private:
         return m_locator.snapshot(window.value(), bounds);
     }
 
-    Result<HotkeyResult> press(const QStringList& keys)
-    {
-        auto chord = parseKeyChord(keys);
-        if (!chord)
-            return chord.error();
-        return hotkey(m_ctx, HotkeyRequest{m_route, chord.value(), 50});
-    }
+    Result<HotkeyResult> press(const QStringList& keys) { return Operations::press(m_ctx, m_route, keys); }
 
     Status type(const Node& field, const QString& text)
     {
@@ -443,10 +447,7 @@ private:
                 break;
             QThread::msleep(100);
         }
-        if (m_request.save) {
-            m_out.savedPathVerified = writtenSince(m_request.path, started, m_out.existedBefore, modifiedBefore);
-            m_out.size = QFileInfo::exists(m_request.path) ? QFileInfo(m_request.path).size() : -1;
-        }
+        recordSave(m_request, m_out, started, modifiedBefore);
         if (!m_out.closed && !(m_request.save && m_out.savedPathVerified)) {
             if (!panelSeen)
                 return afterTyping(Error::make(
@@ -707,10 +708,7 @@ Result<FileDialogResult> fileDialog(JobContext& ctx, const FileDialogRequest& re
             break;
         QThread::msleep(100);
     }
-    if (request.save) {
-        out.savedPathVerified = writtenSince(request.path, started, out.existedBefore, modifiedBefore);
-        out.size = QFileInfo::exists(request.path) ? QFileInfo(request.path).size() : -1;
-    }
+    recordSave(request, out, started, modifiedBefore);
     if (!out.closed) {
         Error error =
             Error::make(ErrorCode::InvalidRequest,
